@@ -1,0 +1,42 @@
+#pragma once
+// Ingest = read sources -> merge ranks -> normalise (sort, nesting depth) -> categorise kernels ->
+// detect steps -> insert events -> build summaries, all in one transaction.
+#include "core/TraceData.h"
+#include "store/Workspace.h"
+
+#include <string>
+#include <vector>
+
+namespace cnp {
+
+struct IngestRequest {
+    std::vector<std::string> inputs; // files or folders; a folder contributes every trace file in it
+    std::string runName;             // empty: derived from the first input's file name
+    std::string config;              // empty: the run name
+    int repeat = 0;
+    double tokensPerStep = 0;
+};
+
+struct IngestResult {
+    std::int64_t runId = 0;
+    std::string runName;
+    std::int64_t events = 0;
+    std::int32_t ranks = 0;
+    SkipReport skipped;
+    std::vector<std::string> files;
+    std::vector<std::string> notes; // e.g. estimated clock skew per rank
+};
+
+// Expands folders into their trace files (sorted by name). Throws InputError on a missing path.
+std::vector<std::string> expandInputs(const std::vector<std::string>& inputs);
+
+// Reads one file with whichever importer recognises it. Throws InputError when none does.
+TraceData importFile(const std::string& path, const ProgressSink& sink = {});
+
+// Sorts events by (rank, start), computes CPU nesting depth where unset. O(n log n).
+void normaliseTrace(TraceData& trace);
+
+// The whole ingest. On any exception the workspace is unchanged.
+IngestResult ingest(Workspace& ws, const IngestRequest& request, const ProgressSink& sink = {});
+
+} // namespace cnp

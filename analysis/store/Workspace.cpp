@@ -1,0 +1,619 @@
+#include "store/Workspace.h"
+
+#include "core/InputError.h"
+#include "store/Schema.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <map>
+
+namespace cnp {
+
+void ProgressSink::checkCancel() const {
+    if (cancel && cancel->load(std::memory_order_relaxed))
+        throw Cancelled();
+}
+
+namespace {
+
+std::string jsonArray(const std::vector<std::string>& v) {
+    rapidjson::StringBuffer buf;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    w.StartArray();
+    for (const auto& s : v)
+        w.String(s.c_str(), static_cast<rapidjson::SizeType>(s.size()));
+    w.EndArray();
+    return buf.GetString();
+}
+
+std::string jsonObject(const std::vector<std::pair<std::string, std::string>>& kv) {
+    rapidjson::StringBuffer buf;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    w.StartObject();
+    for (const auto& [k, v] : kv) {
+        w.Key(k.c_str(), static_cast<rapidjson::SizeType>(k.size()));
+        w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
+    }
+    w.EndObject();
+    return buf.GetString();
+}
+
+std::vector<std::string> parseJsonArray(const std::string& s) {
+    std::vector<std::string> out;
+    rapidjson::Document d;
+    if (d.Parse(s.c_str()).HasParseError() || !d.IsArray())
+        return out;
+    for (const auto& v : d.GetArray())
+        if (v.IsString())
+            out.emplace_back(v.GetString(), v.GetStringLength());
+    return out;
+}
+
+std::vector<std::pair<std::string, std::string>> parseJsonObject(const std::string& s) {
+    std::vector<std::pair<std::string, std::string>> out;
+    rapidjson::Document d;
+    if (d.Parse(s.c_str()).HasParseError() || !d.IsObject())
+        return out;
+    for (const auto& m : d.GetObject())
+        if (m.value.IsString())
+            out.emplace_back(m.name.GetString(), m.value.GetString());
+    return out;
+}
+
+std::string nowIso8601() {
+    const auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+std::vector<std::string> splitComma(const std::string& s) {
+    std::vector<std::string> out;
+    std::size_t pos = 0;
+    while (pos <= s.size() && !s.empty()) {
+        auto next = s.find(',', pos);
+        if (next == std::string::npos)
+            next = s.size();
+        if (next > pos)
+            out.push_back(s.substr(pos, next - pos));
+        pos = next + 1;
+    }
+    return out;
+}
+
+constexpr const char* kRunColumns =
+    "id, name, config, repeat, source_format, source_files, host, world_size, gpu_models, driver_version, "
+    "cuda_version, cupti_version, container_image, env, synthetic, skipped_events, first_skip_offset, "
+    "first_skip_reason, tokens_per_step, flops_per_step, peak_flops, created_at, "
+    "(SELECT COUNT(*) FROM ranks r WHERE r.run_id = runs.id), "
+    "(SELECT COUNT(*) FROM kernels k WHERE k.run_id = runs.id)";
+
+} // namespace
+
+Workspace::Workspace(const std::string& path, Mode mode) : path_(path), readOnly_(mode == Mode::ReadOnly) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const bool exists = fs::exists(path, ec);
+    if (!exists && mode != Mode::CreateIfMissing)
+        throw InputError(path, "no such workspace");
+    if (exists && fs::is_directory(path, ec))
+        throw InputError(path, "is a folder, not a workspace file");
+    int flags = SQLITE_OPEN_NOMUTEX;
+    flags |= readOnly_ ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+        std::string msg = db_ ? sqlite3_errmsg(db_) : "cannot open";
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw InputError(path, "cannot open workspace: " + msg);
+    }
+    sqlite3_busy_timeout(db_, 5000);
+    try {
+        // A file that is not SQLite fails on its first read.
+        const auto tables = queryInt(db_, "SELECT COUNT(*) FROM sqlite_master WHERE type='table'");
+        const bool hasMeta = queryInt(db_, "SELECT COUNT(*) FROM sqlite_master WHERE name='meta'") > 0;
+        if (tables > 0 && !hasMeta)
+            throw InputError(path, "not a CNP workspace (an SQLite file without the workspace tables)");
+        if (!readOnly_) {
+            execSql(db_, "PRAGMA journal_mode=WAL");
+            execSql(db_, "PRAGMA synchronous=NORMAL");
+        }
+        execSql(db_, "PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536");
+        if (tables == 0) {
+            if (readOnly_)
+                throw InputError(path, "not a CNP workspace (empty file)");
+            createSchema();
+        } else {
+            const int v = schemaVersion();
+            if (v > kSchemaVersion)
+                throw InputError(path, "workspace schema version " + std::to_string(v) +
+                                           " is newer than this program's (" + std::to_string(kSchemaVersion) + ")");
+            if (v < kSchemaVersion && !readOnly_)
+                migrate(v);
+        }
+    } catch (const SqliteError& e) {
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw InputError(path, std::string("not a readable workspace: ") + e.what());
+    } catch (...) {
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw;
+    }
+}
+
+Workspace::~Workspace() {
+    if (db_)
+        sqlite3_close(db_);
+}
+
+void Workspace::createSchema() {
+    Transaction tx(db_);
+    execSql(db_, schema::createTablesSql());
+    execSql(db_, schema::createIndexesSql());
+    setMeta("schema_version", std::to_string(kSchemaVersion));
+    setMeta("created_at", nowIso8601());
+    tx.commit();
+}
+
+void Workspace::migrate(int from) {
+    // Version 1 is the first schema; future versions add steps here, each in its own transaction:
+    // if (from < 2) { ... ALTER TABLE ...; setMeta("schema_version", "2"); }
+    if (from < 1)
+        throw InputError(path_, "unknown workspace schema version " + std::to_string(from));
+}
+
+int Workspace::schemaVersion() const {
+    auto v = meta("schema_version");
+    return v ? std::stoi(*v) : 0;
+}
+
+std::optional<std::string> Workspace::meta(const std::string& key) const {
+    Statement st(db_, "SELECT value FROM meta WHERE key = ?");
+    st.bind(1, key);
+    if (st.step())
+        return st.text(0);
+    return std::nullopt;
+}
+
+void Workspace::setMeta(const std::string& key, const std::string& value) {
+    Statement st(db_, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+    st.bind(1, key).bind(2, value).exec();
+}
+
+std::int64_t Workspace::internString(std::string_view s) {
+    Statement ins(db_, "INSERT INTO strings(value) VALUES(?) ON CONFLICT(value) DO NOTHING");
+    ins.bind(1, s).exec();
+    Statement sel(db_, "SELECT id FROM strings WHERE value = ?");
+    sel.bind(1, s);
+    sel.step();
+    return sel.i64(0);
+}
+
+std::string Workspace::stringById(std::int64_t id) const {
+    Statement st(db_, "SELECT value FROM strings WHERE id = ?");
+    st.bind(1, id);
+    return st.step() ? st.text(0) : std::string();
+}
+
+std::vector<std::string> Workspace::planOrder() const {
+    std::vector<std::string> order;
+    if (auto p = meta("plan_order"))
+        order = splitComma(*p);
+    // Configurations not in the plan follow in order of first ingest.
+    Statement st(db_, "SELECT config FROM runs GROUP BY config ORDER BY MIN(id)");
+    while (st.step()) {
+        auto c = st.text(0);
+        if (std::find(order.begin(), order.end(), c) == order.end())
+            order.push_back(c);
+    }
+    return order;
+}
+
+void Workspace::setPlanOrder(const std::vector<std::string>& configs) {
+    std::string s;
+    for (const auto& c : configs) {
+        if (c.find(',') != std::string::npos)
+            throw InputError(path_, "configuration label '" + c + "' contains a comma");
+        if (!s.empty())
+            s += ',';
+        s += c;
+    }
+    setMeta("plan_order", s);
+}
+
+RunRecord Workspace::readRunRow(Statement& st) const {
+    RunRecord r;
+    r.id = st.i64(0);
+    auto& i = r.info;
+    i.name = st.text(1);
+    i.config = st.text(2);
+    i.repeat = st.i32(3);
+    i.sourceFormat = st.text(4);
+    i.sourceFiles = parseJsonArray(st.text(5));
+    i.host = st.text(6);
+    i.worldSize = st.i32(7);
+    i.gpuModels = parseJsonArray(st.text(8));
+    i.driverVersion = st.text(9);
+    i.cudaVersion = st.text(10);
+    i.cuptiVersion = st.text(11);
+    i.containerImage = st.text(12);
+    i.env = parseJsonObject(st.text(13));
+    i.synthetic = st.i32(14) != 0;
+    i.skipped.count = st.i64(15);
+    i.skipped.firstOffset = st.i64(16);
+    i.skipped.firstReason = st.text(17);
+    i.tokensPerStep = st.f64(18);
+    i.flopsPerStep = st.f64(19);
+    i.peakFlops = st.f64(20);
+    r.createdAt = st.text(21);
+    r.rankCount = st.i32(22);
+    r.kernelCount = st.i64(23);
+    return r;
+}
+
+std::vector<RunRecord> Workspace::runs() const {
+    std::vector<RunRecord> out;
+    Statement st(db_, std::string("SELECT ") + kRunColumns + " FROM runs");
+    while (st.step())
+        out.push_back(readRunRow(st));
+    const auto order = planOrder();
+    auto pos = [&](const std::string& c) { return std::find(order.begin(), order.end(), c) - order.begin(); };
+    std::stable_sort(out.begin(), out.end(), [&](const RunRecord& a, const RunRecord& b) {
+        const auto pa = pos(a.info.config), pb = pos(b.info.config);
+        if (pa != pb)
+            return pa < pb;
+        if (a.info.repeat != b.info.repeat)
+            return a.info.repeat < b.info.repeat;
+        return a.info.name < b.info.name;
+    });
+    return out;
+}
+
+std::optional<RunRecord> Workspace::findRun(const std::string& name) const {
+    Statement st(db_, std::string("SELECT ") + kRunColumns + " FROM runs WHERE name = ?");
+    st.bind(1, name);
+    if (st.step())
+        return readRunRow(st);
+    return std::nullopt;
+}
+
+RunRecord Workspace::runOrThrow(const std::string& name) const {
+    if (auto r = findRun(name))
+        return *r;
+    std::string known;
+    for (const auto& r : runs())
+        known += (known.empty() ? "" : ", ") + r.info.name;
+    throw InputError(path_, "no run named '" + name + "'" + (known.empty() ? " (the workspace has no runs)" : " (runs: " + known + ")"));
+}
+
+std::int64_t Workspace::insertRun(const TraceData& t, const ProgressSink& sink) {
+    if (readOnly_)
+        throw InputError(path_, "workspace opened read-only");
+    if (findRun(t.info.name))
+        throw InputError(path_, "a run named '" + t.info.name + "' already exists (choose another --run name)");
+
+    // Bulk load into empty event tables: drop the indexes now, build them once at the end.
+    if (queryInt(db_, "SELECT COUNT(*) FROM runs") == 0) {
+        for (const auto& n : schema::eventIndexNames())
+            execSql(db_, "DROP INDEX IF EXISTS " + std::string(n));
+    }
+
+    const auto& i = t.info;
+    Statement run(db_, "INSERT INTO runs(name, config, repeat, source_format, source_files, host, world_size, "
+                       "gpu_models, driver_version, cuda_version, cupti_version, container_image, env, synthetic, "
+                       "skipped_events, first_skip_offset, first_skip_reason, tokens_per_step, flops_per_step, "
+                       "peak_flops, created_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    run.bind(1, i.name).bind(2, i.config.empty() ? i.name : i.config).bind(3, i.repeat).bind(4, i.sourceFormat);
+    run.bind(5, jsonArray(i.sourceFiles)).bind(6, i.host).bind(7, i.worldSize).bind(8, jsonArray(i.gpuModels));
+    run.bind(9, i.driverVersion).bind(10, i.cudaVersion).bind(11, i.cuptiVersion).bind(12, i.containerImage);
+    run.bind(13, jsonObject(i.env)).bind(14, i.synthetic ? 1 : 0).bind(15, i.skipped.count);
+    run.bind(16, i.skipped.firstOffset).bind(17, i.skipped.firstReason).bind(18, i.tokensPerStep);
+    run.bind(19, i.flopsPerStep).bind(20, i.peakFlops).bind(21, nowIso8601());
+    run.exec();
+    const std::int64_t runId = sqlite3_last_insert_rowid(db_);
+
+    // Map the trace's string ids to workspace string ids once: O(unique strings).
+    std::vector<std::int64_t> sid(t.strings.size());
+    {
+        Statement ins(db_, "INSERT INTO strings(value) VALUES(?) ON CONFLICT(value) DO NOTHING");
+        Statement sel(db_, "SELECT id FROM strings WHERE value = ?");
+        for (StringId k = 0; k < t.strings.size(); ++k) {
+            ins.bind(1, t.strings.at(k)).exec();
+            sel.bind(1, t.strings.at(k));
+            sel.step();
+            sid[k] = sel.i64(0);
+            sel.reset();
+        }
+    }
+
+    Statement rank(db_, "INSERT INTO ranks(run_id, rank, local_rank, host, pid, gpu_names, gpu_uuids, "
+                        "clock_offset_ns, clock_skew_ns, source_file) VALUES(?,?,?,?,?,?,?,?,?,?)");
+    for (const auto& r : t.ranks) {
+        rank.bind(1, runId).bind(2, r.rank).bind(3, r.localRank).bind(4, r.host).bind(5, r.pid);
+        rank.bind(6, jsonArray(r.gpuNames)).bind(7, jsonArray(r.gpuUuids)).bind(8, r.clockOffsetNs);
+        rank.bind(9, r.clockSkewEstimateNs).bind(10, r.sourceFile).exec();
+    }
+
+    const double total = static_cast<double>(std::max<std::size_t>(1, t.eventCount() + t.steps.size()));
+    std::size_t done = 0;
+    auto tick = [&] {
+        if ((++done & 0xFFFF) == 0) {
+            sink.checkCancel();
+            sink.report(static_cast<double>(done) / total);
+        }
+    };
+    // Each row binds run_id first, then the columns in table order.
+    auto insertAll = [&](const char* sql, const auto& events, auto bindRow) {
+        Statement st(db_, sql);
+        for (const auto& e : events) {
+            st.bind(1, runId);
+            bindRow(st, e);
+            st.exec();
+            tick();
+        }
+    };
+    insertAll("INSERT INTO kernels VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", t.kernels, [&](Statement& s, const KernelEvent& e) {
+        s.bind(2, e.rank).bind(3, e.device).bind(4, e.stream).bind(5, e.start).bind(6, e.end).bind(7, e.correlation);
+        for (int k = 0; k < 3; ++k)
+            s.bind(8 + k, e.grid[k]).bind(11 + k, e.block[k]);
+        s.bind(14, e.registers).bind(15, e.staticSmem).bind(16, e.dynamicSmem).bind(17, sid[e.name]).bind(18, sid[e.category]);
+    });
+    insertAll("INSERT INTO memcpys VALUES(?,?,?,?,?,?,?,?,?,?,?,?)", t.memcpys, [&](Statement& s, const MemcpyEvent& e) {
+        s.bind(2, e.rank).bind(3, e.device).bind(4, e.stream).bind(5, e.start).bind(6, e.end).bind(7, e.correlation);
+        s.bind(8, e.bytes).bind(9, static_cast<int>(e.kind)).bind(10, static_cast<int>(e.srcKind));
+        s.bind(11, static_cast<int>(e.dstKind)).bind(12, sid[e.name]);
+    });
+    insertAll("INSERT INTO memsets VALUES(?,?,?,?,?,?,?,?,?,?,?)", t.memsets, [&](Statement& s, const MemsetEvent& e) {
+        s.bind(2, e.rank).bind(3, e.device).bind(4, e.stream).bind(5, e.start).bind(6, e.end).bind(7, e.correlation);
+        s.bind(8, e.bytes).bind(9, e.value).bind(10, static_cast<int>(e.memKind)).bind(11, sid[e.name]);
+    });
+    insertAll("INSERT INTO api_calls VALUES(?,?,?,?,?,?,?,?,?)", t.apiCalls, [&](Statement& s, const ApiCall& e) {
+        s.bind(2, e.rank).bind(3, e.pid).bind(4, e.tid).bind(5, e.start).bind(6, e.end).bind(7, e.correlation);
+        s.bind(8, static_cast<int>(e.kind)).bind(9, sid[e.name]);
+    });
+    insertAll("INSERT INTO cpu_ranges VALUES(?,?,?,?,?,?,?,?,?,?,?,?)", t.cpuRanges, [&](Statement& s, const CpuRange& e) {
+        s.bind(2, e.rank).bind(3, e.pid).bind(4, e.tid).bind(5, e.start).bind(6, e.end).bind(7, e.depth);
+        s.bind(8, static_cast<int>(e.kind)).bind(9, e.correlation).bind(10, sid[e.name]).bind(11, sid[e.domain]);
+        s.bind(12, static_cast<std::int64_t>(e.color));
+    });
+    insertAll("INSERT INTO gpu_annotations VALUES(?,?,?,?,?,?,?)", t.gpuAnnotations, [&](Statement& s, const GpuAnnotation& e) {
+        s.bind(2, e.rank).bind(3, e.device).bind(4, e.stream).bind(5, e.start).bind(6, e.end).bind(7, sid[e.name]);
+    });
+    insertAll("INSERT INTO flows VALUES(?,?,?,?,?,?,?)", t.flows, [&](Statement& s, const Flow& e) {
+        s.bind(2, e.rank).bind(3, e.correlation).bind(4, e.cpuTs).bind(5, e.tid).bind(6, e.gpuTs).bind(7, e.stream);
+    });
+    insertAll("INSERT INTO counters VALUES(?,?,?,?,?,?)", t.counters, [&](Statement& s, const CounterSample& e) {
+        s.bind(2, e.rank).bind(3, e.device).bind(4, e.ts).bind(5, e.value).bind(6, sid[e.name]);
+    });
+    insertAll("INSERT INTO steps VALUES(?,?,?,?,?,?,?,?)", t.steps, [&](Statement& s, const StepRange& e) {
+        s.bind(2, e.rank).bind(3, e.index).bind(4, sid[e.name]).bind(5, e.cpuStart).bind(6, e.cpuEnd);
+        s.bind(7, e.gpuStart).bind(8, e.gpuEnd);
+    });
+    sink.checkCancel();
+    execSql(db_, schema::createIndexesSql());
+    sink.report(1.0);
+    return runId;
+}
+
+// Deletes the run's rows from every table that has a run_id column (event, rank and summary tables).
+void Workspace::removeRun(const std::string& name) {
+    const auto run = runOrThrow(name);
+    Transaction tx(db_);
+    Statement tables(db_, "SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) c "
+                          "WHERE m.type = 'table' AND c.name = 'run_id'");
+    std::vector<std::string> names;
+    while (tables.step())
+        names.push_back(tables.text(0));
+    for (const auto& tname : names) {
+        Statement del(db_, "DELETE FROM \"" + tname + "\" WHERE run_id = ?");
+        del.bind(1, run.id).exec();
+    }
+    Statement del(db_, "DELETE FROM runs WHERE id = ?");
+    del.bind(1, run.id).exec();
+    tx.commit();
+}
+
+void Workspace::renameRun(const std::string& from, const std::string& to) {
+    const auto run = runOrThrow(from);
+    if (to.empty())
+        throw InputError(path_, "a run name cannot be empty");
+    if (findRun(to))
+        throw InputError(path_, "a run named '" + to + "' already exists");
+    Statement st(db_, "UPDATE runs SET name = ? WHERE id = ?");
+    st.bind(1, to).bind(2, run.id).exec();
+}
+
+void Workspace::relabelRun(const std::string& name, const std::string& config) {
+    const auto run = runOrThrow(name);
+    if (config.empty())
+        throw InputError(path_, "a configuration label cannot be empty");
+    Statement st(db_, "UPDATE runs SET config = ? WHERE id = ?");
+    st.bind(1, config).bind(2, run.id).exec();
+}
+
+TraceData Workspace::loadRun(std::int64_t runId) const {
+    TraceData t;
+    {
+        Statement st(db_, std::string("SELECT ") + kRunColumns + " FROM runs WHERE id = ?");
+        st.bind(1, runId);
+        if (!st.step())
+            throw InputError(path_, "no run with id " + std::to_string(runId));
+        t.info = readRunRow(st).info;
+    }
+    std::map<std::int64_t, StringId> local; // workspace string id -> trace string id
+    Statement str(db_, "SELECT value FROM strings WHERE id = ?");
+    auto s = [&](std::int64_t id) -> StringId {
+        auto it = local.find(id);
+        if (it != local.end())
+            return it->second;
+        str.bind(1, id);
+        const StringId sidLocal = str.step() ? t.strings.intern(str.text(0)) : 0;
+        str.reset();
+        local.emplace(id, sidLocal);
+        return sidLocal;
+    };
+    auto each = [&](const char* sql, auto fn) {
+        Statement st(db_, sql);
+        st.bind(1, runId);
+        while (st.step())
+            fn(st);
+    };
+    each("SELECT rank, local_rank, host, pid, gpu_names, gpu_uuids, clock_offset_ns, clock_skew_ns, source_file "
+         "FROM ranks WHERE run_id = ? ORDER BY rank",
+         [&](Statement& q) {
+             RankInfo r;
+             r.rank = q.i32(0);
+             r.localRank = q.i32(1);
+             r.host = q.text(2);
+             r.pid = q.i64(3);
+             r.gpuNames = parseJsonArray(q.text(4));
+             r.gpuUuids = parseJsonArray(q.text(5));
+             r.clockOffsetNs = q.i64(6);
+             r.clockSkewEstimateNs = q.i64(7);
+             r.sourceFile = q.text(8);
+             t.ranks.push_back(std::move(r));
+         });
+    each("SELECT rank, device, stream, start_ns, end_ns, correlation, grid_x, grid_y, grid_z, block_x, block_y, "
+         "block_z, registers, static_smem, dynamic_smem, name_id, category_id FROM kernels WHERE run_id = ? "
+         "ORDER BY rank, start_ns",
+         [&](Statement& q) {
+             KernelEvent e;
+             e.rank = q.i32(0);
+             e.device = q.i32(1);
+             e.stream = q.i64(2);
+             e.start = q.i64(3);
+             e.end = q.i64(4);
+             e.correlation = q.i64(5);
+             for (int k = 0; k < 3; ++k) {
+                 e.grid[k] = q.i32(6 + k);
+                 e.block[k] = q.i32(9 + k);
+             }
+             e.registers = q.i32(12);
+             e.staticSmem = q.i32(13);
+             e.dynamicSmem = q.i32(14);
+             e.name = s(q.i64(15));
+             e.category = s(q.i64(16));
+             t.kernels.push_back(e);
+         });
+    each("SELECT rank, device, stream, start_ns, end_ns, correlation, bytes, copy_kind, src_kind, dst_kind, name_id "
+         "FROM memcpys WHERE run_id = ? ORDER BY rank, start_ns",
+         [&](Statement& q) {
+             MemcpyEvent e;
+             e.rank = q.i32(0);
+             e.device = q.i32(1);
+             e.stream = q.i64(2);
+             e.start = q.i64(3);
+             e.end = q.i64(4);
+             e.correlation = q.i64(5);
+             e.bytes = q.i64(6);
+             e.kind = static_cast<MemcpyKind>(q.i32(7));
+             e.srcKind = static_cast<MemoryKind>(q.i32(8));
+             e.dstKind = static_cast<MemoryKind>(q.i32(9));
+             e.name = s(q.i64(10));
+             t.memcpys.push_back(e);
+         });
+    each("SELECT rank, device, stream, start_ns, end_ns, correlation, bytes, value, mem_kind, name_id FROM memsets "
+         "WHERE run_id = ? ORDER BY rank, start_ns",
+         [&](Statement& q) {
+             MemsetEvent e;
+             e.rank = q.i32(0);
+             e.device = q.i32(1);
+             e.stream = q.i64(2);
+             e.start = q.i64(3);
+             e.end = q.i64(4);
+             e.correlation = q.i64(5);
+             e.bytes = q.i64(6);
+             e.value = q.i32(7);
+             e.memKind = static_cast<MemoryKind>(q.i32(8));
+             e.name = s(q.i64(9));
+             t.memsets.push_back(e);
+         });
+    each("SELECT rank, pid, tid, start_ns, end_ns, correlation, kind, name_id FROM api_calls WHERE run_id = ? "
+         "ORDER BY rank, start_ns",
+         [&](Statement& q) {
+             ApiCall e;
+             e.rank = q.i32(0);
+             e.pid = q.i64(1);
+             e.tid = q.i64(2);
+             e.start = q.i64(3);
+             e.end = q.i64(4);
+             e.correlation = q.i64(5);
+             e.kind = static_cast<ApiKind>(q.i32(6));
+             e.name = s(q.i64(7));
+             t.apiCalls.push_back(e);
+         });
+    each("SELECT rank, pid, tid, start_ns, end_ns, depth, kind, correlation, name_id, domain_id, color FROM cpu_ranges "
+         "WHERE run_id = ? ORDER BY rank, start_ns",
+         [&](Statement& q) {
+             CpuRange e;
+             e.rank = q.i32(0);
+             e.pid = q.i64(1);
+             e.tid = q.i64(2);
+             e.start = q.i64(3);
+             e.end = q.i64(4);
+             e.depth = q.i32(5);
+             e.kind = static_cast<CpuRangeKind>(q.i32(6));
+             e.correlation = q.i64(7);
+             e.name = s(q.i64(8));
+             e.domain = s(q.i64(9));
+             e.color = static_cast<std::uint32_t>(q.i64(10));
+             t.cpuRanges.push_back(e);
+         });
+    each("SELECT rank, device, stream, start_ns, end_ns, name_id FROM gpu_annotations WHERE run_id = ? "
+         "ORDER BY rank, start_ns",
+         [&](Statement& q) {
+             GpuAnnotation e;
+             e.rank = q.i32(0);
+             e.device = q.i32(1);
+             e.stream = q.i64(2);
+             e.start = q.i64(3);
+             e.end = q.i64(4);
+             e.name = s(q.i64(5));
+             t.gpuAnnotations.push_back(e);
+         });
+    each("SELECT rank, correlation, cpu_ns, tid, gpu_ns, stream FROM flows WHERE run_id = ? ORDER BY rank, cpu_ns",
+         [&](Statement& q) {
+             Flow e;
+             e.rank = q.i32(0);
+             e.correlation = q.i64(1);
+             e.cpuTs = q.i64(2);
+             e.tid = q.i64(3);
+             e.gpuTs = q.i64(4);
+             e.stream = q.i64(5);
+             t.flows.push_back(e);
+         });
+    each("SELECT rank, device, ts_ns, value, name_id FROM counters WHERE run_id = ? ORDER BY rank, ts_ns",
+         [&](Statement& q) {
+             CounterSample e;
+             e.rank = q.i32(0);
+             e.device = q.i32(1);
+             e.ts = q.i64(2);
+             e.value = q.f64(3);
+             e.name = s(q.i64(4));
+             t.counters.push_back(e);
+         });
+    each("SELECT rank, step_index, name_id, cpu_start_ns, cpu_end_ns, gpu_start_ns, gpu_end_ns FROM steps "
+         "WHERE run_id = ? ORDER BY rank, step_index",
+         [&](Statement& q) {
+             StepRange e;
+             e.rank = q.i32(0);
+             e.index = q.i32(1);
+             e.name = s(q.i64(2));
+             e.cpuStart = q.i64(3);
+             e.cpuEnd = q.i64(4);
+             e.gpuStart = q.i64(5);
+             e.gpuEnd = q.i64(6);
+             t.steps.push_back(e);
+         });
+    return t;
+}
+
+} // namespace cnp

@@ -1,0 +1,89 @@
+#pragma once
+// A workspace: one SQLite file (*.cnpdb) holding many runs. Schema: docs/schema.md.
+// Opened in WAL mode so a reader (the GUI) can read while another process (the CLI) ingests.
+// All writes go through a Transaction: a failed or cancelled ingest leaves no trace of itself.
+#include "core/TraceData.h"
+#include "store/Sqlite.h"
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace cnp {
+
+struct RunRecord {
+    std::int64_t id = 0;
+    RunInfo info;
+    std::int32_t rankCount = 0;
+    std::int64_t kernelCount = 0;
+    std::int64_t eventCount = 0;
+    std::string createdAt; // ISO 8601 UTC
+};
+
+// progress(fraction in [0,1]); cancel checked between batches (throws Cancelled).
+struct ProgressSink {
+    std::function<void(double)> progress;
+    const std::atomic<bool>* cancel = nullptr;
+    void report(double f) const {
+        if (progress)
+            progress(f);
+    }
+    void checkCancel() const;
+};
+
+class Workspace {
+public:
+    enum class Mode { ReadOnly, ReadWrite, CreateIfMissing };
+    static constexpr int kSchemaVersion = 1;
+
+    // Throws InputError naming the file when it is not a workspace or has a newer schema.
+    Workspace(const std::string& path, Mode mode);
+    ~Workspace();
+    Workspace(const Workspace&) = delete;
+    Workspace& operator=(const Workspace&) = delete;
+
+    sqlite3* db() const { return db_; }
+    const std::string& path() const { return path_; }
+    int schemaVersion() const;
+
+    // Runs in plan order: configurations ordered by the workspace's plan (meta key "plan_order",
+    // a comma-separated list) then by first ingest; within a configuration by repeat then name.
+    std::vector<RunRecord> runs() const;
+    std::optional<RunRecord> findRun(const std::string& name) const;
+    RunRecord runOrThrow(const std::string& name) const; // InputError "no run named ..."
+    std::vector<std::string> planOrder() const;          // configuration labels in plan order
+    void setPlanOrder(const std::vector<std::string>& configs);
+
+    // Inserts every event of `trace` (already normalised, see IngestPipeline) as a new run.
+    // Must be called inside a Transaction. Returns the run id. O(events).
+    std::int64_t insertRun(const TraceData& trace, const ProgressSink& sink = {});
+
+    void removeRun(const std::string& name);
+    void renameRun(const std::string& from, const std::string& to);
+    void relabelRun(const std::string& name, const std::string& config);
+
+    // Reads a whole run back into memory (strings re-interned into the returned table).
+    TraceData loadRun(std::int64_t runId) const;
+
+    // Workspace-level string interning (table `strings`).
+    std::int64_t internString(std::string_view s);
+    std::string stringById(std::int64_t id) const;
+
+    // Key/value metadata (table `meta`).
+    std::optional<std::string> meta(const std::string& key) const;
+    void setMeta(const std::string& key, const std::string& value);
+
+private:
+    void createSchema();
+    void migrate(int from);
+    RunRecord readRunRow(Statement& st) const;
+
+    sqlite3* db_ = nullptr;
+    std::string path_;
+    bool readOnly_ = false;
+};
+
+} // namespace cnp

@@ -1,0 +1,77 @@
+// cnp: the headless face of the workbench. Dispatches to the registered subcommands.
+#include "CommandRegistry.h"
+
+#include "core/InputError.h"
+#include "store/Sqlite.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+namespace cnp::cli {
+std::vector<Command>& commandRegistry() {
+    static std::vector<Command> registry;
+    return registry;
+}
+} // namespace cnp::cli
+
+using namespace cnp::cli;
+
+static void printTopHelp() {
+    auto cmds = commandRegistry();
+    std::sort(cmds.begin(), cmds.end(), [](const Command& a, const Command& b) { return a.name < b.name; });
+    std::cout << "usage: cnp COMMAND [ARGS...]   (cnp COMMAND --help for details)\n\n"
+                 "CNP Workbench command line: ingest GPU traces into a workspace and analyse them.\n\n"
+                 "commands:\n";
+    for (const auto& c : cmds) {
+        std::cout << "  " << c.name;
+        for (std::size_t i = c.name.size(); i < 12; ++i)
+            std::cout << ' ';
+        std::cout << c.summary << '\n';
+    }
+    std::cout << "\nexit codes: 0 success, 1 usage error, 2 bad input or failed ingest\n";
+}
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        printTopHelp();
+        return args.empty() ? UsageError : Ok;
+    }
+    if (args[0] == "--version") {
+        std::cout << "cnp 0.1.0\n";
+        return Ok;
+    }
+    const auto& reg = commandRegistry();
+    auto it = std::find_if(reg.begin(), reg.end(), [&](const Command& c) { return c.name == args[0]; });
+    if (it == reg.end()) {
+        std::cerr << "cnp: unknown command '" << args[0] << "' (cnp --help lists them)\n";
+        return UsageError;
+    }
+    std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (std::find(rest.begin(), rest.end(), "--help") != rest.end() ||
+        std::find(rest.begin(), rest.end(), "-h") != rest.end()) {
+        auto dd = std::find(rest.begin(), rest.end(), "--");
+        auto h = std::find_if(rest.begin(), rest.end(), [](const std::string& s) { return s == "--help" || s == "-h"; });
+        if (h < dd) {
+            std::cout << it->usage;
+            return Ok;
+        }
+    }
+    try {
+        return it->run(rest);
+    } catch (const UsageFailure& e) {
+        std::cerr << "cnp " << it->name << ": " << e.message << " (cnp " << it->name << " --help)\n";
+        return UsageError;
+    } catch (const cnp::InputError& e) {
+        std::cerr << "cnp " << it->name << ": " << e.what() << '\n';
+        return InputFailure;
+    } catch (const cnp::Cancelled&) {
+        std::cerr << "cnp " << it->name << ": cancelled; workspace unchanged\n";
+        return InputFailure;
+    } catch (const std::exception& e) {
+        std::cerr << "cnp " << it->name << ": " << e.what() << '\n';
+        return InputFailure;
+    }
+}
