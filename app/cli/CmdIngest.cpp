@@ -7,6 +7,7 @@
 #include "store/Workspace.h"
 
 #include <csignal>
+#include <filesystem>
 #include <iostream>
 
 namespace cnp::cli {
@@ -26,14 +27,24 @@ int runIngest(const std::vector<std::string>& args) {
     req.repeat = static_cast<int>(p.number("--repeat").value_or(0));
     req.tokensPerStep = p.number("--tokens-per-step").value_or(0);
 
-    Workspace ws(p.positionals()[0], Workspace::Mode::CreateIfMissing);
-    // Ctrl-C cancels cleanly: the transaction rolls back and the workspace stays as it was.
-    std::signal(SIGINT, onInterrupt);
-    std::signal(SIGTERM, onInterrupt);
-    ProgressBar bar("ingest");
-    ProgressSink sink{[&](double f) { bar.update(f); }, &gCancel};
-    const auto res = ingest(ws, req, sink);
-    bar.finish();
+    const std::string wsPath = p.positionals()[0];
+    const bool existed = std::filesystem::exists(wsPath);
+    IngestResult res;
+    try {
+        Workspace ws(wsPath, Workspace::Mode::CreateIfMissing);
+        // Ctrl-C cancels cleanly: the transaction rolls back and the workspace stays as it was.
+        std::signal(SIGINT, onInterrupt);
+        std::signal(SIGTERM, onInterrupt);
+        ProgressBar bar("ingest");
+        ProgressSink sink{[&](double f) { bar.update(f); }, &gCancel};
+        res = ingest(ws, req, sink);
+    } catch (...) {
+        // A workspace this command created for a failed ingest is removed again: nothing half-made stays.
+        if (!existed)
+            for (const char* suffix : {"", "-wal", "-shm"})
+                std::filesystem::remove(wsPath + suffix);
+        throw;
+    }
     if (!p.has("--quiet")) {
         std::cout << "ingested run '" << res.runName << "': " << res.ranks << (res.ranks == 1 ? " rank, " : " ranks, ")
                   << res.events << " events from " << res.files.size() << (res.files.size() == 1 ? " file" : " files")
