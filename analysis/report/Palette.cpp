@@ -1,0 +1,43 @@
+#include "report/Palette.h"
+
+#include <array>
+#include <cstdio>
+#include <functional>
+#include <utility>
+
+namespace cnp::palette {
+
+std::string categoryColor(std::string_view category) {
+    static constexpr std::array<std::pair<std::string_view, std::string_view>, 11> colors = {{
+        {"gemm", "#1f77b4"},
+        {"attention", "#9467bd"},
+        {"triton-fused", "#17becf"},
+        {"elementwise/reduction", "#2ca02c"},
+        {"optimizer", "#bcbd22"},
+        {"other", "#8c564b"},
+        {"compute", "#1f77b4"},
+        {"communication", "#d62728"},
+        {"memory", "#ff7f0e"},
+        {"idle", "#a0a0a0"},
+        {"overlap", "#e377c2"},
+    }};
+    for (const auto& [name, color] : colors)
+        if (name == category)
+            return std::string(color);
+    // Stable fallback: a muted hue from the name's hash.
+    const auto h = std::hash<std::string_view>{}(category);
+    const int r = 90 + static_cast<int>(h % 120), g = 90 + static_cast<int>((h >> 8) % 120),
+              b = 90 + static_cast<int>((h >> 16) % 120);
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "#%02x%02x%02x", r, g, b);
+    return buf;
+}
+
+std::string configurationColor(int planIndex) {
+    static constexpr std::array<std::string_view, 8> colors = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1",
+                                                               "#e15759", "#76b7b2", "#edc948", "#9c755f"};
+    const int n = static_cast<int>(colors.size());
+    return std::string(colors[static_cast<std::size_t>(((planIndex % n) + n) % n)]);
+}
+
+} // namespace cnp::palette
