@@ -130,6 +130,21 @@ void normaliseTrace(TraceData& t) {
     });
 }
 
+std::int64_t addTrace(Workspace& ws, TraceData& trace, const ProgressSink& sink) {
+    normaliseTrace(trace);
+    categoriseKernels(trace, CategoryRules::forWorkspace(ws));
+    detectSteps(trace, StepPattern{});
+    Transaction tx(ws.db());
+    ProgressSink insertSink{[&](double f) { sink.report(0.9 * f); }, sink.cancel};
+    const auto runId = ws.insertRun(trace, insertSink);
+    sink.checkCancel();
+    buildRunSummaries(ws, runId, trace);
+    sink.checkCancel();
+    tx.commit();
+    sink.report(1.0);
+    return runId;
+}
+
 IngestResult ingest(Workspace& ws, const IngestRequest& req, const ProgressSink& sink) {
     if (req.inputs.empty())
         throw InputError(ws.path(), "nothing to ingest");
@@ -184,18 +199,8 @@ IngestResult ingest(Workspace& ws, const IngestRequest& req, const ProgressSink&
         trace.info.tokensPerStep = req.tokensPerStep;
     trace.info.worldSize = std::max<std::int32_t>(trace.info.worldSize, static_cast<std::int32_t>(trace.ranks.size()));
 
-    normaliseTrace(trace);
-    categoriseKernels(trace, CategoryRules::forWorkspace(ws));
-    detectSteps(trace, StepPattern{});
-
-    Transaction tx(ws.db());
-    ProgressSink insertSink{[&](double f) { sink.report(0.7 + 0.25 * f); }, sink.cancel};
-    const auto runId = ws.insertRun(trace, insertSink);
-    sink.checkCancel();
-    buildRunSummaries(ws, runId, trace);
-    sink.checkCancel();
-    tx.commit();
-    sink.report(1.0);
+    ProgressSink addSink{[&](double f) { sink.report(0.7 + 0.3 * f); }, sink.cancel};
+    const auto runId = addTrace(ws, trace, addSink);
 
     IngestResult res;
     res.runId = runId;

@@ -36,6 +36,10 @@ TraceData importFile(const std::string& path, const ProgressSink& sink = {});
 // Sorts events by (rank, start), computes CPU nesting depth where unset. O(n log n).
 void normaliseTrace(TraceData& trace);
 
+// Adds an already imported (or generated) trace as a new run: normalise, categorise, detect steps,
+// insert and build summaries in one transaction. On any exception the workspace is unchanged.
+std::int64_t addTrace(Workspace& ws, TraceData& trace, const ProgressSink& sink = {});
+
 // The whole ingest. On any exception the workspace is unchanged.
 IngestResult ingest(Workspace& ws, const IngestRequest& request, const ProgressSink& sink = {});
 

@@ -21,7 +21,9 @@ body{font-family:sans-serif;max-width:1000px;margin:24px auto;color:#222;line-he
 h1{font-size:24px;margin-bottom:4px} h2{font-size:19px;margin-top:32px;border-bottom:1px solid #ccc}
 h3{font-size:15px;margin-top:20px} .meta{color:#666;font-size:13px}
 table{border-collapse:collapse;font-size:13px;margin:8px 0} th,td{border:1px solid #ccc;padding:3px 8px}
-th{background:#f2f2f2;text-align:left} td.n{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#f2f2f2;text-align:left} td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td:first-child{white-space:nowrap}
+td.k{max-width:520px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;font-family:monospace;font-size:12px}
 .ns{color:#999;font-style:italic} .pos{color:#2e7d32} .neg{color:#c62828}
 .swatch{display:inline-block;width:10px;height:10px;margin-right:6px;vertical-align:baseline}
 )CSS";
@@ -148,8 +150,7 @@ void writeKernels(const Workspace& ws, std::size_t limit, std::ostream& o) {
           << "<table><tr><th>Kernel</th><th>Category</th><th>Count</th><th>Total</th><th>Mean</th><th>Median</th>"
              "<th>% of kernel time</th></tr>\n";
         for (const auto& k : rows) {
-            std::string name = k.name.size() > 110 ? k.name.substr(0, 107) + "..." : k.name;
-            o << "<tr><td title=\"" << htmlEscape(k.name) << "\">" << htmlEscape(name) << "</td><td>"
+            o << "<tr><td class=\"k\" title=\"" << htmlEscape(k.name) << "\">" << htmlEscape(k.name) << "</td><td>"
               << htmlEscape(k.category) << "</td><td class=\"n\">" << units::count(k.count) << "</td><td class=\"n\">"
               << units::duration(static_cast<double>(k.totalNs)) << "</td><td class=\"n\">" << units::duration(k.meanNs)
               << "</td><td class=\"n\">" << units::duration(k.medianNs) << "</td><td class=\"n\">"

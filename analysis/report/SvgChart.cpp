@@ -101,7 +101,7 @@ std::string svgBarChart(const std::vector<Bar>& bars, const std::string& unit, i
 }
 
 std::string svgStackedBars(const std::vector<StackedBar>& bars, const std::string& unit, double unitScale, int width) {
-    const int left = 170, right = 20, top = 10, rowH = 34, barH = 22, legendH = 40;
+    const int left = 170, right = 20, top = 10, rowH = 34, barH = 22, legendH = 56;
     const int height = top + rowH * static_cast<int>(bars.size()) + 30 + legendH;
     const double plotW = width - left - right;
     double maxSum = 0;
@@ -143,7 +143,7 @@ std::string svgStackedBars(const std::vector<StackedBar>& bars, const std::strin
     }
     // Legend: the parts of the first bar, in order.
     double lx = left;
-    const int ly = axisY + 40;
+    const int ly = axisY + 58;
     if (!bars.empty())
         for (const auto& p : bars.front().parts) {
             s << "<rect x=\"" << num(lx) << "\" y=\"" << ly - 10 << "\" width=\"12\" height=\"12\" fill=\"" << p.color
