@@ -1,0 +1,128 @@
+// The ingest pipeline: input expansion, nesting depth, rank assignment across files, atomicity.
+#include "TestTraces.h"
+
+#include "core/InputError.h"
+#include "ingest/IngestPipeline.h"
+#include "store/Workspace.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace cnp;
+
+class TestIngestPipeline : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    const std::string demoBase_ = CNP_SOURCE_DIR "/resources/demo/demo_base.json.gz";
+
+private slots:
+    void depthFollowsNesting_data() {
+        QTest::addColumn<QList<qint64>>("starts");
+        QTest::addColumn<QList<qint64>>("ends");
+        QTest::addColumn<QList<int>>("depths");
+        // [0,100) encloses [10,50) which encloses [20,30); [50,60) touches [10,50) and is its sibling.
+        QTest::newRow("nested and touching") << QList<qint64>{0, 10, 20, 50} << QList<qint64>{100, 50, 30, 60}
+                                             << QList<int>{0, 1, 2, 1};
+        // Same start: the longer range encloses the shorter one.
+        QTest::newRow("same start") << QList<qint64>{0, 0} << QList<qint64>{10, 100} << QList<int>{1, 0};
+        QTest::newRow("disjoint") << QList<qint64>{0, 10, 20} << QList<qint64>{5, 15, 25} << QList<int>{0, 0, 0};
+    }
+    void depthFollowsNesting() {
+        QFETCH(QList<qint64>, starts);
+        QFETCH(QList<qint64>, ends);
+        QFETCH(QList<int>, depths);
+        TraceData t;
+        for (int i = 0; i < starts.size(); ++i) {
+            CpuRange r;
+            r.start = starts[i];
+            r.end = ends[i];
+            r.name = t.strings.intern("r" + std::to_string(i));
+            t.cpuRanges.push_back(r);
+        }
+        normaliseTrace(t);
+        // After sorting, find each range by its name and compare depth.
+        for (const auto& r : t.cpuRanges) {
+            const int i = std::stoi(t.strings.at(r.name).substr(1));
+            QCOMPARE(r.depth, depths[i]);
+        }
+    }
+
+    void depthIsPerThread() {
+        TraceData t;
+        for (int tid : {1, 2}) {
+            CpuRange r;
+            r.start = 0;
+            r.end = 100;
+            r.tid = tid;
+            t.cpuRanges.push_back(r);
+        }
+        normaliseTrace(t);
+        QCOMPARE(t.cpuRanges[0].depth, 0);
+        QCOMPARE(t.cpuRanges[1].depth, 0);
+    }
+
+    void folderBecomesOneMultiRankRun() {
+        // Two copies of the same single-rank trace: the second file's rank clashes and takes rank 1.
+        QDir d(dir_.path());
+        QVERIFY(d.mkpath("ranks"));
+        QVERIFY(QFile::copy(QString::fromStdString(demoBase_), d.filePath("ranks/a.json.gz")));
+        QVERIFY(QFile::copy(QString::fromStdString(demoBase_), d.filePath("ranks/b.json.gz")));
+        QFile junk(d.filePath("ranks/notes.txt")); // not a trace file: ignored
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.close();
+        Workspace ws(d.filePath("m.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        IngestRequest req;
+        req.inputs = {d.filePath("ranks").toStdString()};
+        req.runName = "two";
+        const auto res = ingest(ws, req);
+        QCOMPARE(res.ranks, 2);
+        QCOMPARE(res.files.size(), std::size_t(2));
+        const auto run = ws.runOrThrow("two");
+        QCOMPARE(run.rankCount, 2);
+        QCOMPARE(run.kernelCount, std::int64_t(2 * 4165));
+        QCOMPARE(queryInt(ws.db(), "SELECT COUNT(DISTINCT rank) FROM kernels"), std::int64_t(2));
+    }
+
+    void badSecondFileLeavesWorkspaceUnchanged() {
+        QDir d(dir_.path());
+        QFile bad(d.filePath("bad.json"));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("{\"traceEvents\": [");
+        bad.close();
+        Workspace ws(d.filePath("u.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        IngestRequest req;
+        req.inputs = {demoBase_, bad.fileName().toStdString()};
+        QVERIFY_THROWS_EXCEPTION(InputError, ingest(ws, req));
+        QVERIFY(ws.runs().empty());
+        QCOMPARE(queryInt(ws.db(), "SELECT COUNT(*) FROM kernels"), std::int64_t(0));
+    }
+
+    void missingInputNamesThePath() {
+        try {
+            expandInputs({"/no/such/trace.json"});
+            QFAIL("no error");
+        } catch (const InputError& e) {
+            QCOMPARE(QString::fromStdString(e.file()), QStringLiteral("/no/such/trace.json"));
+        }
+    }
+
+    void cancelledIngestLeavesNoRun() {
+        Workspace ws(dir_.filePath("c.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        std::atomic<bool> cancel{false};
+        int reports = 0;
+        ProgressSink sink{[&](double) {
+                              if (++reports == 2)
+                                  cancel = true;
+                          },
+                          &cancel};
+        IngestRequest req;
+        req.inputs = {demoBase_};
+        QVERIFY_THROWS_EXCEPTION(Cancelled, ingest(ws, req, sink));
+        QVERIFY(ws.runs().empty());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestIngestPipeline)
+#include "tst_ingestpipeline.moc"
