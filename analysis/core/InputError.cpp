@@ -2,7 +2,8 @@
 
 namespace cnp {
 
-static std::string formatInputError(const std::string& file, const std::string& message, std::int64_t offset) {
+static std::string formatInputError(const std::string& file, const std::string& message,
+                                    std::int64_t offset) {
     std::string s = file + ": ";
     if (offset >= 0)
         s += "at byte " + std::to_string(offset) + ": ";

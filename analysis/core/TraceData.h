@@ -17,12 +17,39 @@ namespace cnp {
 
 using Ns = std::int64_t;
 
-enum class CpuRangeKind : std::uint8_t { CpuOp = 0, UserAnnotation = 1, PythonFunction = 2, Nvtx = 3, Other = 4 };
+enum class CpuRangeKind : std::uint8_t {
+    CpuOp = 0,
+    UserAnnotation = 1,
+    PythonFunction = 2,
+    Nvtx = 3,
+    Other = 4
+};
 enum class ApiKind : std::uint8_t { Runtime = 0, Driver = 1 };
 // Memcpy direction as in CUPTI's CUpti_ActivityMemcpyKind (HtoD=1, DtoH=2, DtoD=8, PtoP=10, unknown=0 ...).
-enum class MemcpyKind : std::uint8_t { Unknown = 0, HtoD = 1, DtoH = 2, HtoA = 3, AtoH = 4, AtoA = 5, AtoD = 6, DtoA = 7, DtoD = 8, HtoH = 9, PtoP = 10 };
+enum class MemcpyKind : std::uint8_t {
+    Unknown = 0,
+    HtoD = 1,
+    DtoH = 2,
+    HtoA = 3,
+    AtoH = 4,
+    AtoA = 5,
+    AtoD = 6,
+    DtoA = 7,
+    DtoD = 8,
+    HtoH = 9,
+    PtoP = 10
+};
 // Memory kind of a memcpy endpoint, as in CUpti_ActivityMemoryKind (pageable=1, pinned=2, device=3 ...).
-enum class MemoryKind : std::uint8_t { Unknown = 0, Pageable = 1, Pinned = 2, Device = 3, Array = 4, Managed = 5, DeviceStatic = 6, ManagedStatic = 7 };
+enum class MemoryKind : std::uint8_t {
+    Unknown = 0,
+    Pageable = 1,
+    Pinned = 2,
+    Device = 3,
+    Array = 4,
+    Managed = 5,
+    DeviceStatic = 6,
+    ManagedStatic = 7
+};
 
 const char* toString(CpuRangeKind k);
 const char* toString(ApiKind k);
@@ -82,7 +109,7 @@ struct CpuRange {
     std::int32_t depth = -1;
     CpuRangeKind kind = CpuRangeKind::CpuOp;
     StringId name = 0;
-    StringId domain = 0; // NVTX domain
+    StringId domain = 0;     // NVTX domain
     std::uint32_t color = 0; // ARGB, 0 = none
 };
 
@@ -98,9 +125,9 @@ struct GpuAnnotation {
 struct Flow {
     std::int64_t correlation = 0;
     std::int32_t rank = 0;
-    Ns cpuTs = 0;           // start of the launching API call
-    std::int64_t tid = 0;   // launching thread
-    Ns gpuTs = 0;           // start of the GPU activity
+    Ns cpuTs = 0;         // start of the launching API call
+    std::int64_t tid = 0; // launching thread
+    Ns gpuTs = 0;         // start of the GPU activity
     std::int64_t stream = 0;
 };
 
@@ -126,7 +153,7 @@ struct RankInfo {
     std::int32_t localRank = -1;
     std::string host;
     std::int64_t pid = 0;
-    std::vector<std::string> gpuNames;  // one per device seen on this rank
+    std::vector<std::string> gpuNames; // one per device seen on this rank
     std::vector<std::string> gpuUuids;
     Ns clockOffsetNs = 0;       // added to this rank's raw timestamps during alignment
     Ns clockSkewEstimateNs = 0; // residual uncertainty of the alignment
@@ -148,9 +175,9 @@ struct SkipReport {
 
 struct RunInfo {
     std::string name;
-    std::string config;         // configuration label, e.g. "Base+ACCL"
+    std::string config; // configuration label, e.g. "Base+ACCL"
     std::int32_t repeat = 0;
-    std::string sourceFormat;   // "kineto", "nsys", "cnpt", "synthetic"
+    std::string sourceFormat; // "kineto", "nsys", "cnpt", "synthetic"
     std::vector<std::string> sourceFiles;
     std::string host;
     std::int32_t worldSize = 1;
@@ -160,9 +187,9 @@ struct RunInfo {
     std::vector<std::pair<std::string, std::string>> env; // allow-listed only, see EnvAllowList
     bool synthetic = false;
     SkipReport skipped;
-    double tokensPerStep = 0;   // 0 = unknown
-    double flopsPerStep = 0;    // model FLOPs per step, 0 = unknown
-    double peakFlops = 0;       // peak FLOP/s of one GPU, 0 = unknown
+    double tokensPerStep = 0; // 0 = unknown
+    double flopsPerStep = 0;  // model FLOPs per step, 0 = unknown
+    double peakFlops = 0;     // peak FLOP/s of one GPU, 0 = unknown
 };
 
 struct TraceData {

@@ -6,8 +6,9 @@
 
 namespace cnp::units {
 
-std::string duration(double ns);            // 850 -> "850 ns", 1234 -> "1.23 µs", 5.53e7 -> "55.3 ms"
-std::string durationIn(double ns, double unitNs, int decimals); // fixed unit, e.g. (5.53e7, 1e6, 2) -> "55.30"
+std::string duration(double ns); // 850 -> "850 ns", 1234 -> "1.23 µs", 5.53e7 -> "55.3 ms"
+std::string durationIn(double ns, double unitNs,
+                       int decimals);                        // fixed unit, e.g. (5.53e7, 1e6, 2) -> "55.30"
 std::string rate(double perSecond, const std::string& unit); // 148190 -> "148.2k tokens/s"
 std::string percent(double fraction, int decimals = 1);      // 0.1234 -> "12.3%"
 std::string ratio(double r);                                 // 1.3201 -> "1.32×"

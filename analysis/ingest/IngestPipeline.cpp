@@ -45,7 +45,9 @@ std::string readHead(const std::string& path, std::size_t n = 4096) {
 
 bool looksLikeTraceFile(const fs::path& p) {
     const auto name = p.filename().string();
-    auto ends = [&](std::string_view suf) { return name.size() >= suf.size() && name.compare(name.size() - suf.size(), suf.size(), suf) == 0; };
+    auto ends = [&](std::string_view suf) {
+        return name.size() >= suf.size() && name.compare(name.size() - suf.size(), suf.size(), suf) == 0;
+    };
     return ends(".json") || ends(".json.gz") || ends(".cnpt") || ends(".sqlite") || ends(".pt.trace.json");
 }
 
@@ -101,7 +103,8 @@ TraceData importFile(const std::string& path, const ProgressSink& sink) {
     for (const auto& imp : importers())
         if (imp->canRead(path, head))
             return imp->read(path, sink);
-    throw InputError(path, "not a recognised trace (expected PyTorch-profiler JSON, Nsight Systems SQLite or .cnpt)", 0);
+    throw InputError(
+        path, "not a recognised trace (expected PyTorch-profiler JSON, Nsight Systems SQLite or .cnpt)", 0);
 }
 
 void normaliseTrace(TraceData& t) {
@@ -154,7 +157,10 @@ IngestResult ingest(Workspace& ws, const IngestRequest& req, const ProgressSink&
     TraceData trace;
     std::set<std::int32_t> ranksSeen;
     for (std::size_t i = 0; i < files.size(); ++i) {
-        ProgressSink fileSink{[&](double f) { sink.report(0.7 * (static_cast<double>(i) + f) / static_cast<double>(files.size())); },
+        ProgressSink fileSink{[&](double f) {
+                                  sink.report(0.7 * (static_cast<double>(i) + f) /
+                                              static_cast<double>(files.size()));
+                              },
                               sink.cancel};
         TraceData part = importFile(files[i], fileSink);
         // Files without a rank of their own (or repeating one) take the next free rank in file order.
@@ -172,8 +178,10 @@ IngestResult ingest(Workspace& ws, const IngestRequest& req, const ProgressSink&
                     if (e.rank == old)
                         e.rank = fresh;
             };
-            move(part.kernels), move(part.memcpys), move(part.memsets), move(part.apiCalls), move(part.cpuRanges);
-            move(part.gpuAnnotations), move(part.flows), move(part.counters), move(part.steps), move(part.ranks);
+            move(part.kernels), move(part.memcpys), move(part.memsets), move(part.apiCalls),
+                move(part.cpuRanges);
+            move(part.gpuAnnotations), move(part.flows), move(part.counters), move(part.steps),
+                move(part.ranks);
             partRanks = {fresh};
         } else if (clash) {
             throw InputError(files[i], "its ranks repeat ranks of an earlier file of this run");
@@ -197,7 +205,8 @@ IngestResult ingest(Workspace& ws, const IngestRequest& req, const ProgressSink&
     trace.info.repeat = req.repeat;
     if (req.tokensPerStep > 0)
         trace.info.tokensPerStep = req.tokensPerStep;
-    trace.info.worldSize = std::max<std::int32_t>(trace.info.worldSize, static_cast<std::int32_t>(trace.ranks.size()));
+    trace.info.worldSize =
+        std::max<std::int32_t>(trace.info.worldSize, static_cast<std::int32_t>(trace.ranks.size()));
 
     ProgressSink addSink{[&](double f) { sink.report(0.7 + 0.3 * f); }, sink.cancel};
     const auto runId = addTrace(ws, trace, addSink);
@@ -211,8 +220,9 @@ IngestResult ingest(Workspace& ws, const IngestRequest& req, const ProgressSink&
     res.files = files;
     for (const auto& r : trace.ranks)
         if (r.clockSkewEstimateNs != 0 || r.clockOffsetNs != 0)
-            res.notes.push_back("rank " + std::to_string(r.rank) + ": clock offset " + std::to_string(r.clockOffsetNs) +
-                                " ns, estimated skew ±" + std::to_string(r.clockSkewEstimateNs) + " ns");
+            res.notes.push_back("rank " + std::to_string(r.rank) + ": clock offset " +
+                                std::to_string(r.clockOffsetNs) + " ns, estimated skew ±" +
+                                std::to_string(r.clockSkewEstimateNs) + " ns");
     return res;
 }
 

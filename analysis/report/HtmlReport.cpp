@@ -28,10 +28,13 @@ td.k{max-width:520px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;f
 .swatch{display:inline-block;width:10px;height:10px;margin-right:6px;vertical-align:baseline}
 )CSS";
 
-std::string ms(Ns ns) { return units::durationIn(static_cast<double>(ns), 1e6, 2); }
+std::string ms(Ns ns) {
+    return units::durationIn(static_cast<double>(ns), 1e6, 2);
+}
 
 std::string ratioCell(const RatioWithCi& r) {
-    std::string s = units::ratio(r.value) + " [" + units::ratio(r.ci95.lo) + ", " + units::ratio(r.ci95.hi) + "]";
+    std::string s =
+        units::ratio(r.value) + " [" + units::ratio(r.ci95.lo) + ", " + units::ratio(r.ci95.hi) + "]";
     return r.significant ? s : "<span class=\"ns\">" + s + " not significant</span>";
 }
 
@@ -44,14 +47,16 @@ std::pair<double, double> throughputBounds(const AblationConfig& c) {
 }
 
 void writeRuns(const Workspace& ws, std::ostream& o) {
-    o << "<h2>Runs</h2>\n<table><tr><th>Run</th><th>Configuration</th><th>Format</th><th>Ranks</th><th>GPU</th>"
+    o << "<h2>Runs</h2>\n<table><tr><th>Run</th><th>Configuration</th><th>Format</th><th>Ranks</th><th>GPU</"
+         "th>"
          "<th>Kernels</th><th>Skipped events</th></tr>\n";
     for (const auto& r : ws.runs())
-        o << "<tr><td>" << htmlEscape(r.info.name) << (r.info.synthetic ? " <i>(synthetic)</i>" : "") << "</td><td>"
-          << htmlEscape(r.info.config) << "</td><td>" << htmlEscape(r.info.sourceFormat) << "</td><td class=\"n\">"
-          << r.rankCount << "</td><td>" << htmlEscape(r.info.gpuModels.empty() ? "-" : r.info.gpuModels.front())
-          << "</td><td class=\"n\">" << units::count(r.kernelCount) << "</td><td class=\"n\">"
-          << units::count(r.info.skipped.count) << "</td></tr>\n";
+        o << "<tr><td>" << htmlEscape(r.info.name) << (r.info.synthetic ? " <i>(synthetic)</i>" : "")
+          << "</td><td>" << htmlEscape(r.info.config) << "</td><td>" << htmlEscape(r.info.sourceFormat)
+          << "</td><td class=\"n\">" << r.rankCount << "</td><td>"
+          << htmlEscape(r.info.gpuModels.empty() ? "-" : r.info.gpuModels.front()) << "</td><td class=\"n\">"
+          << units::count(r.kernelCount) << "</td><td class=\"n\">" << units::count(r.info.skipped.count)
+          << "</td></tr>\n";
     o << "</table>\n";
 }
 
@@ -61,7 +66,8 @@ void writeAblation(const AblationResult& a, const std::vector<std::string>& plan
         return palette::configurationColor(static_cast<int>(it - plan.begin()));
     };
     const std::string unit = a.configs.empty() ? "steps/s" : a.configs.front().throughputUnit;
-    o << "<h2>Ablation</h2>\n<p>Throughput per configuration in plan order (median over all steps of all runs), "
+    o << "<h2>Ablation</h2>\n<p>Throughput per configuration in plan order (median over all steps of all "
+         "runs), "
          "with the 95% bootstrap confidence interval as error bars and the speedup over the baseline <b>"
       << htmlEscape(a.baseline) << "</b> above each bar.</p>\n";
     std::vector<report::Bar> bars;
@@ -73,21 +79,27 @@ void writeAblation(const AblationResult& a, const std::vector<std::string>& plan
         b.errLo = lo;
         b.errHi = hi;
         b.color = colorOf(c.config);
-        b.annotation = units::ratio(c.speedupVsBaseline.value) + (c.speedupVsBaseline.significant || c.config == a.baseline ? "" : " (n.s.)");
-        b.tooltip = c.config + ": " + units::rate(c.throughput, unit) + ", median step " + ms(c.medianStepNs) + " ms";
+        b.annotation = units::ratio(c.speedupVsBaseline.value) +
+                       (c.speedupVsBaseline.significant || c.config == a.baseline ? "" : " (n.s.)");
+        b.tooltip =
+            c.config + ": " + units::rate(c.throughput, unit) + ", median step " + ms(c.medianStepNs) + " ms";
         bars.push_back(b);
     }
     o << report::svgBarChart(bars, unit);
-    o << "<table><tr><th>Configuration</th><th>Runs</th><th>Steps</th><th>Median step (ms)</th><th>95% CI (ms)</th>"
-         "<th>Throughput</th><th>MFU</th><th>Speedup vs baseline [95% CI]</th><th>Gain vs previous [95% CI]</th></tr>\n";
+    o << "<table><tr><th>Configuration</th><th>Runs</th><th>Steps</th><th>Median step (ms)</th><th>95% CI "
+         "(ms)</th>"
+         "<th>Throughput</th><th>MFU</th><th>Speedup vs baseline [95% CI]</th><th>Gain vs previous [95% "
+         "CI]</th></tr>\n";
     for (const auto& c : a.configs) {
         o << "<tr><td><span class=\"swatch\" style=\"background:" << colorOf(c.config) << "\"></span>"
           << htmlEscape(c.config) << "</td><td class=\"n\">" << c.runs.size() << "</td><td class=\"n\">"
           << c.stepTimesNs.size() << "</td><td class=\"n\">" << ms(c.medianStepNs) << "</td><td class=\"n\">"
-          << ms(c.ciLoNs) << " – " << ms(c.ciHiNs) << "</td><td class=\"n\">" << units::rate(c.throughput, c.throughputUnit)
-          << "</td><td class=\"n\">" << (c.mfu ? units::percent(*c.mfu) : "–") << "</td><td>"
-          << (c.config == a.baseline ? std::string("baseline") : ratioCell(c.speedupVsBaseline)) << "</td><td>"
-          << (c.gainVsPrevious ? ratioCell(*c.gainVsPrevious) : std::string("–")) << "</td></tr>\n";
+          << ms(c.ciLoNs) << " – " << ms(c.ciHiNs) << "</td><td class=\"n\">"
+          << units::rate(c.throughput, c.throughputUnit) << "</td><td class=\"n\">"
+          << (c.mfu ? units::percent(*c.mfu) : "–") << "</td><td>"
+          << (c.config == a.baseline ? std::string("baseline") : ratioCell(c.speedupVsBaseline))
+          << "</td><td>" << (c.gainVsPrevious ? ratioCell(*c.gainVsPrevious) : std::string("–"))
+          << "</td></tr>\n";
     }
     o << "</table>\n";
 }
@@ -101,7 +113,8 @@ void writeBreakdown(const AblationResult& a, std::ostream& o) {
         const auto& b = c.breakdownMeanNs;
         bars.push_back({c.config,
                         {{"compute", static_cast<double>(b.compute), palette::categoryColor("compute")},
-                         {"exposed communication", static_cast<double>(b.communication), palette::categoryColor("communication")},
+                         {"exposed communication", static_cast<double>(b.communication),
+                          palette::categoryColor("communication")},
                          {"exposed memory", static_cast<double>(b.memory), palette::categoryColor("memory")},
                          {"idle", static_cast<double>(b.idle), palette::categoryColor("idle")}}});
     }
@@ -110,16 +123,19 @@ void writeBreakdown(const AblationResult& a, std::ostream& o) {
          "<th>Overlap</th><th>Exposed memory</th><th>Idle</th></tr>\n";
     for (const auto& c : a.configs) {
         const auto& b = c.breakdownMeanNs;
-        o << "<tr><td>" << htmlEscape(c.config) << "</td><td class=\"n\">" << ms(c.meanStepNs) << "</td><td class=\"n\">"
-          << ms(b.compute) << "</td><td class=\"n\">" << ms(b.communication) << "</td><td class=\"n\">" << ms(b.overlap)
-          << "</td><td class=\"n\">" << ms(b.memory) << "</td><td class=\"n\">" << ms(b.idle) << "</td></tr>\n";
+        o << "<tr><td>" << htmlEscape(c.config) << "</td><td class=\"n\">" << ms(c.meanStepNs)
+          << "</td><td class=\"n\">" << ms(b.compute) << "</td><td class=\"n\">" << ms(b.communication)
+          << "</td><td class=\"n\">" << ms(b.overlap) << "</td><td class=\"n\">" << ms(b.memory)
+          << "</td><td class=\"n\">" << ms(b.idle) << "</td></tr>\n";
     }
     o << "</table>\n";
 }
 
 void writeAttribution(const AblationResult& a, std::ostream& o) {
-    o << "<h2>What each step bought</h2>\n<p>Change of the mean step time against the previous configuration, "
-         "attributed to kernel categories and idle time (exclusive time; the parts sum exactly to the total). "
+    o << "<h2>What each step bought</h2>\n<p>Change of the mean step time against the previous "
+         "configuration, "
+         "attributed to kernel categories and idle time (exclusive time; the parts sum exactly to the "
+         "total). "
          "Negative is faster.</p>\n<table><tr><th>Configuration</th>";
     for (const auto& cat : a.categories)
         o << "<th><span class=\"swatch\" style=\"background:" << palette::categoryColor(cat) << "\"></span>"
@@ -147,14 +163,16 @@ void writeKernels(const Workspace& ws, std::size_t limit, std::ostream& o) {
         const RunSummaryReader reader(ws, r.id);
         const auto rows = reader.kernelStats(-1, limit);
         o << "<h3>" << htmlEscape(r.info.name) << " (" << htmlEscape(r.info.config) << ")</h3>\n"
-          << "<table><tr><th>Kernel</th><th>Category</th><th>Count</th><th>Total</th><th>Mean</th><th>Median</th>"
+          << "<table><tr><th>Kernel</th><th>Category</th><th>Count</th><th>Total</th><th>Mean</"
+             "th><th>Median</th>"
              "<th>% of kernel time</th></tr>\n";
         for (const auto& k : rows) {
-            o << "<tr><td class=\"k\" title=\"" << htmlEscape(k.name) << "\">" << htmlEscape(k.name) << "</td><td>"
-              << htmlEscape(k.category) << "</td><td class=\"n\">" << units::count(k.count) << "</td><td class=\"n\">"
-              << units::duration(static_cast<double>(k.totalNs)) << "</td><td class=\"n\">" << units::duration(k.meanNs)
-              << "</td><td class=\"n\">" << units::duration(k.medianNs) << "</td><td class=\"n\">"
-              << units::percent(k.percent / 100.0) << "</td></tr>\n";
+            o << "<tr><td class=\"k\" title=\"" << htmlEscape(k.name) << "\">" << htmlEscape(k.name)
+              << "</td><td>" << htmlEscape(k.category) << "</td><td class=\"n\">" << units::count(k.count)
+              << "</td><td class=\"n\">" << units::duration(static_cast<double>(k.totalNs))
+              << "</td><td class=\"n\">" << units::duration(k.meanNs) << "</td><td class=\"n\">"
+              << units::duration(k.medianNs) << "</td><td class=\"n\">" << units::percent(k.percent / 100.0)
+              << "</td></tr>\n";
         }
         o << "</table>\n";
     }

@@ -12,12 +12,23 @@ std::string htmlEscape(const std::string& s) {
     out.reserve(s.size());
     for (char c : s) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&#39;";
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -67,13 +78,14 @@ std::string svgBarChart(const std::vector<Bar>& bars, const std::string& unit, i
     s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
       << "\" viewBox=\"0 0 " << width << ' ' << height << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
     for (double t = 0; t <= axisMax + step / 2; t += step) {
-        s << "<line x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\"" << num(y(t)) << "\" y2=\"" << num(y(t))
-          << "\" stroke=\"#ddd\"/>";
+        s << "<line x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\"" << num(y(t)) << "\" y2=\""
+          << num(y(t)) << "\" stroke=\"#ddd\"/>";
         s << "<text x=\"" << left - 6 << "\" y=\"" << num(y(t) + 4) << "\" text-anchor=\"end\" fill=\"#444\">"
           << tickLabel(t) << "</text>\n";
     }
-    s << "<text x=\"14\" y=\"" << num(top + plotH / 2) << "\" transform=\"rotate(-90 14 " << num(top + plotH / 2)
-      << ")\" text-anchor=\"middle\" fill=\"#444\">" << htmlEscape(unit) << "</text>\n";
+    s << "<text x=\"14\" y=\"" << num(top + plotH / 2) << "\" transform=\"rotate(-90 14 "
+      << num(top + plotH / 2) << ")\" text-anchor=\"middle\" fill=\"#444\">" << htmlEscape(unit)
+      << "</text>\n";
     const double slot = bars.empty() ? plotW : plotW / static_cast<double>(bars.size());
     const double barW = std::min(90.0, slot * 0.6);
     for (std::size_t i = 0; i < bars.size(); ++i) {
@@ -83,24 +95,26 @@ std::string svgBarChart(const std::vector<Bar>& bars, const std::string& unit, i
         s << "<rect x=\"" << num(cx - barW / 2) << "\" y=\"" << num(y(b.value)) << "\" width=\"" << num(barW)
           << "\" height=\"" << num(top + plotH - y(b.value)) << "\" fill=\"" << b.color << "\"/>";
         if (b.errHi > b.errLo) {
-            s << "<line x1=\"" << num(cx) << "\" x2=\"" << num(cx) << "\" y1=\"" << num(y(b.errLo)) << "\" y2=\""
-              << num(y(b.errHi)) << "\" stroke=\"#222\" stroke-width=\"1.5\"/>";
+            s << "<line x1=\"" << num(cx) << "\" x2=\"" << num(cx) << "\" y1=\"" << num(y(b.errLo))
+              << "\" y2=\"" << num(y(b.errHi)) << "\" stroke=\"#222\" stroke-width=\"1.5\"/>";
             for (double e : {b.errLo, b.errHi})
-                s << "<line x1=\"" << num(cx - 8) << "\" x2=\"" << num(cx + 8) << "\" y1=\"" << num(y(e)) << "\" y2=\""
-                  << num(y(e)) << "\" stroke=\"#222\" stroke-width=\"1.5\"/>";
+                s << "<line x1=\"" << num(cx - 8) << "\" x2=\"" << num(cx + 8) << "\" y1=\"" << num(y(e))
+                  << "\" y2=\"" << num(y(e)) << "\" stroke=\"#222\" stroke-width=\"1.5\"/>";
         }
         if (!b.annotation.empty())
             s << "<text x=\"" << num(cx) << "\" y=\"" << num(y(std::max(b.value, b.errHi)) - 6)
-              << "\" text-anchor=\"middle\" font-weight=\"bold\" fill=\"#222\">" << htmlEscape(b.annotation) << "</text>";
-        s << "<text x=\"" << num(cx) << "\" y=\"" << num(top + plotH + 18) << "\" text-anchor=\"middle\" fill=\"#222\">"
-          << htmlEscape(b.label) << "</text></g>\n";
+              << "\" text-anchor=\"middle\" font-weight=\"bold\" fill=\"#222\">" << htmlEscape(b.annotation)
+              << "</text>";
+        s << "<text x=\"" << num(cx) << "\" y=\"" << num(top + plotH + 18)
+          << "\" text-anchor=\"middle\" fill=\"#222\">" << htmlEscape(b.label) << "</text></g>\n";
     }
     s << "<line x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\"" << num(top + plotH) << "\" y2=\""
       << num(top + plotH) << "\" stroke=\"#444\"/>\n</svg>\n";
     return s.str();
 }
 
-std::string svgStackedBars(const std::vector<StackedBar>& bars, const std::string& unit, double unitScale, int width) {
+std::string svgStackedBars(const std::vector<StackedBar>& bars, const std::string& unit, double unitScale,
+                           int width) {
     const int left = 170, right = 20, top = 10, rowH = 34, barH = 22, legendH = 56;
     const int height = top + rowH * static_cast<int>(bars.size()) + 30 + legendH;
     const double plotW = width - left - right;
@@ -123,20 +137,20 @@ std::string svgStackedBars(const std::vector<StackedBar>& bars, const std::strin
           << "\" stroke=\"#ddd\"/><text x=\"" << num(x(t)) << "\" y=\"" << axisY + 16
           << "\" text-anchor=\"middle\" fill=\"#444\">" << tickLabel(t / unitScale) << "</text>\n";
     }
-    s << "<text x=\"" << num(left + plotW / 2) << "\" y=\"" << axisY + 30 << "\" text-anchor=\"middle\" fill=\"#444\">"
-      << htmlEscape(unit) << "</text>\n";
+    s << "<text x=\"" << num(left + plotW / 2) << "\" y=\"" << axisY + 30
+      << "\" text-anchor=\"middle\" fill=\"#444\">" << htmlEscape(unit) << "</text>\n";
     for (std::size_t i = 0; i < bars.size(); ++i) {
         const int yTop = top + rowH * static_cast<int>(i) + (rowH - barH) / 2;
-        s << "<text x=\"" << left - 8 << "\" y=\"" << yTop + barH / 2 + 4 << "\" text-anchor=\"end\" fill=\"#222\">"
-          << htmlEscape(bars[i].label) << "</text>";
+        s << "<text x=\"" << left - 8 << "\" y=\"" << yTop + barH / 2 + 4
+          << "\" text-anchor=\"end\" fill=\"#222\">" << htmlEscape(bars[i].label) << "</text>";
         double acc = 0;
         for (const auto& p : bars[i].parts) {
             if (p.value <= 0)
                 continue;
-            s << "<rect x=\"" << num(x(acc)) << "\" y=\"" << yTop << "\" width=\"" << num(x(acc + p.value) - x(acc))
-              << "\" height=\"" << barH << "\" fill=\"" << p.color << "\"><title>" << htmlEscape(bars[i].label) << " — "
-              << htmlEscape(p.label) << ": " << num(p.value / unitScale, 3) << ' ' << htmlEscape(unit)
-              << "</title></rect>";
+            s << "<rect x=\"" << num(x(acc)) << "\" y=\"" << yTop << "\" width=\""
+              << num(x(acc + p.value) - x(acc)) << "\" height=\"" << barH << "\" fill=\"" << p.color
+              << "\"><title>" << htmlEscape(bars[i].label) << " — " << htmlEscape(p.label) << ": "
+              << num(p.value / unitScale, 3) << ' ' << htmlEscape(unit) << "</title></rect>";
             acc += p.value;
         }
         s << '\n';
@@ -146,9 +160,9 @@ std::string svgStackedBars(const std::vector<StackedBar>& bars, const std::strin
     const int ly = axisY + 58;
     if (!bars.empty())
         for (const auto& p : bars.front().parts) {
-            s << "<rect x=\"" << num(lx) << "\" y=\"" << ly - 10 << "\" width=\"12\" height=\"12\" fill=\"" << p.color
-              << "\"/><text x=\"" << num(lx + 16) << "\" y=\"" << ly << "\" fill=\"#222\">" << htmlEscape(p.label)
-              << "</text>";
+            s << "<rect x=\"" << num(lx) << "\" y=\"" << ly - 10 << "\" width=\"12\" height=\"12\" fill=\""
+              << p.color << "\"/><text x=\"" << num(lx + 16) << "\" y=\"" << ly << "\" fill=\"#222\">"
+              << htmlEscape(p.label) << "</text>";
             lx += 24 + 7.0 * static_cast<double>(p.label.size());
         }
     s << "\n</svg>\n";

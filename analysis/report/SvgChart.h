@@ -11,12 +11,13 @@ struct Bar {
     double value = 0;
     double errLo = 0, errHi = 0; // absolute bounds of the error bar; equal to value = none
     std::string color;
-    std::string annotation;       // drawn above the bar, e.g. "1.32×"
+    std::string annotation; // drawn above the bar, e.g. "1.32×"
     std::string tooltip;
 };
 
 // Vertical bars, y axis from 0 with ~5 "nice" ticks labelled with `unit`.
-std::string svgBarChart(const std::vector<Bar>& bars, const std::string& unit, int width = 720, int height = 300);
+std::string svgBarChart(const std::vector<Bar>& bars, const std::string& unit, int width = 720,
+                        int height = 300);
 
 struct StackPart {
     std::string label;

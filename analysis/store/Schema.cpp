@@ -76,15 +76,15 @@ CREATE INDEX IF NOT EXISTS counters_by_time ON counters(run_id, rank, ts_ns);
 
 const std::vector<std::string_view>& eventIndexNames() {
     static const std::vector<std::string_view> names = {
-        "kernels_by_time",         "memcpys_by_time",      "memsets_by_time",  "api_calls_by_time",
-        "cpu_ranges_by_time",      "gpu_annotations_by_time", "flows_by_correlation", "counters_by_time"};
+        "kernels_by_time",    "memcpys_by_time",         "memsets_by_time",      "api_calls_by_time",
+        "cpu_ranges_by_time", "gpu_annotations_by_time", "flows_by_correlation", "counters_by_time"};
     return names;
 }
 
 const std::vector<std::string_view>& perRunTables() {
-    static const std::vector<std::string_view> tables = {"kernels",         "memcpys", "memsets", "api_calls",
-                                                         "cpu_ranges",      "gpu_annotations", "flows",
-                                                         "counters",        "steps",   "ranks"};
+    static const std::vector<std::string_view> tables = {
+        "kernels",         "memcpys", "memsets",  "api_calls", "cpu_ranges",
+        "gpu_annotations", "flows",   "counters", "steps",     "ranks"};
     return tables;
 }
 

@@ -10,14 +10,18 @@ static void check(sqlite3* db, int rc, const char* what) {
 }
 
 Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
-    check(db, sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt_,
-                                 nullptr),
+    check(db,
+          sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt_,
+                             nullptr),
           "prepare");
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() {
+    sqlite3_finalize(stmt_);
+}
 
-Statement::Statement(Statement&& o) noexcept : db_(std::exchange(o.db_, nullptr)), stmt_(std::exchange(o.stmt_, nullptr)) {}
+Statement::Statement(Statement&& o) noexcept
+    : db_(std::exchange(o.db_, nullptr)), stmt_(std::exchange(o.stmt_, nullptr)) {}
 
 Statement& Statement::operator=(Statement&& o) noexcept {
     if (this != &o) {
@@ -85,7 +89,9 @@ std::int64_t queryInt(sqlite3* db, std::string_view sql, std::int64_t fallback) 
     return st.step() && !st.isNull(0) ? st.i64(0) : fallback;
 }
 
-Transaction::Transaction(sqlite3* db) : db_(db) { execSql(db_, "BEGIN IMMEDIATE"); }
+Transaction::Transaction(sqlite3* db) : db_(db) {
+    execSql(db_, "BEGIN IMMEDIATE");
+}
 
 Transaction::~Transaction() {
     if (!done_)

@@ -134,7 +134,8 @@ Workspace::Workspace(const std::string& path, Mode mode) : path_(path), readOnly
             const int v = schemaVersion();
             if (v > kSchemaVersion)
                 throw InputError(path, "workspace schema version " + std::to_string(v) +
-                                           " is newer than this program's (" + std::to_string(kSchemaVersion) + ")");
+                                           " is newer than this program's (" +
+                                           std::to_string(kSchemaVersion) + ")");
             if (v < kSchemaVersion && !readOnly_)
                 migrate(v);
         }
@@ -184,7 +185,9 @@ std::optional<std::string> Workspace::meta(const std::string& key) const {
 }
 
 void Workspace::setMeta(const std::string& key, const std::string& value) {
-    Statement st(db_, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+    Statement st(
+        db_,
+        "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value");
     st.bind(1, key).bind(2, value).exec();
 }
 
@@ -291,14 +294,16 @@ RunRecord Workspace::runOrThrow(const std::string& name) const {
     std::string known;
     for (const auto& r : runs())
         known += (known.empty() ? "" : ", ") + r.info.name;
-    throw InputError(path_, "no run named '" + name + "'" + (known.empty() ? " (the workspace has no runs)" : " (runs: " + known + ")"));
+    throw InputError(path_, "no run named '" + name + "'" +
+                                (known.empty() ? " (the workspace has no runs)" : " (runs: " + known + ")"));
 }
 
 std::int64_t Workspace::insertRun(const TraceData& t, const ProgressSink& sink) {
     if (readOnly_)
         throw InputError(path_, "workspace opened read-only");
     if (findRun(t.info.name))
-        throw InputError(path_, "a run named '" + t.info.name + "' already exists (choose another --run name)");
+        throw InputError(path_,
+                         "a run named '" + t.info.name + "' already exists (choose another --run name)");
 
     // Bulk load into empty event tables: drop the indexes now, build them once at the end.
     if (queryInt(db_, "SELECT COUNT(*) FROM runs") == 0) {
@@ -307,12 +312,19 @@ std::int64_t Workspace::insertRun(const TraceData& t, const ProgressSink& sink) 
     }
 
     const auto& i = t.info;
-    Statement run(db_, "INSERT INTO runs(name, config, repeat, source_format, source_files, host, world_size, "
-                       "gpu_models, driver_version, cuda_version, cupti_version, container_image, env, synthetic, "
-                       "skipped_events, first_skip_offset, first_skip_reason, tokens_per_step, flops_per_step, "
-                       "peak_flops, created_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    run.bind(1, i.name).bind(2, i.config.empty() ? i.name : i.config).bind(3, i.repeat).bind(4, i.sourceFormat);
-    run.bind(5, jsonArray(i.sourceFiles)).bind(6, i.host).bind(7, i.worldSize).bind(8, jsonArray(i.gpuModels));
+    Statement run(db_,
+                  "INSERT INTO runs(name, config, repeat, source_format, source_files, host, world_size, "
+                  "gpu_models, driver_version, cuda_version, cupti_version, container_image, env, synthetic, "
+                  "skipped_events, first_skip_offset, first_skip_reason, tokens_per_step, flops_per_step, "
+                  "peak_flops, created_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    run.bind(1, i.name)
+        .bind(2, i.config.empty() ? i.name : i.config)
+        .bind(3, i.repeat)
+        .bind(4, i.sourceFormat);
+    run.bind(5, jsonArray(i.sourceFiles))
+        .bind(6, i.host)
+        .bind(7, i.worldSize)
+        .bind(8, jsonArray(i.gpuModels));
     run.bind(9, i.driverVersion).bind(10, i.cudaVersion).bind(11, i.cuptiVersion).bind(12, i.containerImage);
     run.bind(13, jsonObject(i.env)).bind(14, i.synthetic ? 1 : 0).bind(15, i.skipped.count);
     run.bind(16, i.skipped.firstOffset).bind(17, i.skipped.firstReason).bind(18, i.tokensPerStep);
@@ -360,39 +372,85 @@ std::int64_t Workspace::insertRun(const TraceData& t, const ProgressSink& sink) 
             tick();
         }
     };
-    insertAll("INSERT INTO kernels VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", t.kernels, [&](Statement& s, const KernelEvent& e) {
-        s.bind(2, e.rank).bind(3, e.device).bind(4, e.stream).bind(5, e.start).bind(6, e.end).bind(7, e.correlation);
-        for (int k = 0; k < 3; ++k)
-            s.bind(8 + k, e.grid[k]).bind(11 + k, e.block[k]);
-        s.bind(14, e.registers).bind(15, e.staticSmem).bind(16, e.dynamicSmem).bind(17, sid[e.name]).bind(18, sid[e.category]);
-    });
-    insertAll("INSERT INTO memcpys VALUES(?,?,?,?,?,?,?,?,?,?,?,?)", t.memcpys, [&](Statement& s, const MemcpyEvent& e) {
-        s.bind(2, e.rank).bind(3, e.device).bind(4, e.stream).bind(5, e.start).bind(6, e.end).bind(7, e.correlation);
-        s.bind(8, e.bytes).bind(9, static_cast<int>(e.kind)).bind(10, static_cast<int>(e.srcKind));
-        s.bind(11, static_cast<int>(e.dstKind)).bind(12, sid[e.name]);
-    });
-    insertAll("INSERT INTO memsets VALUES(?,?,?,?,?,?,?,?,?,?,?)", t.memsets, [&](Statement& s, const MemsetEvent& e) {
-        s.bind(2, e.rank).bind(3, e.device).bind(4, e.stream).bind(5, e.start).bind(6, e.end).bind(7, e.correlation);
-        s.bind(8, e.bytes).bind(9, e.value).bind(10, static_cast<int>(e.memKind)).bind(11, sid[e.name]);
-    });
-    insertAll("INSERT INTO api_calls VALUES(?,?,?,?,?,?,?,?,?)", t.apiCalls, [&](Statement& s, const ApiCall& e) {
-        s.bind(2, e.rank).bind(3, e.pid).bind(4, e.tid).bind(5, e.start).bind(6, e.end).bind(7, e.correlation);
-        s.bind(8, static_cast<int>(e.kind)).bind(9, sid[e.name]);
-    });
-    insertAll("INSERT INTO cpu_ranges VALUES(?,?,?,?,?,?,?,?,?,?,?,?)", t.cpuRanges, [&](Statement& s, const CpuRange& e) {
-        s.bind(2, e.rank).bind(3, e.pid).bind(4, e.tid).bind(5, e.start).bind(6, e.end).bind(7, e.depth);
-        s.bind(8, static_cast<int>(e.kind)).bind(9, e.correlation).bind(10, sid[e.name]).bind(11, sid[e.domain]);
-        s.bind(12, static_cast<std::int64_t>(e.color));
-    });
-    insertAll("INSERT INTO gpu_annotations VALUES(?,?,?,?,?,?,?)", t.gpuAnnotations, [&](Statement& s, const GpuAnnotation& e) {
-        s.bind(2, e.rank).bind(3, e.device).bind(4, e.stream).bind(5, e.start).bind(6, e.end).bind(7, sid[e.name]);
-    });
+    insertAll("INSERT INTO kernels VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", t.kernels,
+              [&](Statement& s, const KernelEvent& e) {
+                  s.bind(2, e.rank)
+                      .bind(3, e.device)
+                      .bind(4, e.stream)
+                      .bind(5, e.start)
+                      .bind(6, e.end)
+                      .bind(7, e.correlation);
+                  for (int k = 0; k < 3; ++k)
+                      s.bind(8 + k, e.grid[k]).bind(11 + k, e.block[k]);
+                  s.bind(14, e.registers)
+                      .bind(15, e.staticSmem)
+                      .bind(16, e.dynamicSmem)
+                      .bind(17, sid[e.name])
+                      .bind(18, sid[e.category]);
+              });
+    insertAll("INSERT INTO memcpys VALUES(?,?,?,?,?,?,?,?,?,?,?,?)", t.memcpys,
+              [&](Statement& s, const MemcpyEvent& e) {
+                  s.bind(2, e.rank)
+                      .bind(3, e.device)
+                      .bind(4, e.stream)
+                      .bind(5, e.start)
+                      .bind(6, e.end)
+                      .bind(7, e.correlation);
+                  s.bind(8, e.bytes).bind(9, static_cast<int>(e.kind)).bind(10, static_cast<int>(e.srcKind));
+                  s.bind(11, static_cast<int>(e.dstKind)).bind(12, sid[e.name]);
+              });
+    insertAll(
+        "INSERT INTO memsets VALUES(?,?,?,?,?,?,?,?,?,?,?)", t.memsets,
+        [&](Statement& s, const MemsetEvent& e) {
+            s.bind(2, e.rank)
+                .bind(3, e.device)
+                .bind(4, e.stream)
+                .bind(5, e.start)
+                .bind(6, e.end)
+                .bind(7, e.correlation);
+            s.bind(8, e.bytes).bind(9, e.value).bind(10, static_cast<int>(e.memKind)).bind(11, sid[e.name]);
+        });
+    insertAll("INSERT INTO api_calls VALUES(?,?,?,?,?,?,?,?,?)", t.apiCalls,
+              [&](Statement& s, const ApiCall& e) {
+                  s.bind(2, e.rank)
+                      .bind(3, e.pid)
+                      .bind(4, e.tid)
+                      .bind(5, e.start)
+                      .bind(6, e.end)
+                      .bind(7, e.correlation);
+                  s.bind(8, static_cast<int>(e.kind)).bind(9, sid[e.name]);
+              });
+    insertAll(
+        "INSERT INTO cpu_ranges VALUES(?,?,?,?,?,?,?,?,?,?,?,?)", t.cpuRanges,
+        [&](Statement& s, const CpuRange& e) {
+            s.bind(2, e.rank).bind(3, e.pid).bind(4, e.tid).bind(5, e.start).bind(6, e.end).bind(7, e.depth);
+            s.bind(8, static_cast<int>(e.kind))
+                .bind(9, e.correlation)
+                .bind(10, sid[e.name])
+                .bind(11, sid[e.domain]);
+            s.bind(12, static_cast<std::int64_t>(e.color));
+        });
+    insertAll("INSERT INTO gpu_annotations VALUES(?,?,?,?,?,?,?)", t.gpuAnnotations,
+              [&](Statement& s, const GpuAnnotation& e) {
+                  s.bind(2, e.rank)
+                      .bind(3, e.device)
+                      .bind(4, e.stream)
+                      .bind(5, e.start)
+                      .bind(6, e.end)
+                      .bind(7, sid[e.name]);
+              });
     insertAll("INSERT INTO flows VALUES(?,?,?,?,?,?,?)", t.flows, [&](Statement& s, const Flow& e) {
-        s.bind(2, e.rank).bind(3, e.correlation).bind(4, e.cpuTs).bind(5, e.tid).bind(6, e.gpuTs).bind(7, e.stream);
+        s.bind(2, e.rank)
+            .bind(3, e.correlation)
+            .bind(4, e.cpuTs)
+            .bind(5, e.tid)
+            .bind(6, e.gpuTs)
+            .bind(7, e.stream);
     });
-    insertAll("INSERT INTO counters VALUES(?,?,?,?,?,?)", t.counters, [&](Statement& s, const CounterSample& e) {
-        s.bind(2, e.rank).bind(3, e.device).bind(4, e.ts).bind(5, e.value).bind(6, sid[e.name]);
-    });
+    insertAll("INSERT INTO counters VALUES(?,?,?,?,?,?)", t.counters,
+              [&](Statement& s, const CounterSample& e) {
+                  s.bind(2, e.rank).bind(3, e.device).bind(4, e.ts).bind(5, e.value).bind(6, sid[e.name]);
+              });
     insertAll("INSERT INTO steps VALUES(?,?,?,?,?,?,?,?)", t.steps, [&](Statement& s, const StepRange& e) {
         s.bind(2, e.rank).bind(3, e.index).bind(4, sid[e.name]).bind(5, e.cpuStart).bind(6, e.cpuEnd);
         s.bind(7, e.gpuStart).bind(8, e.gpuEnd);
@@ -466,7 +524,8 @@ TraceData Workspace::loadRun(std::int64_t runId) const {
         while (st.step())
             fn(st);
     };
-    each("SELECT rank, local_rank, host, pid, gpu_names, gpu_uuids, clock_offset_ns, clock_skew_ns, source_file "
+    each("SELECT rank, local_rank, host, pid, gpu_names, gpu_uuids, clock_offset_ns, clock_skew_ns, "
+         "source_file "
          "FROM ranks WHERE run_id = ? ORDER BY rank",
          [&](Statement& q) {
              RankInfo r;
@@ -481,7 +540,8 @@ TraceData Workspace::loadRun(std::int64_t runId) const {
              r.sourceFile = q.text(8);
              t.ranks.push_back(std::move(r));
          });
-    each("SELECT rank, device, stream, start_ns, end_ns, correlation, grid_x, grid_y, grid_z, block_x, block_y, "
+    each("SELECT rank, device, stream, start_ns, end_ns, correlation, grid_x, grid_y, grid_z, block_x, "
+         "block_y, "
          "block_z, registers, static_smem, dynamic_smem, name_id, category_id FROM kernels WHERE run_id = ? "
          "ORDER BY rank, start_ns",
          [&](Statement& q) {
@@ -503,7 +563,8 @@ TraceData Workspace::loadRun(std::int64_t runId) const {
              e.category = s(q.i64(16));
              t.kernels.push_back(e);
          });
-    each("SELECT rank, device, stream, start_ns, end_ns, correlation, bytes, copy_kind, src_kind, dst_kind, name_id "
+    each("SELECT rank, device, stream, start_ns, end_ns, correlation, bytes, copy_kind, src_kind, dst_kind, "
+         "name_id "
          "FROM memcpys WHERE run_id = ? ORDER BY rank, start_ns",
          [&](Statement& q) {
              MemcpyEvent e;
@@ -520,7 +581,8 @@ TraceData Workspace::loadRun(std::int64_t runId) const {
              e.name = s(q.i64(10));
              t.memcpys.push_back(e);
          });
-    each("SELECT rank, device, stream, start_ns, end_ns, correlation, bytes, value, mem_kind, name_id FROM memsets "
+    each("SELECT rank, device, stream, start_ns, end_ns, correlation, bytes, value, mem_kind, name_id FROM "
+         "memsets "
          "WHERE run_id = ? ORDER BY rank, start_ns",
          [&](Statement& q) {
              MemsetEvent e;
@@ -536,21 +598,23 @@ TraceData Workspace::loadRun(std::int64_t runId) const {
              e.name = s(q.i64(9));
              t.memsets.push_back(e);
          });
-    each("SELECT rank, pid, tid, start_ns, end_ns, correlation, kind, name_id FROM api_calls WHERE run_id = ? "
-         "ORDER BY rank, start_ns",
-         [&](Statement& q) {
-             ApiCall e;
-             e.rank = q.i32(0);
-             e.pid = q.i64(1);
-             e.tid = q.i64(2);
-             e.start = q.i64(3);
-             e.end = q.i64(4);
-             e.correlation = q.i64(5);
-             e.kind = static_cast<ApiKind>(q.i32(6));
-             e.name = s(q.i64(7));
-             t.apiCalls.push_back(e);
-         });
-    each("SELECT rank, pid, tid, start_ns, end_ns, depth, kind, correlation, name_id, domain_id, color FROM cpu_ranges "
+    each(
+        "SELECT rank, pid, tid, start_ns, end_ns, correlation, kind, name_id FROM api_calls WHERE run_id = ? "
+        "ORDER BY rank, start_ns",
+        [&](Statement& q) {
+            ApiCall e;
+            e.rank = q.i32(0);
+            e.pid = q.i64(1);
+            e.tid = q.i64(2);
+            e.start = q.i64(3);
+            e.end = q.i64(4);
+            e.correlation = q.i64(5);
+            e.kind = static_cast<ApiKind>(q.i32(6));
+            e.name = s(q.i64(7));
+            t.apiCalls.push_back(e);
+        });
+    each("SELECT rank, pid, tid, start_ns, end_ns, depth, kind, correlation, name_id, domain_id, color FROM "
+         "cpu_ranges "
          "WHERE run_id = ? ORDER BY rank, start_ns",
          [&](Statement& q) {
              CpuRange e;
@@ -579,7 +643,8 @@ TraceData Workspace::loadRun(std::int64_t runId) const {
              e.name = s(q.i64(5));
              t.gpuAnnotations.push_back(e);
          });
-    each("SELECT rank, correlation, cpu_ns, tid, gpu_ns, stream FROM flows WHERE run_id = ? ORDER BY rank, cpu_ns",
+    each("SELECT rank, correlation, cpu_ns, tid, gpu_ns, stream FROM flows WHERE run_id = ? ORDER BY rank, "
+         "cpu_ns",
          [&](Statement& q) {
              Flow e;
              e.rank = q.i32(0);

@@ -45,7 +45,9 @@ void ArgParser::parse(const std::vector<std::string>& args) {
     }
 }
 
-bool ArgParser::has(const std::string& flag) const { return seenFlags_.count(flag) > 0; }
+bool ArgParser::has(const std::string& flag) const {
+    return seenFlags_.count(flag) > 0;
+}
 
 std::optional<std::string> ArgParser::value(const std::string& opt) const {
     auto it = values_.find(opt);

@@ -31,7 +31,8 @@ int runEdit(const std::vector<std::string>& args) {
     if (actions != 1)
         throw UsageFailure{"give exactly one of --remove, --rename, --relabel, --plan"};
     const bool twoArgs = p.value("--rename") || p.value("--relabel");
-    p.requirePositionals(twoArgs ? 2 : 1, twoArgs ? 2 : 1, twoArgs ? "WORKSPACE and the new value" : "WORKSPACE");
+    p.requirePositionals(twoArgs ? 2 : 1, twoArgs ? 2 : 1,
+                         twoArgs ? "WORKSPACE and the new value" : "WORKSPACE");
     Workspace ws(p.positionals()[0], Workspace::Mode::ReadWrite);
     if (auto run = p.value("--remove")) {
         ws.removeRun(*run);

@@ -14,7 +14,9 @@ namespace cnp::cli {
 namespace {
 
 std::atomic<bool> gCancel{false};
-extern "C" void onInterrupt(int) { gCancel.store(true); }
+extern "C" void onInterrupt(int) {
+    gCancel.store(true);
+}
 
 int runIngest(const std::vector<std::string>& args) {
     ArgParser p({"--run", "--config", "--repeat", "--tokens-per-step"}, {"--quiet"});
@@ -46,9 +48,9 @@ int runIngest(const std::vector<std::string>& args) {
         throw;
     }
     if (!p.has("--quiet")) {
-        std::cout << "ingested run '" << res.runName << "': " << res.ranks << (res.ranks == 1 ? " rank, " : " ranks, ")
-                  << res.events << " events from " << res.files.size() << (res.files.size() == 1 ? " file" : " files")
-                  << '\n';
+        std::cout << "ingested run '" << res.runName << "': " << res.ranks
+                  << (res.ranks == 1 ? " rank, " : " ranks, ") << res.events << " events from "
+                  << res.files.size() << (res.files.size() == 1 ? " file" : " files") << '\n';
         for (const auto& n : res.notes)
             std::cout << "  " << n << '\n';
     }
@@ -58,19 +60,20 @@ int runIngest(const std::vector<std::string>& args) {
     return Ok;
 }
 
-CNP_COMMAND("ingest", "read trace files (Kineto JSON, Nsight Systems SQLite, .cnpt) into a workspace",
-            "usage: cnp ingest WORKSPACE FILE_OR_DIR... [--run NAME] [--config LABEL] [--repeat N]\n"
-            "                  [--tokens-per-step N] [--quiet]\n\n"
-            "Creates WORKSPACE (*.cnpdb) if missing and adds one run made of all given files; a folder\n"
-            "contributes every trace file in it (one file per rank). Formats are recognised by content:\n"
-            "PyTorch-profiler JSON (.json/.json.gz), Nsight Systems SQLite export, CNP collector .cnpt.\n\n"
-            "  --run NAME            run name (default: the first file's name without extensions)\n"
-            "  --config LABEL        configuration label for ablations (default: the run name)\n"
-            "  --repeat N            repeat index of this configuration (default 0)\n"
-            "  --tokens-per-step N   tokens processed per training step (enables tokens/s)\n\n"
-            "A file that is not a sound trace is refused whole and the workspace is left unchanged (exit 2).\n"
-            "Malformed single events inside a sound file are skipped, counted and reported.\n",
-            runIngest);
+CNP_COMMAND(
+    "ingest", "read trace files (Kineto JSON, Nsight Systems SQLite, .cnpt) into a workspace",
+    "usage: cnp ingest WORKSPACE FILE_OR_DIR... [--run NAME] [--config LABEL] [--repeat N]\n"
+    "                  [--tokens-per-step N] [--quiet]\n\n"
+    "Creates WORKSPACE (*.cnpdb) if missing and adds one run made of all given files; a folder\n"
+    "contributes every trace file in it (one file per rank). Formats are recognised by content:\n"
+    "PyTorch-profiler JSON (.json/.json.gz), Nsight Systems SQLite export, CNP collector .cnpt.\n\n"
+    "  --run NAME            run name (default: the first file's name without extensions)\n"
+    "  --config LABEL        configuration label for ablations (default: the run name)\n"
+    "  --repeat N            repeat index of this configuration (default 0)\n"
+    "  --tokens-per-step N   tokens processed per training step (enables tokens/s)\n\n"
+    "A file that is not a sound trace is refused whole and the workspace is left unchanged (exit 2).\n"
+    "Malformed single events inside a sound file are skipped, counted and reported.\n",
+    runIngest);
 
 } // namespace
 } // namespace cnp::cli

@@ -14,7 +14,8 @@ namespace cnp::cli {
 namespace {
 
 int runReport(const std::vector<std::string>& args) {
-    ArgParser p({"--out", "--baseline", "--order", "--tokens-per-step", "--title", "--top"}, {"--no-timestamp"});
+    ArgParser p({"--out", "--baseline", "--order", "--tokens-per-step", "--title", "--top"},
+                {"--no-timestamp"});
     p.parse(args);
     p.requirePositionals(1, 1, "WORKSPACE");
     const auto out = p.value("--out");

@@ -82,24 +82,26 @@ int runRuns(const std::vector<std::string>& args) {
         wn = std::max(wn, r.info.name.size());
         wc = std::max(wc, r.info.config.size());
     }
-    std::cout << std::left << std::setw(static_cast<int>(wn) + 2) << "RUN" << std::setw(static_cast<int>(wc) + 2)
-              << "CONFIG" << std::setw(8) << "FORMAT" << std::right << std::setw(6) << "RANKS" << std::setw(10)
-              << "KERNELS" << "  GPU\n";
+    std::cout << std::left << std::setw(static_cast<int>(wn) + 2) << "RUN"
+              << std::setw(static_cast<int>(wc) + 2) << "CONFIG" << std::setw(8) << "FORMAT" << std::right
+              << std::setw(6) << "RANKS" << std::setw(10) << "KERNELS"
+              << "  GPU\n";
     for (const auto& r : runs)
         std::cout << std::left << std::setw(static_cast<int>(wn) + 2) << r.info.name
-                  << std::setw(static_cast<int>(wc) + 2) << r.info.config << std::setw(8) << r.info.sourceFormat
-                  << std::right << std::setw(6) << r.rankCount << std::setw(10) << r.kernelCount << "  "
-                  << (r.info.gpuModels.empty() ? "-" : r.info.gpuModels.front())
+                  << std::setw(static_cast<int>(wc) + 2) << r.info.config << std::setw(8)
+                  << r.info.sourceFormat << std::right << std::setw(6) << r.rankCount << std::setw(10)
+                  << r.kernelCount << "  " << (r.info.gpuModels.empty() ? "-" : r.info.gpuModels.front())
                   << (r.info.synthetic ? "  [synthetic]" : "") << '\n';
     return Ok;
 }
 
-CNP_COMMAND("runs", "list the runs of a workspace with their metadata",
-            "usage: cnp runs WORKSPACE [--json]\n\n"
-            "Lists runs in plan order (configuration order, then repeat, then name).\n"
-            "  --json   machine-readable: {\"runs\": [{\"name\", \"config\", \"repeat\", \"source_format\",\n"
-            "           \"source_files\", \"ranks\", \"world_size\", \"gpu_models\", \"driver_version\", ...}]}\n",
-            runRuns);
+CNP_COMMAND(
+    "runs", "list the runs of a workspace with their metadata",
+    "usage: cnp runs WORKSPACE [--json]\n\n"
+    "Lists runs in plan order (configuration order, then repeat, then name).\n"
+    "  --json   machine-readable: {\"runs\": [{\"name\", \"config\", \"repeat\", \"source_format\",\n"
+    "           \"source_files\", \"ranks\", \"world_size\", \"gpu_models\", \"driver_version\", ...}]}\n",
+    runRuns);
 
 } // namespace
 } // namespace cnp::cli

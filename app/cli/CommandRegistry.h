@@ -11,8 +11,8 @@ enum ExitCode { Ok = 0, UsageError = 1, InputFailure = 2 };
 
 struct Command {
     std::string name;
-    std::string summary; // one line for `cnp --help`
-    std::string usage;   // full --help text
+    std::string summary;                                          // one line for `cnp --help`
+    std::string usage;                                            // full --help text
     std::function<int(const std::vector<std::string>& args)> run; // args exclude the command name
 };
 
@@ -31,4 +31,5 @@ struct UsageFailure {
 
 #define CNP_CONCAT_INNER(a, b) a##b
 #define CNP_CONCAT(a, b) CNP_CONCAT_INNER(a, b)
-#define CNP_COMMAND(...) static ::cnp::cli::CommandRegistrar CNP_CONCAT(cnpCommand_, __LINE__)(::cnp::cli::Command{__VA_ARGS__})
+#define CNP_COMMAND(...)                                                                                     \
+    static ::cnp::cli::CommandRegistrar CNP_CONCAT(cnpCommand_, __LINE__)(::cnp::cli::Command{__VA_ARGS__})

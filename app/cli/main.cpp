@@ -53,7 +53,8 @@ int main(int argc, char** argv) {
     if (std::find(rest.begin(), rest.end(), "--help") != rest.end() ||
         std::find(rest.begin(), rest.end(), "-h") != rest.end()) {
         auto dd = std::find(rest.begin(), rest.end(), "--");
-        auto h = std::find_if(rest.begin(), rest.end(), [](const std::string& s) { return s == "--help" || s == "-h"; });
+        auto h = std::find_if(rest.begin(), rest.end(),
+                              [](const std::string& s) { return s == "--help" || s == "-h"; });
         if (h < dd) {
             std::cout << it->usage;
             return Ok;

@@ -20,8 +20,10 @@ class TestHtmlReport : public QObject {
     QTemporaryDir dir_;
 
     std::string reportOf(const std::string& wsName) {
-        Workspace ws(dir_.filePath(QString::fromStdString(wsName)).toStdString(), Workspace::Mode::CreateIfMissing);
-        // Base: steps of 10 ms each; Fast: 8 ms each -> speedup 1.25x, throughput 8192 tokens / 10 ms = 819.2k/s.
+        Workspace ws(dir_.filePath(QString::fromStdString(wsName)).toStdString(),
+                     Workspace::Mode::CreateIfMissing);
+        // Base: steps of 10 ms each; Fast: 8 ms each -> speedup 1.25x, throughput 8192 tokens / 10 ms =
+        // 819.2k/s.
         auto base = testing::steppedTrace("base", "Base", {10'000'000, 10'000'000, 10'000'000, 10'000'000});
         auto fast = testing::steppedTrace("fast", "Fast", {8'000'000, 8'000'000, 8'000'000, 8'000'000});
         addTrace(ws, base);
@@ -49,7 +51,9 @@ private slots:
             const auto a = html.split('\n'), b = golden.split('\n');
             for (int i = 0; i < std::min(a.size(), b.size()); ++i)
                 if (a[i] != b[i])
-                    QFAIL(qPrintable(QString("first difference at line %1:\n got: %2\nwant: %3").arg(i + 1).arg(a[i], b[i])));
+                    QFAIL(qPrintable(QString("first difference at line %1:\n got: %2\nwant: %3")
+                                         .arg(i + 1)
+                                         .arg(a[i], b[i])));
             QFAIL("report length differs from the golden file");
         }
     }

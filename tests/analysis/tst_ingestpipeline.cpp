@@ -23,11 +23,12 @@ private slots:
         QTest::addColumn<QList<qint64>>("ends");
         QTest::addColumn<QList<int>>("depths");
         // [0,100) encloses [10,50) which encloses [20,30); [50,60) touches [10,50) and is its sibling.
-        QTest::newRow("nested and touching") << QList<qint64>{0, 10, 20, 50} << QList<qint64>{100, 50, 30, 60}
-                                             << QList<int>{0, 1, 2, 1};
+        QTest::newRow("nested and touching")
+            << QList<qint64>{0, 10, 20, 50} << QList<qint64>{100, 50, 30, 60} << QList<int>{0, 1, 2, 1};
         // Same start: the longer range encloses the shorter one.
         QTest::newRow("same start") << QList<qint64>{0, 0} << QList<qint64>{10, 100} << QList<int>{1, 0};
-        QTest::newRow("disjoint") << QList<qint64>{0, 10, 20} << QList<qint64>{5, 15, 25} << QList<int>{0, 0, 0};
+        QTest::newRow("disjoint") << QList<qint64>{0, 10, 20} << QList<qint64>{5, 15, 25}
+                                  << QList<int>{0, 0, 0};
     }
     void depthFollowsNesting() {
         QFETCH(QList<qint64>, starts);

@@ -26,9 +26,12 @@ private slots:
     void others_data() {
         QTest::addColumn<QString>("got");
         QTest::addColumn<QString>("want");
-        QTest::newRow("rate k") << QString::fromStdString(units::rate(148190.3, "tokens/s")) << "148.2k tokens/s";
-        QTest::newRow("rate M") << QString::fromStdString(units::rate(1'024'000, "tokens/s")) << "1.02M tokens/s";
-        QTest::newRow("rate small") << QString::fromStdString(units::rate(18.5, "steps/s")) << "18.50 steps/s";
+        QTest::newRow("rate k") << QString::fromStdString(units::rate(148190.3, "tokens/s"))
+                                << "148.2k tokens/s";
+        QTest::newRow("rate M") << QString::fromStdString(units::rate(1'024'000, "tokens/s"))
+                                << "1.02M tokens/s";
+        QTest::newRow("rate small") << QString::fromStdString(units::rate(18.5, "steps/s"))
+                                    << "18.50 steps/s";
         QTest::newRow("percent") << QString::fromStdString(units::percent(0.1234)) << "12.3%";
         QTest::newRow("ratio") << QString::fromStdString(units::ratio(1.3201)) << "1.32×";
         QTest::newRow("count") << QString::fromStdString(units::count(1234567)) << "1,234,567";
@@ -36,7 +39,8 @@ private slots:
         QTest::newRow("count negative") << QString::fromStdString(units::count(-1000)) << "-1,000";
         QTest::newRow("bytes") << QString::fromStdString(units::bytes(50331648)) << "48.0 MiB";
         QTest::newRow("bytes small") << QString::fromStdString(units::bytes(4)) << "4 B";
-        QTest::newRow("fixed unit") << QString::fromStdString(units::durationIn(55'300'000, 1e6, 2)) << "55.30";
+        QTest::newRow("fixed unit") << QString::fromStdString(units::durationIn(55'300'000, 1e6, 2))
+                                    << "55.30";
     }
     void others() {
         QFETCH(QString, got);

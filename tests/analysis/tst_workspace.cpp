@@ -143,7 +143,8 @@ private slots:
     void refusesWhatIsNotAWorkspace_data() {
         QTest::addColumn<QByteArray>("content");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("text") << QByteArray("hello, not sqlite at all, but long enough to be read as a header......")
+        QTest::newRow("text") << QByteArray(
+                                     "hello, not sqlite at all, but long enough to be read as a header......")
                               << "not a readable workspace";
         QTest::newRow("missing") << QByteArray() << "no such workspace";
     }

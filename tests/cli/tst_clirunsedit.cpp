@@ -25,7 +25,8 @@ class TestCliRunsEdit : public QObject {
 private slots:
     void initTestCase() {
         ws_ = dir_.filePath("w.cnpdb");
-        auto r = runCli({"ingest", ws_, base_, "--run", "base", "--config", "Base", "--tokens-per-step", "8192"});
+        auto r =
+            runCli({"ingest", ws_, base_, "--run", "base", "--config", "Base", "--tokens-per-step", "8192"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.out.contains("ingested run 'base': 1 rank"));
         r = runCli({"ingest", ws_, compile_, "--run", "compile", "--config", "+CompilerOpt"});
@@ -53,11 +54,16 @@ private slots:
         QTest::addColumn<QString>("stderrHas");
         QTest::newRow("no command") << QStringList{} << 1 << "usage";
         QTest::newRow("unknown command") << QStringList{"frobnicate"} << 1 << "unknown command";
-        QTest::newRow("unknown option") << QStringList{"runs", "x.cnpdb", "--bogus"} << 1 << "unknown option --bogus";
-        QTest::newRow("missing workspace") << QStringList{"runs", "/nonexistent/w.cnpdb"} << 2 << "no such workspace";
-        QTest::newRow("missing trace") << QStringList{"ingest", "@WS", "/nonexistent.json"} << 2 << "no such file";
-        QTest::newRow("duplicate run") << QStringList{"ingest", "@WS", "@BASE", "--run", "base"} << 2 << "already exists";
-        QTest::newRow("bad number") << QStringList{"ingest", "@WS", "@BASE", "--repeat", "x"} << 1 << "expects a number";
+        QTest::newRow("unknown option")
+            << QStringList{"runs", "x.cnpdb", "--bogus"} << 1 << "unknown option --bogus";
+        QTest::newRow("missing workspace")
+            << QStringList{"runs", "/nonexistent/w.cnpdb"} << 2 << "no such workspace";
+        QTest::newRow("missing trace")
+            << QStringList{"ingest", "@WS", "/nonexistent.json"} << 2 << "no such file";
+        QTest::newRow("duplicate run")
+            << QStringList{"ingest", "@WS", "@BASE", "--run", "base"} << 2 << "already exists";
+        QTest::newRow("bad number") << QStringList{"ingest", "@WS", "@BASE", "--repeat", "x"} << 1
+                                    << "expects a number";
     }
     void exitCodes() {
         QFETCH(QStringList, args);
@@ -94,7 +100,9 @@ private slots:
         QCOMPARE(runs.size(), 1);
         QCOMPARE(runCli({"edit", ws_, "--remove", "tc"}).exitCode, 2);
         // Put it back for the other tests' expectations.
-        QCOMPARE(runCli({"ingest", ws_, compile_, "--run", "compile", "--config", "+CompilerOpt", "--quiet"}).exitCode, 0);
+        QCOMPARE(runCli({"ingest", ws_, compile_, "--run", "compile", "--config", "+CompilerOpt", "--quiet"})
+                     .exitCode,
+                 0);
     }
 
     void failedFirstIngestCreatesNoWorkspace() {

@@ -66,8 +66,8 @@ inline TraceData tinyTrace(const std::string& runName = "tiny") {
 // Steps of the given GPU lengths (ns) on one rank: step i = ProfilerStep#i whose CPU range launches one
 // gemm kernel covering 80% of the step and one NCCL kernel covering the last 30% (10% overlapped).
 // Step windows follow METRICS.md: [gpu_start(i), gpu_start(i+1)), the last ends at its last kernel end.
-inline TraceData steppedTrace(const std::string& name, const std::string& config, const std::vector<Ns>& stepNs,
-                              double tokensPerStep = 8192) {
+inline TraceData steppedTrace(const std::string& name, const std::string& config,
+                              const std::vector<Ns>& stepNs, double tokensPerStep = 8192) {
     TraceData t;
     t.info.name = name;
     t.info.config = config;
