@@ -1,0 +1,871 @@
+#include "import/kineto/KinetoTraceParser.h"
+
+#include "core/InputError.h"
+#include "import/common/NumberText.h"
+#include "import/common/Utf8.h"
+#include "import/kineto/KinetoMemcpyName.h"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+#include <tuple>
+
+namespace cnp {
+
+namespace {
+
+// Times beyond +-3e18 ns (year 2065) are refused per event, so base + ts + dur cannot overflow int64.
+constexpr std::int64_t kTimeLimitNs = 3'000'000'000'000'000'000LL;
+
+template <std::size_t N> inline bool is(const char* s, rapidjson::SizeType len, const char (&lit)[N]) {
+    return len == N - 1 && std::memcmp(s, lit, N - 1) == 0;
+}
+
+// RapidJSON (kParseNanAndInfFlag) hands NaN, Infinity, -Infinity over as number text.
+bool isNanOrInfinity(std::string_view text) {
+    if (!text.empty() && text[0] == '-')
+        text.remove_prefix(1);
+    return !text.empty() && (text[0] == 'N' || text[0] == 'I');
+}
+
+std::string cudaVersionText(std::string_view text, bool isNumber) {
+    std::int64_t v = 0;
+    if (isNumber && parseInteger(text, v) && v >= 1000 && v < 1000000)
+        return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); // 12040 -> "12.4"
+    return std::string(text);
+}
+
+} // namespace
+
+void KinetoTraceParser::PendingEvent::reset(std::int64_t at) {
+    ph = 0;
+    cat = Cat::Other;
+    hasName = hasTs = hasDur = hasId = false;
+    pidNumeric = tidNumeric = false;
+    problem = nullptr;
+    ts = dur = pid = tid = id = 0;
+    device = stream = -1;
+    correlation = externalId = 0;
+    bytes = size = -1;
+    deviceType = deviceId = totalAllocated = totalReserved = -1;
+    registers = sharedMemory = 0;
+    dynamicSharedMemory = staticSharedMemory = -1;
+    for (int i = 0; i < 3; ++i)
+        grid[i] = block[i] = 0;
+    name.clear();
+    kind.clear();
+    offset = at;
+}
+
+KinetoTraceParser::KinetoTraceParser(std::string path, std::function<std::size_t()> tell)
+    : path_(std::move(path)), tell_(std::move(tell)) {}
+
+void KinetoTraceParser::reserveFor(std::int64_t contentBytes) {
+    // The cap keeps each reservation far below what an overcommit heuristic would refuse (4M events).
+    constexpr std::int64_t kMinEventBytes = 150, kMaxReserve = std::int64_t{1} << 22;
+    const auto n =
+        static_cast<std::size_t>(std::clamp<std::int64_t>(contentBytes / kMinEventBytes, 0, kMaxReserve));
+    trace_.kernels.reserve(n);
+    trace_.memcpys.reserve(n);
+    trace_.memsets.reserve(n);
+    trace_.apiCalls.reserve(n);
+    trace_.cpuRanges.reserve(n);
+    trace_.gpuAnnotations.reserve(n);
+    flowStarts_.reserve(n);
+    flowEnds_.reserve(n);
+}
+
+KinetoTraceParser::Cat KinetoTraceParser::categoryOf(std::string_view c) {
+    switch (c.size()) {
+    case 4:
+        if (c == "ac2g")
+            return Cat::Ac2g;
+        break;
+    case 6:
+        if (c == "kernel" || c == "Kernel")
+            return Cat::Kernel;
+        if (c == "cpu_op" || c == "Memcpy")
+            return c[0] == 'c' ? Cat::CpuOp : Cat::Memcpy;
+        if (c == "Memset")
+            return Cat::Memset;
+        if (c == "Driver")
+            return Cat::Driver;
+        break;
+    case 7:
+        if (c == "Runtime")
+            return Cat::Runtime;
+        break;
+    case 8:
+        if (c == "Operator")
+            return Cat::CpuOp;
+        break;
+    case 10:
+        if (c == "gpu_memcpy")
+            return Cat::Memcpy;
+        if (c == "gpu_memset")
+            return Cat::Memset;
+        break;
+    case 11:
+        if (c == "cuda_driver")
+            return Cat::Driver;
+        break;
+    case 12:
+        if (c == "cuda_runtime")
+            return Cat::Runtime;
+        break;
+    case 15:
+        if (c == "user_annotation")
+            return Cat::UserAnnotation;
+        if (c == "python_function")
+            return Cat::PythonFunction;
+        break;
+    case 19:
+        if (c == "gpu_user_annotation")
+            return Cat::GpuUserAnnotation;
+        break;
+    default:
+        break;
+    }
+    return Cat::Other;
+}
+
+// ---- SAX callbacks -------------------------------------------------------------------------
+
+bool KinetoTraceParser::Null() {
+    scalar({}, false, false);
+    return true;
+}
+
+bool KinetoTraceParser::Bool(bool) {
+    scalar({}, false, false);
+    return true;
+}
+
+bool KinetoTraceParser::RawNumber(const char* str, rapidjson::SizeType length, bool) {
+    scalar(std::string_view(str, length), true, false);
+    return true;
+}
+
+bool KinetoTraceParser::String(const char* str, rapidjson::SizeType length, bool) {
+    scalar(std::string_view(str, length), false, true);
+    return true;
+}
+
+bool KinetoTraceParser::StartObject() {
+    switch (depth_) {
+    case 0:
+        sawRootObject_ = true;
+        break;
+    case 2:
+        if (top_ == Top::TraceEvents) {
+            inEvent_ = true;
+            field_ = Field::None;
+            ev_.reset(
+                static_cast<std::int64_t>(tell_())); // the iterative reader reports before taking the brace
+        } else if (top_ == Top::DeviceProperties) {
+            pendingDevice_ = DeviceName{-1, {}};
+            topKey_.clear();
+        }
+        break;
+    case 3:
+        if (inEvent_) {
+            if (field_ == Field::Args) {
+                inArgs_ = true;
+                arg_ = Arg::None;
+            } else if (field_ != Field::None && field_ != Field::Pid && field_ != Field::Tid &&
+                       !ev_.problem) {
+                ev_.problem = "an event field that must be a scalar holds an object";
+            }
+        }
+        break;
+    default:
+        break;
+    }
+    ++depth_;
+    return true;
+}
+
+bool KinetoTraceParser::EndObject(rapidjson::SizeType) {
+    --depth_;
+    if (depth_ == 2 && inEvent_) {
+        inEvent_ = false;
+        finishEvent();
+    } else if (depth_ == 3 && inArgs_) {
+        inArgs_ = false;
+    } else if (depth_ == 2 && top_ == Top::DeviceProperties) {
+        if (pendingDevice_.id >= 0)
+            devices_.push_back(std::move(pendingDevice_));
+    }
+    return true;
+}
+
+bool KinetoTraceParser::StartArray() {
+    switch (depth_) {
+    case 0:
+        throw InputError(
+            path_,
+            "the top-level JSON value is an array, not a PyTorch-profiler trace (expected an object "
+            "with a traceEvents array)",
+            static_cast<std::int64_t>(tell_()));
+    case 1:
+        if (top_ == Top::TraceEvents)
+            sawTraceEvents_ = true;
+        break;
+    case 2:
+        if (top_ == Top::TraceEvents) {
+            ++eventsSeen_;
+            skip(static_cast<std::int64_t>(tell_()), "a traceEvents element is not an object");
+        }
+        break;
+    case 3:
+        if (inEvent_ && field_ != Field::None && field_ != Field::Args && !ev_.problem)
+            ev_.problem = "an event field that must be a scalar holds an array";
+        break;
+    case 4:
+        if (inArgs_ && (arg_ == Arg::Grid || arg_ == Arg::Block))
+            dimIndex_ = 0;
+        break;
+    default:
+        break;
+    }
+    ++depth_;
+    return true;
+}
+
+bool KinetoTraceParser::EndArray(rapidjson::SizeType) {
+    --depth_;
+    if (depth_ == 4)
+        arg_ = Arg::None;
+    return true;
+}
+
+bool KinetoTraceParser::Key(const char* s, rapidjson::SizeType len, bool) {
+    switch (depth_) {
+    case 1:
+        top_ = Top::None;
+        if (is(s, len, "traceEvents"))
+            top_ = Top::TraceEvents;
+        else if (is(s, len, "deviceProperties"))
+            top_ = Top::DeviceProperties;
+        else if (is(s, len, "distributedInfo"))
+            top_ = Top::DistributedInfo;
+        else if (is(s, len, "baseTimeNanoseconds"))
+            top_ = Top::BaseTime;
+        else if (is(s, len, "cuda_driver_version"))
+            top_ = Top::DriverVersion;
+        else if (is(s, len, "cuda_runtime_version"))
+            top_ = Top::RuntimeVersion;
+        else if (is(s, len, "cupti_version"))
+            top_ = Top::CuptiVersion;
+        break;
+    case 2:
+        if (top_ == Top::DistributedInfo)
+            topKey_.assign(s, len);
+        break;
+    case 3:
+        if (inEvent_) {
+            Field f = Field::None;
+            switch (len) {
+            case 2:
+                f = is(s, len, "ph")   ? Field::Ph
+                    : is(s, len, "ts") ? Field::Ts
+                    : is(s, len, "id") ? Field::Id
+                                       : Field::None;
+                break;
+            case 3:
+                f = is(s, len, "cat")   ? Field::Cat
+                    : is(s, len, "pid") ? Field::Pid
+                    : is(s, len, "tid") ? Field::Tid
+                    : is(s, len, "dur") ? Field::Dur
+                                        : Field::None;
+                break;
+            case 4:
+                f = is(s, len, "name") ? Field::Name : is(s, len, "args") ? Field::Args : Field::None;
+                break;
+            default:
+                break;
+            }
+            field_ = f;
+        } else if (top_ == Top::DeviceProperties) {
+            topKey_.assign(s, len);
+        }
+        break;
+    case 4:
+        if (inArgs_) {
+            Arg a = Arg::None;
+            switch (len) {
+            case 4:
+                a = is(s, len, "grid")   ? Arg::Grid
+                    : is(s, len, "kind") ? Arg::Kind
+                    : is(s, len, "size") ? Arg::Size
+                                         : Arg::None;
+                break;
+            case 5:
+                a = is(s, len, "bytes") ? Arg::Bytes : is(s, len, "block") ? Arg::Block : Arg::None;
+                break;
+            case 6:
+                a = is(s, len, "device") ? Arg::Device : is(s, len, "stream") ? Arg::Stream : Arg::None;
+                break;
+            case 11:
+                a = is(s, len, "correlation")   ? Arg::Correlation
+                    : is(s, len, "External id") ? Arg::ExternalId
+                    : is(s, len, "Device Type") ? Arg::DeviceType
+                                                : Arg::None;
+                break;
+            case 9:
+                a = is(s, len, "Device Id") ? Arg::DeviceId : Arg::None;
+                break;
+            case 13:
+                a = is(s, len, "shared memory") ? Arg::SharedMemory : Arg::None;
+                break;
+            case 14:
+                a = is(s, len, "Total Reserved") ? Arg::TotalReserved : Arg::None;
+                break;
+            case 15:
+                a = is(s, len, "Total Allocated") ? Arg::TotalAllocated : Arg::None;
+                break;
+            case 20:
+                a = is(s, len, "registers per thread")   ? Arg::Registers
+                    : is(s, len, "static shared memory") ? Arg::StaticSharedMemory
+                                                         : Arg::None;
+                break;
+            case 21:
+                a = is(s, len, "dynamic shared memory") ? Arg::DynamicSharedMemory : Arg::None;
+                break;
+            default:
+                break;
+            }
+            arg_ = a;
+        }
+        break;
+    default:
+        break;
+    }
+    return true;
+}
+
+// ---- values --------------------------------------------------------------------------------
+
+void KinetoTraceParser::scalar(std::string_view text, bool isNumber, bool isString) {
+    switch (depth_) {
+    case 0:
+        throw InputError(path_, "the top-level JSON value is not an object: not a PyTorch-profiler trace", 0);
+    case 1:
+        topScalar(text, isNumber, isString);
+        break;
+    case 2:
+        if (top_ == Top::TraceEvents) {
+            ++eventsSeen_;
+            // The value has been consumed: step back over it (exact for numbers and unescaped strings).
+            const auto back = static_cast<std::int64_t>(text.size()) + (isString ? 2 : 0);
+            skip(static_cast<std::int64_t>(tell_()) - back, "a traceEvents element is not an object");
+        } else if (top_ == Top::DistributedInfo) {
+            std::int64_t v = 0;
+            if (topKey_ == "rank" && parseInteger(text, v) && v >= 0 && v < (1 << 30)) {
+                rank_ = v;
+                hasRank_ = true;
+            } else if (topKey_ == "world_size" && parseInteger(text, v) && v > 0 && v < (1 << 30)) {
+                worldSize_ = v;
+            }
+        }
+        break;
+    case 3:
+        if (inEvent_) {
+            eventField(text, isNumber, isString);
+        } else if (top_ == Top::DeviceProperties) {
+            std::int64_t v = 0;
+            if (topKey_ == "id" && parseInteger(text, v))
+                pendingDevice_.id = v;
+            else if (topKey_ == "name" && isString)
+                pendingDevice_.name = repairUtf8(text);
+        }
+        break;
+    case 4:
+        if (inArgs_)
+            eventArg(text, isNumber, isString);
+        break;
+    case 5:
+        if (inArgs_ && (arg_ == Arg::Grid || arg_ == Arg::Block)) {
+            std::int64_t v = 0;
+            if (dimIndex_ < 3 && parseInteger(text, v) && v >= 0 && v <= INT32_MAX)
+                (arg_ == Arg::Grid ? ev_.grid : ev_.block)[dimIndex_] = static_cast<std::int32_t>(v);
+            ++dimIndex_;
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+void KinetoTraceParser::topScalar(std::string_view text, bool isNumber, bool isString) {
+    switch (top_) {
+    case Top::BaseTime: {
+        std::int64_t v = 0;
+        if (isNumber && parseInteger(text, v) && v > 0 && v < kTimeLimitNs) {
+            baseNs_ = v;
+            hasBase_ = true;
+        }
+        break;
+    }
+    case Top::DriverVersion:
+        if (isNumber || isString)
+            driverVersion_ = repairUtf8(cudaVersionText(text, isNumber));
+        break;
+    case Top::RuntimeVersion:
+        if (isNumber || isString)
+            runtimeVersion_ = repairUtf8(cudaVersionText(text, isNumber));
+        break;
+    case Top::CuptiVersion:
+        if (isNumber || isString)
+            cuptiVersion_ = repairUtf8(text);
+        break;
+    case Top::TraceEvents:
+        throw InputError(path_, "traceEvents is not an array: not a PyTorch-profiler trace",
+                         static_cast<std::int64_t>(tell_()));
+    default:
+        break;
+    }
+}
+
+void KinetoTraceParser::eventField(std::string_view text, bool isNumber, bool isString) {
+    auto fail = [&](const char* why) {
+        if (!ev_.problem)
+            ev_.problem = why;
+    };
+    switch (field_) {
+    case Field::Ph:
+        if (isString && !text.empty())
+            ev_.ph = text[0];
+        else
+            fail("ph is not a string");
+        break;
+    case Field::Cat:
+        if (isString)
+            ev_.cat = categoryOf(text);
+        break;
+    case Field::Name:
+        if (isString) {
+            ev_.name.assign(text.data(), text.size());
+            ev_.hasName = true;
+        } else {
+            fail("name is not a string");
+        }
+        break;
+    case Field::Pid:
+        ev_.pidNumeric = parseInteger(text, ev_.pid);
+        break;
+    case Field::Tid:
+        ev_.tidNumeric = parseInteger(text, ev_.tid);
+        break;
+    case Field::Ts:
+        if (!isNumber)
+            fail("ts is not a number");
+        else if (isNanOrInfinity(text))
+            fail("ts is NaN or infinite");
+        else if (!parseMicrosAsNanos(text, ev_.ts))
+            fail("ts is out of range");
+        else if (ev_.ts > kTimeLimitNs || ev_.ts < -kTimeLimitNs)
+            fail("ts is out of range");
+        else
+            ev_.hasTs = true;
+        break;
+    case Field::Dur:
+        if (!isNumber)
+            fail("dur is not a number");
+        else if (isNanOrInfinity(text))
+            fail("dur is NaN or infinite");
+        else if (!parseMicrosAsNanos(text, ev_.dur))
+            fail("dur is out of range");
+        else if (ev_.dur < 0)
+            fail("negative duration");
+        else if (ev_.dur > kTimeLimitNs)
+            fail("dur is out of range");
+        else
+            ev_.hasDur = true;
+        break;
+    case Field::Id:
+        ev_.hasId = (isNumber || isString) && parseInteger(text, ev_.id);
+        break;
+    default:
+        break;
+    }
+    field_ = Field::None;
+}
+
+void KinetoTraceParser::eventArg(std::string_view text, bool isNumber, bool isString) {
+    if (arg_ == Arg::None)
+        return;
+    if (arg_ == Arg::Kind) {
+        if (isString)
+            ev_.kind.assign(text.data(), text.size());
+        arg_ = Arg::None;
+        return;
+    }
+    std::int64_t v = 0;
+    if ((isNumber || isString) && parseInteger(text, v)) {
+        auto i32 = [](std::int64_t x) {
+            return static_cast<std::int32_t>(std::clamp<std::int64_t>(x, INT32_MIN, INT32_MAX));
+        };
+        switch (arg_) {
+        case Arg::Device:
+            ev_.device = v;
+            break;
+        case Arg::Stream:
+            ev_.stream = v;
+            break;
+        case Arg::Correlation:
+            ev_.correlation = v;
+            break;
+        case Arg::ExternalId:
+            ev_.externalId = v;
+            break;
+        case Arg::Bytes:
+            ev_.bytes = v;
+            break;
+        case Arg::Size:
+            ev_.size = v;
+            break;
+        case Arg::Registers:
+            ev_.registers = i32(v);
+            break;
+        case Arg::SharedMemory:
+            ev_.sharedMemory = i32(v);
+            break;
+        case Arg::DynamicSharedMemory:
+            ev_.dynamicSharedMemory = i32(v);
+            break;
+        case Arg::StaticSharedMemory:
+            ev_.staticSharedMemory = i32(v);
+            break;
+        case Arg::DeviceType:
+            ev_.deviceType = v;
+            break;
+        case Arg::DeviceId:
+            ev_.deviceId = v;
+            break;
+        case Arg::TotalAllocated:
+            ev_.totalAllocated = v;
+            break;
+        case Arg::TotalReserved:
+            ev_.totalReserved = v;
+            break;
+        default:
+            break;
+        }
+    }
+    arg_ = Arg::None;
+}
+
+// ---- one event -----------------------------------------------------------------------------
+
+void KinetoTraceParser::skip(std::int64_t offset, const char* reason) {
+    trace_.info.skipped.add(offset, reason);
+}
+
+StringId KinetoTraceParser::internName(const std::string& name) {
+    if (isValidUtf8(name))
+        return trace_.strings.intern(name);
+    return trace_.strings.intern(repairUtf8(name));
+}
+
+void KinetoTraceParser::finishEvent() {
+    ++eventsSeen_;
+    const bool isFlow = (ev_.ph == 's' || ev_.ph == 'f') && ev_.cat == Cat::Ac2g;
+    const bool isComplete = ev_.ph == 'X' && ev_.cat != Cat::Other && ev_.cat != Cat::Ac2g;
+    // Memory instants of profile_memory=True; Device Type 1 = CUDA (0 = CPU, which has no track).
+    const bool isMemory = (ev_.ph == 'i' || ev_.ph == 'I') && ev_.deviceType == 1 && ev_.name == "[memory]";
+    if (!isFlow && !isComplete && !isMemory)
+        return; // metadata, instants, other categories: nothing in the schema for them
+    if (ev_.problem) {
+        skip(ev_.offset, ev_.problem);
+        return;
+    }
+    if (!ev_.hasTs) {
+        skip(ev_.offset, "event without ts");
+        return;
+    }
+    if (isMemory) {
+        if (!anyTime_ || ev_.ts < minRawTime_)
+            minRawTime_ = ev_.ts;
+        anyTime_ = true;
+        auto sample = [&](StringId& name, const char* text, std::int64_t value) {
+            if (value < 0)
+                return;
+            if (name == 0)
+                name = trace_.strings.intern(text);
+            CounterSample c;
+            c.ts = ev_.ts;
+            c.value = static_cast<double>(value);
+            c.device = static_cast<std::int32_t>(std::clamp<std::int64_t>(ev_.deviceId, 0, INT32_MAX));
+            c.name = name;
+            trace_.counters.push_back(c);
+        };
+        sample(allocatedName_, "GPU memory allocated", ev_.totalAllocated);
+        sample(reservedName_, "GPU memory reserved", ev_.totalReserved);
+        return;
+    }
+    if (isFlow) {
+        if (!ev_.hasId) {
+            skip(ev_.offset, "flow event without a numeric id");
+            return;
+        }
+        (ev_.ph == 's' ? flowStarts_ : flowEnds_).push_back(FlowEnd{ev_.id, ev_.ts, ev_.tid});
+        return;
+    }
+    if (!ev_.hasDur) {
+        skip(ev_.offset, "complete event (ph X) without dur");
+        return;
+    }
+    const Ns start = ev_.ts, end = ev_.ts + ev_.dur;
+    if (!anyTime_ || start < minRawTime_)
+        minRawTime_ = start;
+    anyTime_ = true;
+    const StringId name = internName(ev_.name);
+    const auto i32 = [](std::int64_t x) {
+        return static_cast<std::int32_t>(std::clamp<std::int64_t>(x, INT32_MIN, INT32_MAX));
+    };
+    // GPU events: Kineto puts the device in pid and the stream in tid, and repeats both in args.
+    const std::int32_t device =
+        i32(ev_.device >= 0 ? ev_.device : (ev_.pidNumeric && ev_.pid >= 0 ? ev_.pid : 0));
+    const std::int64_t stream = ev_.stream >= 0 ? ev_.stream : (ev_.tidNumeric ? ev_.tid : 0);
+
+    switch (ev_.cat) {
+    case Cat::Kernel: {
+        KernelEvent k;
+        k.start = start;
+        k.end = end;
+        k.correlation = ev_.correlation;
+        k.stream = stream;
+        k.device = device;
+        std::copy(std::begin(ev_.grid), std::end(ev_.grid), k.grid);
+        std::copy(std::begin(ev_.block), std::end(ev_.block), k.block);
+        k.registers = ev_.registers;
+        // Kineto reports one "shared memory" figure; it is kept as static unless the trace splits it.
+        k.staticSmem = ev_.staticSharedMemory >= 0 ? ev_.staticSharedMemory : ev_.sharedMemory;
+        k.dynamicSmem = ev_.dynamicSharedMemory >= 0 ? ev_.dynamicSharedMemory : 0;
+        k.name = name;
+        trace_.kernels.push_back(k);
+        break;
+    }
+    case Cat::Memcpy: {
+        MemcpyEvent m;
+        m.start = start;
+        m.end = end;
+        m.correlation = ev_.correlation;
+        m.stream = stream;
+        m.device = device;
+        m.bytes = ev_.bytes; // -1 = not given; filled from the launching API call in finish()
+        parseMemcpyName(ev_.name, m.kind, m.srcKind, m.dstKind);
+        if (m.kind == MemcpyKind::Unknown && !ev_.kind.empty())
+            m.kind = memcpyKindFromText(ev_.kind);
+        m.name = name;
+        trace_.memcpys.push_back(m);
+        break;
+    }
+    case Cat::Memset: {
+        MemsetEvent m;
+        m.start = start;
+        m.end = end;
+        m.correlation = ev_.correlation;
+        m.stream = stream;
+        m.device = device;
+        m.bytes = std::max<std::int64_t>(ev_.bytes, 0);
+        m.memKind = memsetMemoryKind(ev_.name);
+        m.name = name;
+        trace_.memsets.push_back(m);
+        break;
+    }
+    case Cat::Runtime:
+    case Cat::Driver: {
+        ApiCall a;
+        a.start = start;
+        a.end = end;
+        a.correlation = ev_.correlation;
+        a.pid = ev_.pid;
+        a.tid = ev_.tid;
+        a.kind = ev_.cat == Cat::Driver ? ApiKind::Driver : ApiKind::Runtime;
+        a.name = name;
+        trace_.apiCalls.push_back(a);
+        if (ev_.size >= 0 && ev_.correlation != 0)
+            apiSizes_.emplace_back(ev_.correlation, ev_.size);
+        if (firstCpuPid_ < 0)
+            firstCpuPid_ = ev_.pid;
+        break;
+    }
+    case Cat::CpuOp:
+    case Cat::UserAnnotation:
+    case Cat::PythonFunction: {
+        CpuRange r;
+        r.start = start;
+        r.end = end;
+        r.pid = ev_.pid;
+        r.tid = ev_.tid;
+        r.correlation = ev_.externalId;
+        r.kind = ev_.cat == Cat::CpuOp            ? CpuRangeKind::CpuOp
+                 : ev_.cat == Cat::UserAnnotation ? CpuRangeKind::UserAnnotation
+                                                  : CpuRangeKind::PythonFunction;
+        r.name = name;
+        trace_.cpuRanges.push_back(r);
+        if (firstCpuPid_ < 0)
+            firstCpuPid_ = ev_.pid;
+        break;
+    }
+    case Cat::GpuUserAnnotation: {
+        GpuAnnotation g;
+        g.start = start;
+        g.end = end;
+        g.stream = stream;
+        g.device = device;
+        g.name = name;
+        trace_.gpuAnnotations.push_back(g);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+// ---- after the document --------------------------------------------------------------------
+
+TraceData KinetoTraceParser::finish() {
+    if (!sawRootObject_)
+        throw InputError(path_, "not a PyTorch-profiler trace (no JSON object)", 0);
+    if (!sawTraceEvents_)
+        throw InputError(path_, "not a PyTorch-profiler trace: no traceEvents array");
+
+    TraceData& t = trace_;
+    const std::int32_t rank = hasRank_ ? static_cast<std::int32_t>(rank_) : 0;
+
+    // Relative timestamps (below the base) get the base added; absolute ones are kept as they are.
+    const Ns offset = hasBase_ && anyTime_ && minRawTime_ < baseNs_ ? baseNs_ : 0;
+    auto shift = [&](auto& v) {
+        for (auto& e : v) {
+            e.start += offset;
+            e.end += offset;
+            e.rank = rank;
+        }
+    };
+    shift(t.kernels), shift(t.memcpys), shift(t.memsets), shift(t.apiCalls), shift(t.cpuRanges),
+        shift(t.gpuAnnotations);
+    for (auto& c : t.counters) {
+        c.ts += offset;
+        c.rank = rank;
+    }
+    for (auto* v : {&flowStarts_, &flowEnds_})
+        for (auto& f : *v)
+            f.ts += offset;
+
+    // Memcpy sizes missing from the GPU record (ROCm) come from the launching call's "size" arg.
+    if (!apiSizes_.empty()) {
+        std::sort(apiSizes_.begin(), apiSizes_.end());
+        for (auto& m : t.memcpys) {
+            if (m.bytes >= 0 || m.correlation == 0)
+                continue;
+            auto it = std::lower_bound(apiSizes_.begin(), apiSizes_.end(),
+                                       std::make_pair(m.correlation, INT64_MIN));
+            if (it != apiSizes_.end() && it->first == m.correlation)
+                m.bytes = it->second;
+        }
+    }
+    for (auto& m : t.memcpys)
+        m.bytes = std::max<std::int64_t>(m.bytes, 0);
+
+    // ac2g flows: pair "s" (launch, CPU side) and "f" (GPU side) by id; the id is the correlation id,
+    // so the GPU activity carrying it gives the exact GPU start and stream (ROCm puts "f" on the CPU
+    // thread). O(n log n).
+    if (!flowStarts_.empty() && !flowEnds_.empty()) {
+        auto byId = [](const FlowEnd& a, const FlowEnd& b) { return a.id < b.id; };
+        std::stable_sort(flowStarts_.begin(), flowStarts_.end(), byId);
+        std::stable_sort(flowEnds_.begin(), flowEnds_.end(), byId);
+        std::vector<std::tuple<std::int64_t, Ns, std::int64_t>> gpu; // (correlation, start, stream)
+        gpu.reserve(t.kernels.size() + t.memcpys.size() + t.memsets.size());
+        for (const auto& k : t.kernels)
+            if (k.correlation != 0)
+                gpu.emplace_back(k.correlation, k.start, k.stream);
+        for (const auto& m : t.memcpys)
+            if (m.correlation != 0)
+                gpu.emplace_back(m.correlation, m.start, m.stream);
+        for (const auto& m : t.memsets)
+            if (m.correlation != 0)
+                gpu.emplace_back(m.correlation, m.start, m.stream);
+        std::sort(gpu.begin(), gpu.end());
+        std::size_t j = 0;
+        for (std::size_t i = 0; i < flowStarts_.size(); ++i) {
+            const auto& s = flowStarts_[i];
+            if (i > 0 && flowStarts_[i - 1].id == s.id)
+                continue; // a repeated id: the first launch wins
+            while (j < flowEnds_.size() && flowEnds_[j].id < s.id)
+                ++j;
+            if (j == flowEnds_.size())
+                break;
+            if (flowEnds_[j].id != s.id)
+                continue;
+            Flow f;
+            f.correlation = s.id;
+            f.rank = rank;
+            f.cpuTs = s.ts;
+            f.tid = s.tid;
+            f.gpuTs = flowEnds_[j].ts;
+            f.stream = flowEnds_[j].tid;
+            auto g = std::lower_bound(gpu.begin(), gpu.end(), std::make_tuple(s.id, INT64_MIN, INT64_MIN));
+            if (g != gpu.end() && std::get<0>(*g) == s.id) {
+                f.gpuTs = std::get<1>(*g);
+                f.stream = std::get<2>(*g);
+            }
+            t.flows.push_back(f);
+        }
+    }
+    flowStarts_ = {};
+    flowEnds_ = {};
+
+    if (t.eventCount() == 0) {
+        if (t.info.skipped.count > 0)
+            throw InputError(path_,
+                             "no usable events: all " + std::to_string(t.info.skipped.count) +
+                                 " trace events were malformed (first: " + t.info.skipped.firstReason + ")",
+                             t.info.skipped.firstOffset);
+        throw InputError(path_, "the trace holds no events (nothing to ingest)");
+    }
+
+    // Metadata.
+    RankInfo ri;
+    ri.rank = rank;
+    ri.pid = firstCpuPid_ > 0 ? firstCpuPid_ : 0;
+    ri.sourceFile = path_;
+    std::set<std::int32_t> devicesSeen;
+    for (const auto& k : t.kernels)
+        devicesSeen.insert(k.device);
+    for (const auto& m : t.memcpys)
+        devicesSeen.insert(m.device);
+    for (const auto& m : t.memsets)
+        devicesSeen.insert(m.device);
+    for (const auto& g : t.gpuAnnotations)
+        devicesSeen.insert(g.device);
+    for (const auto& c : t.counters)
+        devicesSeen.insert(c.device);
+    std::set<std::string> distinctNames;
+    for (const auto& d : devices_)
+        distinctNames.insert(d.name);
+    for (auto dev : devicesSeen) {
+        auto it =
+            std::find_if(devices_.begin(), devices_.end(), [&](const DeviceName& d) { return d.id == dev; });
+        if (it != devices_.end())
+            ri.gpuNames.push_back(it->name);
+        else if (distinctNames.size() == 1) // e.g. ROCm numbers devices differently from deviceProperties
+            ri.gpuNames.push_back(*distinctNames.begin());
+    }
+    RunInfo& info = t.info;
+    info.sourceFormat = "kineto";
+    info.sourceFiles = {path_};
+    info.worldSize = worldSize_ > 0 ? static_cast<std::int32_t>(worldSize_) : 1;
+    for (const auto& g : ri.gpuNames)
+        if (!g.empty() && std::find(info.gpuModels.begin(), info.gpuModels.end(), g) == info.gpuModels.end())
+            info.gpuModels.push_back(g);
+    info.driverVersion = driverVersion_;
+    info.cudaVersion = runtimeVersion_;
+    info.cuptiVersion = cuptiVersion_;
+    t.ranks = {std::move(ri)};
+    return std::move(trace_);
+}
+
+} // namespace cnp
