@@ -1,0 +1,102 @@
+#include "CollectorConfig.h"
+
+#include "core/EnvAllowList.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string_view>
+
+namespace cnp::collector {
+
+namespace {
+
+bool parseInt(const std::string& s, long& v) {
+    if (s.empty())
+        return false;
+    char* end = nullptr;
+    v = std::strtol(s.c_str(), &end, 10);
+    return end && *end == '\0';
+}
+
+} // namespace
+
+CollectorConfig CollectorConfig::fromEnvironment(char** envp) {
+    CollectorConfig c;
+    std::map<std::string, std::string, std::less<>> env;
+    for (char** e = envp; e && *e; ++e) {
+        const char* eq = std::strchr(*e, '=');
+        if (!eq)
+            continue;
+        std::string name(*e, static_cast<std::size_t>(eq - *e));
+        env.emplace(name, std::string(eq + 1));
+    }
+    auto get = [&](std::string_view k) -> std::string {
+        auto it = env.find(k);
+        return it == env.end() ? std::string() : it->second;
+    };
+    auto number = [&](std::string_view k, long lo, long hi, long fallback) {
+        const std::string v = get(k);
+        long n = 0;
+        if (v.empty())
+            return fallback;
+        if (!parseInt(v, n) || n < lo || n > hi) {
+            c.warnings.push_back(std::string(k) + "='" + v + "' is not a number in [" + std::to_string(lo) +
+                                 ", " + std::to_string(hi) + "]; using " + std::to_string(fallback));
+            return fallback;
+        }
+        return n;
+    };
+    auto firstInt = [&](std::initializer_list<std::string_view> names) {
+        for (auto n : names) {
+            long v = 0;
+            if (parseInt(get(n), v))
+                return static_cast<int>(v);
+        }
+        return -1;
+    };
+
+    if (!get("CNP_OUTPUT_DIR").empty())
+        c.outputDir = get("CNP_OUTPUT_DIR");
+    c.config = get("CNP_CONFIG");
+    c.run = get("CNP_RUN");
+    c.image = get("CNP_IMAGE");
+    c.capture = CaptureSpec::parse(get("CNP_CAPTURE"));
+    if (!c.capture.error.empty())
+        c.warnings.push_back(c.capture.error + "; capturing the whole run");
+    c.flushMs = static_cast<std::uint32_t>(number("CNP_FLUSH_MS", 50, 3600000, 2000));
+    c.bufferBytes = static_cast<std::size_t>(number("CNP_BUFFER_KB", 64, 1 << 20, 2048)) * 1024;
+    c.bufferCount = static_cast<std::size_t>(number("CNP_BUFFER_COUNT", 2, 1024, 32));
+    const std::string drv = get("CNP_DRIVER_API");
+    if (drv == "all")
+        c.driverApi = DriverApi::All;
+    else if (drv == "none")
+        c.driverApi = DriverApi::None;
+    else if (!drv.empty() && drv != "launch")
+        c.warnings.push_back("CNP_DRIVER_API='" + drv + "' is not launch, all or none; using launch");
+    const std::string rt = get("CNP_RUNTIME_API");
+    if (rt == "all")
+        c.allRuntimeApis = true;
+    else if (!rt.empty() && rt != "quiet")
+        c.warnings.push_back("CNP_RUNTIME_API='" + rt + "' is not quiet or all; using quiet");
+    c.disabled = get("CNP_COLLECTOR_DISABLE") == "1";
+    c.rank = firstInt({"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"});
+    c.localRank = firstInt({"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"});
+    c.worldSize = firstInt({"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"});
+    for (const auto& [k, v] : env)
+        if (cnp::isAllowedEnvName(k))
+            c.allowedEnv.emplace_back(k, v);
+    return c;
+}
+
+std::string CollectorConfig::outputPath(const std::string& host, long pid) const {
+    std::string p = outputDir;
+    if (!p.empty() && p.back() != '/')
+        p += '/';
+    p += host + "-" + std::to_string(pid);
+    if (rank >= 0)
+        p += "-r" + std::to_string(rank);
+    return p + ".cnpt";
+}
+
+} // namespace cnp::collector

@@ -1,0 +1,43 @@
+#pragma once
+// Everything the collector reads from its environment, read once at injection. Plain C++ (tested
+// without CUDA). Variables:
+//   CNP_OUTPUT_DIR (default "."), CNP_CONFIG, CNP_RUN, CNP_IMAGE, CNP_CAPTURE (CaptureSpec.h),
+//   CNP_FLUSH_MS (periodic flush, default 2000), CNP_BUFFER_KB (CUPTI buffer size, default 2048),
+//   CNP_BUFFER_COUNT (pre-allocated, pre-touched buffers, default 32: 64 MiB), CNP_DRIVER_API (launch | all |
+//   none; default launch), CNP_RUNTIME_API (quiet | all; default quiet: state queries such as cudaGetDevice
+//   are left out), CNP_COLLECTOR_DISABLE=1 (inject nothing).
+// Rank / local rank / world size come from the usual launchers: torchrun (RANK, LOCAL_RANK, WORLD_SIZE),
+// Open MPI (OMPI_COMM_WORLD_*), PMI (PMI_RANK, PMI_SIZE) and Slurm (SLURM_PROCID, SLURM_LOCALID,
+// SLURM_NTASKS).
+#include "CaptureSpec.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cnp::collector {
+
+struct CollectorConfig {
+    enum class DriverApi { Launch, All, None };
+
+    std::string outputDir = ".";
+    std::string config, run, image;
+    CaptureSpec capture;
+    std::uint32_t flushMs = 2000;
+    std::size_t bufferBytes = 2u << 20;
+    std::size_t bufferCount = 32;
+    DriverApi driverApi = DriverApi::Launch;
+    bool allRuntimeApis = false;
+    bool disabled = false;
+    int rank = -1, localRank = -1, worldSize = -1;
+    std::vector<std::pair<std::string, std::string>> allowedEnv; // only EnvAllowList names
+    std::vector<std::string> warnings;                           // bad values that fell back to defaults
+
+    // Reads the process environment (`envp`, e.g. environ).
+    static CollectorConfig fromEnvironment(char** envp);
+    // `<dir>/<host>-<pid>[-r<rank>].cnpt`
+    std::string outputPath(const std::string& host, long pid) const;
+};
+
+} // namespace cnp::collector

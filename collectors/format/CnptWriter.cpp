@@ -1,0 +1,154 @@
+#include "CnptWriter.h"
+
+#include "Crc32.h"
+
+#include <cerrno>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace cnpt {
+
+namespace {
+
+void putU32(std::string& out, std::uint32_t v) {
+    out.append(reinterpret_cast<const char*>(&v), 4);
+}
+
+void putString(std::string& out, std::string_view s) {
+    putU32(out, static_cast<std::uint32_t>(s.size()));
+    out.append(s.data(), s.size());
+}
+
+// write() until done or a real error; retries EINTR and short writes.
+bool writeAll(int fd, const char* p, std::size_t n) {
+    while (n > 0) {
+        const ssize_t w = ::write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        p += w;
+        n -= static_cast<std::size_t>(w);
+    }
+    return true;
+}
+
+} // namespace
+
+CnptWriter::~CnptWriter() {
+    close();
+}
+
+bool CnptWriter::open(const std::string& path) {
+    path_ = path;
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd_ < 0) {
+        error_ = path + ": cannot create (" + std::strerror(errno) + ")";
+        return false;
+    }
+    if (!writeAll(fd_, kMagic, sizeof kMagic)) {
+        fail("cannot write");
+        return false;
+    }
+    bytesWritten_ = sizeof kMagic;
+    return true;
+}
+
+void CnptWriter::fail(const std::string& what) {
+    error_ = path_ + ": " + what + " (" + std::strerror(errno) + ")";
+    if (fd_ >= 0)
+        ::close(fd_);
+    fd_ = -1;
+}
+
+void CnptWriter::writeChunk(ChunkType type, const std::string& payload) {
+    if (fd_ < 0)
+        return;
+    std::string chunk;
+    chunk.reserve(payload.size() + 12);
+    putU32(chunk, static_cast<std::uint32_t>(type));
+    putU32(chunk, static_cast<std::uint32_t>(payload.size()));
+    chunk += payload;
+    putU32(chunk, Crc32::of(chunk.data(), chunk.size()));
+    if (!writeAll(fd_, chunk.data(), chunk.size())) {
+        fail("write failed");
+        return;
+    }
+    bytesWritten_ += chunk.size();
+    ++chunksWritten_;
+}
+
+void CnptWriter::writeHeader(const std::vector<std::pair<std::string, std::string>>& keyValues) {
+    std::string payload;
+    putU32(payload, static_cast<std::uint32_t>(keyValues.size()));
+    for (const auto& [k, v] : keyValues) {
+        putString(payload, k);
+        putString(payload, v);
+    }
+    writeChunk(ChunkType::Header, payload);
+}
+
+std::uint32_t CnptWriter::intern(std::string_view s) {
+    if (s.empty())
+        return 0;
+    auto it = ids_.find(s);
+    if (it != ids_.end())
+        return it->second;
+    const std::uint32_t id = nextId_++;
+    ids_.emplace(std::string(s), id);
+    if (newStringCount_ == 0)
+        firstNewString_ = id;
+    ++newStringCount_;
+    putString(newStrings_, s);
+    return id;
+}
+
+void CnptWriter::appendRecord(RecordType type, const void* body, std::uint16_t size) {
+    const std::uint16_t head[2] = {static_cast<std::uint16_t>(type), size};
+    events_.append(reinterpret_cast<const char*>(head), sizeof head);
+    events_.append(static_cast<const char*>(body), size);
+    ++recordsWritten_;
+    if (events_.size() >= kAutoFlushBytes)
+        flush();
+}
+
+void CnptWriter::flush(bool sync) {
+    if (newStringCount_ > 0) {
+        std::string payload;
+        payload.reserve(newStrings_.size() + 8);
+        putU32(payload, firstNewString_);
+        putU32(payload, newStringCount_);
+        payload += newStrings_;
+        writeChunk(ChunkType::Strings, payload);
+        newStrings_.clear();
+        newStringCount_ = 0;
+    }
+    if (!events_.empty()) {
+        writeChunk(ChunkType::Events, events_);
+        events_.clear();
+    }
+    if (sync && fd_ >= 0)
+        ::fdatasync(fd_);
+}
+
+void CnptWriter::close() {
+    if (fd_ < 0)
+        return;
+    flush();
+    writeChunk(ChunkType::End, std::string());
+    if (fd_ >= 0)
+        ::close(fd_);
+    fd_ = -1;
+}
+
+void CnptWriter::abandon() {
+    if (fd_ >= 0)
+        ::close(fd_);
+    fd_ = -1;
+    events_.clear();
+    newStrings_.clear();
+    newStringCount_ = 0;
+}
+
+} // namespace cnpt

@@ -1,0 +1,34 @@
+# Extra targets for the collector tests (included from tests/CMakeLists.txt after the area's tests exist):
+#  - fake_cupti: a stand-in libcupti.so.13 and collector_harness, which load the real libcnp-collector.so
+#    without CUDA (tst_collectorprocess);
+#  - tst_recordtranslator links the CUPTI record translator (CUPTI headers only).
+# Without CUPTI headers these targets are absent and the tests that need them QSKIP.
+if(TARGET collector_tst_recordtranslator AND TARGET cnp_cupti_translate)
+  target_link_libraries(collector_tst_recordtranslator PRIVATE cnp_cupti_translate)
+  target_compile_definitions(collector_tst_recordtranslator PRIVATE CNP_HAVE_CUPTI_HEADERS=1)
+endif()
+foreach(t collector_tst_capturespec collector_tst_bufferpool)
+  if(TARGET ${t})
+    target_link_libraries(${t} PRIVATE cnp_collector_core)
+  endif()
+endforeach()
+if(TARGET collector_tst_cmdcollect)
+  add_dependencies(collector_tst_cmdcollect cnp)
+endif()
+if(TARGET cnp-collector)
+  set(_fake_dir ${CMAKE_CURRENT_LIST_DIR}/fake_cupti)
+  add_library(fake_cupti SHARED ${_fake_dir}/FakeCupti.cpp)
+  target_include_directories(fake_cupti SYSTEM PRIVATE ${CNP_CUPTI_INCLUDE_DIR} ${CNP_CUDA_INCLUDE_DIR})
+  set_target_properties(fake_cupti PROPERTIES NO_SONAME ON LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests/fake)
+  target_link_options(fake_cupti PRIVATE -Wl,-soname,libcupti.so.13 -Wl,--version-script=${_fake_dir}/libcupti.map)
+  add_executable(collector_harness ${CMAKE_CURRENT_LIST_DIR}/harness/CollectorHarness.cpp)
+  target_link_libraries(collector_harness PRIVATE ${CMAKE_DL_LIBS})
+  foreach(t collector_tst_collectorprocess collector_tst_cmdcollect)
+    if(TARGET ${t})
+      add_dependencies(${t} fake_cupti collector_harness cnp-collector)
+      target_compile_definitions(${t} PRIVATE
+        CNP_FAKE_CUPTI_PATH="$<TARGET_FILE:fake_cupti>" CNP_COLLECTOR_PATH="$<TARGET_FILE:cnp-collector>"
+        CNP_HARNESS_PATH="$<TARGET_FILE:collector_harness>")
+    endif()
+  endforeach()
+endif()

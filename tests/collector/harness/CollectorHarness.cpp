@@ -1,0 +1,92 @@
+// collector-harness FAKE_CUPTI.so COLLECTOR.so|- SCENARIO   ("-": the collector named by
+// CUDA_INJECTION64_PATH) Loads the fake CUPTI (RTLD_GLOBAL, soname libcupti.so.13) and then the real
+// libcnp-collector.so, calls InitializeInjection() as the CUDA driver would, produces records through
+// fakeCuptiEmit(), and leaves the way SCENARIO says, so tst_collectorprocess can check the .cnpt file each
+// exit path leaves:
+//   exit     3 steps x 10 launches, return from main            (atexit flush, End chunk)
+//   fork     10 launches, fork; the child exits at once (its atexit must not touch the parent's file);
+//            the parent emits 10 more and returns               (one file, 20 kernels, End chunk)
+//   sigterm  10 launches, raise(SIGTERM) with the default action (forced flush, then killed by SIGTERM)
+//   chain    like sigterm, but the program installed its own SIGTERM handler first: it must still run
+//            (it prints "app handler" and exits 3)
+//   sigkill  10 launches, sleep 0.6 s (CNP_FLUSH_MS=100 in the test), SIGKILL (periodic flush only)
+//   untraced run with FAKE_CUPTI_SUBSCRIBE_FAIL=1: one warning, no file, exit 0
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+void appHandler(int) {
+    const char msg[] = "app handler\n";
+    const ssize_t ignored = write(1, msg, sizeof msg - 1);
+    (void)ignored;
+    _exit(3);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 4) {
+        std::fprintf(stderr, "usage: collector-harness FAKE_CUPTI.so COLLECTOR.so SCENARIO\n");
+        return 1;
+    }
+    const std::string scenario = argv[3];
+    if (scenario == "chain")
+        std::signal(SIGTERM, &appHandler);
+    void* cupti = dlopen(argv[1], RTLD_NOW | RTLD_GLOBAL);
+    if (!cupti) {
+        std::fprintf(stderr, "harness: %s\n", dlerror());
+        return 1;
+    }
+    const char* collectorPath =
+        std::strcmp(argv[2], "-") == 0 ? std::getenv("CUDA_INJECTION64_PATH") : argv[2];
+    void* collector = collectorPath ? dlopen(collectorPath, RTLD_NOW | RTLD_GLOBAL) : nullptr;
+    if (!collector) {
+        std::fprintf(stderr, "harness: %s\n", collectorPath ? dlerror() : "CUDA_INJECTION64_PATH is not set");
+        return 1;
+    }
+    auto init = reinterpret_cast<int (*)()>(dlsym(collector, "InitializeInjection"));
+    auto emit = reinterpret_cast<void (*)(int)>(dlsym(cupti, "fakeCuptiEmit"));
+    if (!init || !emit) {
+        std::fprintf(stderr, "harness: missing InitializeInjection or fakeCuptiEmit\n");
+        return 1;
+    }
+    if (init() != 1) {
+        std::fprintf(stderr, "harness: InitializeInjection did not return 1\n");
+        return 1;
+    }
+    if (scenario == "exit" || scenario == "untraced") {
+        for (int i = 0; i < 3; ++i)
+            emit(10);
+        return 0;
+    }
+    if (scenario == "fork") {
+        emit(10);
+        const pid_t pid = fork();
+        if (pid == 0)
+            std::exit(0); // runs the inherited atexit handlers
+        int status = 0;
+        waitpid(pid, &status, 0);
+        emit(10);
+        return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+    }
+    if (scenario == "sigterm" || scenario == "chain") {
+        emit(10);
+        raise(SIGTERM);
+        return 0; // not reached when the signal kills or the app handler exits
+    }
+    if (scenario == "sigkill") {
+        emit(10);
+        usleep(600 * 1000);
+        raise(SIGKILL);
+        return 0;
+    }
+    std::fprintf(stderr, "harness: unknown scenario %s\n", scenario.c_str());
+    return 1;
+}

@@ -1,0 +1,117 @@
+// The real libcnp-collector.so inside a process, without CUDA: collector_harness loads a fake libcupti.so.13
+// (tests/collector/fake_cupti) and the collector, calls InitializeInjection() like the CUDA driver, emits
+// records, then leaves by one exit path per row. Checks what each path leaves on disk: atexit flush with an
+// End chunk; a forked child that must not touch its parent's file; SIGTERM (forced flush, then the default
+// action, or the application's own handler, chained); SIGKILL after a periodic flush (CNP_FLUSH_MS=100);
+// CUPTI unavailable (one warning line, no file, normal exit). Expected counts are what the harness emits
+// (harness/CollectorHarness.cpp: 10 launches per step, one runtime API call + one kernel per launch).
+#include "CnptReader.h"
+
+#include <QtTest>
+
+using namespace cnpt;
+
+class TestCollectorProcess : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+#ifndef CNP_HARNESS_PATH
+        QSKIP("libcnp-collector.so is not built here (no CUPTI headers)");
+#endif
+    }
+
+    void exitPaths_data() {
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<bool>("crashes"); // ends by a signal
+        QTest::addColumn<int>("exitCode"); // exit code, or the signal number when it crashes
+        QTest::addColumn<int>("files");
+        QTest::addColumn<int>("kernels");
+        QTest::addColumn<int>("steps"); // NVTX ranges "step N"
+        QTest::addColumn<bool>("cleanEnd");
+        QTest::addColumn<QString>("stderrHas");
+        QTest::newRow("normal exit") << "exit" << false << 0 << 1 << 30 << 3 << true << "";
+        QTest::newRow("fork: child exits first") << "fork" << false << 0 << 1 << 20 << 2 << true << "";
+        QTest::newRow("SIGTERM, default action") << "sigterm" << true << 15 << 1 << 10 << 1 << false << "";
+        QTest::newRow("SIGTERM, app handler chained") << "chain" << false << 3 << 1 << 10 << 1 << false << "";
+        QTest::newRow("SIGKILL after periodic flush")
+            << "sigkill" << true << 9 << 1 << 10 << 1 << false << "";
+        QTest::newRow("CUPTI held by another profiler")
+            << "untraced" << false << 0 << 0 << 0 << 0 << false << "another profiler may hold it";
+    }
+    void exitPaths() {
+#ifdef CNP_HARNESS_PATH
+        QFETCH(QString, scenario);
+        QFETCH(bool, crashes);
+        QFETCH(int, exitCode);
+        QFETCH(int, files);
+        QFETCH(int, kernels);
+        QFETCH(int, steps);
+        QFETCH(bool, cleanEnd);
+        QFETCH(QString, stderrHas);
+        QTemporaryDir dir;
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("CNP_OUTPUT_DIR", dir.path() + "/traces");
+        env.insert("CNP_FLUSH_MS", "100");
+        env.insert("CNP_BUFFER_KB", "64");
+        env.insert("CNP_BUFFER_COUNT", "4");
+        env.insert("CNP_CONFIG", "harness");
+        env.insert("SECRET_TOKEN", "must-not-appear");
+        env.insert("CUDA_VISIBLE_DEVICES", "0");
+        env.remove("RANK");
+        if (scenario == "untraced")
+            env.insert("FAKE_CUPTI_SUBSCRIBE_FAIL", "1");
+        p.setProcessEnvironment(env);
+        p.start(CNP_HARNESS_PATH, {CNP_FAKE_CUPTI_PATH, CNP_COLLECTOR_PATH, scenario});
+        QVERIFY(p.waitForFinished(30000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitStatus() == QProcess::CrashExit, crashes);
+        if (!crashes)
+            QCOMPARE(p.exitCode(), exitCode);
+        if (!stderrHas.isEmpty()) {
+            QVERIFY2(err.contains(stderrHas), qPrintable(err));
+            QCOMPARE(err.count('\n'), 1); // one warning line, nothing else
+        }
+        if (scenario == "chain")
+            QVERIFY(p.readAllStandardOutput().contains("app handler"));
+
+        const QStringList found = QDir(dir.path() + "/traces").entryList({"*.cnpt"}, QDir::Files);
+        QCOMPARE(found.size(), files);
+        if (files == 0)
+            return;
+        CnptReader r((dir.path() + "/traces/" + found.first()).toStdString());
+        QCOMPARE(found.first(), QString("%1-%2.cnpt")
+                                    .arg(QString::fromStdString(r.headerValue("host")),
+                                         QString::fromStdString(r.headerValue("pid"))));
+        QCOMPARE(r.cleanEnd(), cleanEnd);
+        QCOMPARE(r.headerValue("config"), std::string("harness"));
+        QCOMPARE(r.headerValue("env.CUDA_VISIBLE_DEVICES"), std::string("0"));
+        QCOMPARE(r.headerValue("env.SECRET_TOKEN", "absent"), std::string("absent"));
+        QCOMPARE(r.headerValue("rank"), std::string("-1"));
+        int k = 0, api = 0, starts = 0, pairs = 0;
+        bool corrOk = true;
+        r.forEachRecord([&](RecordType t, const unsigned char* body, std::uint16_t size, std::int64_t) {
+            if (t == RecordType::Kernel) {
+                ++k;
+                corrOk = corrOk && CnptReader::decode<KernelRecord>(body, size).correlation ==
+                                       static_cast<std::uint32_t>(k);
+            }
+            api += t == RecordType::Api;
+            pairs += t == RecordType::ClockPair;
+            if (t == RecordType::Marker && (CnptReader::decode<MarkerRecord>(body, size).flags & 2u))
+                ++starts;
+        });
+        QCOMPARE(k, kernels);
+        QCOMPARE(api, kernels);
+        QVERIFY(corrOk);
+        QCOMPARE(starts, steps);
+        QVERIFY2(pairs >= 2, "a clock pair at start and at the flush/exit");
+        if (cleanEnd)
+            QCOMPARE(r.headerValue("dropped_records"), std::string("0"));
+#endif
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCollectorProcess)
+#include "tst_collectorprocess.moc"
