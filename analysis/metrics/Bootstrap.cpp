@@ -1,0 +1,97 @@
+#include "metrics/Bootstrap.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace cnp {
+
+namespace {
+
+class SplitMix64 {
+public:
+    explicit SplitMix64(std::uint64_t s) : s_(s) {}
+    std::uint64_t next() {
+        std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        return z ^ (z >> 31);
+    }
+    // Uniform in [0, n), unbiased (rejection).
+    std::size_t below(std::size_t n) {
+        const std::uint64_t limit = ~std::uint64_t{0} - (~std::uint64_t{0} % n);
+        std::uint64_t x;
+        do
+            x = next();
+        while (x >= limit);
+        return static_cast<std::size_t>(x % n);
+    }
+
+private:
+    std::uint64_t s_;
+};
+
+double resampledMedian(const std::vector<double>& v, SplitMix64& rng, std::vector<double>& scratch) {
+    scratch.resize(v.size());
+    for (auto& x : scratch)
+        x = v[rng.below(v.size())];
+    return Bootstrap::median(std::move(scratch));
+}
+
+} // namespace
+
+Bootstrap::Bootstrap(std::uint64_t seed, int resamples, double confidence)
+    : seed_(seed), resamples_(resamples), confidence_(confidence) {
+    if (resamples < 1 || !(confidence > 0 && confidence < 1))
+        throw std::invalid_argument("bootstrap needs resamples >= 1 and 0 < confidence < 1");
+}
+
+double Bootstrap::median(std::vector<double> v) {
+    if (v.empty())
+        return 0;
+    const std::size_t n = v.size();
+    std::nth_element(v.begin(), v.begin() + static_cast<long>(n / 2), v.end());
+    const double upper = v[n / 2];
+    if (n % 2)
+        return upper;
+    const double lower = *std::max_element(v.begin(), v.begin() + static_cast<long>(n / 2));
+    return (lower + upper) / 2;
+}
+
+ConfidenceInterval Bootstrap::percentiles(std::vector<double>& stats) const {
+    std::sort(stats.begin(), stats.end());
+    const double alpha = (1 - confidence_) / 2;
+    const auto b = static_cast<double>(stats.size());
+    auto lo = static_cast<std::size_t>(std::floor(alpha * b));
+    auto hi = static_cast<std::size_t>(std::ceil((1 - alpha) * b));
+    lo = std::min(lo, stats.size() - 1);
+    hi = std::clamp<std::size_t>(hi, 1, stats.size()) - 1;
+    return {stats[lo], stats[hi]};
+}
+
+ConfidenceInterval Bootstrap::medianCi(const std::vector<double>& values) const {
+    if (values.empty())
+        return {0, 0};
+    SplitMix64 rng(seed_);
+    std::vector<double> stats(static_cast<std::size_t>(resamples_)), scratch;
+    for (auto& s : stats) {
+        s = resampledMedian(values, rng, scratch);
+    }
+    return percentiles(stats);
+}
+
+ConfidenceInterval Bootstrap::ratioOfMediansCi(const std::vector<double>& num,
+                                               const std::vector<double>& den) const {
+    if (num.empty() || den.empty())
+        return {0, 0};
+    SplitMix64 rng(seed_);
+    std::vector<double> stats(static_cast<std::size_t>(resamples_)), scratch;
+    for (auto& s : stats) {
+        const double a = resampledMedian(num, rng, scratch);
+        const double b = resampledMedian(den, rng, scratch);
+        s = b != 0 ? a / b : 0;
+    }
+    return percentiles(stats);
+}
+
+} // namespace cnp

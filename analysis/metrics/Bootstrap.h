@@ -1,0 +1,40 @@
+#pragma once
+// Seeded percentile bootstrap (docs/metrics.md, "Ablation"). Deterministic across platforms: uses its
+// own SplitMix64 generator and rejection sampling instead of <random> distributions, whose output
+// differs between standard libraries. Every call restarts from the seed, so a CI depends only on
+// its inputs, never on call order. Cost: O(resamples x n log n).
+#include <cstdint>
+#include <vector>
+
+namespace cnp {
+
+struct ConfidenceInterval {
+    double lo = 0, hi = 0;
+    bool excludes(double v) const { return v < lo || v > hi; }
+};
+
+class Bootstrap {
+public:
+    static constexpr std::uint64_t kDefaultSeed = 0x5eedc0ffee5eedULL;
+    static constexpr int kDefaultResamples = 2000;
+
+    explicit Bootstrap(std::uint64_t seed = kDefaultSeed, int resamples = kDefaultResamples,
+                       double confidence = 0.95);
+
+    // Median (mean of the two middle values for an even count); 0 for an empty input.
+    static double median(std::vector<double> v);
+    // CI of the median of `values`.
+    ConfidenceInterval medianCi(const std::vector<double>& values) const;
+    // CI of median(numerator) / median(denominator), both resampled independently.
+    ConfidenceInterval ratioOfMediansCi(const std::vector<double>& numerator,
+                                        const std::vector<double>& denominator) const;
+    int resamples() const { return resamples_; }
+
+private:
+    ConfidenceInterval percentiles(std::vector<double>& stats) const;
+    std::uint64_t seed_;
+    int resamples_;
+    double confidence_;
+};
+
+} // namespace cnp

@@ -1,0 +1,180 @@
+#include "metrics/CategoryRules.h"
+
+#include "core/InputError.h"
+#include "store/Workspace.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace cnp {
+
+namespace {
+
+const std::vector<CategoryRule>& builtinRules() {
+    static const std::vector<CategoryRule> rules = {
+        {"communication", "nccl|rccl|accl|msccl|nvshmem|hccl"},
+        {"attention", "flash|fmha|attention|sdpa"},
+        {"gemm", "gemm|cutlass|cublas|xmma|nvjet|wgmma|matmul"},
+        {"optimizer", "multi_tensor_apply|adam|sgd"},
+        {"triton-fused", "^triton_"},
+        {"elementwise/reduction", "elementwise|vectorized|reduce|unrolled"},
+    };
+    return rules;
+}
+
+const std::vector<std::string>& builtinPriority() {
+    static const std::vector<std::string> p = {
+        "gemm", "attention", "triton-fused", "elementwise/reduction", "optimizer", "other"};
+    return p;
+}
+
+} // namespace
+
+CategoryRules::CategoryRules() : rules_(builtinRules()), priority_(builtinPriority()) {
+    compile("built-in rules");
+}
+
+void CategoryRules::compile(const std::string& sourceName) {
+    compiled_.clear();
+    compiled_.reserve(rules_.size());
+    for (const auto& r : rules_) {
+        if (r.category.empty())
+            throw InputError(sourceName, "rule with an empty category");
+        if (r.category == kMemoryCategory || r.category == kIdleCategory)
+            throw InputError(sourceName, "category '" + r.category + "' is reserved");
+        try {
+            compiled_.emplace_back(r.pattern,
+                                   std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
+        } catch (const std::regex_error& e) {
+            throw InputError(sourceName, "invalid regex '" + r.pattern + "' for category '" + r.category +
+                                             "': " + e.what());
+        }
+    }
+}
+
+CategoryRules CategoryRules::fromJson(std::string_view json, const std::string& sourceName) {
+    rapidjson::Document doc;
+    doc.Parse(json.data(), json.size());
+    if (doc.HasParseError())
+        throw InputError(sourceName,
+                         std::string("not valid JSON: ") + rapidjson::GetParseError_En(doc.GetParseError()),
+                         static_cast<std::int64_t>(doc.GetErrorOffset()));
+    if (!doc.IsObject() || !doc.HasMember("rules") || !doc["rules"].IsArray())
+        throw InputError(sourceName, "expected an object with a \"rules\" array");
+    CategoryRules out;
+    out.rules_.clear();
+    for (const auto& r : doc["rules"].GetArray()) {
+        if (!r.IsObject() || !r.HasMember("category") || !r["category"].IsString() ||
+            !r.HasMember("pattern") || !r["pattern"].IsString())
+            throw InputError(sourceName, "every rule needs string fields \"category\" and \"pattern\"");
+        out.rules_.push_back({r["category"].GetString(), r["pattern"].GetString()});
+    }
+    if (doc.HasMember("fallback")) {
+        if (!doc["fallback"].IsString() || doc["fallback"].GetStringLength() == 0)
+            throw InputError(sourceName, "\"fallback\" must be a non-empty string");
+        out.fallback_ = doc["fallback"].GetString();
+    }
+    out.priority_.clear();
+    if (doc.HasMember("exclusive_priority")) {
+        if (!doc["exclusive_priority"].IsArray())
+            throw InputError(sourceName, "\"exclusive_priority\" must be an array of strings");
+        for (const auto& p : doc["exclusive_priority"].GetArray()) {
+            if (!p.IsString())
+                throw InputError(sourceName, "\"exclusive_priority\" must be an array of strings");
+            out.priority_.emplace_back(p.GetString());
+        }
+    } else {
+        // Keep the default order for the categories these rules can produce; computePriority() appends the
+        // rest.
+        for (const auto& p : builtinPriority()) {
+            const bool used =
+                p == out.fallback_ || std::any_of(out.rules_.begin(), out.rules_.end(),
+                                                  [&](const CategoryRule& r) { return r.category == p; });
+            if (used)
+                out.priority_.push_back(p);
+        }
+    }
+    out.compile(sourceName);
+    return out;
+}
+
+CategoryRules CategoryRules::fromFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(path, "cannot open rule file");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return fromJson(ss.str(), path);
+}
+
+CategoryRules CategoryRules::forWorkspace(const Workspace& ws) {
+    if (auto m = ws.meta(std::string(kCategoryRulesMetaKey)); m && !m->empty())
+        return fromJson(*m, ws.path() + " (meta category_rules)");
+#ifdef CNP_RESOURCE_DIR
+    const std::string file = std::string(CNP_RESOURCE_DIR) + "/rules/categories.json";
+    if (std::ifstream(file).good())
+        return fromFile(file);
+#endif
+    return CategoryRules();
+}
+
+std::string CategoryRules::toJson() const {
+    rapidjson::StringBuffer buf;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+    w.StartObject();
+    w.Key("version");
+    w.Int(1);
+    w.Key("rules");
+    w.StartArray();
+    for (const auto& r : rules_) {
+        w.StartObject();
+        w.Key("category");
+        w.String(r.category.c_str(), static_cast<rapidjson::SizeType>(r.category.size()));
+        w.Key("pattern");
+        w.String(r.pattern.c_str(), static_cast<rapidjson::SizeType>(r.pattern.size()));
+        w.EndObject();
+    }
+    w.EndArray();
+    w.Key("fallback");
+    w.String(fallback_.c_str(), static_cast<rapidjson::SizeType>(fallback_.size()));
+    w.Key("exclusive_priority");
+    w.StartArray();
+    for (const auto& p : priority_)
+        w.String(p.c_str(), static_cast<rapidjson::SizeType>(p.size()));
+    w.EndArray();
+    w.EndObject();
+    return buf.GetString();
+}
+
+std::string CategoryRules::classify(std::string_view kernelName) const {
+    for (std::size_t i = 0; i < compiled_.size(); ++i)
+        if (std::regex_search(kernelName.begin(), kernelName.end(), compiled_[i]))
+            return rules_[i].category;
+    return fallback_;
+}
+
+std::vector<std::string> CategoryRules::computePriority() const {
+    std::vector<std::string> out;
+    auto add = [&](const std::string& c) {
+        if (c == kCommunicationCategory || c == kMemoryCategory || c == kIdleCategory)
+            return;
+        if (std::find(out.begin(), out.end(), c) == out.end())
+            out.push_back(c);
+    };
+    for (const auto& p : priority_)
+        add(p);
+    const bool fallbackListed = std::find(priority_.begin(), priority_.end(), fallback_) != priority_.end();
+    for (const auto& r : rules_)
+        if (r.category != fallback_ || fallbackListed)
+            add(r.category);
+    add(fallback_);
+    return out;
+}
+
+} // namespace cnp

@@ -1,0 +1,177 @@
+#include "metrics/RunDiff.h"
+
+#include "metrics/RunSummaryReader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <map>
+
+namespace cnp {
+
+namespace {
+
+bool isHex(char c) {
+    return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+}
+bool isIdent(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+// Removes balanced <...> and (...) groups (nested), keeping everything outside them.
+std::string stripGroups(std::string_view s) {
+    std::string out;
+    int angle = 0, paren = 0;
+    for (char c : s) {
+        if (c == '<' && paren == 0) {
+            ++angle;
+            continue;
+        }
+        if (c == '>' && angle > 0 && paren == 0) {
+            --angle;
+            continue;
+        }
+        if (c == '(' && angle == 0) {
+            ++paren;
+            continue;
+        }
+        if (c == ')' && paren > 0 && angle == 0) {
+            --paren;
+            continue;
+        }
+        if (angle == 0 && paren == 0)
+            out += c;
+    }
+    return out;
+}
+
+} // namespace
+
+std::string normaliseKernelName(std::string_view name) {
+    std::string s = stripGroups(name);
+    // Split into identifier tokens and separators; drop hash-like tokens, strip numeric suffixes.
+    std::string out;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        if (!isIdent(s[i])) {
+            out += s[i++];
+            continue;
+        }
+        std::size_t j = i;
+        while (j < s.size() && isIdent(s[j]))
+            ++j;
+        std::string tok = s.substr(i, j - i);
+        i = j;
+        const bool hex0x = tok.size() > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X') &&
+                           std::all_of(tok.begin() + 2, tok.end(), isHex);
+        const bool longHash = tok.size() >= 8 && std::all_of(tok.begin(), tok.end(), isHex) &&
+                              std::any_of(tok.begin(), tok.end(),
+                                          [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+        if (hex0x || longHash)
+            continue;
+        // Strip trailing "_<digits>" and "_<hash>" groups: triton_poi_fused_add_3 -> triton_poi_fused_add.
+        for (;;) {
+            auto us = tok.rfind('_');
+            if (us == std::string::npos || us + 1 >= tok.size() || us == 0)
+                break;
+            const auto tail = std::string_view(tok).substr(us + 1);
+            const bool digits = std::all_of(
+                tail.begin(), tail.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+            const bool hash = tail.size() >= 8 && std::all_of(tail.begin(), tail.end(), isHex) &&
+                              std::any_of(tail.begin(), tail.end(),
+                                          [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+            if (!digits && !hash)
+                break;
+            tok.resize(us);
+        }
+        out += tok;
+    }
+    // Collapse whitespace runs and trim.
+    std::string clean;
+    for (char c : out) {
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            if (!clean.empty() && clean.back() != ' ')
+                clean += ' ';
+        } else {
+            clean += c;
+        }
+    }
+    while (!clean.empty() && clean.back() == ' ')
+        clean.pop_back();
+    return clean.empty() ? std::string(name) : clean;
+}
+
+RunDiffResult diffRuns(const Workspace& ws, const std::string& runA, const std::string& runB,
+                       const RunDiffOptions& opt) {
+    const auto a = ws.runOrThrow(runA), b = ws.runOrThrow(runB);
+    const RunSummaryReader ra(ws, a.id), rb(ws, b.id);
+    RunDiffResult res;
+    res.runA = a.info.name;
+    res.runB = b.info.name;
+    std::map<std::string, KernelDiffRow> rows;
+    auto add = [&](const std::vector<KernelStatRow>& stats, bool isA) {
+        for (const auto& k : stats) {
+            const std::string key = opt.normalize ? normaliseKernelName(k.name) : k.name;
+            auto& r = rows[key];
+            r.name = key;
+            if (r.category.empty())
+                r.category = k.category; // A's rows are added first, so A's category wins
+            (isA ? r.countA : r.countB) += k.count;
+            (isA ? r.totalA : r.totalB) += k.totalNs;
+            (isA ? r.namesA : r.namesB) += 1;
+            (isA ? res.totalA : res.totalB) += k.totalNs;
+        }
+    };
+    add(ra.kernelStats(-1), true);
+    add(rb.kernelStats(-1), false);
+    std::map<std::string, CategoryDiffRow> cats;
+    for (auto& [key, r] : rows) {
+        r.delta = r.totalB - r.totalA;
+        const Ns ad = std::llabs(r.delta);
+        if (r.countA == 0) {
+            r.cls = "added";
+            ++res.added;
+        } else if (r.countB == 0) {
+            r.cls = "removed";
+            ++res.removed;
+        } else if (static_cast<double>(ad) <= opt.unchangedFraction * static_cast<double>(r.totalA) &&
+                   ad <= opt.unchangedPerInstanceNs * std::max(r.countA, r.countB)) {
+            r.cls = "unchanged";
+            ++res.unchanged;
+        } else if (r.delta < 0) {
+            r.cls = "faster";
+            ++res.faster;
+        } else {
+            r.cls = "slower";
+            ++res.slower;
+        }
+        auto& c = cats[r.category];
+        c.category = r.category;
+        c.totalA += r.totalA;
+        c.totalB += r.totalB;
+        c.delta += r.delta;
+        res.kernels.push_back(r);
+    }
+    std::sort(res.kernels.begin(), res.kernels.end(), [](const KernelDiffRow& x, const KernelDiffRow& y) {
+        const Ns dx = std::llabs(x.delta), dy = std::llabs(y.delta);
+        if (dx != dy)
+            return dx > dy;
+        return x.name < y.name;
+    });
+    for (auto& [k, c] : cats)
+        res.categories.push_back(c);
+    std::sort(res.categories.begin(), res.categories.end(),
+              [](const CategoryDiffRow& x, const CategoryDiffRow& y) {
+                  const Ns dx = std::llabs(x.delta), dy = std::llabs(y.delta);
+                  if (dx != dy)
+                      return dx > dy;
+                  return x.category < y.category;
+              });
+    for (const auto& m : aggregateSteps(ra.steps()))
+        res.stepTimesA.push_back(m.stepTimeNs);
+    for (const auto& m : aggregateSteps(rb.steps()))
+        res.stepTimesB.push_back(m.stepTimeNs);
+    return res;
+}
+
+} // namespace cnp

@@ -1,0 +1,54 @@
+#pragma once
+// Run diff A vs B (docs/metrics.md, "Run diff"): kernels matched by exact name, or by normalised name
+// (template arguments, hex hashes and numeric suffixes stripped) when `normalize` is set; per kernel
+// class added / removed / faster / slower / unchanged, sorted by |delta total| descending; category-level
+// deltas of kernel time; the step-time distributions of both runs. Reads summaries only:
+// O(kernel names log kernel names).
+#include "core/TraceData.h"
+#include "store/Workspace.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cnp {
+
+struct RunDiffOptions {
+    bool normalize = false;
+    double unchangedFraction = 0.02;  // |delta| <= 2% of A's total ...
+    Ns unchangedPerInstanceNs = 1000; // ... and <= 1 us per instance (max of the two counts)
+};
+
+struct KernelDiffRow {
+    std::string name;     // the exact name, or the normalised key when normalising
+    std::string category; // A's category when present, else B's
+    std::int64_t countA = 0, countB = 0;
+    Ns totalA = 0, totalB = 0;
+    Ns delta = 0;                        // totalB - totalA
+    std::string cls;                     // "added", "removed", "faster", "slower", "unchanged"
+    std::int64_t namesA = 0, namesB = 0; // distinct exact names merged into this row
+};
+
+struct CategoryDiffRow {
+    std::string category;
+    Ns totalA = 0, totalB = 0, delta = 0;
+};
+
+struct RunDiffResult {
+    std::string runA, runB;
+    std::int64_t added = 0, removed = 0, faster = 0, slower = 0, unchanged = 0;
+    std::vector<KernelDiffRow> kernels;
+    std::vector<CategoryDiffRow> categories; // by |delta| descending
+    std::vector<Ns> stepTimesA, stepTimesB;  // multi-rank step times (max over ranks)
+    Ns totalA = 0, totalB = 0;               // total kernel time of each run
+};
+
+// Strips template arguments (<...>, nested), parenthesised parameter lists, 0x/long hex hashes and
+// numeric suffixes: "triton_poi_fused_add_3" and "triton_poi_fused_add_7" both become "triton_poi_fused_add".
+std::string normaliseKernelName(std::string_view name);
+
+// Throws InputError when a run does not exist.
+RunDiffResult diffRuns(const Workspace& ws, const std::string& runA, const std::string& runB,
+                       const RunDiffOptions& options = {});
+
+} // namespace cnp

@@ -1,0 +1,29 @@
+#pragma once
+// Summaries precomputed at ingest (and rebuilt by `cnp reclassify`) so that every analysis command
+// reads small tables instead of rescanning raw events. Tables: docs/schema.md, "Summary tables".
+//   summary_rank       per (run, rank): event counts, kernel time, whole-window breakdown, launch stats
+//   summary_step       per (run, rank, step): CPU range, GPU window, breakdown
+//   summary_exclusive  per (run, rank, step or -1 = whole window, category): exclusive ns
+//   summary_kernel     per (run, rank or -1 = all ranks, kernel name): cuda_gpu_kern_sum columns
+//   summary_gap        per (run, rank): the largest GPU idle gaps and what the CPU was doing
+// Both functions must run inside the caller's Transaction; they create the tables if needed.
+#include "core/TraceData.h"
+#include "store/Workspace.h"
+
+#include <cstdint>
+
+namespace cnp {
+
+// `trace` must be the normalised, categorised trace just inserted as run `runId`. O(n log n).
+void buildRunSummaries(Workspace& ws, std::int64_t runId, const TraceData& trace);
+
+// Re-categorises run `runId` with the workspace's current rules (updating the stored kernel
+// categories) and rebuilds its summaries, without re-reading any source file.
+void rebuildRunSummaries(Workspace& ws, std::int64_t runId);
+
+// Creates the summary tables when missing (idempotent).
+void ensureSummaryTables(Workspace& ws);
+// Deletes every summary row of one run.
+void deleteRunSummaries(Workspace& ws, std::int64_t runId);
+
+} // namespace cnp

@@ -1,0 +1,27 @@
+#pragma once
+// Finds training steps (docs/metrics.md, "Windows").
+// A step is a CPU range (user annotation, cpu_op, NVTX or other; never python_function) whose name
+// matches the step pattern. Patterns are tried in order and the first one that matches any range of
+// the trace is used for every rank, so all ranks agree on what a step is. A matching range nested
+// inside another matching range of the same rank is dropped (outermost wins).
+// GPU projection, per rank: step i's gpuStart = earliest start of any kernel/memcpy/memset whose
+// correlation id belongs to an API call starting inside step i's CPU range [cpuStart, cpuEnd]
+// (any thread of the rank: backward kernels are launched from autograd threads).
+// Window i = [gpuStart(i), gpuStart(next step with GPU work)); the last step with GPU work ends at the
+// latest end of its own GPU work. Steps without GPU work keep gpuStart = gpuEnd = -1.
+// Complexity: O(n log n) in the number of API calls, CPU ranges and GPU activities.
+#include "core/TraceData.h"
+
+#include <string>
+#include <vector>
+
+namespace cnp {
+
+struct StepPattern {
+    std::vector<std::string> patterns = {R"(^ProfilerStep#\d+$)", R"(^(train_)?step\b)"};
+};
+
+// Replaces trace.steps. Throws InputError (file "step pattern") when a pattern is not a valid regex.
+void detectSteps(TraceData& trace, const StepPattern& pattern = {});
+
+} // namespace cnp

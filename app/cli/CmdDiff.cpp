@@ -1,0 +1,131 @@
+// cnp diff WS RUN_A RUN_B [--normalize] [--top N] [--json]
+#include "ArgParser.h"
+#include "CommandRegistry.h"
+#include "JsonOutput.h"
+#include "TableOutput.h"
+
+#include "metrics/Bootstrap.h"
+#include "metrics/RunDiff.h"
+#include "store/Workspace.h"
+
+#include <iostream>
+
+namespace cnp::cli {
+namespace {
+
+int runDiff(const std::vector<std::string>& args) {
+    ArgParser p({"--top"}, {"--normalize", "--json"});
+    p.parse(args);
+    p.requirePositionals(3, 3, "WORKSPACE RUN_A RUN_B");
+    const auto top = p.number("--top").value_or(20);
+    if (top < 0)
+        throw UsageFailure{"--top must be >= 0"};
+    RunDiffOptions o;
+    o.normalize = p.has("--normalize");
+    Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);
+    const auto d = diffRuns(ws, p.positionals()[1], p.positionals()[2], o);
+
+    if (p.has("--json")) {
+        JsonOutput j;
+        j.beginObject()
+            .key("run_a")
+            .str(d.runA)
+            .key("run_b")
+            .str(d.runB)
+            .key("normalized")
+            .boolean(o.normalize);
+        j.key("summary").beginObject().key("added").num(d.added).key("removed").num(d.removed);
+        j.key("faster")
+            .num(d.faster)
+            .key("slower")
+            .num(d.slower)
+            .key("unchanged")
+            .num(d.unchanged)
+            .endObject();
+        j.key("total_kernel_time_ns").beginObject().key("a").num(d.totalA).key("b").num(d.totalB).endObject();
+        j.key("kernels").beginArray();
+        for (const auto& k : d.kernels) {
+            j.beginObject().key("name").str(k.name).key("category").str(k.category);
+            j.key("a").beginObject().key("count").num(k.countA).key("total_ns").num(k.totalA).endObject();
+            j.key("b").beginObject().key("count").num(k.countB).key("total_ns").num(k.totalB).endObject();
+            j.key("delta_ns").num(k.delta).key("class").str(k.cls);
+            if (o.normalize)
+                j.key("names_a").num(k.namesA).key("names_b").num(k.namesB);
+            j.endObject();
+        }
+        j.endArray();
+        j.key("categories").beginArray();
+        for (const auto& c : d.categories)
+            j.beginObject()
+                .key("category")
+                .str(c.category)
+                .key("a_ns")
+                .num(c.totalA)
+                .key("b_ns")
+                .num(c.totalB)
+                .key("delta_ns")
+                .num(c.delta)
+                .endObject();
+        j.endArray();
+        j.key("step_times_ns").beginObject().key("a").beginArray();
+        for (auto t : d.stepTimesA)
+            j.num(t);
+        j.endArray().key("b").beginArray();
+        for (auto t : d.stepTimesB)
+            j.num(t);
+        j.endArray().endObject();
+        j.endObject();
+        std::cout << j.text();
+        return Ok;
+    }
+
+    using T = TableOutput;
+    auto dur = [](Ns v) { return T::duration(static_cast<double>(v)); };
+    auto signedDur = [&](Ns v) { return (v > 0 ? "+" : "") + dur(v); };
+    std::cout << "diff " << d.runA << " (A) -> " << d.runB << " (B)"
+              << (o.normalize ? ", normalised names" : "") << "\nkernel time " << dur(d.totalA) << " -> "
+              << dur(d.totalB) << "; kernels: " << d.added << " added, " << d.removed << " removed, "
+              << d.faster << " faster, " << d.slower << " slower, " << d.unchanged << " unchanged\n";
+    auto median = [](const std::vector<Ns>& v) {
+        return Bootstrap::median(std::vector<double>(v.begin(), v.end()));
+    };
+    if (!d.stepTimesA.empty() || !d.stepTimesB.empty())
+        std::cout << "median step " << T::duration(median(d.stepTimesA)) << " (" << d.stepTimesA.size()
+                  << " steps) -> " << T::duration(median(d.stepTimesB)) << " (" << d.stepTimesB.size()
+                  << " steps)\n";
+    std::cout << '\n';
+    T c({"category", ">A", ">B", ">delta"});
+    for (const auto& x : d.categories)
+        c.addRow({x.category, dur(x.totalA), dur(x.totalB), signedDur(x.delta)});
+    c.print(std::cout);
+    std::cout << '\n';
+    T k({"kernel", "category", ">A count", ">A total", ">B count", ">B total", ">delta", "class"});
+    std::size_t n = 0;
+    for (const auto& x : d.kernels) {
+        if (top > 0 && n++ >= static_cast<std::size_t>(top))
+            break;
+        const std::string name = x.name.size() > 60 ? x.name.substr(0, 57) + "..." : x.name;
+        k.addRow({name, x.category, T::count(x.countA), dur(x.totalA), T::count(x.countB), dur(x.totalB),
+                  signedDur(x.delta), x.cls});
+    }
+    k.print(std::cout);
+    if (top > 0 && d.kernels.size() > static_cast<std::size_t>(top))
+        std::cout << "(" << d.kernels.size() - static_cast<std::size_t>(top) << " more; --top 0 lists all)\n";
+    return Ok;
+}
+
+} // namespace
+
+CNP_COMMAND(
+    "diff", "kernel-level and category-level difference between two runs",
+    "usage: cnp diff WS RUN_A RUN_B [--normalize] [--top N] [--json]\n\n"
+    "Matches the kernels of RUN_A and RUN_B by name (with --normalize: template arguments, hashes\n"
+    "and numeric suffixes stripped, so triton_poi_fused_add_3 ~ triton_poi_fused_add_7) and classes\n"
+    "each as added, removed, faster, slower or unchanged (|delta| <= 2% of A's total and <= 1 us per\n"
+    "instance), sorted by |delta total|; also category-level deltas and both step-time series.\n\n"
+    "  --normalize  match normalised kernel names\n"
+    "  --top N      kernels shown in the table (default 20, 0 = all; --json lists all)\n"
+    "  --json       machine-readable output (docs/cli.md)\n",
+    runDiff);
+
+} // namespace cnp::cli

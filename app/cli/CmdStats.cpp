@@ -1,0 +1,240 @@
+// cnp stats WS --run NAME [--top N] [--json]: per-rank counts, GPU window, temporal breakdown,
+// exclusive time per category, steps and top kernels, read from the run's precomputed summaries.
+#include "ArgParser.h"
+#include "CommandRegistry.h"
+#include "JsonOutput.h"
+#include "TableOutput.h"
+
+#include "metrics/RunSummaryReader.h"
+#include "store/Workspace.h"
+
+#include <iostream>
+
+namespace cnp::cli {
+namespace {
+
+void breakdownJson(JsonOutput& j, const BreakdownNs& b) {
+    j.beginObject();
+    j.key("compute").num(b.compute).key("communication").num(b.communication).key("overlap").num(b.overlap);
+    j.key("memory").num(b.memory).key("idle").num(b.idle);
+    j.endObject();
+}
+
+void exclusiveJson(JsonOutput& j, const ExclusiveNs& ex) {
+    j.beginObject();
+    for (const auto& [c, ns] : ex)
+        j.key(c).num(ns);
+    j.endObject();
+}
+
+void kernelJson(JsonOutput& j, const KernelStatRow& k) {
+    j.beginObject();
+    j.key("name").str(k.name).key("category").str(k.category).key("count").num(k.count);
+    j.key("total_ns").num(k.totalNs).key("mean_ns").real(k.meanNs).key("median_ns").real(k.medianNs);
+    j.key("min_ns").num(k.minNs).key("max_ns").num(k.maxNs).key("stddev_ns").real(k.stddevNs);
+    j.key("percent").real(k.percent);
+    j.endObject();
+}
+
+int runStats(const std::vector<std::string>& args) {
+    ArgParser p({"--run", "--top"}, {"--json"});
+    p.parse(args);
+    p.requirePositionals(1, 1, "WORKSPACE");
+    const auto runName = p.value("--run");
+    if (!runName)
+        throw UsageFailure{"--run NAME is required"};
+    const auto top = p.number("--top").value_or(10);
+    if (top < 0)
+        throw UsageFailure{"--top must be >= 0"};
+    Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);
+    const auto run = ws.runOrThrow(*runName);
+    const RunSummaryReader reader(ws, run.id);
+    const auto ranks = reader.ranks();
+    const auto steps = reader.steps();
+    const auto multi = aggregateSteps(steps);
+    const auto limit = static_cast<std::size_t>(top);
+
+    if (p.has("--json")) {
+        JsonOutput j;
+        j.beginObject();
+        j.key("run").str(run.info.name).key("config").str(run.info.config);
+        j.key("ranks").beginArray();
+        for (const auto& r : ranks) {
+            j.beginObject();
+            j.key("rank").num(r.rank);
+            j.key("counts").beginObject();
+            j.key("kernel")
+                .num(r.counts.kernel)
+                .key("memcpy")
+                .num(r.counts.memcpy)
+                .key("memset")
+                .num(r.counts.memset);
+            j.key("runtime").num(r.counts.runtime).key("driver").num(r.counts.driver);
+            j.key("cpu_range").num(r.counts.cpuRange).key("flow").num(r.counts.flow);
+            j.key("gpu_annotation").num(r.counts.gpuAnnotation);
+            j.endObject();
+            j.key("kernel_time_ns").num(r.kernelTimeNs);
+            j.key("gpu_window_ns");
+            if (r.window)
+                j.beginArray().num(r.window->start).num(r.window->end).endArray();
+            else
+                j.null();
+            j.key("breakdown_ns");
+            breakdownJson(j, r.breakdown);
+            j.key("overlap_fraction").real(r.breakdown.overlapFraction());
+            j.key("exclusive_ns");
+            exclusiveJson(j, r.exclusive);
+            j.key("launch").beginObject();
+            j.key("launched_kernels")
+                .num(r.launch.launchedKernels)
+                .key("delay_mean_ns")
+                .real(r.launch.meanDelayNs);
+            j.key("delay_median_ns").num(r.launch.medianDelayNs).key("delay_p95_ns").num(r.launch.p95DelayNs);
+            j.key("delay_max_ns").num(r.launch.maxDelayNs);
+            j.key("kernels_shorter_than_launch").num(r.launch.shorterThanLaunch);
+            j.key("launch_call_mean_ns").real(r.launch.meanLaunchCallNs);
+            j.endObject();
+            j.key("steps").beginArray();
+            for (const auto& s : steps) {
+                if (s.rank != r.rank)
+                    continue;
+                j.beginObject();
+                j.key("name").str(s.name).key("index").num(s.index);
+                j.key("cpu_start_ns").num(s.cpuStart).key("cpu_end_ns").num(s.cpuEnd);
+                if (s.hasGpu()) {
+                    j.key("gpu_start_ns").num(s.gpuStart).key("gpu_end_ns").num(s.gpuEnd);
+                    j.key("breakdown_ns");
+                    breakdownJson(j, s.breakdown);
+                    j.key("exclusive_ns");
+                    exclusiveJson(j, s.exclusive);
+                } else {
+                    j.key("gpu_start_ns").null().key("gpu_end_ns").null().key("breakdown_ns").null();
+                    j.key("exclusive_ns").null();
+                }
+                j.endObject();
+            }
+            j.endArray();
+            j.key("top_kernels").beginArray();
+            for (const auto& k : reader.kernelStats(r.rank, limit))
+                kernelJson(j, k);
+            j.endArray();
+            j.endObject();
+        }
+        j.endArray();
+        j.key("step_times").beginArray();
+        for (const auto& m : multi) {
+            j.beginObject();
+            j.key("index").num(m.index).key("name").str(m.name).key("step_time_ns").num(m.stepTimeNs);
+            j.key("slowest_rank").num(m.slowestRank).key("skew_ns").num(m.skewNs);
+            j.key("last_to_finish_rank")
+                .num(m.lastToFinishRank)
+                .key("finish_spread_ns")
+                .num(m.finishSpreadNs);
+            j.key("most_exposed_comm_rank").num(m.mostExposedCommRank);
+            j.key("most_exposed_comm_ns").num(m.mostExposedCommNs);
+            j.endObject();
+        }
+        j.endArray();
+        j.key("top_kernels").beginArray();
+        for (const auto& k : reader.kernelStats(-1, limit))
+            kernelJson(j, k);
+        j.endArray();
+        j.endObject();
+        std::cout << j.text();
+        return Ok;
+    }
+
+    using T = TableOutput;
+    std::cout << "run " << run.info.name << " (config " << run.info.config << ", " << ranks.size() << " rank"
+              << (ranks.size() == 1 ? "" : "s") << ")\n";
+    for (const auto& r : ranks) {
+        std::cout << "\nrank " << r.rank << ": " << r.counts.kernel << " kernels, " << r.counts.memcpy
+                  << " memcpy, " << r.counts.memset << " memset, " << r.counts.runtime << " runtime + "
+                  << r.counts.driver << " driver calls, " << r.counts.cpuRange << " CPU ranges, "
+                  << r.counts.flow << " flows\n";
+        if (!r.window) {
+            std::cout << "  no GPU activity\n";
+            continue;
+        }
+        const double w = static_cast<double>(r.window->length());
+        auto frac = [&](Ns v) { return w > 0 ? T::percent(static_cast<double>(v) / w) : std::string("-"); };
+        std::cout << "  GPU window " << T::duration(w) << ", kernel time "
+                  << T::duration(static_cast<double>(r.kernelTimeNs)) << "\n\n";
+        T b({"part", ">time", ">share"});
+        b.addRow(
+            {"compute", T::duration(static_cast<double>(r.breakdown.compute)), frac(r.breakdown.compute)});
+        b.addRow({"communication (exposed)", T::duration(static_cast<double>(r.breakdown.communication)),
+                  frac(r.breakdown.communication)});
+        b.addRow({"memory (exposed)", T::duration(static_cast<double>(r.breakdown.memory)),
+                  frac(r.breakdown.memory)});
+        b.addRow({"idle", T::duration(static_cast<double>(r.breakdown.idle)), frac(r.breakdown.idle)});
+        const auto of = r.breakdown.overlapFraction();
+        b.addRow({"overlap (comm under compute)", T::duration(static_cast<double>(r.breakdown.overlap)),
+                  of ? T::percent(*of) + " of comm" : std::string("n/a")});
+        b.print(std::cout, "  ");
+        std::cout << '\n';
+        T ex({"category", ">exclusive", ">share"});
+        for (const auto& [c, ns] : r.exclusive)
+            ex.addRow({c, T::duration(static_cast<double>(ns)), frac(ns)});
+        ex.print(std::cout, "  ");
+        bool anyStep = false;
+        T st({">#", "step", ">GPU window", ">compute", ">comm", ">memory", ">idle"});
+        for (const auto& s : steps) {
+            if (s.rank != r.rank)
+                continue;
+            anyStep = true;
+            if (!s.hasGpu()) {
+                st.addRow({std::to_string(s.index), s.name, "no GPU work", "", "", "", ""});
+                continue;
+            }
+            st.addRow({std::to_string(s.index), s.name, T::duration(static_cast<double>(s.length())),
+                       T::duration(static_cast<double>(s.breakdown.compute)),
+                       T::duration(static_cast<double>(s.breakdown.communication)),
+                       T::duration(static_cast<double>(s.breakdown.memory)),
+                       T::duration(static_cast<double>(s.breakdown.idle))});
+        }
+        std::cout << '\n';
+        if (anyStep)
+            st.print(std::cout, "  ");
+        else
+            std::cout << "  no steps found (whole trace is one window)\n";
+        std::cout << '\n';
+        T kt({"kernel", "category", ">count", ">total", ">%", ">mean", ">median"});
+        for (const auto& k : reader.kernelStats(r.rank, limit)) {
+            std::string n = k.name.size() > 70 ? k.name.substr(0, 67) + "..." : k.name;
+            kt.addRow({n, k.category, T::count(k.count), T::duration(static_cast<double>(k.totalNs)),
+                       T::fixed(k.percent, 1), T::duration(k.meanNs), T::duration(k.medianNs)});
+        }
+        kt.print(std::cout, "  ");
+    }
+    if (ranks.size() > 1 && !multi.empty()) {
+        std::cout << "\nmulti-rank step times (max over ranks)\n";
+        T m({">#", ">step time", ">slowest rank", ">skew", ">last to finish", ">most exposed comm"});
+        for (const auto& s : multi)
+            m.addRow({std::to_string(s.index), T::duration(static_cast<double>(s.stepTimeNs)),
+                      std::to_string(s.slowestRank), T::duration(static_cast<double>(s.skewNs)),
+                      std::to_string(s.lastToFinishRank),
+                      "rank " + std::to_string(s.mostExposedCommRank) + " " +
+                          T::duration(static_cast<double>(s.mostExposedCommNs))});
+        m.print(std::cout, "  ");
+    }
+    return Ok;
+}
+
+} // namespace
+
+CNP_COMMAND(
+    "stats", "per-rank breakdown, steps and top kernels of one run",
+    "usage: cnp stats WS --run NAME [--top N] [--json]\n\n"
+    "For each rank of run NAME: event counts, total kernel time, the whole-trace GPU window and its\n"
+    "temporal breakdown (compute, exposed communication, exposed memory, idle: integer ns summing to\n"
+    "the window; overlap = communication hidden under compute), exclusive time per kernel category,\n"
+    "launch statistics, the steps found with their own breakdowns, and the top N kernels (default 10)\n"
+    "with the columns of Nsight Systems' cuda_gpu_kern_sum. Multi-rank runs also get step times\n"
+    "(max over ranks), skew and stragglers. Definitions: docs/metrics.md; JSON shape: docs/cli.md.\n\n"
+    "  --run NAME   the run to describe (see cnp runs)\n"
+    "  --top N      kernels listed per rank and for the run (default 10, 0 = all)\n"
+    "  --json       machine-readable output\n",
+    runStats);
+
+} // namespace cnp::cli

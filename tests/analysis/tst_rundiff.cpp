@@ -1,0 +1,106 @@
+// Run diff on hand-built runs (classes by hand, see comments) and kernel-name normalisation.
+#include "tst_analysis_synthetic.h"
+
+#include "core/InputError.h"
+#include "metrics/RunDiff.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace cnp;
+using namespace cnp::testing;
+
+class TestRunDiff : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+    std::unique_ptr<Workspace> ws;
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir.isValid());
+        ws = std::make_unique<Workspace>(dir.filePath("diff.cnpdb").toStdString(),
+                                         Workspace::Mode::CreateIfMissing);
+        SyntheticTrace a("A");
+        a.kernel(0, 100, "k1").kernel(200, 300, "k1");  // 2 x 100
+        a.kernel(400, 1400, "k2");                      // 1000
+        a.kernel(1500, 1600, "k3");                     // removed in B
+        a.kernel(2000, 3000, "k5");                     // 1000 -> 1010: within 2% and 1 us
+        a.kernel(4000, 5000, "k6");                     // 1000 -> 1100: slower
+        a.kernel(6000, 6100, "triton_poi_fused_add_3"); // renamed suffix in B
+        storeRun(*ws, a.t);
+        SyntheticTrace b("B");
+        b.kernel(0, 100, "k1").kernel(200, 300, "k1");
+        b.kernel(400, 900, "k2");   // 500: faster by 500
+        b.kernel(1000, 1050, "k4"); // added
+        b.kernel(2000, 3010, "k5");
+        b.kernel(4000, 5100, "k6");
+        b.kernel(6000, 6150, "triton_poi_fused_add_7");
+        storeRun(*ws, b.t);
+    }
+
+    void exactNames() {
+        const auto d = diffRuns(*ws, "A", "B");
+        // added k4 + triton_..._7; removed k3 + triton_..._3; faster k2; slower k6; unchanged k1, k5.
+        QCOMPARE(d.added, std::int64_t{2});
+        QCOMPARE(d.removed, std::int64_t{2});
+        QCOMPARE(d.faster, std::int64_t{1});
+        QCOMPARE(d.slower, std::int64_t{1});
+        QCOMPARE(d.unchanged, std::int64_t{2});
+        QStringList order;
+        for (const auto& k : d.kernels)
+            order << QString::fromStdString(k.name + ":" + k.cls + ":" + std::to_string(k.delta));
+        // Sorted by |delta| descending, ties by name.
+        QCOMPARE(order.join(' '),
+                 QStringLiteral("k2:faster:-500 triton_poi_fused_add_7:added:150 k3:removed:-100 "
+                                "k6:slower:100 triton_poi_fused_add_3:removed:-100 k4:added:50 "
+                                "k5:unchanged:10 k1:unchanged:0"));
+        QCOMPARE(d.kernels[0].name, std::string("k2"));
+        QCOMPARE(d.kernels[0].totalA, Ns{1000});
+        QCOMPARE(d.kernels[0].totalB, Ns{500});
+        QCOMPARE(d.kernels.back().name, std::string("k1"));
+        QCOMPARE(d.totalA, Ns{3400});
+        QCOMPARE(d.totalB, Ns{3010}); // 200 + 500 + 50 + 1010 + 1100 + 150
+    }
+
+    void normalisedNames() {
+        RunDiffOptions o;
+        o.normalize = true;
+        const auto d = diffRuns(*ws, "A", "B", o);
+        auto it = std::find_if(d.kernels.begin(), d.kernels.end(),
+                               [](const KernelDiffRow& k) { return k.name == "triton_poi_fused_add"; });
+        QVERIFY(it != d.kernels.end());
+        QCOMPARE(it->cls, std::string("slower")); // 100 -> 150
+        QCOMPARE(it->delta, Ns{50});
+        QCOMPARE(d.added, std::int64_t{1});
+        QCOMPARE(d.removed, std::int64_t{1});
+    }
+
+    void normalise_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("triton suffix") << "triton_poi_fused_add_3"
+                                       << "triton_poi_fused_add";
+        QTest::newRow("triton multi suffix") << "triton_red_fused_sum_12_0"
+                                             << "triton_red_fused_sum";
+        QTest::newRow("templates and params")
+            << "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>(int, float)"
+            << "void at::native::vectorized_elementwise_kernel";
+        QTest::newRow("hex hash token") << "fmha_kernel 0xdeadbeef"
+                                        << "fmha_kernel";
+        QTest::newRow("hash suffix") << "cutlass_kernel_a1b2c3d4e5f6"
+                                     << "cutlass_kernel";
+        QTest::newRow("plain") << "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT"
+                               << "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT";
+        QTest::newRow("only digits kept") << "12345"
+                                          << "12345";
+    }
+    void normalise() {
+        QFETCH(QString, name);
+        QTEST(QString::fromStdString(normaliseKernelName(name.toStdString())), "expected");
+    }
+
+    void unknownRun() { QVERIFY_THROWS_EXCEPTION(InputError, diffRuns(*ws, "A", "nope")); }
+};
+
+QTEST_GUILESS_MAIN(TestRunDiff)
+#include "tst_rundiff.moc"

@@ -1,0 +1,133 @@
+// Summaries built at ingest on the real 2-rank NCCL fixture (tests/data/hta/trace_filter: two ranks of one
+// job) and rebuilt by re-classification. Expected values computed per rank from the JSON with an
+// independent python script at authoring time (ns = round(us*1000) in exact decimal arithmetic; unions per
+// docs/metrics.md; step
+// windows via the correlation ids of the cuda_runtime calls inside each ProfilerStep range).
+#include "tst_analysis_synthetic.h"
+
+#include "metrics/RunSummaryReader.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace cnp;
+using namespace cnp::testing;
+
+class TestRunSummaries : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+    std::unique_ptr<Workspace> ws;
+    std::int64_t runId = 0;
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir.isValid());
+        ws = std::make_unique<Workspace>(dir.filePath("sum.cnpdb").toStdString(),
+                                         Workspace::Mode::CreateIfMissing);
+        IngestRequest req;
+        req.inputs = {CNP_TEST_DATA_DIR "/hta/trace_filter"};
+        req.runName = "job";
+        runId = ingest(*ws, req).runId;
+    }
+
+    void ranks_data() {
+        QTest::addColumn<int>("rank");
+        QTest::addColumn<qint64>("kernels");
+        QTest::addColumn<qint64>("compute");
+        QTest::addColumn<qint64>("communication");
+        QTest::addColumn<qint64>("overlap");
+        QTest::addColumn<qint64>("memory");
+        QTest::addColumn<qint64>("window");
+        QTest::newRow("rank 0") << 0 << 1154LL << 210320000LL << 336983000LL << 59216000LL << 353000LL
+                                << 1222847000LL;
+        QTest::newRow("rank 1") << 1 << 1104LL << 271973000LL << 303523000LL << 75530000LL << 4554000LL
+                                << 1231186000LL;
+    }
+    void ranks() {
+        QFETCH(int, rank);
+        const RunSummaryReader r(*ws, runId);
+        const auto all = r.ranks();
+        QCOMPARE(all.size(), std::size_t{2});
+        const auto& s = all[static_cast<std::size_t>(rank)];
+        QCOMPARE(s.rank, rank);
+        QTEST(static_cast<qint64>(s.counts.kernel), "kernels");
+        QTEST(static_cast<qint64>(s.breakdown.compute), "compute");
+        QTEST(static_cast<qint64>(s.breakdown.communication), "communication");
+        QTEST(static_cast<qint64>(s.breakdown.overlap), "overlap");
+        QTEST(static_cast<qint64>(s.breakdown.memory), "memory");
+        QVERIFY(s.window);
+        QTEST(static_cast<qint64>(s.window->length()), "window");
+        QCOMPARE(s.breakdown.window(), s.window->length());
+        QVERIFY(s.breakdown.overlapFraction() && *s.breakdown.overlapFraction() > 0.1);
+        // Every NCCL kernel is classified as communication (python: 10 ncclKernel_SendRecv per rank).
+        std::int64_t comm = 0;
+        for (const auto& k : r.kernelStats(rank)) {
+            const bool nccl = k.name.rfind("ncclKernel", 0) == 0;
+            QCOMPARE(k.category == "communication", nccl);
+            if (nccl)
+                comm += k.count;
+        }
+        QCOMPARE(comm, std::int64_t{10});
+    }
+
+    void multiRankSteps() {
+        const RunSummaryReader r(*ws, runId);
+        const auto steps = r.steps();
+        QCOMPARE(steps.size(), std::size_t{4});
+        const auto m = aggregateSteps(steps);
+        QCOMPARE(m.size(), std::size_t{2});
+        // python windows: rank 0 607246000, 615601000; rank 1 607900000, 623286000 -> max is rank 1's.
+        QCOMPARE(m[0].stepTimeNs, Ns{607900000});
+        QCOMPARE(m[0].slowestRank, 1);
+        QCOMPARE(m[0].skewNs, Ns{607900000 - 607246000});
+        QCOMPARE(m[1].stepTimeNs, Ns{623286000});
+        QCOMPARE(m[1].skewNs, Ns{623286000 - 615601000});
+        QCOMPARE(QString::fromStdString(m[1].name), QStringLiteral("ProfilerStep#552"));
+        // rank 0 step 551: compute 106252000, exposed comm 172259000, overlap 23068000, memory 169000
+        // (python).
+        QCOMPARE(steps[0].breakdown.compute, Ns{106252000});
+        QCOMPARE(steps[0].breakdown.communication, Ns{172259000});
+        QCOMPARE(steps[0].breakdown.overlap, Ns{23068000});
+        QCOMPARE(steps[0].breakdown.memory, Ns{169000});
+        Ns ex = 0;
+        for (const auto& [c, v] : steps[0].exclusive)
+            ex += v;
+        QCOMPARE(ex, steps[0].length());
+    }
+
+    void reclassifyRebuilds() {
+        QTemporaryDir d;
+        Workspace w(d.filePath("re.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        SyntheticTrace s("r");
+        s.kernel(0, 100, "sgemm_a").kernel(100, 150, "ncclKernel_x").kernel(150, 160, "weird");
+        const auto id = storeRun(w, s.t);
+        {
+            Transaction tx(w.db());
+            w.setMeta(
+                std::string(kCategoryRulesMetaKey),
+                "{\"rules\":[{\"category\":\"mine\",\"pattern\":\"sgemm|weird\"}],\"fallback\":\"rest\"}");
+            rebuildRunSummaries(w, id);
+            tx.commit();
+        }
+        const RunSummaryReader r(w, id);
+        std::map<std::string, std::string> cat;
+        for (const auto& k : r.kernelStats(-1))
+            cat[k.name] = k.category;
+        QCOMPARE(cat["sgemm_a"], std::string("mine"));
+        QCOMPARE(cat["weird"], std::string("mine"));
+        QCOMPARE(cat["ncclKernel_x"], std::string("rest")); // the new rules have no communication rule
+        const auto rank = r.ranks().at(0);
+        QCOMPARE(rank.breakdown.compute, Ns{160});
+        QCOMPARE(rank.breakdown.communication, Ns{0});
+        QCOMPARE(rank.exclusive.front().first, std::string("mine"));
+        QCOMPARE(rank.exclusive.front().second, Ns{110});
+        // The stored events carry the new category too.
+        Statement st(w.db(), "SELECT s.value FROM kernels k JOIN strings s ON s.id = k.category_id "
+                             "JOIN strings n ON n.id = k.name_id WHERE n.value = 'weird'");
+        QVERIFY(st.step());
+        QCOMPARE(st.text(0), std::string("mine"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunSummaries)
+#include "tst_runsummaries.moc"
