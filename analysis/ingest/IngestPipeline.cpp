@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -48,7 +49,8 @@ bool looksLikeTraceFile(const fs::path& p) {
     auto ends = [&](std::string_view suf) {
         return name.size() >= suf.size() && name.compare(name.size() - suf.size(), suf.size(), suf) == 0;
     };
-    return ends(".json") || ends(".json.gz") || ends(".cnpt") || ends(".sqlite") || ends(".pt.trace.json");
+    return ends(".json") || ends(".json.gz") || ends(".cnpt") || ends(".cnpt.gz") || ends(".sqlite") ||
+           ends(".pt.trace.json");
 }
 
 std::string stemOf(const std::string& path) {
@@ -86,7 +88,8 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs) {
                 if (e.is_regular_file() && looksLikeTraceFile(e.path()))
                     found.push_back(e.path().string());
             if (found.empty())
-                throw InputError(in, "folder holds no trace files (*.json, *.json.gz, *.cnpt, *.sqlite)");
+                throw InputError(
+                    in, "folder holds no trace files (*.json, *.json.gz, *.cnpt, *.cnpt.gz, *.sqlite)");
             std::sort(found.begin(), found.end());
             files.insert(files.end(), found.begin(), found.end());
         } else {
@@ -133,17 +136,43 @@ void normaliseTrace(TraceData& t) {
     });
 }
 
-std::int64_t addTrace(Workspace& ws, TraceData& trace, const ProgressSink& sink) {
+namespace {
+// Records the wall time since the previous mark under `name`.
+class PhaseClock {
+public:
+    explicit PhaseClock(std::vector<std::pair<std::string, double>>* out) : out_(out) {}
+    void mark(const char* name) {
+        const auto now = std::chrono::steady_clock::now();
+        if (out_)
+            out_->emplace_back(name, std::chrono::duration<double>(now - last_).count());
+        last_ = now;
+    }
+
+private:
+    std::vector<std::pair<std::string, double>>* out_;
+    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+} // namespace
+
+std::int64_t addTrace(Workspace& ws, TraceData& trace, const ProgressSink& sink,
+                      std::vector<std::pair<std::string, double>>* phases) {
+    PhaseClock clock(phases);
     normaliseTrace(trace);
+    clock.mark("normalise");
     categoriseKernels(trace, CategoryRules::forWorkspace(ws));
+    clock.mark("categorise");
     detectSteps(trace, StepPattern{});
+    clock.mark("steps");
     Transaction tx(ws.db());
     ProgressSink insertSink{[&](double f) { sink.report(0.9 * f); }, sink.cancel};
     const auto runId = ws.insertRun(trace, insertSink);
+    clock.mark("insert");
     sink.checkCancel();
     buildRunSummaries(ws, runId, trace);
+    clock.mark("summaries");
     sink.checkCancel();
     tx.commit();
+    clock.mark("commit");
     sink.report(1.0);
     return runId;
 }
@@ -154,6 +183,8 @@ IngestResult ingest(Workspace& ws, const IngestRequest& req, const ProgressSink&
     const auto files = expandInputs(req.inputs);
 
     // Reading is the bulk of the time: 70% of the progress bar, inserting 25%, summaries 5%.
+    IngestResult res;
+    const auto readStart = std::chrono::steady_clock::now();
     TraceData trace;
     std::set<std::int32_t> ranksSeen;
     for (std::size_t i = 0; i < files.size(); ++i) {
@@ -208,10 +239,11 @@ IngestResult ingest(Workspace& ws, const IngestRequest& req, const ProgressSink&
     trace.info.worldSize =
         std::max<std::int32_t>(trace.info.worldSize, static_cast<std::int32_t>(trace.ranks.size()));
 
+    res.phaseSeconds.emplace_back(
+        "read", std::chrono::duration<double>(std::chrono::steady_clock::now() - readStart).count());
     ProgressSink addSink{[&](double f) { sink.report(0.7 + 0.3 * f); }, sink.cancel};
-    const auto runId = addTrace(ws, trace, addSink);
+    const auto runId = addTrace(ws, trace, addSink, &res.phaseSeconds);
 
-    IngestResult res;
     res.runId = runId;
     res.runName = trace.info.name;
     res.events = static_cast<std::int64_t>(trace.eventCount());

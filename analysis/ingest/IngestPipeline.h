@@ -5,6 +5,7 @@
 #include "store/Workspace.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cnp {
@@ -24,7 +25,8 @@ struct IngestResult {
     std::int32_t ranks = 0;
     SkipReport skipped;
     std::vector<std::string> files;
-    std::vector<std::string> notes; // e.g. estimated clock skew per rank
+    std::vector<std::string> notes;                           // e.g. estimated clock skew per rank
+    std::vector<std::pair<std::string, double>> phaseSeconds; // wall time per pipeline phase
 };
 
 // Expands folders into their trace files (sorted by name). Throws InputError on a missing path.
@@ -38,7 +40,9 @@ void normaliseTrace(TraceData& trace);
 
 // Adds an already imported (or generated) trace as a new run: normalise, categorise, detect steps,
 // insert and build summaries in one transaction. On any exception the workspace is unchanged.
-std::int64_t addTrace(Workspace& ws, TraceData& trace, const ProgressSink& sink = {});
+// `phases`, when given, receives the wall time of each phase (for `cnp ingest --timing` and benchmarks).
+std::int64_t addTrace(Workspace& ws, TraceData& trace, const ProgressSink& sink = {},
+                      std::vector<std::pair<std::string, double>>* phases = nullptr);
 
 // The whole ingest. On any exception the workspace is unchanged.
 IngestResult ingest(Workspace& ws, const IngestRequest& request, const ProgressSink& sink = {});

@@ -61,7 +61,7 @@ bool Statement::step() {
 void Statement::exec() {
     while (step()) {
     }
-    reset();
+    sqlite3_reset(stmt_); // bindings stay: callers rebind every parameter of the next row
 }
 
 void Statement::reset() {

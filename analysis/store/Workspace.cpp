@@ -93,8 +93,7 @@ constexpr const char* kRunColumns =
     "id, name, config, repeat, source_format, source_files, host, world_size, gpu_models, driver_version, "
     "cuda_version, cupti_version, container_image, env, synthetic, skipped_events, first_skip_offset, "
     "first_skip_reason, tokens_per_step, flops_per_step, peak_flops, created_at, "
-    "(SELECT COUNT(*) FROM ranks r WHERE r.run_id = runs.id), "
-    "(SELECT COUNT(*) FROM kernels k WHERE k.run_id = runs.id)";
+    "(SELECT COUNT(*) FROM ranks r WHERE r.run_id = runs.id), kernel_count, event_count";
 
 } // namespace
 
@@ -122,10 +121,14 @@ Workspace::Workspace(const std::string& path, Mode mode) : path_(path), readOnly
         if (tables > 0 && !hasMeta)
             throw InputError(path, "not a CNP workspace (an SQLite file without the workspace tables)");
         if (!readOnly_) {
+            // Larger pages mean fewer B-tree pages per bulk-loaded event row; only settable before the
+            // file's first write (switching to WAL is one).
+            if (tables == 0)
+                execSql(db_, "PRAGMA page_size=16384");
             execSql(db_, "PRAGMA journal_mode=WAL");
             execSql(db_, "PRAGMA synchronous=NORMAL");
         }
-        execSql(db_, "PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536");
+        execSql(db_, "PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-8192");
         if (tables == 0) {
             if (readOnly_)
                 throw InputError(path, "not a CNP workspace (empty file)");
@@ -259,6 +262,7 @@ RunRecord Workspace::readRunRow(Statement& st) const {
     r.createdAt = st.text(21);
     r.rankCount = st.i32(22);
     r.kernelCount = st.i64(23);
+    r.eventCount = st.i64(24);
     return r;
 }
 
@@ -316,7 +320,8 @@ std::int64_t Workspace::insertRun(const TraceData& t, const ProgressSink& sink) 
                   "INSERT INTO runs(name, config, repeat, source_format, source_files, host, world_size, "
                   "gpu_models, driver_version, cuda_version, cupti_version, container_image, env, synthetic, "
                   "skipped_events, first_skip_offset, first_skip_reason, tokens_per_step, flops_per_step, "
-                  "peak_flops, created_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                  "peak_flops, created_at, kernel_count, event_count) "
+                  "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     run.bind(1, i.name)
         .bind(2, i.config.empty() ? i.name : i.config)
         .bind(3, i.repeat)
@@ -329,6 +334,8 @@ std::int64_t Workspace::insertRun(const TraceData& t, const ProgressSink& sink) 
     run.bind(13, jsonObject(i.env)).bind(14, i.synthetic ? 1 : 0).bind(15, i.skipped.count);
     run.bind(16, i.skipped.firstOffset).bind(17, i.skipped.firstReason).bind(18, i.tokensPerStep);
     run.bind(19, i.flopsPerStep).bind(20, i.peakFlops).bind(21, nowIso8601());
+    run.bind(22, static_cast<std::int64_t>(t.kernels.size()))
+        .bind(23, static_cast<std::int64_t>(t.eventCount()));
     run.exec();
     const std::int64_t runId = sqlite3_last_insert_rowid(db_);
 
@@ -365,8 +372,8 @@ std::int64_t Workspace::insertRun(const TraceData& t, const ProgressSink& sink) 
     // Each row binds run_id first, then the columns in table order.
     auto insertAll = [&](const char* sql, const auto& events, auto bindRow) {
         Statement st(db_, sql);
+        st.bind(1, runId); // bindings persist across exec(): run_id is bound once per table
         for (const auto& e : events) {
-            st.bind(1, runId);
             bindRow(st, e);
             st.exec();
             tick();

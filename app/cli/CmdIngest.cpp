@@ -7,6 +7,7 @@
 #include "store/Workspace.h"
 
 #include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 
@@ -19,7 +20,7 @@ extern "C" void onInterrupt(int) {
 }
 
 int runIngest(const std::vector<std::string>& args) {
-    ArgParser p({"--run", "--config", "--repeat", "--tokens-per-step"}, {"--quiet"});
+    ArgParser p({"--run", "--config", "--repeat", "--tokens-per-step"}, {"--quiet", "--timing"});
     p.parse(args);
     p.requirePositionals(2, 100000, "WORKSPACE and at least one trace file or folder");
     IngestRequest req;
@@ -54,6 +55,9 @@ int runIngest(const std::vector<std::string>& args) {
         for (const auto& n : res.notes)
             std::cout << "  " << n << '\n';
     }
+    if (p.has("--timing"))
+        for (const auto& [phase, seconds] : res.phaseSeconds)
+            std::fprintf(stderr, "  %-10s %8.3f s\n", phase.c_str(), seconds);
     if (res.skipped.count > 0)
         std::cerr << "warning: skipped " << res.skipped.count << " malformed event(s); first at byte "
                   << res.skipped.firstOffset << ": " << res.skipped.firstReason << '\n';
