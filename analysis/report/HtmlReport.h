@@ -3,7 +3,7 @@
 // runs, the ablation (throughput with 95% CIs, speedups, significance), where the time went (mean
 // per-step breakdown), what each step bought (attribution vs the previous configuration) and the top
 // kernels of every run. Every number comes from analysis/metrics; this file only formats.
-#include "metrics/Ablation.h"
+#include "report/ReportContent.h"
 #include "store/Workspace.h"
 
 #include <ostream>
@@ -11,13 +11,7 @@
 
 namespace cnp {
 
-struct ReportOptions {
-    AblationOptions ablation;
-    std::string title = "CNP Workbench report";
-    bool includeTimestamp = true; // off for reproducible (golden) output
-    std::size_t topKernels = 10;
-};
-
+// ReportOptions: report/ReportContent.h (shared with the PDF report).
 // Throws InputError when the workspace has no runs.
 void writeHtmlReport(const Workspace& ws, std::ostream& out, const ReportOptions& options = {});
 

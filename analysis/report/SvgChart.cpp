@@ -1,5 +1,7 @@
 #include "report/SvgChart.h"
 
+#include "report/ReportContent.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -40,27 +42,6 @@ std::string num(double v, int decimals = 1) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
     return buf;
-}
-
-// A "nice" tick step (1, 2 or 5 x 10^k) giving about `ticks` intervals up to maxValue.
-double niceStep(double maxValue, int ticks) {
-    if (maxValue <= 0)
-        return 1;
-    const double raw = maxValue / ticks;
-    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-    const double f = raw / mag;
-    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
-}
-
-std::string tickLabel(double v) {
-    if (v == 0)
-        return "0";
-    const double a = std::fabs(v);
-    if (a >= 1e6)
-        return num(v / 1e6, a >= 1e7 ? 0 : 1) + "M";
-    if (a >= 1e3)
-        return num(v / 1e3, a >= 1e4 ? 0 : 1) + "k";
-    return num(v, a >= 10 ? 0 : a >= 1 ? 1 : 2);
 }
 
 } // namespace

@@ -1,26 +1,49 @@
-// cnp report WS --out FILE.html [--baseline LABEL] [--order L1,L2,...] [--tokens-per-step N] [--no-timestamp]
+// cnp report WS --out FILE.html|FILE.pdf [--format html|pdf] [--baseline LABEL] [--order L1,L2,...]
+// [--tokens-per-step N] [--no-timestamp]
 #include "ArgParser.h"
 #include "CommandRegistry.h"
 
 #include "core/InputError.h"
 #include "report/HtmlReport.h"
+#include "report/PdfReport.h"
 #include "store/Workspace.h"
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 namespace cnp::cli {
 namespace {
 
+// The format from --format, else from the extension of --out (case-insensitive); anything else is a usage
+// error, so a typo never silently writes HTML into "report.pfd".
+std::string reportFormat(const std::optional<std::string>& format, const std::string& out) {
+    if (format) {
+        if (*format != "html" && *format != "pdf")
+            throw UsageFailure{"--format must be html or pdf, not '" + *format + "'"};
+        return *format;
+    }
+    std::string ext = std::filesystem::path(out).extension().string();
+    for (auto& c : ext)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (ext == ".html" || ext == ".htm")
+        return "html";
+    if (ext == ".pdf")
+        return "pdf";
+    throw UsageFailure{"cannot tell the format from '" + out + "': use a .html or .pdf name or --format"};
+}
+
 int runReport(const std::vector<std::string>& args) {
-    ArgParser p({"--out", "--baseline", "--order", "--tokens-per-step", "--title", "--top"},
+    ArgParser p({"--out", "--format", "--baseline", "--order", "--tokens-per-step", "--title", "--top"},
                 {"--no-timestamp"});
     p.parse(args);
     p.requirePositionals(1, 1, "WORKSPACE");
     const auto out = p.value("--out");
     if (!out)
-        throw UsageFailure{"missing --out FILE.html"};
+        throw UsageFailure{"missing --out FILE.html|FILE.pdf"};
+    const std::string format = reportFormat(p.value("--format"), *out);
     ReportOptions opt;
     opt.ablation.baseline = p.valueOr("--baseline", "");
     if (auto order = p.value("--order")) {
@@ -42,25 +65,35 @@ int runReport(const std::vector<std::string>& args) {
     Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);
     // Written to a temporary name and renamed, so an existing report is never left half-written.
     const std::string tmp = *out + ".part";
-    {
+    try {
         std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
         if (!f)
             throw InputError(*out, "cannot write the report");
-        writeHtmlReport(ws, f, opt);
+        if (format == "pdf")
+            writePdfReport(ws, f, opt);
+        else
+            writeHtmlReport(ws, f, opt);
         if (!f.flush())
             throw InputError(*out, "write failed");
+    } catch (...) {
+        std::error_code ignored;
+        std::filesystem::remove(tmp, ignored); // a failed report leaves nothing behind
+        throw;
     }
     std::filesystem::rename(tmp, *out);
     std::cout << "report written: " << *out << '\n';
     return Ok;
 }
 
-CNP_COMMAND("report", "write a self-contained HTML report of the ablation, breakdowns and kernels",
-            "usage: cnp report WORKSPACE --out FILE.html [--baseline LABEL] [--order L1,L2,...]\n"
-            "                  [--tokens-per-step N] [--title TEXT] [--top N] [--no-timestamp]\n\n"
-            "One HTML file with inline SVG charts (no scripts, no external files): runs, throughput per\n"
-            "configuration with 95% CIs and speedups, where the time went, what each step bought, and the\n"
-            "top N kernels (default 10) of every run. --no-timestamp makes the output reproducible.\n",
+CNP_COMMAND("report", "write an HTML or PDF report of the ablation, breakdowns and kernels",
+            "usage: cnp report WORKSPACE --out FILE.html|FILE.pdf [--format html|pdf] [--baseline LABEL]\n"
+            "                  [--order L1,L2,...] [--tokens-per-step N] [--title TEXT] [--top N]\n"
+            "                  [--no-timestamp]\n\n"
+            "Runs, throughput per configuration with 95% CIs and speedups, where the time went, what each\n"
+            "step bought, and the top N kernels (default 10) of every run. The format follows the extension\n"
+            "of --out (.html/.htm or .pdf) unless --format says otherwise. HTML: one file with inline SVG\n"
+            "charts (no scripts, no external files). PDF: A4 pages, standard fonts, vector charts, long\n"
+            "kernel names shortened with \"…\". --no-timestamp makes the output reproducible.\n",
             runReport);
 
 } // namespace
