@@ -1,0 +1,73 @@
+#include "timeline/TimeAxis.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cnp::timeline {
+
+namespace {
+__extension__ typedef __int128 i128;
+
+// floor(a / b) for b > 0.
+i128 floorDiv(i128 a, i128 b) {
+    i128 q = a / b;
+    if ((a % b != 0) && (a < 0))
+        --q;
+    return q;
+}
+// ceil(a / b) for b > 0.
+i128 ceilDiv(i128 a, i128 b) {
+    return -floorDiv(-a, b);
+}
+} // namespace
+
+TimeAxis::TimeAxis(Ns start, Ns span, int width)
+    : start_(start), span_(std::max<Ns>(span, kMinSpanNs)), width_(std::max(width, 1)) {}
+
+std::int64_t TimeAxis::column(Ns t) const {
+    return static_cast<std::int64_t>(floorDiv(static_cast<i128>(t - start_) * width_, span_));
+}
+
+Ns TimeAxis::firstTimeOfColumn(std::int64_t c) const {
+    return start_ + static_cast<Ns>(ceilDiv(static_cast<i128>(c) * span_, width_));
+}
+
+double TimeAxis::x(Ns t) const {
+    return static_cast<double>(t - start_) * width_ / static_cast<double>(span_);
+}
+
+Ns TimeAxis::timeAt(double x) const {
+    return start_ + std::llround(x * static_cast<double>(span_) / width_);
+}
+
+void TimeAxis::setWidth(int width) {
+    width_ = std::max(width, 1);
+}
+
+void TimeAxis::setWindow(Ns start, Ns end) {
+    start_ = start;
+    span_ = std::max<Ns>(end - start, kMinSpanNs);
+}
+
+void TimeAxis::zoomAt(double px, double factor) {
+    const Ns anchor = timeAt(px);
+    const double newSpan = std::max(static_cast<double>(kMinSpanNs), static_cast<double>(span_) * factor);
+    span_ = std::max<Ns>(static_cast<Ns>(std::llround(newSpan)), kMinSpanNs);
+    start_ = anchor - std::llround(px * static_cast<double>(span_) / width_);
+}
+
+void TimeAxis::panPixels(double dx) {
+    start_ += std::llround(dx * static_cast<double>(span_) / width_);
+}
+
+void TimeAxis::clampTo(Ns lo, Ns hi) {
+    if (hi <= lo)
+        return;
+    if (span_ >= hi - lo) {
+        start_ = lo - (span_ - (hi - lo)) / 2;
+        return;
+    }
+    start_ = std::clamp(start_, lo, hi - span_);
+}
+
+} // namespace cnp::timeline

@@ -1,0 +1,254 @@
+#include "timeline/TimelineOverview.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace cnp::timeline {
+
+namespace {
+
+constexpr std::int64_t kFormat = 1;
+
+class Writer {
+public:
+    template <typename T> void put(T v) {
+        const auto* p = reinterpret_cast<const char*>(&v);
+        buf.append(p, sizeof(T));
+    }
+    void str(const std::string& s) {
+        put<std::uint32_t>(static_cast<std::uint32_t>(s.size()));
+        buf.append(s);
+    }
+    std::string buf;
+};
+
+class Reader {
+public:
+    Reader(const char* p, std::size_t n) : p_(p), end_(p + n) {}
+    template <typename T> T get() {
+        T v{};
+        if (static_cast<std::size_t>(end_ - p_) < sizeof(T)) {
+            ok = false;
+            return v;
+        }
+        std::memcpy(&v, p_, sizeof(T));
+        p_ += sizeof(T);
+        return v;
+    }
+    std::string str() {
+        const auto n = get<std::uint32_t>();
+        if (!ok || static_cast<std::size_t>(end_ - p_) < n) {
+            ok = false;
+            return {};
+        }
+        std::string s(p_, n);
+        p_ += n;
+        return s;
+    }
+    bool ok = true;
+
+private:
+    const char* p_;
+    const char* end_;
+};
+
+} // namespace
+
+TimelineModel makeOverview(const TimelineModel& full, int buckets) {
+    TimelineModel o;
+    o.runId = full.runId;
+    o.runName = full.runName;
+    o.runStart = full.runStart;
+    o.runEnd = full.runEnd;
+    o.groups = full.groups;
+    o.names = full.names;
+    o.styles = full.styles;
+    o.steps = full.steps;
+    const Ns width = std::max<Ns>(1, (full.runEnd - full.runStart) / std::max(1, buckets));
+    for (const TimelineRow& r : full.rows) {
+        TimelineRow c;
+        c.kind = r.kind;
+        c.label = r.label;
+        c.group = r.group;
+        c.rank = r.rank;
+        c.device = r.device;
+        c.stream = r.stream;
+        c.pid = r.pid;
+        c.tid = r.tid;
+        c.counter = r.counter;
+        for (const EventTrack& tr : r.lanes) {
+            EventTrack m;
+            std::size_t i = 0;
+            while (i < tr.size()) {
+                const Ns bucket = (tr.start(i) - full.runStart) / width;
+                const std::size_t j =
+                    std::max(i + 1, tr.firstStartingAtOrAfter(full.runStart + (bucket + 1) * width));
+                std::size_t longest = i;
+                for (std::size_t k = i + 1; k < j && k < i + 64; ++k)
+                    if (tr.end(k) - tr.start(k) > tr.end(longest) - tr.start(longest))
+                        longest = k;
+                m.append(tr.start(i),
+                         tr.effectiveEnd(j - 1) > tr.end(j - 1) ? tr.effectiveEnd(j - 1) : tr.end(j - 1),
+                         tr.name(longest), j - i == 1 ? tr.style(i) : tr.dominantStyle(i, j),
+                         tr.kind(longest));
+                i = j;
+            }
+            m.finish();
+            c.lanes.push_back(std::move(m));
+        }
+        o.rows.push_back(std::move(c));
+    }
+    return o;
+}
+
+void storeOverview(Workspace& ws, const TimelineModel& o) {
+    Writer w;
+    w.put<std::int64_t>(o.runStart);
+    w.put<std::int64_t>(o.runEnd);
+    w.str(o.runName);
+    w.put<std::uint32_t>(static_cast<std::uint32_t>(o.names.size()));
+    for (const auto& s : o.names)
+        w.str(s);
+    w.put<std::uint32_t>(static_cast<std::uint32_t>(o.styles.size()));
+    for (const auto& s : o.styles)
+        w.str(s);
+    w.put<std::uint32_t>(static_cast<std::uint32_t>(o.groups.size()));
+    for (const auto& g : o.groups) {
+        w.str(g.label);
+        w.put<std::int32_t>(g.parent);
+        w.put<std::int32_t>(g.depth);
+        w.put<std::int32_t>(g.rank);
+    }
+    w.put<std::uint32_t>(static_cast<std::uint32_t>(o.steps.size()));
+    for (const auto& s : o.steps) {
+        w.put<std::int32_t>(s.rank);
+        w.put<std::int32_t>(s.index);
+        w.put<std::uint32_t>(s.name);
+        w.put<std::int64_t>(s.cpuStart);
+        w.put<std::int64_t>(s.cpuEnd);
+        w.put<std::int64_t>(s.gpuStart);
+        w.put<std::int64_t>(s.gpuEnd);
+    }
+    w.put<std::uint32_t>(static_cast<std::uint32_t>(o.rows.size()));
+    for (const auto& r : o.rows) {
+        w.put<std::uint8_t>(static_cast<std::uint8_t>(r.kind));
+        w.str(r.label);
+        w.put<std::int32_t>(r.group);
+        w.put<std::int32_t>(r.rank);
+        w.put<std::int32_t>(r.device);
+        w.put<std::int64_t>(r.stream);
+        w.put<std::int64_t>(r.pid);
+        w.put<std::int64_t>(r.tid);
+        w.put<std::uint32_t>(static_cast<std::uint32_t>(r.counter.ts.size()));
+        for (std::size_t k = 0; k < r.counter.ts.size(); ++k) {
+            w.put<std::int64_t>(r.counter.ts[k]);
+            w.put<double>(r.counter.value[k]);
+        }
+        w.put<std::uint32_t>(static_cast<std::uint32_t>(r.lanes.size()));
+        for (const auto& l : r.lanes) {
+            w.put<std::uint32_t>(static_cast<std::uint32_t>(l.size()));
+            for (std::size_t i = 0; i < l.size(); ++i) {
+                w.put<std::int64_t>(l.start(i));
+                w.put<std::int64_t>(l.end(i));
+                w.put<std::uint32_t>(l.name(i));
+                w.put<std::uint8_t>(l.style(i));
+                w.put<std::uint8_t>(static_cast<std::uint8_t>(l.kind(i)));
+            }
+        }
+    }
+    execSql(ws.db(),
+            "CREATE TABLE IF NOT EXISTS timeline_overview(run_id INTEGER PRIMARY KEY, format INTEGER NOT "
+            "NULL, data BLOB NOT NULL)");
+    Statement st(ws.db(), "INSERT OR REPLACE INTO timeline_overview(run_id, format, data) VALUES(?, ?, ?)");
+    st.bind(1, o.runId).bind(2, kFormat);
+    sqlite3_bind_blob64(st.handle(), 3, w.buf.data(), w.buf.size(), SQLITE_TRANSIENT);
+    st.exec();
+}
+
+bool hasOverview(const Workspace& ws, std::int64_t runId) {
+    if (queryInt(ws.db(), "SELECT count(*) FROM sqlite_master WHERE name = 'timeline_overview'") == 0)
+        return false;
+    Statement st(ws.db(), "SELECT 1 FROM timeline_overview WHERE run_id = ? AND format = ?");
+    st.bind(1, runId).bind(2, kFormat);
+    return st.step();
+}
+
+std::optional<TimelineModel> loadOverview(const Workspace& ws, std::int64_t runId) {
+    if (!hasOverview(ws, runId))
+        return std::nullopt;
+    Statement st(ws.db(), "SELECT data FROM timeline_overview WHERE run_id = ?");
+    st.bind(1, runId);
+    if (!st.step())
+        return std::nullopt;
+    Reader rd(static_cast<const char*>(sqlite3_column_blob(st.handle(), 0)),
+              static_cast<std::size_t>(sqlite3_column_bytes(st.handle(), 0)));
+    TimelineModel o;
+    o.runId = runId;
+    o.runStart = rd.get<std::int64_t>();
+    o.runEnd = rd.get<std::int64_t>();
+    o.runName = rd.str();
+    for (auto n = rd.get<std::uint32_t>(); rd.ok && n > 0; --n)
+        o.names.push_back(rd.str());
+    for (auto n = rd.get<std::uint32_t>(); rd.ok && n > 0; --n)
+        o.styles.push_back(rd.str());
+    for (auto n = rd.get<std::uint32_t>(); rd.ok && n > 0; --n) {
+        TimelineGroup g;
+        g.label = rd.str();
+        g.parent = rd.get<std::int32_t>();
+        g.depth = rd.get<std::int32_t>();
+        g.rank = rd.get<std::int32_t>();
+        o.groups.push_back(g);
+    }
+    for (auto n = rd.get<std::uint32_t>(); rd.ok && n > 0; --n) {
+        StepRange s;
+        s.rank = rd.get<std::int32_t>();
+        s.index = rd.get<std::int32_t>();
+        s.name = rd.get<std::uint32_t>();
+        s.cpuStart = rd.get<std::int64_t>();
+        s.cpuEnd = rd.get<std::int64_t>();
+        s.gpuStart = rd.get<std::int64_t>();
+        s.gpuEnd = rd.get<std::int64_t>();
+        o.steps.push_back(s);
+    }
+    for (auto n = rd.get<std::uint32_t>(); rd.ok && n > 0; --n) {
+        TimelineRow r;
+        r.kind = static_cast<RowKind>(rd.get<std::uint8_t>());
+        r.label = rd.str();
+        r.group = rd.get<std::int32_t>();
+        r.rank = rd.get<std::int32_t>();
+        r.device = rd.get<std::int32_t>();
+        r.stream = rd.get<std::int64_t>();
+        r.pid = rd.get<std::int64_t>();
+        r.tid = rd.get<std::int64_t>();
+        for (auto c = rd.get<std::uint32_t>(); rd.ok && c > 0; --c) {
+            r.counter.ts.push_back(rd.get<std::int64_t>());
+            r.counter.value.push_back(rd.get<double>());
+        }
+        if (!r.counter.value.empty()) {
+            const auto [mn, mx] = std::minmax_element(r.counter.value.begin(), r.counter.value.end());
+            r.counter.minValue = *mn;
+            r.counter.maxValue = *mx;
+        }
+        for (auto l = rd.get<std::uint32_t>(); rd.ok && l > 0; --l) {
+            EventTrack tr;
+            const auto cnt = rd.get<std::uint32_t>();
+            tr.reserve(rd.ok ? cnt : 0);
+            for (std::uint32_t i = 0; rd.ok && i < cnt; ++i) {
+                const Ns s = rd.get<std::int64_t>(), e = rd.get<std::int64_t>();
+                const auto name = rd.get<std::uint32_t>();
+                const auto style = rd.get<std::uint8_t>();
+                const auto kind = rd.get<std::uint8_t>();
+                tr.append(s, e, name < o.names.size() ? name : 0, style,
+                          static_cast<EventKind>(std::min<int>(kind, 6)));
+            }
+            tr.finish();
+            r.lanes.push_back(std::move(tr));
+        }
+        o.rows.push_back(std::move(r));
+    }
+    if (!rd.ok)
+        return std::nullopt; // truncated or foreign data: fall back to the full load
+    return o;
+}
+
+} // namespace cnp::timeline

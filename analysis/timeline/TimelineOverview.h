@@ -1,0 +1,24 @@
+#pragma once
+// A coarse, small copy of a run's TimelineModel for the first paint: every lane's events merged per
+// time bucket (the run's span / `buckets`; at 8192 buckets a bucket is narrower than one pixel column
+// of a 1920-px overview, so the overview draws like the full model there). A merged event spans
+// [first start, last end] of its bucket's events, takes the name of the longest one and the style
+// holding most busy time. Stored in the workspace (table timeline_overview, one BLOB per run, written
+// at the first full load or at ingest) so that opening a run paints in milliseconds while the full
+// events load in the background. Size: <= rows x lanes x buckets events (~22 bytes each serialised).
+#include "store/Workspace.h"
+#include "timeline/TimelineModel.h"
+
+#include <optional>
+
+namespace cnp::timeline {
+
+TimelineModel makeOverview(const TimelineModel& full, int buckets = 8192);
+
+// Creates the table when missing and replaces the run's overview. Needs a read-write workspace.
+void storeOverview(Workspace& ws, const TimelineModel& overview);
+// The stored overview of `runId`, or nullopt when there is none (or it is from another format).
+std::optional<TimelineModel> loadOverview(const Workspace& ws, std::int64_t runId);
+bool hasOverview(const Workspace& ws, std::int64_t runId);
+
+} // namespace cnp::timeline

@@ -1,0 +1,54 @@
+#pragma once
+// The "timeline" page: an interactive explorer of one run (or two runs stacked in compare mode).
+// Rows: per rank -> GPU -> stream (kernels coloured by category, memcpy, memset), GPU annotations,
+// CPU threads (API calls, CPU ops/annotations nested by depth), steps, counters.
+// Events are loaded from the workspace in a background thread (progress shown in the page); the GUI
+// thread only asks the prepared per-row structures for what is visible (see docs/timeline.md).
+#include "core/TraceData.h"
+
+#include <QWidget>
+
+#include <cstdint>
+#include <memory>
+
+namespace cnp {
+class Workspace;
+}
+
+namespace cnp::wb {
+
+class TimelinePageImpl;
+class TimelineView;
+
+class TimelinePage : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelinePage(QWidget* parent = nullptr);
+    ~TimelinePage() override;
+
+    // The workspace whose runs this page shows. The page keeps a reference; the loader thread opens
+    // its own read-only connection to the same file.
+    void setWorkspace(std::shared_ptr<cnp::Workspace> ws);
+
+public slots:
+    // Loads `runId` (in the background) and fits the whole run into view.
+    void showRun(std::int64_t runId);
+    // Shows `runId` (loading it first if needed), zooms to [start, end] (absolute ns, as stored in the
+    // workspace) and scrolls rank `rank`'s rows into view. Used by the kernel, insight and ablation
+    // pages to reach an event, an insight's evidence or a step.
+    void jumpTo(std::int64_t runId, std::int32_t rank, cnp::Ns start, cnp::Ns end);
+
+public:
+    // The drawing surfaces (run A, and run B in compare mode), for tests and the benchmark.
+    TimelineView* view() const;
+    TimelineView* compareView() const;
+
+signals:
+    // Emitted once the events of `runId` are loaded and drawn (tests and the status bar use it).
+    void runLoaded(std::int64_t runId);
+
+private:
+    std::unique_ptr<TimelinePageImpl> d_;
+};
+
+} // namespace cnp::wb

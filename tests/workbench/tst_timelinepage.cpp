@@ -1,0 +1,272 @@
+// The timeline page end to end on a small workspace: background load, click -> details (grid, block,
+// registers, launching call) -> jump to the launching call and back, search with next/previous and
+// count, shift-drag range statistics (same numbers as the analysis library, by hand below), keys
+// (W/S/A/D/F/Esc), wheel zoom at the cursor, group collapse, compare mode aligned at a step.
+#include "store/Workspace.h"
+#include "timeline/TimelinePage.h"
+#include "timeline/TimelineView.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QTreeWidget>
+#include <QtTest>
+
+using namespace cnp;
+using namespace cnp::timeline;
+using cnp::wb::TimelinePage;
+using cnp::wb::TimelineView;
+
+namespace {
+
+// GPU 0 stream 7: "sm90_gemm_a" gemm [1000,2000) corr 1, "ncclDevKernel_AllReduce" communication
+// [2500,4000) corr 2; thread 11: cudaLaunchKernel [900,950) corr 1 and [2400,2450) corr 2 (flows
+// link them); step 0 GPU window [1000,4000) (+ `shift` ns for the second run).
+TraceData trace(const char* name, Ns shift) {
+    TraceData t;
+    t.info.name = name;
+    t.info.config = name;
+    t.info.sourceFormat = "synthetic";
+    RankInfo ri;
+    ri.rank = 0;
+    t.ranks.push_back(ri);
+    auto S = [&](const char* s) { return t.strings.intern(s); };
+    auto kernel = [&](Ns s, Ns e, const char* n, const char* cat, std::int64_t corr) {
+        KernelEvent k;
+        k.start = s + shift;
+        k.end = e + shift;
+        k.stream = 7;
+        k.name = S(n);
+        k.category = S(cat);
+        k.correlation = corr;
+        k.grid[0] = 264;
+        k.grid[1] = k.grid[2] = 1;
+        k.block[0] = 384;
+        k.block[1] = k.block[2] = 1;
+        k.registers = 168;
+        k.staticSmem = 0;
+        k.dynamicSmem = 232448;
+        t.kernels.push_back(k);
+    };
+    kernel(1000, 2000, "sm90_gemm_a", "gemm", 1);
+    kernel(2500, 4000, "ncclDevKernel_AllReduce", "communication", 2);
+    for (auto [s, corr] : {std::pair<Ns, std::int64_t>{900, 1}, {2400, 2}}) {
+        ApiCall a;
+        a.start = s + shift;
+        a.end = s + 50 + shift;
+        a.tid = 11;
+        a.pid = 5;
+        a.correlation = corr;
+        a.name = S("cudaLaunchKernel");
+        t.apiCalls.push_back(a);
+    }
+    t.flows.push_back({1, 0, 900 + shift, 11, 1000 + shift, 7});
+    t.flows.push_back({2, 0, 2400 + shift, 11, 2500 + shift, 7});
+    StepRange st;
+    st.name = S("ProfilerStep#0");
+    st.cpuStart = 800 + shift;
+    st.cpuEnd = 4100 + shift;
+    st.gpuStart = 1000 + shift;
+    st.gpuEnd = 4000 + shift;
+    t.steps.push_back(st);
+    return t;
+}
+
+QPoint centreOf(const TimelineView* v, int row, int lane, Ns start, Ns end) {
+    const double x = v->labelWidth() + v->axis().x((start + end) / 2);
+    return QPoint(static_cast<int>(x), v->laneY(row, lane) + TimelineView::kLaneHeight / 2);
+}
+
+} // namespace
+
+class TestTimelinePage : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    std::shared_ptr<Workspace> ws_;
+    std::int64_t runA_ = 0, runB_ = 0;
+    std::unique_ptr<TimelinePage> page_;
+
+    TimelineView* view() { return page_->view(); }
+    void waitLoaded(std::int64_t run) {
+        QSignalSpy spy(page_.get(), &TimelinePage::runLoaded);
+        QTRY_VERIFY_WITH_TIMEOUT(!spy.isEmpty() && spy.last().at(0).toLongLong() == run, 10000);
+    }
+
+private slots:
+    void initTestCase() {
+        const std::string path = dir_.filePath("w.cnpdb").toStdString();
+        ws_ = std::make_shared<Workspace>(path, Workspace::Mode::CreateIfMissing);
+        for (auto [name, shift, out] : {std::tuple{"A", Ns(0), &runA_}, std::tuple{"B", Ns(10000), &runB_}}) {
+            Transaction tx(ws_->db());
+            *out = ws_->insertRun(trace(name, shift));
+            tx.commit();
+        }
+        page_ = std::make_unique<TimelinePage>();
+        page_->resize(1400, 700);
+        page_->show();
+        page_->setWorkspace(ws_);
+        QSignalSpy spy(page_.get(), &TimelinePage::runLoaded);
+        page_->showRun(runA_);
+        QTRY_VERIFY_WITH_TIMEOUT(!spy.isEmpty(), 10000);
+        QCOMPARE(spy.first().at(0).toLongLong(), runA_);
+        QVERIFY(view()->model());
+        // steps, stream 7, thread 11: 2 kernels + 2 calls + 1 step.
+        QCOMPARE(view()->model()->eventCount(), std::size_t(5));
+    }
+
+    void fitShowsWholeRun() {
+        view()->fitAll();
+        // Run span [900, 4000) plus 5 % margins on each side: 3100 / 20 = 155.
+        QCOMPARE(view()->axis().start(), Ns(900 - 155));
+        QCOMPARE(view()->axis().end(), Ns(4000 + 155));
+    }
+
+    void clickShowsDetailsAndLaunchingCall() {
+        view()->fitAll();
+        const TimelineModel& m = *view()->model();
+        const EventRef k = findEvent(m, 0, RowKind::GpuStream, 7, 1000);
+        QVERIFY(k.valid());
+        QTest::mouseClick(view(), Qt::LeftButton, {}, centreOf(view(), k.row, k.lane, 1000, 2000));
+        QCOMPARE(view()->selected(), k);
+        auto* details = page_->findChild<QTextBrowser*>("details");
+        const QString text = details->toPlainText();
+        QVERIFY2(text.contains("sm90_gemm_a"), qPrintable(text));
+        QVERIFY(text.contains(QString::fromUtf8("264 × 1 × 1")));
+        QVERIFY(text.contains(QString::fromUtf8("384 × 1 × 1")));
+        QVERIFY(text.contains("168"));
+        QVERIFY(text.contains("232448"));
+        QVERIFY(text.contains("cudaLaunchKernel on thread 11"));
+        // Jump to the launching call, then back to the kernel.
+        emit details->anchorClicked(QUrl("cnp:link"));
+        const EventRef call = findEvent(m, 0, RowKind::CpuThread, 11, 900);
+        QCOMPARE(view()->selected(), call);
+        QVERIFY(details->toPlainText().contains("Launched"));
+        emit details->anchorClicked(QUrl("cnp:link"));
+        QCOMPARE(view()->selected(), k);
+        // Esc clears.
+        QTest::keyClick(view(), Qt::Key_Escape);
+        QVERIFY(!view()->selected().valid());
+        QVERIFY(details->toPlainText().isEmpty());
+    }
+
+    void search() {
+        auto* edit = page_->findChild<QLineEdit*>("searchEdit");
+        auto* count = page_->findChild<QLabel*>("searchCount");
+        edit->setText("launchkernel");
+        QTRY_COMPARE(count->text(), QString("2 matches"));
+        QTest::keyClick(edit, Qt::Key_Return);
+        QCOMPARE(count->text(), QString("1 / 2 matches"));
+        const TimelineModel& m = *view()->model();
+        QCOMPARE(view()->selected(), findEvent(m, 0, RowKind::CpuThread, 11, 900));
+        QTest::keyClick(edit, Qt::Key_Return);
+        QCOMPARE(count->text(), QString("2 / 2 matches"));
+        QTest::keyClick(edit, Qt::Key_Return); // wraps
+        QCOMPARE(count->text(), QString("1 / 2 matches"));
+        edit->setText("");
+        QTRY_COMPARE(count->text(), QString());
+    }
+
+    void rangeSelection() {
+        view()->fitAll();
+        const TimelineModel& m = *view()->model();
+        const EventRef k = findEvent(m, 0, RowKind::GpuStream, 7, 1000);
+        const int y = view()->laneY(k.row, 0) + 5;
+        // Shift-drag over [1500, 3000]: gemm 500 ns, exposed communication 500 ns, idle 500 ns (by hand).
+        const auto px = [&](Ns t) {
+            return view()->labelWidth() + static_cast<int>(std::ceil(view()->axis().x(t)));
+        };
+        QTest::mousePress(view(), Qt::LeftButton, Qt::ShiftModifier, QPoint(px(1500), y));
+        QMouseEvent move(QEvent::MouseMove, QPointF(px(3000), y), view()->mapToGlobal(QPointF(px(3000), y)),
+                         Qt::LeftButton, Qt::LeftButton, Qt::ShiftModifier);
+        QApplication::sendEvent(view(), &move);
+        QTest::mouseRelease(view(), Qt::LeftButton, Qt::ShiftModifier, QPoint(px(3000), y));
+        QVERIFY(view()->hasRange());
+        const Ns s = view()->rangeStart(), e = view()->rangeEnd();
+        // Pixel snapping: the range is within one pixel's time of the requested one.
+        QVERIFY(std::llabs(s - 1500) <= view()->axis().nsPerPixel() + 1);
+        auto* tree = page_->findChild<QTreeWidget*>("rangeStats");
+        QCOMPARE(tree->topLevelItemCount(), 1);
+        QTreeWidgetItem* breakdown = tree->topLevelItem(0)->child(0);
+        QCOMPARE(breakdown->child(0)->text(0), QString("compute"));
+        // compute = |[s, e) ∩ [1000, 2000)|, communication = |[s, e) ∩ [2500, 4000)|.
+        QCOMPARE(breakdown->child(0)->data(1, Qt::UserRole).toLongLong(), qint64(2000 - s));
+        QCOMPARE(breakdown->child(1)->data(1, Qt::UserRole).toLongLong(), qint64(e - 2500));
+        QCOMPARE(breakdown->child(3)->data(1, Qt::UserRole).toLongLong(), qint64(500)); // idle [2000, 2500)
+        // F fits the range.
+        QTest::keyClick(view(), Qt::Key_F);
+        QCOMPARE(view()->axis().start(), s - std::max<Ns>(1, (e - s) / 20));
+        QTest::keyClick(view(), Qt::Key_Escape);
+        QVERIFY(!view()->hasRange());
+    }
+
+    void keysAndWheel() {
+        view()->fitAll();
+        const Ns span = view()->axis().span();
+        QTest::keyClick(view(), Qt::Key_W);
+        QVERIFY(view()->axis().span() < span);
+        QTest::keyClick(view(), Qt::Key_S);
+        QVERIFY(std::llabs(view()->axis().span() - span) <= 2);
+        const Ns start = view()->axis().start();
+        QTest::keyClick(view(), Qt::Key_D);
+        QVERIFY(view()->axis().start() > start);
+        QTest::keyClick(view(), Qt::Key_A);
+        QVERIFY(std::llabs(view()->axis().start() - start) <= 2);
+        // Wheel zoom keeps the time under the cursor.
+        const int x = view()->axis().width() / 3;
+        const QPointF at(view()->labelWidth() + x, 200);
+        const Ns before = view()->axis().timeAt(x);
+        const Ns spanBefore = view()->axis().span();
+        QWheelEvent wheel(at, view()->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view(), &wheel);
+        QCOMPARE(view()->axis().span(), static_cast<Ns>(std::llround(spanBefore * 0.8)));
+        QVERIFY(std::llabs(view()->axis().timeAt(x) - before) <= 1);
+        QVERIFY(view()->axis().width() > 700); // the rows get most of the page's 1400 px
+    }
+
+    void collapseGroup() {
+        const int rowsBefore = static_cast<int>(view()->model()->rows.size());
+        QVERIFY(rowsBefore == 3);
+        // Group 1 is "GPU 0": clicking its header hides stream 7.
+        const EventRef k = findEvent(*view()->model(), 0, RowKind::GpuStream, 7, 1000);
+        const int y = view()->laneY(k.row, 0) - TimelineView::kHeaderHeight / 2;
+        QCOMPARE(view()->groupHeaderAt(QPoint(50, y)), 1);
+        QTest::mouseClick(view(), Qt::LeftButton, {}, QPoint(50, y));
+        QVERIFY(view()->isCollapsed(1));
+        QCOMPARE(view()->laneY(k.row, 0), -1);
+        QTest::mouseClick(view(), Qt::LeftButton, {}, QPoint(50, y));
+        QVERIFY(!view()->isCollapsed(1));
+    }
+
+    void compareModeAlignsAtStep() {
+        auto* combo = page_->findChild<QComboBox*>("compareRun");
+        QSignalSpy spy(page_.get(), &TimelinePage::runLoaded);
+        combo->setCurrentIndex(combo->findText("B"));
+        QTRY_VERIFY_WITH_TIMEOUT(!spy.isEmpty(), 10000);
+        TimelineView* b = page_->compareView();
+        QVERIFY(b->isVisible());
+        view()->fitAll();
+        emit view()->axisChanged();
+        // B's step 0 starts 10000 ns later: its window is A's shifted by 10000.
+        QCOMPARE(b->axis().start(), view()->axis().start() + 10000);
+        QCOMPARE(b->axis().span(), view()->axis().span());
+        QTest::keyClick(view(), Qt::Key_W);
+        QCOMPARE(b->axis().span(), view()->axis().span());
+        combo->setCurrentIndex(0);
+        QVERIFY(!b->isVisible());
+    }
+
+    void jumpTo() {
+        page_->jumpTo(runA_, 0, 2500, 4000);
+        QTRY_COMPARE(view()->axis().start(), Ns(2500 - 75));
+        QCOMPARE(view()->axis().end(), Ns(4000 + 75));
+    }
+
+    void cleanupTestCase() { page_.reset(); }
+};
+
+QTEST_MAIN(TestTimelinePage)
+#include "tst_timelinepage.moc"
