@@ -1,0 +1,615 @@
+#include "AblationPage.h"
+
+#include "AblationTableModel.h"
+#include "BackgroundTask.h"
+#include "ChartPalette.h"
+#include "ChartView.h"
+#include "ConfigOrderDialog.h"
+#include "UnitFormat.h"
+#include "WorkspaceSession.h"
+
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace cnp::wb {
+
+namespace {
+const char* kMetricKey = "charts/ablationMetric";
+
+QString ratioLabel(const RatioWithCi& r) {
+    return UnitFormat::ratio(r.value) + (r.significant ? QString() : QStringLiteral(" n.s."));
+}
+} // namespace
+
+AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
+    : WorkbenchPage(session, parent), metricBox_(new QComboBox), baselineBox_(new QComboBox),
+      summary_(new QLabel), stack_(new QStackedWidget), message_(new QLabel), valueChart_(new ChartView),
+      waterfallChart_(new ChartView), breakdownChart_(new ChartView), attributionChart_(new ChartView),
+      tableView_(new QTableView), table_(new AblationTableModel(this)) {
+    auto* layout = new QVBoxLayout(this);
+    auto* controls = new QHBoxLayout;
+    metricBox_->setObjectName(QStringLiteral("metricBox"));
+    metricBox_->addItem(tr("Step time (median, 95% CI)"));
+    metricBox_->addItem(tr("Throughput"));
+    metricBox_->setCurrentIndex(std::clamp(QSettings().value(kMetricKey, 0).toInt(), 0, 1));
+    baselineBox_->setObjectName(QStringLiteral("baselineBox"));
+    baselineBox_->setMinimumContentsLength(14);
+    auto* orderButton = new QPushButton(tr("Configurations…"));
+    orderButton->setToolTip(tr("Choose which configurations to show and their order"));
+    controls->addWidget(new QLabel(tr("Metric:")));
+    controls->addWidget(metricBox_);
+    controls->addSpacing(12);
+    controls->addWidget(new QLabel(tr("Baseline:")));
+    controls->addWidget(baselineBox_);
+    controls->addSpacing(12);
+    controls->addWidget(orderButton);
+    controls->addSpacing(12);
+    controls->addWidget(summary_, 1);
+    summary_->setTextFormat(Qt::RichText);
+    summary_->setWordWrap(true);
+    summary_->setMinimumWidth(80);
+    layout->addLayout(controls);
+
+    auto* charts = new QWidget;
+    auto* grid = new QGridLayout(charts);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setSpacing(6);
+    grid->addWidget(valueChart_, 0, 0);
+    grid->addWidget(waterfallChart_, 0, 1);
+    grid->addWidget(breakdownChart_, 1, 0);
+    grid->addWidget(attributionChart_, 1, 1);
+    valueChart_->setObjectName(QStringLiteral("ablationValueChart"));
+    waterfallChart_->setObjectName(QStringLiteral("ablationWaterfallChart"));
+    breakdownChart_->setObjectName(QStringLiteral("ablationBreakdownChart"));
+    attributionChart_->setObjectName(QStringLiteral("ablationAttributionChart"));
+
+    tableView_->setModel(table_);
+    tableView_->verticalHeader()->hide();
+    tableView_->setAlternatingRowColors(true);
+    tableView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    tableView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    tableView_->setWordWrap(false);
+
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(charts);
+    split->addWidget(tableView_);
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 1);
+    tableView_->setMinimumHeight(tableView_->horizontalHeader()->sizeHint().height() +
+                                 4 * tableView_->verticalHeader()->defaultSectionSize() + 4);
+    split->setChildrenCollapsible(false);
+    message_->setAlignment(Qt::AlignCenter);
+    message_->setWordWrap(true);
+    stack_->addWidget(message_);
+    stack_->addWidget(split);
+    layout->addWidget(stack_, 1);
+
+    connect(metricBox_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        QSettings().setValue(kMetricKey, i);
+        if (!result_.configs.empty())
+            showResult();
+    });
+    connect(baselineBox_, &QComboBox::activated, this,
+            [this]() { setBaseline(baselineBox_->currentText()); });
+    connect(orderButton, &QPushButton::clicked, this, [this]() {
+        ConfigOrderDialog d(this->session()->configurations(), order_, this);
+        if (d.exec() == QDialog::Accepted)
+            setOrder(d.order());
+    });
+    connect(session, &WorkspaceSession::workspaceChanged, this, [this]() {
+        baseline_.clear();
+        order_.clear();
+    });
+}
+
+AblationPage::Metric AblationPage::metric() const {
+    return Metric(metricBox_->currentIndex());
+}
+void AblationPage::setMetric(Metric m) {
+    metricBox_->setCurrentIndex(int(m));
+}
+
+void AblationPage::setBaseline(const QString& config) {
+    baseline_ = config;
+    recompute();
+}
+
+void AblationPage::setOrder(const QStringList& configs) {
+    order_ = configs;
+    if (!order_.isEmpty() && !order_.contains(baseline_))
+        baseline_.clear();
+    recompute();
+}
+
+void AblationPage::refresh() {
+    // Forget choices that no longer exist in the workspace.
+    const QStringList all = session()->configurations();
+    if (!all.contains(baseline_))
+        baseline_.clear();
+    order_.erase(
+        std::remove_if(order_.begin(), order_.end(), [&](const QString& c) { return !all.contains(c); }),
+        order_.end());
+    recompute();
+}
+
+void AblationPage::showMessage(const QString& text) {
+    message_->setText(text);
+    stack_->setCurrentWidget(message_);
+    summary_->clear();
+}
+
+void AblationPage::recompute() {
+    const quint64 id = ++requestId_;
+    if (!session()->isOpen()) {
+        showMessage(tr("No workspace open.\nFile → New (Ctrl+N) or Open (Ctrl+O)."));
+        markReady();
+        return;
+    }
+    if (session()->runs().empty()) {
+        showMessage(
+            tr("This workspace has no runs yet.\nDrop trace files or folders on the window to ingest them."));
+        markReady();
+        return;
+    }
+    AblationOptions options;
+    options.baseline = baseline_.toStdString();
+    for (const QString& c : order_)
+        options.order.push_back(c.toStdString());
+    const std::string path = session()->path().toStdString();
+    summary_->setText(tr("<i>computing…</i>"));
+    runInBackground<AblationResult>(
+        this,
+        [path, options]() {
+            Workspace ws(path, Workspace::Mode::ReadOnly);
+            return computeAblation(ws, options);
+        },
+        [this, id](TaskOutcome<AblationResult>& o) {
+            if (id != requestId_)
+                return; // superseded
+            if (!o.value) {
+                showMessage(tr("Cannot compute the ablation:\n%1").arg(o.error));
+                markReady();
+                return;
+            }
+            result_ = std::move(*o.value);
+            showResult();
+            markReady();
+        });
+}
+
+QColor AblationPage::configColor(const std::string& config) const {
+    return ChartPalette::configurationColor(session()->planIndexOf(QString::fromStdString(config)));
+}
+
+QStringList AblationPage::configLabels() const {
+    QStringList labels;
+    for (const auto& c : result_.configs)
+        labels << QString::fromStdString(c.config);
+    return labels;
+}
+
+void AblationPage::showResult() {
+    stack_->setCurrentIndex(1);
+    {
+        QSignalBlocker b(baselineBox_);
+        baselineBox_->clear();
+        baselineBox_->addItems(configLabels());
+        baselineBox_->setCurrentText(QString::fromStdString(result_.baseline));
+    }
+    table_->setResult(result_);
+    drawValueChart();
+    drawWaterfall();
+    drawBreakdown();
+    drawAttribution();
+    // One line summary: baseline and the fastest configuration, as computed by the analysis.
+    if (!result_.configs.empty()) {
+        const auto best =
+            std::min_element(result_.configs.begin(), result_.configs.end(),
+                             [](const auto& a, const auto& b) { return a.medianStepNs < b.medianStepNs; });
+        const auto base = std::find_if(result_.configs.begin(), result_.configs.end(),
+                                       [&](const auto& c) { return c.config == result_.baseline; });
+        QString text =
+            tr("Baseline <b>%1</b>: %2 median step")
+                .arg(QString::fromStdString(result_.baseline).toHtmlEscaped(),
+                     base != result_.configs.end() ? UnitFormat::duration(double(base->medianStepNs))
+                                                   : QString());
+        if (best != base)
+            text += tr(" · fastest <b>%1</b>: %2, %3 vs baseline%4")
+                        .arg(QString::fromStdString(best->config).toHtmlEscaped(),
+                             UnitFormat::duration(double(best->medianStepNs)),
+                             UnitFormat::ratio(best->speedupVsBaseline.value),
+                             best->speedupVsBaseline.significant ? QString() : tr(" (not significant)"));
+        summary_->setText(text);
+    }
+}
+
+void AblationPage::drawValueChart() {
+    ChartView* c = valueChart_;
+    c->clearChart();
+    const bool stepTime = metric() == Metric::StepTime;
+    const auto& configs = result_.configs;
+    double maxNs = 0;
+    for (const auto& k : configs)
+        maxNs = std::max<double>(maxNs, double(k.ciHiNs));
+    const TimeScale scale = UnitFormat::scaleFor(maxNs);
+    const QString unit = configs.empty() ? QString() : QString::fromStdString(configs.front().throughputUnit);
+    c->setTitle(stepTime ? tr("Median step time per configuration (95% CI)")
+                         : tr("Throughput per configuration"));
+    valueBars_ = new QCPBars(c->xAxis, c->yAxis);
+    valueBars_->setName(stepTime ? tr("median step time") : tr("throughput"));
+    valueBars_->setWidth(0.6);
+    valueBars_->setPen(Qt::NoPen);
+    QVector<double> keys, values, lo, hi;
+    QStringList tips;
+    double top = 0;
+    for (int i = 0; i < int(configs.size()); ++i) {
+        const AblationConfig& k = configs[size_t(i)];
+        keys << i;
+        if (stepTime) {
+            values << double(k.medianStepNs) / scale.nsPerUnit;
+            lo << double(k.medianStepNs - k.ciLoNs) / scale.nsPerUnit;
+            hi << double(k.ciHiNs - k.medianStepNs) / scale.nsPerUnit;
+            top = std::max(top, double(k.ciHiNs) / scale.nsPerUnit);
+        } else {
+            values << k.throughput;
+            top = std::max(top, k.throughput);
+        }
+        tips << tr("<b>%1</b><br>median step %2<br>95% CI %3 – %4<br>throughput %5<br>%6 step(s) from %7 "
+                   "run(s)")
+                    .arg(QString::fromStdString(k.config).toHtmlEscaped(),
+                         UnitFormat::durationExact(k.medianStepNs), UnitFormat::durationExact(k.ciLoNs),
+                         UnitFormat::durationExact(k.ciHiNs),
+                         UnitFormat::rate(k.throughput, QString::fromStdString(k.throughputUnit)))
+                    .arg(k.stepTimesNs.size())
+                    .arg(k.runs.size());
+    }
+    valueBars_->setData(keys, values, true);
+    ChartView::setPointTooltips(valueBars_, tips);
+    // One colour per configuration: QCPBars has one brush, so colour each bar with its own QCPBars
+    // overlay that shares the key (the base bars keep the data the tests compare).
+    valueBars_->setBrush(Qt::NoBrush);
+    for (int i = 0; i < int(configs.size()); ++i) {
+        auto* b = new QCPBars(c->xAxis, c->yAxis);
+        b->setWidth(0.6);
+        b->setPen(Qt::NoPen);
+        b->setBrush(configColor(configs[size_t(i)].config));
+        b->addData(i, values[i]);
+        b->removeFromLegend();
+        ChartView::setPointTooltips(b, {tips[i]});
+    }
+    valueBars_->removeFromLegend();
+    if (stepTime) {
+        valueErrors_ = new QCPErrorBars(c->xAxis, c->yAxis);
+        valueErrors_->setDataPlottable(valueBars_);
+        valueErrors_->setData(lo, hi);
+        valueErrors_->setPen(QPen(ChartPalette::textColor(palette()), 1.5));
+        valueErrors_->setWhiskerWidth(10);
+        valueErrors_->removeFromLegend();
+    } else {
+        valueErrors_ = nullptr;
+    }
+    for (int i = 0; i < int(configs.size()); ++i) {
+        const AblationConfig& k = configs[size_t(i)];
+        auto* t = new QCPItemText(c);
+        t->position->setType(QCPItemPosition::ptPlotCoords);
+        t->position->setCoords(i, (stepTime ? double(k.ciHiNs) / scale.nsPerUnit : values[i]) + top * 0.02);
+        t->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
+        t->setText(k.config == result_.baseline ? tr("baseline") : ratioLabel(k.speedupVsBaseline));
+        t->setColor(k.speedupVsBaseline.significant || k.config == result_.baseline
+                        ? ChartPalette::textColor(palette())
+                        : QColor(0x90, 0x90, 0x90));
+        QFont f = ChartView::tickFont();
+        f.setBold(true);
+        t->setFont(f);
+    }
+    ChartView::setLabelTicks(c->xAxis, configLabels());
+    c->yAxis->setLabel(stepTime ? tr("median step time (%1)").arg(scale.suffix) : unit);
+    c->yAxis->setRange(0, top * 1.15 + 1e-9);
+    c->applyTheme();
+    c->replot();
+}
+
+void AblationPage::drawWaterfall() {
+    ChartView* c = waterfallChart_;
+    c->clearChart();
+    const bool stepTime = metric() == Metric::StepTime;
+    const auto& configs = result_.configs;
+    c->setTitle(stepTime ? tr("Incremental gains (median step time)") : tr("Incremental gains (throughput)"));
+    if (configs.empty()) {
+        c->replot();
+        return;
+    }
+    double maxNs = 0;
+    for (const auto& k : configs)
+        maxNs = std::max<double>(maxNs, double(k.medianStepNs));
+    const TimeScale scale = UnitFormat::scaleFor(maxNs);
+    auto value = [&](const AblationConfig& k) {
+        return stepTime ? double(k.medianStepNs) / scale.nsPerUnit : k.throughput;
+    };
+    const QString unit = stepTime ? scale.suffix : QString::fromStdString(configs.front().throughputUnit);
+    auto* base = new QCPBars(c->xAxis, c->yAxis);
+    base->setPen(Qt::NoPen);
+    base->setBrush(Qt::NoBrush);
+    base->setWidth(0.6);
+    base->removeFromLegend();
+    auto* totals = new QCPBars(c->xAxis, c->yAxis);
+    totals->setWidth(0.6);
+    totals->setPen(Qt::NoPen);
+    totals->setBrush(QColor(0x70, 0x80, 0x90));
+    totals->setName(tr("total"));
+    auto* better = new QCPBars(c->xAxis, c->yAxis);
+    better->setWidth(0.6);
+    better->setPen(Qt::NoPen);
+    better->setBrush(ChartPalette::positiveDeltaColor());
+    better->setName(stepTime ? tr("faster") : tr("higher throughput"));
+    auto* worse = new QCPBars(c->xAxis, c->yAxis);
+    worse->setWidth(0.6);
+    worse->setPen(Qt::NoPen);
+    worse->setBrush(ChartPalette::negativeDeltaColor());
+    worse->setName(stepTime ? tr("slower") : tr("lower throughput"));
+    better->moveAbove(base);
+    worse->moveAbove(base);
+    QStringList labels;
+    QStringList totalTips, betterTips, worseTips;
+    double top = 0;
+    const int n = int(configs.size());
+    labels << QString::fromStdString(configs.front().config);
+    totals->addData(0, value(configs.front()));
+    totalTips << tr("<b>%1</b>: %2")
+                     .arg(QString::fromStdString(configs.front().config).toHtmlEscaped(),
+                          stepTime ? UnitFormat::durationExact(configs.front().medianStepNs)
+                                   : UnitFormat::rate(configs.front().throughput, unit));
+    top = value(configs.front());
+    for (int i = 1; i < n; ++i) {
+        const AblationConfig& prev = configs[size_t(i - 1)];
+        const AblationConfig& cur = configs[size_t(i)];
+        const double a = value(prev), b = value(cur);
+        const bool improved = stepTime ? b < a : b > a;
+        base->addData(i, std::min(a, b));
+        QCPBars* target = improved ? better : worse;
+        target->addData(i, std::fabs(b - a));
+        const QString tip =
+            tr("<b>%1 → %2</b><br>%3 → %4<br>gain %5 [%6, %7]%8")
+                .arg(QString::fromStdString(prev.config).toHtmlEscaped(),
+                     QString::fromStdString(cur.config).toHtmlEscaped(),
+                     stepTime ? UnitFormat::durationExact(prev.medianStepNs) : UnitFormat::rate(a, unit),
+                     stepTime ? UnitFormat::durationExact(cur.medianStepNs) : UnitFormat::rate(b, unit))
+                .arg(cur.gainVsPrevious ? UnitFormat::ratio(cur.gainVsPrevious->value) : QStringLiteral("—"))
+                .arg(cur.gainVsPrevious ? QString::number(cur.gainVsPrevious->ci95.lo, 'f', 3) : QString())
+                .arg(cur.gainVsPrevious ? QString::number(cur.gainVsPrevious->ci95.hi, 'f', 3) : QString())
+                .arg(cur.gainVsPrevious && !cur.gainVsPrevious->significant ? tr(" — not significant")
+                                                                            : QString());
+        (improved ? betterTips : worseTips) << tip;
+        labels << QStringLiteral("→ ") + QString::fromStdString(cur.config);
+        top = std::max({top, a, b});
+        auto* t = new QCPItemText(c);
+        t->position->setType(QCPItemPosition::ptPlotCoords);
+        t->position->setCoords(i, std::max(a, b));
+        t->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
+        t->setText(cur.gainVsPrevious ? ratioLabel(*cur.gainVsPrevious) : QString());
+        t->setColor(cur.gainVsPrevious && cur.gainVsPrevious->significant ? ChartPalette::textColor(palette())
+                                                                          : QColor(0x90, 0x90, 0x90));
+        t->setFont(ChartView::tickFont());
+    }
+    if (n > 1) {
+        totals->addData(n, value(configs.back()));
+        totalTips << tr("<b>%1</b> (last): %2 — %3 vs %4")
+                         .arg(QString::fromStdString(configs.back().config).toHtmlEscaped(),
+                              stepTime ? UnitFormat::durationExact(configs.back().medianStepNs)
+                                       : UnitFormat::rate(configs.back().throughput, unit),
+                              UnitFormat::ratio(configs.back().speedupVsBaseline.value),
+                              QString::fromStdString(result_.baseline).toHtmlEscaped());
+        labels << QString::fromStdString(configs.back().config) + tr(" (end)");
+    }
+    ChartView::setPointTooltips(totals, totalTips);
+    ChartView::setPointTooltips(better, betterTips);
+    ChartView::setPointTooltips(worse, worseTips);
+    if (better->data()->isEmpty())
+        better->removeFromLegend();
+    if (worse->data()->isEmpty())
+        worse->removeFromLegend();
+    ChartView::setLabelTicks(c->xAxis, labels);
+    c->yAxis->setLabel(stepTime ? tr("median step time (%1)").arg(unit) : unit);
+    c->yAxis->setRange(0, top * 1.15 + 1e-9);
+    c->legend->setVisible(true);
+    c->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    c->applyTheme();
+    c->replot();
+}
+
+QVector<double> AblationPage::breakdownValues(const QString& part) const {
+    for (int i = 0; i < breakdownChart_->plottableCount(); ++i) {
+        auto* b = qobject_cast<QCPBars*>(breakdownChart_->plottable(i));
+        if (b && b->property("part").toString() == part) {
+            QVector<double> v;
+            for (auto it = b->data()->constBegin(); it != b->data()->constEnd(); ++it)
+                v << it->value;
+            return v;
+        }
+    }
+    return {};
+}
+
+void AblationPage::drawBreakdown() {
+    ChartView* c = breakdownChart_;
+    c->clearChart();
+    c->setTitle(tr("Mean step breakdown"));
+    const auto& configs = result_.configs;
+    double maxNs = 0;
+    for (const auto& k : configs)
+        maxNs = std::max<double>(maxNs, double(k.meanStepNs));
+    const TimeScale scale = UnitFormat::scaleFor(maxNs);
+    struct Part {
+        QString key, label;
+        Ns BreakdownNs::*field;
+    };
+    const Part parts[] = {{QStringLiteral("compute"), tr("compute"), &BreakdownNs::compute},
+                          {QStringLiteral("communication"), tr("exposed comm."), &BreakdownNs::communication},
+                          {QStringLiteral("memory"), tr("memory"), &BreakdownNs::memory},
+                          {QStringLiteral("idle"), tr("idle"), &BreakdownNs::idle}};
+    QCPBars* below = nullptr;
+    for (const Part& p : parts) {
+        auto* b = new QCPBars(c->xAxis, c->yAxis);
+        b->setProperty("part", p.key);
+        b->setName(p.label);
+        b->setWidth(0.55);
+        b->setPen(Qt::NoPen);
+        b->setBrush(ChartPalette::categoryColor(p.key));
+        QStringList tips;
+        for (int i = 0; i < int(configs.size()); ++i) {
+            const Ns v = configs[size_t(i)].breakdownMeanNs.*(p.field);
+            b->addData(i, double(v) / scale.nsPerUnit);
+            tips << tr("<b>%1</b> — %2<br>%3 per step (mean)<br>%4 of the mean step")
+                        .arg(QString::fromStdString(configs[size_t(i)].config).toHtmlEscaped(), p.label,
+                             UnitFormat::durationExact(v),
+                             configs[size_t(i)].meanStepNs > 0
+                                 ? UnitFormat::percent(double(v) / double(configs[size_t(i)].meanStepNs))
+                                 : QStringLiteral("—"));
+        }
+        ChartView::setPointTooltips(b, tips);
+        if (below)
+            b->moveAbove(below);
+        below = b;
+    }
+    // Overlap (communication hidden under compute) beside each stack: it is part of `compute`, not
+    // added to the sum, so it is drawn as its own hatched bar.
+    auto* overlap = new QCPBars(c->xAxis, c->yAxis);
+    overlap->setProperty("part", QStringLiteral("overlap"));
+    overlap->setName(tr("overlap (comm. hidden under compute)"));
+    overlap->setWidth(0.14);
+    const QColor oc = ChartPalette::categoryColor(QStringLiteral("overlap"));
+    overlap->setPen(QPen(oc, 1));
+    overlap->setBrush(QBrush(oc, Qt::BDiagPattern));
+    QStringList otips;
+    bool anyOverlap = false;
+    for (int i = 0; i < int(configs.size()); ++i) {
+        const BreakdownNs& b = configs[size_t(i)].breakdownMeanNs;
+        overlap->addData(i + 0.36, double(b.overlap) / scale.nsPerUnit);
+        anyOverlap = anyOverlap || b.communicationTotal > 0;
+        const auto f = b.overlapFraction();
+        otips << tr("<b>%1</b> — overlap<br>%2 of communication hidden under compute<br>%3 of all "
+                    "communication")
+                     .arg(QString::fromStdString(configs[size_t(i)].config).toHtmlEscaped(),
+                          UnitFormat::durationExact(b.overlap),
+                          f ? UnitFormat::percent(*f) : tr("n/a (no communication)"));
+    }
+    ChartView::setPointTooltips(overlap, otips);
+    if (!anyOverlap)
+        overlap->removeFromLegend();
+    ChartView::setLabelTicks(c->xAxis, configLabels());
+    c->yAxis->setLabel(tr("mean step (%1)").arg(scale.suffix));
+    c->yAxis->setRange(0, maxNs / scale.nsPerUnit * 1.08 + 1e-9);
+    c->placeLegendBelow(4);
+    c->applyTheme();
+    c->replot();
+}
+
+void AblationPage::drawAttribution() {
+    ChartView* c = attributionChart_;
+    c->clearChart();
+    c->setTitle(tr("Where each step's time changed (vs previous configuration)"));
+    const auto& configs = result_.configs;
+    double maxAbs = 0;
+    for (const auto& k : configs)
+        if (k.attributionVsPreviousNs)
+            for (const auto& [cat, v] : *k.attributionVsPreviousNs)
+                maxAbs = std::max<double>(maxAbs, std::fabs(double(v)));
+    const TimeScale scale = UnitFormat::scaleFor(maxAbs);
+    QStringList labels;
+    for (size_t i = 1; i < configs.size(); ++i)
+        labels << QString::fromStdString(configs[i - 1].config) + QStringLiteral(" → ") +
+                      QString::fromStdString(configs[i].config);
+    // One QCPBars per category in the analysis' category order; positive and negative parts stack
+    // separately (QCPBars stacks by sign), so gains go down and losses go up.
+    QCPBars* below = nullptr;
+    double posTop = 0, negBottom = 0;
+    std::vector<double> posSum(configs.size(), 0), negSum(configs.size(), 0);
+    for (const std::string& cat : result_.categories) {
+        bool any = false;
+        for (size_t i = 1; i < configs.size(); ++i)
+            if (configs[i].attributionVsPreviousNs)
+                for (const auto& [n, v] : *configs[i].attributionVsPreviousNs)
+                    any = any || (n == cat && v != 0);
+        if (!any)
+            continue;
+        auto* b = new QCPBars(c->xAxis, c->yAxis);
+        b->setName(QString::fromStdString(cat));
+        b->setWidth(0.55);
+        b->setPen(Qt::NoPen);
+        b->setBrush(ChartPalette::categoryColor(QString::fromStdString(cat)));
+        QStringList tips;
+        for (size_t i = 1; i < configs.size(); ++i) {
+            Ns v = 0;
+            if (configs[i].attributionVsPreviousNs)
+                for (const auto& [n, x] : *configs[i].attributionVsPreviousNs)
+                    if (n == cat)
+                        v = x;
+            b->addData(double(i - 1), double(v) / scale.nsPerUnit);
+            (v >= 0 ? posSum[i] : negSum[i]) += double(v) / scale.nsPerUnit;
+            tips << tr("<b>%1</b> — %2<br>%3%4 per step (mean exclusive time)")
+                        .arg(labels[int(i - 1)].toHtmlEscaped(), QString::fromStdString(cat),
+                             v > 0 ? QStringLiteral("+") : QString(), UnitFormat::durationExact(v));
+        }
+        ChartView::setPointTooltips(b, tips);
+        if (below)
+            b->moveAbove(below);
+        below = b;
+    }
+    for (size_t i = 1; i < configs.size(); ++i) {
+        posTop = std::max(posTop, posSum[i]);
+        negBottom = std::min(negBottom, negSum[i]);
+    }
+    // The total delta of the mean step as a marker with its value.
+    QCPGraph* total = c->addGraph();
+    total->setName(tr("total Δ mean step"));
+    total->setLineStyle(QCPGraph::lsNone);
+    total->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond,
+                                           QPen(ChartPalette::textColor(palette()), 1.5),
+                                           QBrush(ChartPalette::backgroundColor(palette())), 10));
+    QStringList totalTips;
+    for (size_t i = 1; i < configs.size(); ++i) {
+        const Ns t = configs[i].attributionTotalNs;
+        total->addData(double(i - 1), double(t) / scale.nsPerUnit);
+        totalTips << tr("<b>%1</b><br>total Δ mean step %2%3")
+                         .arg(labels[int(i - 1)].toHtmlEscaped(), t > 0 ? QStringLiteral("+") : QString(),
+                              UnitFormat::durationExact(t));
+        auto* text = new QCPItemText(c);
+        text->position->setType(QCPItemPosition::ptPlotCoords);
+        text->position->setCoords(double(i - 1) + 0.32, double(t) / scale.nsPerUnit);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        text->setText((t > 0 ? QStringLiteral("+") : QString()) + UnitFormat::duration(double(t)));
+        text->setColor(ChartPalette::textColor(palette()));
+        text->setFont(ChartView::tickFont());
+    }
+    ChartView::setPointTooltips(total, totalTips);
+    if (labels.isEmpty()) {
+        c->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        auto* t = new QCPItemText(c);
+        t->position->setType(QCPItemPosition::ptAxisRectRatio);
+        t->position->setCoords(0.5, 0.5);
+        t->setText(tr("Needs two or more configurations"));
+        t->setColor(ChartPalette::textColor(palette()));
+    } else {
+        ChartView::setLabelTicks(c->xAxis, labels);
+        c->xAxis->setRangeUpper(c->xAxis->range().upper + 0.45); // room for the total's label
+    }
+    c->yAxis->setLabel(tr("Δ per step (%1)").arg(scale.suffix));
+    const double span = std::max(posTop - negBottom, 1e-9);
+    c->yAxis->setRange(negBottom - span * 0.08, posTop + span * 0.08);
+    c->placeLegendBelow(4);
+    c->applyTheme();
+    c->replot();
+}
+
+} // namespace cnp::wb

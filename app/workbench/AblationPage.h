@@ -1,0 +1,83 @@
+#pragma once
+// The home page: the ablation across configurations, exactly as computeAblation() returns it.
+//  - step time (median, 95% CI error bars) or throughput per configuration, with speedup labels;
+//  - a waterfall of the incremental gains from the first to the last configuration;
+//  - stacked mean-step breakdown bars (compute / exposed communication / memory / idle, overlap marked);
+//  - the attribution of each configuration's step-time delta to categories and idle;
+//  - the table of every number (AblationTableModel).
+// Baseline, metric and configuration order are selectable; the metric choice persists in QSettings.
+// computeAblation() runs on a worker thread; results of superseded requests are dropped.
+#include "WorkbenchPage.h"
+#include "metrics/Ablation.h"
+
+#include <QStringList>
+
+class QComboBox;
+class QLabel;
+class QStackedWidget;
+class QTableView;
+class QCPBars;
+class QCPErrorBars;
+
+namespace cnp::wb {
+
+class AblationTableModel;
+class ChartView;
+
+class AblationPage : public WorkbenchPage {
+    Q_OBJECT
+public:
+    enum class Metric { StepTime = 0, Throughput = 1 };
+    explicit AblationPage(WorkspaceSession* session, QWidget* parent = nullptr);
+
+    const AblationResult& result() const { return result_; }
+    Metric metric() const;
+    void setMetric(Metric m);
+    void setBaseline(const QString& config);
+    void setOrder(const QStringList& configs);
+
+    ChartView* valueChart() const { return valueChart_; }
+    ChartView* waterfallChart() const { return waterfallChart_; }
+    ChartView* breakdownChart() const { return breakdownChart_; }
+    ChartView* attributionChart() const { return attributionChart_; }
+    QCPBars* valueBars() const { return valueBars_; }
+    QCPErrorBars* valueErrorBars() const { return valueErrors_; }
+    AblationTableModel* tableModel() const { return table_; }
+    // Values drawn by the breakdown chart, by part name ("compute", "communication", "memory", "idle",
+    // "overlap"): one value per configuration, in ms.
+    QVector<double> breakdownValues(const QString& part) const;
+
+protected:
+    void refresh() override;
+
+private:
+    void recompute();
+    void showResult();
+    void showMessage(const QString& text);
+    void drawValueChart();
+    void drawWaterfall();
+    void drawBreakdown();
+    void drawAttribution();
+    QColor configColor(const std::string& config) const;
+    QStringList configLabels() const;
+
+    QComboBox* metricBox_;
+    QComboBox* baselineBox_;
+    QLabel* summary_;
+    QStackedWidget* stack_;
+    QLabel* message_;
+    ChartView* valueChart_;
+    ChartView* waterfallChart_;
+    ChartView* breakdownChart_;
+    ChartView* attributionChart_;
+    QTableView* tableView_;
+    AblationTableModel* table_;
+    QCPBars* valueBars_ = nullptr;
+    QCPErrorBars* valueErrors_ = nullptr;
+    AblationResult result_;
+    QString baseline_;
+    QStringList order_;
+    quint64 requestId_ = 0;
+};
+
+} // namespace cnp::wb

@@ -1,0 +1,47 @@
+#pragma once
+// Every number of an AblationResult as a table beneath the Ablation page's charts, one row per
+// configuration in the chosen order. Display text is formatted for reading; Qt::UserRole returns the
+// raw value (ns as qint64, ratios as double) so sorting and tests see exact numbers.
+#include "metrics/Ablation.h"
+
+#include <QAbstractTableModel>
+
+namespace cnp::wb {
+
+class AblationTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        ConfigColumn = 0,
+        RunsColumn,
+        StepsColumn,
+        MedianColumn,
+        CiColumn,
+        ThroughputColumn,
+        MfuColumn,
+        SpeedupColumn,
+        GainColumn,
+        MeanColumn,
+        ComputeColumn,
+        CommunicationColumn,
+        OverlapColumn,
+        MemoryColumn,
+        IdleColumn,
+        ColumnCount
+    };
+    explicit AblationTableModel(QObject* parent = nullptr);
+    void setResult(const AblationResult& result);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    // "1.234× [1.10, 1.35]" plus " n.s." when the CI includes 1.
+    static QString ratioText(const RatioWithCi& r);
+
+private:
+    AblationResult result_;
+};
+
+} // namespace cnp::wb

@@ -1,0 +1,34 @@
+#pragma once
+// The one place that decides colours: one colour per kernel category (plus idle and overlap) and one per
+// configuration (by its position in plan order), identical on every page and in exported charts.
+// Text/grid colours follow the application palette so charts read well in light and dark mode.
+#include <QColor>
+#include <QPalette>
+#include <QString>
+#include <QStringList>
+
+namespace cnp::wb {
+
+class ChartPalette {
+public:
+    // Category names as the analysis writes them ("gemm", "attention", "communication", "idle", ...).
+    // Unknown categories get a stable colour derived from the name's hash.
+    static QColor categoryColor(const QString& category);
+    // The categories in the metric contract's priority order (compute categories first, then
+    // communication, memory, idle) — the stacking order of every breakdown chart.
+    static QStringList categoryOrder();
+    // Colour of the configuration at `planIndex` (0 = first in plan order); cycles after 8.
+    static QColor configurationColor(int planIndex);
+    // Named run A / run B colours on the Compare page.
+    static QColor runAColor();
+    static QColor runBColor();
+    static QColor positiveDeltaColor(); // time saved (faster)
+    static QColor negativeDeltaColor(); // time added (slower)
+    // Foreground and grid colours from the current application palette.
+    static QColor textColor(const QPalette& p);
+    static QColor gridColor(const QPalette& p);
+    static QColor backgroundColor(const QPalette& p);
+    static bool isDark(const QPalette& p);
+};
+
+} // namespace cnp::wb

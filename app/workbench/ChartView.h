@@ -1,0 +1,52 @@
+#pragma once
+// A QCustomPlot with the workbench's conventions: colours/fonts from the application palette (light and
+// dark), a tooltip with the exact value of the bar or point under the cursor (supplied per chart by a
+// TooltipProvider), and a context menu exporting the chart to PNG, SVG or PDF. QCustomPlot scales its
+// buffers by the screen's device-pixel ratio, so charts stay sharp on 4K screens.
+#include <qcustomplot.h>
+
+#include <functional>
+
+namespace cnp::wb {
+
+class ChartView : public QCustomPlot {
+    Q_OBJECT
+public:
+    // Text for the data point `dataIndex` of `plottable`; empty = no tooltip.
+    using TooltipProvider = std::function<QString(QCPAbstractPlottable* plottable, int dataIndex)>;
+
+    explicit ChartView(QWidget* parent = nullptr);
+    void setTooltipProvider(TooltipProvider provider) { tooltip_ = std::move(provider); }
+    // The tooltip text at `pos` (widget coordinates); empty when nothing is under it. Public for tests.
+    QString tooltipAt(const QPointF& pos) const;
+    // Writes the chart to `path`; the format follows the suffix (.png, .svg, .pdf). False on failure.
+    bool exportTo(const QString& path, int width = 0, int height = 0);
+    // Sets axis, grid, legend and background colours from the current palette (called on palette change).
+    void applyTheme();
+    // A title element above the axis rect (created on first use).
+    void setTitle(const QString& title);
+    // Applies the theme to an axis rect added after construction (multi-rect layouts).
+    void themeAxisRect(QCPAxisRect* rect);
+    // Moves the legend out of the plot into a row beneath it, wrapping after `columns` entries.
+    void placeLegendBelow(int columns);
+    // Tooltip lines for the data points of `plottable` in key order (used when no provider is set).
+    static void setPointTooltips(QCPAbstractPlottable* plottable, const QStringList& lines);
+    // Text ticks 0..n-1 on `axis`; rotates them when long so they never overlap.
+    static void setLabelTicks(QCPAxis* axis, const QStringList& labels);
+    // Removes everything drawn (plottables, items, extra legend rows) but keeps axes and the title.
+    void clearChart();
+    // Default fonts for this chart (tick labels and axis labels, in points).
+    static QFont tickFont();
+    static QFont labelFont();
+
+protected:
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void contextMenuEvent(QContextMenuEvent* e) override;
+    void changeEvent(QEvent* e) override;
+
+private:
+    TooltipProvider tooltip_;
+    QCPTextElement* title_ = nullptr;
+};
+
+} // namespace cnp::wb

@@ -1,0 +1,56 @@
+#pragma once
+// The occurrences (individual launches) of one kernel name in one run, for the Kernels page: rank,
+// device, stream, start (relative to the run's first occurrence shown), duration, grid and block.
+// readOccurrences() lists stored rows (no statistics): O(occurrences) with the kernels index.
+#include "core/TraceData.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace cnp {
+class Workspace;
+}
+
+namespace cnp::wb {
+
+struct KernelOccurrence {
+    std::int32_t rank = 0, device = 0;
+    std::int64_t stream = 0;
+    Ns start = 0, end = 0;
+    std::int32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
+};
+
+class KernelOccurrencesModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        RankColumn = 0,
+        DeviceColumn,
+        StreamColumn,
+        StartColumn,
+        DurationColumn,
+        GridColumn,
+        BlockColumn,
+        ColumnCount
+    };
+    explicit KernelOccurrencesModel(QObject* parent = nullptr);
+
+    // Occurrences of `kernelName` in `runId` (rank -1 = all), in start order, at most `limit` rows.
+    static std::vector<KernelOccurrence> readOccurrences(const Workspace& ws, std::int64_t runId,
+                                                         const std::string& kernelName, std::int32_t rank,
+                                                         std::size_t limit);
+    void setOccurrences(std::vector<KernelOccurrence> rows);
+    const std::vector<KernelOccurrence>& occurrences() const { return rows_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    std::vector<KernelOccurrence> rows_;
+    Ns origin_ = 0;
+};
+
+} // namespace cnp::wb

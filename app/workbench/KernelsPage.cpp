@@ -1,0 +1,304 @@
+#include "KernelsPage.h"
+
+#include "BackgroundTask.h"
+#include "KernelFilterProxy.h"
+#include "KernelOccurrencesModel.h"
+#include "KernelStatsModel.h"
+#include "RankTableModel.h"
+#include "UnitFormat.h"
+#include "WorkspaceSession.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <set>
+
+namespace cnp::wb {
+
+namespace {
+constexpr std::size_t kMaxOccurrences = 20000;
+}
+
+KernelsPage::KernelsPage(WorkspaceSession* session, QWidget* parent)
+    : WorkbenchPage(session, parent), runBox_(new QComboBox), rankBox_(new QComboBox),
+      categoryBox_(new QComboBox), search_(new QLineEdit), status_(new QLabel), view_(new QTableView),
+      occurrencesView_(new QTableView), model_(new KernelStatsModel(this)),
+      proxy_(new KernelFilterProxy(KernelStatsModel::NameColumn, KernelStatsModel::CategoryColumn, this)),
+      occurrences_(new KernelOccurrencesModel(this)) {
+    auto* layout = new QVBoxLayout(this);
+    auto* controls = new QHBoxLayout;
+    runBox_->setMinimumContentsLength(16);
+    controls->addWidget(new QLabel(tr("Run:")));
+    controls->addWidget(runBox_);
+    controls->addWidget(new QLabel(tr("Ranks:")));
+    controls->addWidget(rankBox_);
+    controls->addWidget(new QLabel(tr("Category:")));
+    categoryBox_->setMinimumContentsLength(14);
+    controls->addWidget(categoryBox_);
+    search_->setPlaceholderText(tr("Search kernel names (regular expression)…"));
+    search_->setClearButtonEnabled(true);
+    search_->setObjectName(QStringLiteral("kernelSearch"));
+    controls->addWidget(search_, 1);
+    auto* copy = new QPushButton(tr("Copy"));
+    copy->setToolTip(tr("Copy the selected rows as tab-separated text (Ctrl+C)"));
+    auto* exportButton = new QPushButton(tr("Export CSV…"));
+    controls->addWidget(copy);
+    controls->addWidget(exportButton);
+    layout->addLayout(controls);
+    layout->addWidget(status_);
+
+    proxy_->setSourceModel(model_);
+    view_->setModel(proxy_);
+    view_->setSortingEnabled(true);
+    view_->sortByColumn(KernelStatsModel::TotalColumn, Qt::DescendingOrder);
+    view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    view_->verticalHeader()->hide();
+    view_->setAlternatingRowColors(true);
+    view_->setWordWrap(false);
+    view_->setTextElideMode(Qt::ElideRight);
+    view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view_->horizontalHeader()->setSectionResizeMode(KernelStatsModel::NameColumn, QHeaderView::Stretch);
+    occurrencesView_->setModel(occurrences_);
+    occurrencesView_->verticalHeader()->hide();
+    occurrencesView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    occurrencesView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    occurrencesView_->horizontalHeader()->setStretchLastSection(true);
+    auto* occBox = new QWidget;
+    auto* ol = new QVBoxLayout(occBox);
+    ol->setContentsMargins(0, 0, 0, 0);
+    auto* occTitle = new QLabel(
+        tr("<b>Occurrences</b> of the selected kernel — double-click one to show it on the timeline"));
+    ol->addWidget(occTitle);
+    ol->addWidget(occurrencesView_);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(view_);
+    split->addWidget(occBox);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
+
+    connect(runBox_, &QComboBox::activated, this, [this]() {
+        wanted_ = runBox_->currentText();
+        loadStats();
+    });
+    connect(rankBox_, &QComboBox::activated, this, &KernelsPage::loadStats);
+    connect(categoryBox_, &QComboBox::activated, this,
+            [this]() { proxy_->setCategory(categoryBox_->currentData().toString()); });
+    connect(search_, &QLineEdit::textChanged, this, [this](const QString& t) {
+        const bool ok = proxy_->setNamePattern(t);
+        search_->setStyleSheet(ok ? QString() : QStringLiteral("color: #d63b3b"));
+        search_->setToolTip(ok ? QString() : tr("Not a valid regular expression"));
+    });
+    connect(copy, &QPushButton::clicked, this,
+            [this]() { QApplication::clipboard()->setText(selectedRowsText()); });
+    connect(exportButton, &QPushButton::clicked, this, [this]() {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export kernel statistics"),
+                                                          QStringLiteral("kernels.csv"), tr("CSV (*.csv)"));
+        if (!path.isEmpty() && !exportCsv(path))
+            QMessageBox::warning(this, tr("Export"), tr("%1: cannot write the file").arg(path));
+    });
+    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &KernelsPage::loadOccurrences);
+    connect(occurrencesView_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
+        const KernelOccurrence& o = occurrences_->occurrences()[size_t(i.row())];
+        const Ns pad = std::max<Ns>((o.end - o.start) * 4, 2000);
+        emit timelineJumpRequested(runBox_->currentText(), o.rank, o.start - pad, o.end + pad);
+    });
+}
+
+void KernelsPage::setSelectedRun(const QString& runName) {
+    if (runName.isEmpty() || runName == wanted_)
+        return;
+    wanted_ = runName;
+    if (runBox_->findText(runName) >= 0) {
+        runBox_->setCurrentText(runName);
+        if (isVisible())
+            loadStats();
+    }
+}
+
+void KernelsPage::refresh() {
+    QSignalBlocker b(runBox_);
+    runBox_->clear();
+    for (const auto& r : session()->runs())
+        runBox_->addItem(QString::fromStdString(r.info.name));
+    const int i = runBox_->findText(wanted_);
+    runBox_->setCurrentIndex(i >= 0 ? i : 0);
+    loadStats();
+}
+
+void KernelsPage::setRank(int rank) {
+    const int i = rankBox_->findData(rank);
+    if (i >= 0) {
+        rankBox_->setCurrentIndex(i);
+        loadStats();
+    }
+}
+
+void KernelsPage::setCategoryFilter(const QString& category) {
+    const int i = categoryBox_->findData(category);
+    categoryBox_->setCurrentIndex(std::max(0, i));
+    proxy_->setCategory(category);
+}
+
+void KernelsPage::setNameFilter(const QString& regex) {
+    search_->setText(regex);
+}
+
+void KernelsPage::loadStats() {
+    const quint64 id = ++statsRequest_;
+    const RunRecord* run = session()->findRun(runBox_->currentText());
+    if (!run) {
+        model_->setRows({});
+        occurrences_->setOccurrences({});
+        status_->setText(session()->isOpen() ? tr("No runs in this workspace.") : tr("No workspace open."));
+        markReady();
+        return;
+    }
+    // Rank choices of this run (a few rows: GUI thread).
+    const int keepRank = rankBox_->currentData().isValid() ? rankBox_->currentData().toInt() : -1;
+    {
+        QSignalBlocker b(rankBox_);
+        rankBox_->clear();
+        rankBox_->addItem(tr("All ranks"), -1);
+        try {
+            for (const RankInfo& r : RankTableModel::readRanks(*session()->workspace(), run->id))
+                rankBox_->addItem(tr("Rank %1").arg(r.rank), r.rank);
+        } catch (const std::exception&) {
+        }
+        rankBox_->setCurrentIndex(std::max(0, rankBox_->findData(keepRank)));
+    }
+    const int rank = rankBox_->currentData().toInt();
+    const std::string path = session()->path().toStdString();
+    const std::int64_t runId = run->id;
+    status_->setText(tr("Loading kernel statistics…"));
+    runInBackground<std::vector<KernelStatRow>>(
+        this,
+        [path, runId, rank]() {
+            Workspace ws(path, Workspace::Mode::ReadOnly);
+            return RunSummaryReader(ws, runId).kernelStats(rank);
+        },
+        [this, id](TaskOutcome<std::vector<KernelStatRow>>& o) {
+            if (id != statsRequest_)
+                return;
+            if (!o.value) {
+                model_->setRows({});
+                status_->setText(tr("Cannot read kernel statistics: %1").arg(o.error));
+                markReady();
+                return;
+            }
+            std::set<std::string> cats;
+            Ns total = 0;
+            for (const auto& r : *o.value) {
+                cats.insert(r.category);
+                total += r.totalNs;
+            }
+            const QString keepCat = categoryBox_->currentData().toString();
+            {
+                QSignalBlocker b(categoryBox_);
+                categoryBox_->clear();
+                categoryBox_->addItem(tr("All categories"), QString());
+                for (const auto& c : cats)
+                    categoryBox_->addItem(QString::fromStdString(c), QString::fromStdString(c));
+                categoryBox_->setCurrentIndex(std::max(0, categoryBox_->findData(keepCat)));
+                proxy_->setCategory(categoryBox_->currentData().toString());
+            }
+            status_->setText(
+                tr("%1 distinct kernels, %2 of kernel time in total (sum over the selected ranks)")
+                    .arg(o.value->size())
+                    .arg(UnitFormat::duration(double(total))));
+            model_->setRows(std::move(*o.value));
+            occurrences_->setOccurrences({});
+            if (proxy_->rowCount() > 0)
+                view_->setCurrentIndex(
+                    proxy_->index(0, KernelStatsModel::NameColumn)); // lists its occurrences
+            markReady();
+        });
+}
+
+void KernelsPage::selectKernel(const QString& name) {
+    for (int r = 0; r < proxy_->rowCount(); ++r)
+        if (proxy_->index(r, KernelStatsModel::NameColumn).data(Qt::UserRole).toString() == name) {
+            view_->setCurrentIndex(proxy_->index(r, KernelStatsModel::NameColumn));
+            return;
+        }
+}
+
+void KernelsPage::loadOccurrences() {
+    const quint64 id = ++occRequest_;
+    const QModelIndex cur = view_->currentIndex();
+    const RunRecord* run = session()->findRun(runBox_->currentText());
+    if (!cur.isValid() || !run) {
+        occurrences_->setOccurrences({});
+        return;
+    }
+    const std::string name =
+        cur.siblingAtColumn(KernelStatsModel::NameColumn).data(Qt::UserRole).toString().toStdString();
+    const std::string path = session()->path().toStdString();
+    const std::int64_t runId = run->id;
+    const int rank = rankBox_->currentData().toInt();
+    runInBackground<std::vector<KernelOccurrence>>(
+        this,
+        [path, runId, name, rank]() {
+            Workspace ws(path, Workspace::Mode::ReadOnly);
+            return KernelOccurrencesModel::readOccurrences(ws, runId, name, rank, kMaxOccurrences);
+        },
+        [this, id](TaskOutcome<std::vector<KernelOccurrence>>& o) {
+            if (id != occRequest_)
+                return;
+            occurrences_->setOccurrences(o.value ? std::move(*o.value) : std::vector<KernelOccurrence>{});
+            emit occurrencesLoaded();
+        });
+}
+
+QString KernelsPage::selectedRowsText() const {
+    QModelIndexList rows = view_->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(),
+              [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+    QStringList lines;
+    QStringList header;
+    for (int c = 0; c < proxy_->columnCount(); ++c)
+        header << proxy_->headerData(c, Qt::Horizontal).toString();
+    lines << header.join(QLatin1Char('\t'));
+    for (const QModelIndex& r : rows) {
+        QStringList cells;
+        for (int c = 0; c < proxy_->columnCount(); ++c)
+            cells << proxy_->index(r.row(), c).data().toString();
+        lines << cells.join(QLatin1Char('\t'));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+bool KernelsPage::exportCsv(const QString& path) const {
+    std::vector<const KernelStatRow*> rows;
+    for (int r = 0; r < proxy_->rowCount(); ++r)
+        rows.push_back(&model_->rows()[size_t(proxy_->mapToSource(proxy_->index(r, 0)).row())]);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
+    return f.write(KernelStatsModel::toCsv(rows).toUtf8()) >= 0;
+}
+
+void KernelsPage::keyPressEvent(QKeyEvent* e) {
+    if (e->matches(QKeySequence::Copy)) {
+        QApplication::clipboard()->setText(selectedRowsText());
+        return;
+    }
+    WorkbenchPage::keyPressEvent(e);
+}
+
+} // namespace cnp::wb

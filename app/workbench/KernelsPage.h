@@ -1,0 +1,61 @@
+#pragma once
+// The Kernels page: kernel statistics (cuda_gpu_kern_sum columns) of one run, for all ranks or one rank,
+// sortable, filtered by category and a regex on the name; Ctrl+C copies the selected rows (TSV), Export
+// writes CSV. Selecting a kernel lists its occurrences; double-clicking one shows it on the timeline.
+// Statistics and occurrences are read on worker threads.
+#include "WorkbenchPage.h"
+
+class QComboBox;
+class QLineEdit;
+class QTableView;
+class QLabel;
+
+namespace cnp::wb {
+
+class KernelStatsModel;
+class KernelFilterProxy;
+class KernelOccurrencesModel;
+
+class KernelsPage : public WorkbenchPage {
+    Q_OBJECT
+public:
+    explicit KernelsPage(WorkspaceSession* session, QWidget* parent = nullptr);
+    void setSelectedRun(const QString& runName) override;
+    KernelStatsModel* model() const { return model_; }
+    KernelFilterProxy* proxy() const { return proxy_; }
+    KernelOccurrencesModel* occurrences() const { return occurrences_; }
+    QTableView* view() const { return view_; }
+    // Tab-separated text of the selected rows (header first), as copied to the clipboard.
+    QString selectedRowsText() const;
+    // Writes the rows passing the filters as CSV; false on failure.
+    bool exportCsv(const QString& path) const;
+    void setRank(int rank); // -1 = all ranks
+    void setCategoryFilter(const QString& category);
+    void setNameFilter(const QString& regex);
+    void selectKernel(const QString& name);
+
+signals:
+    void occurrencesLoaded();
+
+protected:
+    void refresh() override;
+    void keyPressEvent(QKeyEvent* e) override;
+
+private:
+    void loadStats();
+    void loadOccurrences();
+    QComboBox* runBox_;
+    QComboBox* rankBox_;
+    QComboBox* categoryBox_;
+    QLineEdit* search_;
+    QLabel* status_;
+    QTableView* view_;
+    QTableView* occurrencesView_;
+    KernelStatsModel* model_;
+    KernelFilterProxy* proxy_;
+    KernelOccurrencesModel* occurrences_;
+    QString wanted_;
+    quint64 statsRequest_ = 0, occRequest_ = 0;
+};
+
+} // namespace cnp::wb

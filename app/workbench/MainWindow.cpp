@@ -1,0 +1,457 @@
+#include "MainWindow.h"
+
+#include "AblationPage.h"
+#include "BackgroundTask.h"
+#include "ComparePage.h"
+#include "IngestController.h"
+#include "IngestRequestDialog.h"
+#include "InsightsPage.h"
+#include "KernelsPage.h"
+#include "RunPage.h"
+#include "TimelineHostPage.h"
+#include "WorkspaceDock.h"
+#include "WorkspaceSession.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QToolButton>
+
+namespace cnp::wb {
+
+namespace {
+constexpr int kMaxRecent = 8;
+const char* kRecentKey = "workspace/recent";
+const char* kGeometryKey = "window/geometry";
+const char* kStateKey = "window/state";
+const char* kLastPageKey = "window/lastPage";
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), session_(new WorkspaceSession(this)), dock_(new WorkspaceDock(session_, this)),
+      ingest_(new IngestController(this)), stack_(new QStackedWidget) {
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("CNP Workbench"));
+    setAcceptDrops(true);
+    setCentralWidget(stack_);
+    addDockWidget(Qt::LeftDockWidgetArea, dock_);
+    resizeDocks({dock_}, {250}, Qt::Horizontal);
+    createPages();
+    createActions();
+    statusRuns_ = new QLabel;
+    progressLabel_ = new QLabel;
+    progress_ = new QProgressBar;
+    progress_->setObjectName(QStringLiteral("ingestProgress"));
+    progress_->setRange(0, 1000);
+    progress_->setMaximumWidth(220);
+    cancelIngest_ = new QToolButton;
+    cancelIngest_->setObjectName(QStringLiteral("cancelIngest"));
+    cancelIngest_->setText(tr("Cancel"));
+    cancelIngest_->setToolTip(tr("Cancel the ingest (the workspace stays unchanged) — Esc"));
+    cancelIngest_->setShortcut(QKeySequence(Qt::Key_Escape));
+    statusBar()->addPermanentWidget(progressLabel_);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancelIngest_);
+    statusBar()->addPermanentWidget(statusRuns_);
+    for (QWidget* wdg : {static_cast<QWidget*>(progressLabel_), static_cast<QWidget*>(progress_),
+                         static_cast<QWidget*>(cancelIngest_)})
+        wdg->setVisible(false);
+    connect(cancelIngest_, &QToolButton::clicked, ingest_, &IngestController::cancel);
+    connect(session_, &WorkspaceSession::runsChanged, this, [this]() {
+        updateTitle();
+        updateRunActions();
+    });
+    connect(dock_, &WorkspaceDock::selectedRunChanged, this, [this](const QString& run) {
+        updateRunActions();
+        for (WorkbenchPage* p : pages_)
+            p->setSelectedRun(run);
+    });
+    connect(dock_, &WorkspaceDock::runActivated, this, [this](const QString&) { showPage(PageId::Run); });
+
+    connect(ingest_, &IngestController::progressChanged, this,
+            [this](double f) { progress_->setValue(int(f * 1000)); });
+    auto endProgress = [this]() {
+        progressLabel_->setVisible(false);
+        progress_->setVisible(false);
+        cancelIngest_->setVisible(false);
+        importAction_->setEnabled(true);
+        updateRunActions();
+    };
+    connect(ingest_, &IngestController::finished, this,
+            [this, endProgress](const QString& run, const QString& summary) {
+                endProgress();
+                session_->reload();
+                dock_->selectRun(run);
+                statusBar()->showMessage(tr("Ingested %1").arg(summary), 10000);
+                emit ingestFinished(run);
+            });
+    connect(ingest_, &IngestController::failed, this, [this, endProgress](const QString& message) {
+        endProgress();
+        showError(tr("Ingest failed"), message + tr("\n\nThe workspace is unchanged."));
+    });
+    connect(ingest_, &IngestController::cancelled, this, [this, endProgress]() {
+        endProgress();
+        statusBar()->showMessage(tr("Ingest cancelled; the workspace is unchanged."), 10000);
+    });
+    updateTitle();
+    updateRunActions();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createPages() {
+    pages_[size_t(PageId::Ablation)] = new AblationPage(session_);
+    pages_[size_t(PageId::Compare)] = new ComparePage(session_);
+    pages_[size_t(PageId::Kernels)] = new KernelsPage(session_);
+    pages_[size_t(PageId::Insights)] = new InsightsPage(session_);
+    pages_[size_t(PageId::Timeline)] = new TimelineHostPage(session_);
+    pages_[size_t(PageId::Run)] = new RunPage(session_);
+    for (PageId id : allPages()) {
+        WorkbenchPage* p = pages_[size_t(id)];
+        p->setObjectName(pageKey(id) + QStringLiteral("Page"));
+        stack_->addWidget(p);
+        connect(p, &WorkbenchPage::navigateRequested, this, [this](int pageId, const QString& run) {
+            if (!run.isEmpty())
+                dock_->selectRun(run);
+            showPage(PageId(pageId));
+        });
+        connect(p, &WorkbenchPage::timelineJumpRequested, this,
+                [this](const QString& run, int rank, qint64 s, qint64 e) {
+                    dock_->selectRun(run);
+                    showPage(PageId::Timeline);
+                    static_cast<TimelineHostPage*>(page(PageId::Timeline))->jumpTo(run, rank, s, e);
+                });
+    }
+    stack_->setCurrentIndex(int(current_));
+}
+
+void MainWindow::createActions() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New Workspace…"), QKeySequence::New, this, &MainWindow::newWorkspace);
+    file->addAction(tr("&Open Workspace…"), QKeySequence::Open, this, &MainWindow::openWorkspaceDialog);
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    importAction_ = file->addAction(tr("&Import Traces…"), QKeySequence(Qt::CTRL | Qt::Key_I), this,
+                                    &MainWindow::importDialog);
+    file->addAction(tr("&Close Workspace"), QKeySequence(Qt::CTRL | Qt::Key_W), session_,
+                    &WorkspaceSession::close);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    updateRecentMenu();
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    auto* bar = new QToolBar(tr("Pages"));
+    bar->setObjectName(QStringLiteral("pageBar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    bar->setMovable(false);
+    addToolBar(Qt::LeftToolBarArea, bar);
+    pageGroup_ = new QActionGroup(this);
+    for (PageId id : allPages()) {
+        auto* a = new QAction(pageTitle(id), this);
+        a->setCheckable(true);
+        a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + int(id))));
+        a->setToolTip(
+            QStringLiteral("%1 (%2)").arg(pageTitle(id), a->shortcut().toString(QKeySequence::NativeText)));
+        a->setObjectName(pageKey(id) + QStringLiteral("Action"));
+        pageGroup_->addAction(a);
+        view->addAction(a);
+        bar->addAction(a);
+        connect(a, &QAction::triggered, this, [this, id]() { showPage(id); });
+        pageActions_[size_t(id)] = a;
+    }
+    pageActions_[size_t(current_)]->setChecked(true);
+    view->addSeparator();
+    QAction* dockToggle = dock_->toggleViewAction();
+    dockToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    view->addAction(dockToggle);
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    renameAction_ = run->addAction(tr("&Rename…"), QKeySequence(Qt::Key_F2), this, &MainWindow::renameRun);
+    relabelAction_ = run->addAction(tr("Change &Configuration…"), QKeySequence(Qt::CTRL | Qt::Key_L), this,
+                                    &MainWindow::relabelRun);
+    removeAction_ = run->addAction(tr("Re&move"), QKeySequence::Delete, this, &MainWindow::removeRun);
+    for (QAction* a : {renameAction_, relabelAction_, removeAction_})
+        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    dock_->addAction(renameAction_);
+    dock_->addAction(relabelAction_);
+    dock_->addAction(removeAction_);
+    dock_->setRunActions({renameAction_, relabelAction_, removeAction_});
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About"), this, [this]() {
+        QMessageBox::about(
+            this, tr("About CNP Workbench"),
+            tr("<b>CNP Workbench</b><br>Analyses GPU training-job traces (PyTorch profiler / Kineto, "
+               "Nsight Systems SQLite, CNP .cnpt).<br>Drop trace files or folders on the window to "
+               "ingest them."));
+    });
+}
+
+void MainWindow::showPage(PageId id) {
+    current_ = id;
+    stack_->setCurrentIndex(int(id));
+    pageActions_[size_t(id)]->setChecked(true);
+    emit currentPageChanged(int(id));
+}
+
+bool MainWindow::openWorkspace(const QString& path, bool create) {
+    QString error;
+    if (!session_->open(path, create, &error)) {
+        showError(tr("Cannot open workspace"), error);
+        return false;
+    }
+    addRecent(QFileInfo(path).absoluteFilePath());
+    updateTitle();
+    return true;
+}
+
+void MainWindow::updateTitle() {
+    if (!session_->isOpen()) {
+        setWindowTitle(tr("CNP Workbench"));
+        statusRuns_->setText(tr("No workspace — File → New or Open (Ctrl+N / Ctrl+O)"));
+        return;
+    }
+    setWindowTitle(tr("%1 — CNP Workbench").arg(QFileInfo(session_->path()).fileName()));
+    statusRuns_->setText(tr("%1 · %2 run(s) in %3 configuration(s)")
+                             .arg(session_->path())
+                             .arg(session_->runs().size())
+                             .arg(session_->configurations().size()));
+}
+
+QStringList MainWindow::recentWorkspaces() const {
+    return QSettings().value(kRecentKey).toStringList();
+}
+
+void MainWindow::addRecent(const QString& path) {
+    if (!persist_)
+        return;
+    QStringList recent = recentWorkspaces();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    QSettings().setValue(kRecentKey, recent);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+    recentMenu_->clear();
+    const QStringList recent = recentWorkspaces();
+    for (const QString& p : recent)
+        recentMenu_->addAction(p, this, [this, p]() { openWorkspace(p); });
+    recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::restoreSettings() {
+    QSettings s;
+    restoreGeometry(s.value(kGeometryKey).toByteArray());
+    restoreState(s.value(kStateKey).toByteArray());
+    if (auto id = pageFromKey(s.value(kLastPageKey).toString()))
+        showPage(*id);
+}
+
+void MainWindow::saveSettings() const {
+    if (!persist_)
+        return;
+    QSettings s;
+    s.setValue(kGeometryKey, saveGeometry());
+    s.setValue(kStateKey, saveState());
+    s.setValue(kLastPageKey, pageKey(current_));
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    if (ingest_->isRunning())
+        ingest_->cancel();
+    saveSettings();
+    e->accept();
+}
+
+void MainWindow::showError(const QString& title, const QString& message) {
+    lastError_ = message;
+    auto* box = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("errorDialog"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    box->open();
+}
+
+void MainWindow::newWorkspace() {
+    QString path =
+        QFileDialog::getSaveFileName(this, tr("New Workspace"), QString(), tr("CNP workspaces (*.cnpdb)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QLatin1String(".cnpdb")))
+        path += QStringLiteral(".cnpdb");
+    if (QFileInfo::exists(path)) {
+        showError(tr("Cannot create workspace"),
+                  tr("%1: already exists; open it with File → Open").arg(path));
+        return;
+    }
+    openWorkspace(path, true);
+}
+
+void MainWindow::openWorkspaceDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Workspace"), QString(),
+                                                      tr("CNP workspaces (*.cnpdb);;All files (*)"));
+    if (!path.isEmpty())
+        openWorkspace(path);
+}
+
+void MainWindow::importDialog() {
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Import Traces"), QString(), tr("Traces (*.json *.json.gz *.sqlite *.cnpt);;All files (*)"));
+    if (!paths.isEmpty())
+        ingestPaths(paths);
+}
+
+void MainWindow::ingestPaths(const QStringList& paths) {
+    if (paths.isEmpty())
+        return;
+    if (!session_->isOpen()) {
+        showError(tr("No workspace"),
+                  tr("Open or create a workspace first (File → New / Open), then drop the traces again."));
+        return;
+    }
+    if (ingest_->isRunning()) {
+        showError(tr("Ingest busy"), tr("Another ingest is running; wait for it or cancel it first."));
+        return;
+    }
+    std::optional<IngestRequest> request;
+    if (provider_) {
+        request = provider_(paths);
+    } else {
+        QStringList runs;
+        for (const auto& r : session_->runs())
+            runs << QString::fromStdString(r.info.name);
+        IngestRequestDialog dialog(paths, session_->configurations(), runs, this);
+        if (dialog.exec() == QDialog::Accepted)
+            request = dialog.request();
+    }
+    if (request)
+        startIngest(*request);
+}
+
+bool MainWindow::startIngest(const IngestRequest& request) {
+    if (!session_->isOpen() || !ingest_->start(session_->path(), request))
+        return false;
+    importAction_->setEnabled(false);
+    updateRunActions();
+    progressLabel_->setText(tr("Ingesting %1…").arg(QString::fromStdString(request.runName)));
+    progress_->setValue(0);
+    progressLabel_->setVisible(true);
+    progress_->setVisible(true);
+    cancelIngest_->setVisible(true);
+    return true;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls())
+        e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    QStringList paths;
+    for (const QUrl& u : e->mimeData()->urls())
+        if (u.isLocalFile())
+            paths << u.toLocalFile();
+    if (paths.isEmpty())
+        return;
+    e->acceptProposedAction();
+    // A dropped workspace opens; anything else is ingested.
+    if (paths.size() == 1 && paths.front().endsWith(QLatin1String(".cnpdb"))) {
+        openWorkspace(paths.front());
+        return;
+    }
+    ingestPaths(paths);
+}
+
+void MainWindow::updateRunActions() {
+    const bool haveRun = session_->isOpen() && !dock_->selectedRun().isEmpty();
+    const bool idle = !ingest_->isRunning() && !editing_;
+    renameAction_->setEnabled(haveRun && idle);
+    relabelAction_->setEnabled(haveRun && idle);
+    removeAction_->setEnabled(haveRun && idle);
+    importAction_->setEnabled(session_->isOpen() && idle);
+}
+
+void MainWindow::editWorkspace(const QString& what, std::function<void(Workspace&)> edit) {
+    editing_ = true;
+    updateRunActions();
+    const std::string path = session_->path().toStdString();
+    statusBar()->showMessage(what + QStringLiteral("…"));
+    runInBackground<bool>(
+        this,
+        [path, edit]() {
+            Workspace ws(path, Workspace::Mode::ReadWrite);
+            edit(ws);
+            return true;
+        },
+        [this, what](TaskOutcome<bool>& o) {
+            editing_ = false;
+            statusBar()->clearMessage();
+            if (!o.value)
+                showError(what, o.error);
+            session_->reload();
+            updateRunActions();
+        });
+}
+
+void MainWindow::renameRun() {
+    const QString run = dock_->selectedRun();
+    if (run.isEmpty())
+        return;
+    bool ok = false;
+    const QString to = QInputDialog::getText(this, tr("Rename run"), tr("New name for %1:").arg(run),
+                                             QLineEdit::Normal, run, &ok)
+                           .trimmed();
+    if (!ok || to.isEmpty() || to == run)
+        return;
+    editWorkspace(tr("Renaming %1").arg(run), [from = run.toStdString(), to = to.toStdString()](
+                                                  Workspace& ws) { ws.renameRun(from, to); });
+}
+
+void MainWindow::relabelRun() {
+    const QString run = dock_->selectedRun();
+    if (run.isEmpty())
+        return;
+    bool ok = false;
+    const RunRecord* r = session_->findRun(run);
+    const QString current = r ? QString::fromStdString(r->info.config) : QString();
+    const QString to = QInputDialog::getItem(this, tr("Change configuration"),
+                                             tr("Configuration of %1:").arg(run), session_->configurations(),
+                                             int(session_->configurations().indexOf(current)), true, &ok)
+                           .trimmed();
+    if (!ok || to.isEmpty() || to == current)
+        return;
+    editWorkspace(tr("Relabelling %1").arg(run), [name = run.toStdString(), to = to.toStdString()](
+                                                     Workspace& ws) { ws.relabelRun(name, to); });
+}
+
+void MainWindow::removeRun() {
+    const QString run = dock_->selectedRun();
+    if (run.isEmpty())
+        return;
+    if (QMessageBox::question(this, tr("Remove run"),
+                              tr("Remove run %1 and all its events from the workspace?").arg(run)) !=
+        QMessageBox::Yes)
+        return;
+    editWorkspace(tr("Removing %1").arg(run),
+                  [name = run.toStdString()](Workspace& ws) { ws.removeRun(name); });
+}
+
+} // namespace cnp::wb

@@ -1,0 +1,47 @@
+#pragma once
+// Per-rank facts of one run for the Run page: rank, local rank, host, pid, GPUs, clock offset applied
+// at alignment and the residual clock-skew estimate (ns, shown in µs), source file.
+// The rows come from the workspace's `ranks` table (docs/schema.md); nothing is computed here.
+#include "core/TraceData.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace cnp {
+class Workspace;
+}
+
+namespace cnp::wb {
+
+class RankTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        RankColumn = 0,
+        LocalRankColumn,
+        HostColumn,
+        PidColumn,
+        GpuColumn,
+        OffsetColumn,
+        SkewColumn,
+        SourceColumn,
+        ColumnCount
+    };
+    explicit RankTableModel(QObject* parent = nullptr);
+
+    // Reads the ranks of `runId` (a few rows per run: fine on the GUI thread).
+    static std::vector<RankInfo> readRanks(const Workspace& ws, std::int64_t runId);
+    void setRanks(std::vector<RankInfo> ranks);
+    const std::vector<RankInfo>& ranks() const { return ranks_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    std::vector<RankInfo> ranks_;
+};
+
+} // namespace cnp::wb

@@ -1,0 +1,72 @@
+#include "WorkbenchCommandLine.h"
+
+#include <QRegularExpression>
+
+namespace cnp::wb {
+
+QString WorkbenchCommandLine::usage() {
+    return QStringLiteral("usage: cnp-workbench [WORKSPACE.cnpdb] [--page ablation|compare|kernels|insights|"
+                          "timeline|run] [--run NAME] [--screenshot FILE.png [--size WxH]]");
+}
+
+WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
+    WorkbenchCommandLine cl;
+    bool sizeGiven = false;
+    for (qsizetype i = 1; i < arguments.size(); ++i) {
+        const QString& a = arguments[i];
+        auto value = [&](const QString& option) -> std::optional<QString> {
+            if (i + 1 >= arguments.size()) {
+                cl.error = option + QStringLiteral(" needs a value");
+                return std::nullopt;
+            }
+            return arguments[++i];
+        };
+        if (a == QLatin1String("-h") || a == QLatin1String("--help")) {
+            cl.helpRequested = true;
+        } else if (a == QLatin1String("--page")) {
+            auto v = value(a);
+            if (!v)
+                return cl;
+            cl.page = pageFromKey(*v);
+            if (!cl.page) {
+                cl.error = QStringLiteral("unknown page '%1'").arg(*v);
+                return cl;
+            }
+        } else if (a == QLatin1String("--run")) {
+            auto v = value(a);
+            if (!v)
+                return cl;
+            cl.run = *v;
+        } else if (a == QLatin1String("--screenshot")) {
+            auto v = value(a);
+            if (!v)
+                return cl;
+            cl.screenshotFile = *v;
+        } else if (a == QLatin1String("--size")) {
+            auto v = value(a);
+            if (!v)
+                return cl;
+            static const QRegularExpression re(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$"));
+            const auto m = re.match(*v);
+            if (!m.hasMatch()) {
+                cl.error = QStringLiteral("--size wants WxH, e.g. 1280x800, not '%1'").arg(*v);
+                return cl;
+            }
+            cl.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+            sizeGiven = true;
+        } else if (a.startsWith(QLatin1Char('-'))) {
+            cl.error = QStringLiteral("unknown option '%1'").arg(a);
+            return cl;
+        } else if (cl.workspace.isEmpty()) {
+            cl.workspace = a;
+        } else {
+            cl.error = QStringLiteral("more than one workspace given ('%1')").arg(a);
+            return cl;
+        }
+    }
+    if (sizeGiven && cl.screenshotFile.isEmpty())
+        cl.error = QStringLiteral("--size is only meaningful with --screenshot");
+    return cl;
+}
+
+} // namespace cnp::wb

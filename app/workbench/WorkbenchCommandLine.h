@@ -1,0 +1,27 @@
+#pragma once
+// `cnp-workbench [WORKSPACE] [--page PAGE] [--screenshot FILE.png [--size WxH]]`.
+#include "PageId.h"
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace cnp::wb {
+
+struct WorkbenchCommandLine {
+    QString workspace;             // empty: none given (the last page/workspace come from QSettings)
+    std::optional<PageId> page;    // nullopt: the last page used
+    QString run;                   // --run NAME: select this run in the workspace dock
+    QString screenshotFile;        // non-empty: render offscreen, save, exit
+    QSize size = QSize(1280, 800); // window size for --screenshot
+    QString error;                 // non-empty when the arguments were invalid (one line)
+    bool helpRequested = false;
+
+    // Parses arguments (argv[0] included). Never exits the process.
+    static WorkbenchCommandLine parse(const QStringList& arguments);
+    static QString usage();
+};
+
+} // namespace cnp::wb

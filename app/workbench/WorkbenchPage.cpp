@@ -1,0 +1,34 @@
+#include "WorkbenchPage.h"
+
+#include "WorkspaceSession.h"
+
+namespace cnp::wb {
+
+WorkbenchPage::WorkbenchPage(WorkspaceSession* session, QWidget* parent)
+    : QWidget(parent), session_(session) {
+    connect(session_, &WorkspaceSession::runsChanged, this, &WorkbenchPage::markStale);
+}
+
+void WorkbenchPage::markReady() {
+    ready_ = true;
+    emit contentReady();
+}
+
+void WorkbenchPage::markStale() {
+    stale_ = true;
+    ready_ = false;
+    if (isVisible()) {
+        stale_ = false;
+        refresh();
+    }
+}
+
+void WorkbenchPage::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    if (stale_) {
+        stale_ = false;
+        refresh();
+    }
+}
+
+} // namespace cnp::wb

@@ -1,0 +1,75 @@
+#include "WorkspaceDock.h"
+
+#include "RunTreeModel.h"
+#include "WorkspaceSession.h"
+
+#include <QHeaderView>
+#include <QMenu>
+#include <QTreeView>
+
+namespace cnp::wb {
+
+WorkspaceDock::WorkspaceDock(WorkspaceSession* session, QWidget* parent)
+    : QDockWidget(tr("Workspace"), parent), session_(session), model_(new RunTreeModel(this)),
+      view_(new QTreeView) {
+    setObjectName(QStringLiteral("workspaceDock"));
+    view_->setObjectName(QStringLiteral("runTree"));
+    view_->setModel(model_);
+    view_->setUniformRowHeights(true);
+    view_->setAlternatingRowColors(true);
+    view_->setContextMenuPolicy(Qt::CustomContextMenu);
+    view_->header()->setStretchLastSection(false);
+    view_->header()->setSectionResizeMode(RunTreeModel::NameColumn, QHeaderView::Stretch);
+    for (int c = RunTreeModel::RanksColumn; c < RunTreeModel::ColumnCount; ++c)
+        view_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    view_->setMinimumWidth(200);
+    setWidget(view_);
+    connect(session_, &WorkspaceSession::runsChanged, this, &WorkspaceDock::reload);
+    connect(view_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this]() { emit selectedRunChanged(selectedRun()); });
+    connect(view_, &QTreeView::doubleClicked, this, [this](const QModelIndex& i) {
+        const QString run = i.data(RunTreeModel::RunNameRole).toString();
+        if (!run.isEmpty())
+            emit runActivated(run);
+    });
+    connect(view_, &QTreeView::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const QModelIndex i = view_->indexAt(pos);
+        if (i.isValid())
+            view_->setCurrentIndex(i);
+        if (runActions_.isEmpty())
+            return;
+        QMenu menu;
+        menu.addActions(runActions_);
+        menu.exec(view_->viewport()->mapToGlobal(pos));
+    });
+    reload();
+}
+
+void WorkspaceDock::reload() {
+    const QString keep = selectedRun();
+    model_->setRuns(session_->runs());
+    view_->expandAll();
+    if (!keep.isEmpty())
+        selectRun(keep);
+    emit selectedRunChanged(selectedRun());
+}
+
+QString WorkspaceDock::selectedRun() const {
+    return view_->currentIndex().siblingAtColumn(0).data(RunTreeModel::RunNameRole).toString();
+}
+
+QString WorkspaceDock::selectedConfiguration() const {
+    return view_->currentIndex().siblingAtColumn(0).data(RunTreeModel::ConfigRole).toString();
+}
+
+void WorkspaceDock::selectRun(const QString& name) {
+    const QModelIndex i = model_->indexOfRun(name);
+    if (i.isValid())
+        view_->setCurrentIndex(i);
+}
+
+void WorkspaceDock::setRunActions(const QList<QAction*>& actions) {
+    runActions_ = actions;
+}
+
+} // namespace cnp::wb

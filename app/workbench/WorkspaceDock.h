@@ -1,0 +1,40 @@
+#pragma once
+// The dock listing the workspace's runs grouped by configuration (RunTreeModel). Its context menu shows
+// the window's run actions (rename, relabel, remove) for the run under the cursor.
+#include <QDockWidget>
+#include <QList>
+
+class QTreeView;
+class QAction;
+
+namespace cnp::wb {
+
+class RunTreeModel;
+class WorkspaceSession;
+
+class WorkspaceDock : public QDockWidget {
+    Q_OBJECT
+public:
+    WorkspaceDock(WorkspaceSession* session, QWidget* parent = nullptr);
+    // Name of the selected run; empty when a configuration or nothing is selected.
+    QString selectedRun() const;
+    // Label of the selected configuration (or of the selected run's configuration).
+    QString selectedConfiguration() const;
+    void selectRun(const QString& name);
+    void setRunActions(const QList<QAction*>& actions);
+    RunTreeModel* model() const { return model_; }
+    QTreeView* view() const { return view_; }
+
+signals:
+    void selectedRunChanged(const QString& runName);
+    void runActivated(const QString& runName); // double-click
+
+private:
+    void reload();
+    WorkspaceSession* session_;
+    RunTreeModel* model_;
+    QTreeView* view_;
+    QList<QAction*> runActions_;
+};
+
+} // namespace cnp::wb

@@ -1,0 +1,88 @@
+// cnp-workbench [WORKSPACE] [--page PAGE] [--run NAME] [--screenshot FILE.png [--size WxH]]
+#include "MainWindow.h"
+#include "WorkbenchCommandLine.h"
+#include "WorkbenchPage.h"
+#include "WorkspaceDock.h"
+#include "WorkspaceSession.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QTextStream>
+#include <QTimer>
+
+#include <cstdio>
+
+using namespace cnp::wb;
+
+// Waits (processing events) until the page has drawn its content, or `timeoutMs` passed.
+static bool waitUntilReady(WorkbenchPage* page, int timeoutMs) {
+    QElapsedTimer t;
+    t.start();
+    while (!page->isContentReady() && t.elapsed() < timeoutMs)
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 20);
+    return page->isContentReady();
+}
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("CNP"));
+    QApplication::setApplicationName(QStringLiteral("CNP Workbench"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    const WorkbenchCommandLine cl = WorkbenchCommandLine::parse(QApplication::arguments());
+    if (cl.helpRequested) {
+        std::fprintf(stdout, "%s\n", qPrintable(WorkbenchCommandLine::usage()));
+        return 0;
+    }
+    if (!cl.error.isEmpty()) {
+        std::fprintf(stderr, "cnp-workbench: %s\n%s\n", qPrintable(cl.error),
+                     qPrintable(WorkbenchCommandLine::usage()));
+        return 1;
+    }
+    MainWindow window;
+    const bool screenshot = !cl.screenshotFile.isEmpty();
+    if (screenshot) {
+        window.setPersistSettings(false);
+        window.resize(cl.size);
+        if (!cl.workspace.isEmpty() && !QFileInfo::exists(cl.workspace)) {
+            std::fprintf(stderr, "cnp-workbench: %s: no such workspace\n", qPrintable(cl.workspace));
+            return 2;
+        }
+    } else {
+        window.restoreSettings();
+    }
+    if (cl.page)
+        window.showPage(*cl.page);
+    if (!cl.workspace.isEmpty()) {
+        QString error;
+        if (!window.session()->open(cl.workspace, false, &error)) {
+            if (screenshot) {
+                std::fprintf(stderr, "cnp-workbench: %s\n", qPrintable(error));
+                return 2;
+            }
+            window.openWorkspace(cl.workspace); // shows the error dialog
+        } else if (!screenshot) {
+            window.openWorkspace(cl.workspace); // records it in the recent list
+        }
+    }
+    if (!cl.run.isEmpty())
+        window.workspaceDock()->selectRun(cl.run);
+    window.show();
+    if (!screenshot)
+        return app.exec();
+
+    WorkbenchPage* page = window.page(window.currentPage());
+    if (!waitUntilReady(page, 60000))
+        std::fprintf(stderr, "cnp-workbench: warning: page did not report ready within 60 s\n");
+    // Let pending layouts/replots settle before grabbing.
+    for (int i = 0; i < 5; ++i)
+        QCoreApplication::processEvents();
+    const QPixmap pixmap = window.grab();
+    if (!pixmap.save(cl.screenshotFile)) {
+        std::fprintf(stderr, "cnp-workbench: %s: cannot write the screenshot\n",
+                     qPrintable(cl.screenshotFile));
+        return 2;
+    }
+    std::fprintf(stdout, "%s: %dx%d\n", qPrintable(cl.screenshotFile), pixmap.width(), pixmap.height());
+    return 0;
+}

@@ -1,0 +1,42 @@
+#pragma once
+// Test helper (not a test): builds the demo workspace — the real H200 ablation in resources/demo
+// (base, ckpt, compile, compile_ckpt; batch 4 x seq 2048 = 8192 tokens per step) — with cnp::ingest()
+// into a temporary directory. Plan order = the order of kDemoConfigs.
+#include "ingest/IngestPipeline.h"
+#include "store/Workspace.h"
+
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
+
+#include <memory>
+
+namespace cnp::wbtest {
+
+inline const QStringList kDemoConfigs = {QStringLiteral("base"), QStringLiteral("ckpt"),
+                                         QStringLiteral("compile"), QStringLiteral("compile_ckpt")};
+
+inline QString demoTracePath(const QString& config) {
+    return QStringLiteral(CNP_SOURCE_DIR "/resources/demo/demo_%1.json.gz").arg(config);
+}
+
+// Creates `dir`/demo.cnpdb holding the first `count` demo configurations (one run each, named like the
+// configuration). Returns the workspace path.
+inline QString buildDemoWorkspace(const QTemporaryDir& dir, int count = 4) {
+    const QString path = dir.filePath(QStringLiteral("demo.cnpdb"));
+    Workspace ws(path.toStdString(), Workspace::Mode::CreateIfMissing);
+    std::vector<std::string> order;
+    for (int i = 0; i < count; ++i) {
+        IngestRequest r;
+        r.inputs = {demoTracePath(kDemoConfigs[i]).toStdString()};
+        r.runName = kDemoConfigs[i].toStdString();
+        r.config = kDemoConfigs[i].toStdString();
+        r.tokensPerStep = 8192;
+        ingest(ws, r);
+        order.push_back(r.config);
+    }
+    ws.setPlanOrder(order);
+    return path;
+}
+
+} // namespace cnp::wbtest

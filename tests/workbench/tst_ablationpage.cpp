@@ -1,0 +1,189 @@
+// The Ablation page on the real H200 demo workspace: what its charts draw equals computeAblation() and
+// `cnp ablation --json` for the same workspace, and the first drawn ablation chart appears within
+// 500 ms of opening the workspace.
+#include "AblationPage.h"
+#include "AblationTableModel.h"
+#include "ChartView.h"
+#include "DemoWorkspace.h"
+#include "MainWindow.h"
+#include "UnitFormat.h"
+#include "WorkspaceSession.h"
+#include "metrics/Ablation.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QtTest>
+
+using namespace cnp;
+using namespace cnp::wb;
+
+class TestAblationPage : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void timeToFirstChart();
+    void chartsEqualAnalysis();
+    void chartsEqualCliJson();
+    void baselineAndOrder();
+
+private:
+    QTemporaryDir dir_;
+    QString demo_;
+};
+
+static QVector<double> barValues(QCPBars* b) {
+    QVector<double> v;
+    for (auto it = b->data()->constBegin(); it != b->data()->constEnd(); ++it)
+        v << it->value;
+    return v;
+}
+
+void TestAblationPage::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();
+    QVERIFY(dir_.isValid());
+    demo_ = wbtest::buildDemoWorkspace(dir_, 4);
+}
+
+void TestAblationPage::timeToFirstChart() {
+    MainWindow w;
+    w.setPersistSettings(false);
+    w.resize(1280, 800);
+    w.showPage(PageId::Ablation);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto* page = qobject_cast<AblationPage*>(w.page(PageId::Ablation));
+    QVERIFY(page);
+    QTRY_VERIFY(page->isContentReady()); // the "no workspace" message
+    QSignalSpy ready(page, &WorkbenchPage::contentReady);
+    QElapsedTimer t;
+    t.start();
+    QVERIFY(w.openWorkspace(demo_));
+    QVERIFY(ready.wait(10000));
+    const qint64 ms = t.elapsed();
+    qInfo("open demo workspace -> first drawn ablation chart: %lld ms (limit 500 ms)", ms);
+    QCOMPARE(page->result().configs.size(), size_t(4));
+    QVERIFY(page->valueBars());
+    QCOMPARE(page->valueBars()->data()->size(), 4);
+    QVERIFY2(ms <= 500, qPrintable(QString::number(ms)));
+}
+
+void TestAblationPage::chartsEqualAnalysis() {
+    MainWindow w;
+    w.setPersistSettings(false);
+    w.resize(1280, 800);
+    w.show();
+    auto* page = qobject_cast<AblationPage*>(w.page(PageId::Ablation));
+    page->setMetric(AblationPage::Metric::StepTime);
+    QVERIFY(w.openWorkspace(demo_));
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && !page->result().configs.empty(), 20000);
+    Workspace ws(demo_.toStdString(), Workspace::Mode::ReadOnly);
+    const AblationResult expected = computeAblation(ws);
+    const AblationResult& got = page->result();
+    QCOMPARE(got.configs.size(), expected.configs.size());
+    QCOMPARE(got.baseline, expected.baseline);
+    // Demo step times are tens of ms, so the value chart is in ms (1e6 ns per unit).
+    const QVector<double> bars = barValues(page->valueBars());
+    QCOMPARE(bars.size(), int(expected.configs.size()));
+    for (size_t i = 0; i < expected.configs.size(); ++i) {
+        const AblationConfig& e = expected.configs[i];
+        QCOMPARE(got.configs[i].config, e.config);
+        QCOMPARE(got.configs[i].medianStepNs, e.medianStepNs);
+        QCOMPARE(bars[int(i)], double(e.medianStepNs) / 1e6);
+        auto err = page->valueErrorBars()->data()->at(int(i));
+        QVERIFY(qAbs(err.errorMinus - double(e.medianStepNs - e.ciLoNs) / 1e6) < 1e-9);
+        QVERIFY(qAbs(err.errorPlus - double(e.ciHiNs - e.medianStepNs) / 1e6) < 1e-9);
+        QCOMPARE(page->breakdownValues(QStringLiteral("compute"))[int(i)],
+                 double(e.breakdownMeanNs.compute) / 1e6);
+        QCOMPARE(page->breakdownValues(QStringLiteral("idle"))[int(i)], double(e.breakdownMeanNs.idle) / 1e6);
+        QCOMPARE(page->breakdownValues(QStringLiteral("memory"))[int(i)],
+                 double(e.breakdownMeanNs.memory) / 1e6);
+        QCOMPARE(page->tableModel()
+                     ->index(int(i), AblationTableModel::MedianColumn)
+                     .data(Qt::UserRole)
+                     .toLongLong(),
+                 qint64(e.medianStepNs));
+    }
+    // The demo's known ranking (unprofiled medians, resources/demo/demo_summary.json): compile is the
+    // fastest, ckpt the slowest: base 55.3, ckpt 71.9, compile 41.9, compile_ckpt 51.0 ms.
+    QVERIFY(bars[2] < bars[3] && bars[3] < bars[0] && bars[0] < bars[1]);
+    // Throughput view: 8192 tokens per step were recorded at ingest.
+    page->setMetric(AblationPage::Metric::Throughput);
+    const QVector<double> tput = barValues(page->valueBars());
+    for (size_t i = 0; i < expected.configs.size(); ++i)
+        QCOMPARE(tput[int(i)], expected.configs[i].throughput);
+    QCOMPARE(QString::fromStdString(expected.configs[0].throughputUnit), QStringLiteral("tokens/s"));
+    // Tooltips carry exact values.
+    const QString tip = page->valueBars()->property("cnpTooltips").toStringList().value(0);
+    QVERIFY2(tip.contains(QStringLiteral("%1 ns").arg(UnitFormat::integer(expected.configs[0].medianStepNs))),
+             qPrintable(tip));
+}
+
+void TestAblationPage::chartsEqualCliJson() {
+    QProcess cli;
+    cli.start(QStringLiteral(CNP_CLI_PATH), {QStringLiteral("ablation"), demo_, QStringLiteral("--json")});
+    QVERIFY(cli.waitForFinished(60000));
+    QCOMPARE(cli.exitCode(), 0);
+    const QJsonObject json = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+    const QJsonArray configs = json.value(QStringLiteral("configs")).toArray();
+    QCOMPARE(configs.size(), 4);
+
+    MainWindow w;
+    w.setPersistSettings(false);
+    w.show();
+    auto* page = qobject_cast<AblationPage*>(w.page(PageId::Ablation));
+    page->setMetric(AblationPage::Metric::StepTime);
+    QVERIFY(w.openWorkspace(demo_));
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && !page->result().configs.empty(), 20000);
+    const QVector<double> bars = barValues(page->valueBars());
+    for (int i = 0; i < configs.size(); ++i) {
+        const QJsonObject c = configs[i].toObject();
+        const QJsonObject st = c.value(QStringLiteral("step_time_ns")).toObject();
+        QCOMPARE(c.value(QStringLiteral("config")).toString(),
+                 QString::fromStdString(page->result().configs[size_t(i)].config));
+        QCOMPARE(bars[i], st.value(QStringLiteral("median")).toDouble() / 1e6);
+        const QJsonArray ci = st.value(QStringLiteral("ci95")).toArray();
+        auto err = page->valueErrorBars()->data()->at(i);
+        QVERIFY(qAbs(bars[i] - err.errorMinus - ci[0].toDouble() / 1e6) < 1e-9);
+        QVERIFY(qAbs(bars[i] + err.errorPlus - ci[1].toDouble() / 1e6) < 1e-9);
+        const QJsonObject b = c.value(QStringLiteral("breakdown_ns")).toObject();
+        QCOMPARE(page->breakdownValues(QStringLiteral("compute"))[i],
+                 b.value(QStringLiteral("compute")).toDouble() / 1e6);
+        QCOMPARE(page->breakdownValues(QStringLiteral("communication"))[i],
+                 b.value(QStringLiteral("communication")).toDouble() / 1e6);
+        QCOMPARE(page->breakdownValues(QStringLiteral("overlap"))[i],
+                 b.value(QStringLiteral("overlap")).toDouble() / 1e6);
+    }
+}
+
+void TestAblationPage::baselineAndOrder() {
+    MainWindow w;
+    w.setPersistSettings(false);
+    w.show();
+    auto* page = qobject_cast<AblationPage*>(w.page(PageId::Ablation));
+    QVERIFY(w.openWorkspace(demo_));
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && !page->result().configs.empty(), 20000);
+    QSignalSpy ready(page, &WorkbenchPage::contentReady);
+    page->setOrder({QStringLiteral("compile"), QStringLiteral("base")});
+    QVERIFY(ready.wait(20000));
+    QCOMPARE(page->result().configs.size(), size_t(2));
+    QCOMPARE(page->result().configs[0].config, std::string("compile"));
+    QCOMPARE(page->result().baseline, std::string("compile"));
+    page->setBaseline(QStringLiteral("base"));
+    QVERIFY(ready.wait(20000));
+    QCOMPARE(page->result().baseline, std::string("base"));
+    Workspace ws(demo_.toStdString(), Workspace::Mode::ReadOnly);
+    AblationOptions o;
+    o.order = {"compile", "base"};
+    o.baseline = "base";
+    const AblationResult e = computeAblation(ws, o);
+    QCOMPARE(page->result().configs[0].speedupVsBaseline.value, e.configs[0].speedupVsBaseline.value);
+    QCOMPARE(page->tableModel()->rowCount(), 2);
+}
+
+QTEST_MAIN(TestAblationPage)
+#include "tst_ablationpage.moc"

@@ -1,0 +1,83 @@
+// cnp-workbench's command line: WORKSPACE, --page, --screenshot, --size, and readable errors.
+#include "WorkbenchCommandLine.h"
+
+#include <QtTest>
+
+using namespace cnp::wb;
+
+class TestCommandLine : public QObject {
+    Q_OBJECT
+private slots:
+    void parse_data();
+    void parse();
+};
+
+void TestCommandLine::parse_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("workspace");
+    QTest::addColumn<QString>("page"); // "" = none
+    QTest::addColumn<QString>("screenshot");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<QString>("errorPart"); // "" = no error
+    QTest::newRow("nothing") << QStringList{} << ""
+                             << ""
+                             << "" << QSize(1280, 800) << "";
+    QTest::newRow("workspace") << QStringList{"w.cnpdb"} << "w.cnpdb"
+                               << ""
+                               << "" << QSize(1280, 800) << "";
+    QTest::newRow("page") << QStringList{"w.cnpdb", "--page", "kernels"} << "w.cnpdb"
+                          << "kernels"
+                          << "" << QSize(1280, 800) << "";
+    QTest::newRow("page case") << QStringList{"--page", "Timeline"} << ""
+                               << "timeline"
+                               << "" << QSize(1280, 800) << "";
+    QTest::newRow("screenshot") << QStringList{"w.cnpdb", "--page", "run",      "--screenshot",
+                                               "a.png",   "--size", "1920x1080"}
+                                << "w.cnpdb"
+                                << "run"
+                                << "a.png" << QSize(1920, 1080) << "";
+    QTest::newRow("run") << QStringList{"w.cnpdb", "--run", "ckpt", "--page", "insights"} << "w.cnpdb"
+                         << "insights"
+                         << "" << QSize(1280, 800) << "";
+    QTest::newRow("bad page") << QStringList{"--page", "nope"} << ""
+                              << ""
+                              << "" << QSize(1280, 800) << "unknown page 'nope'";
+    QTest::newRow("bad size") << QStringList{"--screenshot", "a.png", "--size", "big"} << ""
+                              << ""
+                              << "a.png" << QSize(1280, 800) << "--size wants WxH";
+    QTest::newRow("size alone") << QStringList{"--size", "800x600"} << ""
+                                << ""
+                                << "" << QSize(800, 600) << "only meaningful with --screenshot";
+    QTest::newRow("missing value") << QStringList{"--page"} << ""
+                                   << ""
+                                   << "" << QSize(1280, 800) << "--page needs a value";
+    QTest::newRow("two workspaces") << QStringList{"a.cnpdb", "b.cnpdb"} << "a.cnpdb"
+                                    << ""
+                                    << "" << QSize(1280, 800) << "more than one workspace";
+    QTest::newRow("unknown option") << QStringList{"--frobnicate"} << ""
+                                    << ""
+                                    << "" << QSize(1280, 800) << "unknown option";
+}
+
+void TestCommandLine::parse() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, workspace);
+    QFETCH(QString, page);
+    QFETCH(QString, screenshot);
+    QFETCH(QSize, size);
+    QFETCH(QString, errorPart);
+    args.prepend(QStringLiteral("cnp-workbench"));
+    const WorkbenchCommandLine cl = WorkbenchCommandLine::parse(args);
+    if (!errorPart.isEmpty()) {
+        QVERIFY2(cl.error.contains(errorPart), qPrintable(cl.error));
+        return;
+    }
+    QCOMPARE(cl.error, QString());
+    QCOMPARE(cl.workspace, workspace);
+    QCOMPARE(cl.page ? pageKey(*cl.page) : QString(), page);
+    QCOMPARE(cl.screenshotFile, screenshot);
+    QCOMPARE(cl.size, size);
+}
+
+QTEST_MAIN(TestCommandLine)
+#include "tst_commandline.moc"

@@ -1,0 +1,184 @@
+// The Kernels, Compare and Insights pages on the demo workspace (base + ckpt): their models hold exactly
+// what the analysis returns, pass QAbstractItemModelTester, and filter/sort/export as users expect.
+#include "ComparePage.h"
+#include "DemoWorkspace.h"
+#include "InsightsModel.h"
+#include "InsightsPage.h"
+#include "KernelDiffModel.h"
+#include "KernelFilterProxy.h"
+#include "KernelOccurrencesModel.h"
+#include "KernelStatsModel.h"
+#include "KernelsPage.h"
+#include "MainWindow.h"
+#include "WorkspaceDock.h"
+#include "WorkspaceSession.h"
+#include "metrics/Insights.h"
+#include "metrics/RunDiff.h"
+#include "metrics/RunSummaryReader.h"
+
+#include <QAbstractItemModelTester>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QtTest>
+
+using namespace cnp;
+using namespace cnp::wb;
+
+class TestPages : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void kernelsPage();
+    void kernelFilter_data();
+    void kernelFilter();
+    void comparePage();
+    void insightsPage();
+
+private:
+    QTemporaryDir dir_;
+    QString demo_;
+};
+
+void TestPages::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(dir_.isValid());
+    demo_ = wbtest::buildDemoWorkspace(dir_, 2);
+}
+
+void TestPages::kernelsPage() {
+    MainWindow w;
+    w.setPersistSettings(false);
+    w.showPage(PageId::Kernels);
+    w.show();
+    auto* page = qobject_cast<KernelsPage*>(w.page(PageId::Kernels));
+    QAbstractItemModelTester t1(page->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester t2(page->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester t3(page->occurrences(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(w.openWorkspace(demo_));
+    w.workspaceDock()->selectRun(QStringLiteral("base"));
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && page->model()->rowCount() > 0, 20000);
+    Workspace ws(demo_.toStdString(), Workspace::Mode::ReadOnly);
+    const auto expected = RunSummaryReader(ws, ws.findRun("base")->id).kernelStats(-1);
+    QCOMPARE(page->model()->rowCount(), int(expected.size()));
+    for (size_t i = 0; i < expected.size(); ++i) {
+        QCOMPARE(page->model()->rows()[i].name, expected[i].name);
+        QCOMPARE(page->model()->rows()[i].totalNs, expected[i].totalNs);
+    }
+    // Sorted by total descending in the view.
+    const auto* proxy = page->proxy();
+    for (int r = 1; r < proxy->rowCount(); ++r)
+        QVERIFY(proxy->index(r - 1, KernelStatsModel::TotalColumn).data(Qt::UserRole).toLongLong() >=
+                proxy->index(r, KernelStatsModel::TotalColumn).data(Qt::UserRole).toLongLong());
+    // Occurrences of the top kernel: as many as its count (well under the 20000 row cap here).
+    const QString top = proxy->index(0, KernelStatsModel::NameColumn).data(Qt::UserRole).toString();
+    const qlonglong topCount = proxy->index(0, KernelStatsModel::CountColumn).data(Qt::UserRole).toLongLong();
+    page->selectKernel(top); // the page also selects its first row by itself
+    QTRY_COMPARE_WITH_TIMEOUT(qlonglong(page->occurrences()->rowCount()), topCount, 20000);
+    Ns sum = 0;
+    for (const auto& o : page->occurrences()->occurrences())
+        sum += o.end - o.start;
+    QCOMPARE(sum, proxy->index(0, KernelStatsModel::TotalColumn).data(Qt::UserRole).toLongLong());
+    // Copy and CSV export.
+    page->view()->selectRow(0);
+    const QString copied = page->selectedRowsText();
+    QCOMPARE(copied.count(QLatin1Char('\n')), 2);
+    QVERIFY(copied.contains(top.left(20)));
+    const QString csv = dir_.filePath(QStringLiteral("k.csv"));
+    QVERIFY(page->exportCsv(csv));
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = f.readAll().split('\n');
+    QCOMPARE(lines.size(), proxy->rowCount() + 2); // header + rows + trailing empty
+    QVERIFY(lines[0].startsWith("name,category,count,total_ns"));
+}
+
+void TestPages::kernelFilter_data() {
+    QTest::addColumn<QString>("category");
+    QTest::addColumn<QString>("regex");
+    QTest::addColumn<QList<int>>("keep"); // rows of the source kept
+    QTest::newRow("all") << QString() << QString() << QList<int>{0, 1, 2, 3};
+    QTest::newRow("gemm") << "gemm" << QString() << QList<int>{0, 2};
+    QTest::newRow("regex any case") << QString() << "NCCL" << QList<int>{1};
+    QTest::newRow("both") << "gemm"
+                          << "^sm90" << QList<int>{2};
+    QTest::newRow("none") << "attention" << QString() << QList<int>{};
+}
+
+void TestPages::kernelFilter() {
+    QFETCH(QString, category);
+    QFETCH(QString, regex);
+    QFETCH(QList<int>, keep);
+    KernelStatsModel model;
+    std::vector<KernelStatRow> rows(4);
+    rows[0] = {"ampere_bf16_gemm", "gemm", 3, 300, 90, 110, 100, 100, 5, 50};
+    rows[1] = {"ncclDevKernel_AllReduce", "communication", 2, 200, 90, 110, 100, 100, 5, 33};
+    rows[2] = {"sm90_xmma_gemm", "gemm", 1, 50, 50, 50, 50, 50, 0, 8};
+    rows[3] = {"vectorized_elementwise", "elementwise/reduction", 1, 50, 50, 50, 50, 50, 0, 8};
+    model.setRows(rows);
+    KernelFilterProxy proxy(KernelStatsModel::NameColumn, KernelStatsModel::CategoryColumn);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    proxy.setSourceModel(&model);
+    proxy.setCategory(category);
+    QVERIFY(proxy.setNamePattern(regex));
+    QVERIFY(!proxy.setNamePattern(QStringLiteral("(unclosed"))); // invalid: keeps the previous filter
+    QCOMPARE(proxy.rowCount(), keep.size());
+    for (int i = 0; i < keep.size(); ++i)
+        QCOMPARE(proxy.mapToSource(proxy.index(i, 0)).row(), keep[i]);
+}
+
+void TestPages::comparePage() {
+    MainWindow w;
+    w.setPersistSettings(false);
+    w.showPage(PageId::Compare);
+    w.show();
+    auto* page = qobject_cast<ComparePage*>(w.page(PageId::Compare));
+    QAbstractItemModelTester t1(page->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester t2(page->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(w.openWorkspace(demo_));
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && !page->result().kernels.empty(), 20000);
+    // Defaults: the last two configurations (base -> ckpt).
+    QCOMPARE(page->result().runA, std::string("base"));
+    QCOMPARE(page->result().runB, std::string("ckpt"));
+    Workspace ws(demo_.toStdString(), Workspace::Mode::ReadOnly);
+    const RunDiffResult exact = diffRuns(ws, "base", "ckpt");
+    QCOMPARE(page->model()->rowCount(), int(exact.kernels.size()));
+    QCOMPARE(page->model()->rows()[0].name, exact.kernels[0].name);
+    QCOMPARE(page->model()->rows()[0].delta, exact.kernels[0].delta);
+    QCOMPARE(page->result().stepTimesB, exact.stepTimesB);
+    // Class filter keeps only that class.
+    page->proxy()->setColumnFilter(KernelDiffModel::ClassColumn, QStringLiteral("slower"));
+    QCOMPARE(page->proxy()->rowCount(), int(exact.slower));
+    page->proxy()->setColumnFilter(KernelDiffModel::ClassColumn, QString());
+    // Normalised matching merges names: never more rows than exact matching.
+    QSignalSpy ready(page, &WorkbenchPage::contentReady);
+    page->setNormalized(true);
+    QVERIFY(ready.wait(20000));
+    RunDiffOptions o;
+    o.normalize = true;
+    const RunDiffResult norm = diffRuns(ws, "base", "ckpt", o);
+    QCOMPARE(page->model()->rowCount(), int(norm.kernels.size()));
+    QVERIFY(norm.kernels.size() <= exact.kernels.size());
+}
+
+void TestPages::insightsPage() {
+    MainWindow w;
+    w.setPersistSettings(false);
+    w.showPage(PageId::Insights);
+    w.show();
+    auto* page = qobject_cast<InsightsPage*>(w.page(PageId::Insights));
+    QAbstractItemModelTester t(page->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(w.openWorkspace(demo_));
+    w.workspaceDock()->selectRun(QStringLiteral("ckpt"));
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady(), 20000);
+    Workspace ws(demo_.toStdString(), Workspace::Mode::ReadOnly);
+    const auto expected = computeInsights(ws, "ckpt");
+    QTRY_COMPARE_WITH_TIMEOUT(page->model()->rowCount(), int(expected.size()), 20000);
+    for (size_t i = 0; i < expected.size(); ++i) {
+        const QModelIndex row = page->model()->index(int(i), 0);
+        QCOMPARE(row.data().toString(), QString::fromStdString(expected[i].title));
+        QCOMPARE(page->model()->rowCount(row), int(expected[i].evidence.size()));
+    }
+}
+
+QTEST_MAIN(TestPages)
+#include "tst_pages.moc"

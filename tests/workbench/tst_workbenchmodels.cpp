@@ -1,0 +1,173 @@
+// Every workbench model under QAbstractItemModelTester, with values checked against hand-built inputs.
+#include "AblationTableModel.h"
+#include "RankTableModel.h"
+#include "RunMetadataModel.h"
+#include "RunTreeModel.h"
+
+#include <QAbstractItemModelTester>
+#include <QtTest>
+
+using namespace cnp;
+using namespace cnp::wb;
+
+static RunRecord makeRun(std::int64_t id, const std::string& name, const std::string& config, int ranks,
+                         const std::string& format, bool synthetic) {
+    RunRecord r;
+    r.id = id;
+    r.info.name = name;
+    r.info.config = config;
+    r.info.sourceFormat = format;
+    r.info.synthetic = synthetic;
+    r.rankCount = ranks;
+    r.info.host = "node7";
+    r.info.gpuModels = {"NVIDIA H200"};
+    r.info.env = {{"NCCL_ALGO", "Ring"}};
+    r.info.skipped.count = 3;
+    r.info.skipped.firstReason = "negative duration";
+    return r;
+}
+
+class TestWorkbenchModels : public QObject {
+    Q_OBJECT
+private slots:
+    void runTree_data();
+    void runTree();
+    void runTreeSurvivesReset();
+    void runMetadata();
+    void rankTable();
+    void ablationTable();
+};
+
+void TestWorkbenchModels::runTree_data() {
+    QTest::addColumn<QStringList>("configs"); // config of each run, in plan order
+    QTest::addColumn<QStringList>("expectedGroups");
+    QTest::addColumn<QList<int>>("expectedCounts");
+    QTest::newRow("empty") << QStringList{} << QStringList{} << QList<int>{};
+    QTest::newRow("one") << QStringList{"Base"} << QStringList{"Base"} << QList<int>{1};
+    QTest::newRow("repeats grouped in plan order")
+        << QStringList{"Base", "Base", "Base+ACCL", "AC2+ACCL", "AC2+ACCL"}
+        << QStringList{"Base", "Base+ACCL", "AC2+ACCL"} << QList<int>{2, 1, 2};
+}
+
+void TestWorkbenchModels::runTree() {
+    QFETCH(QStringList, configs);
+    QFETCH(QStringList, expectedGroups);
+    QFETCH(QList<int>, expectedCounts);
+    RunTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    std::vector<RunRecord> runs;
+    for (int i = 0; i < configs.size(); ++i)
+        runs.push_back(
+            makeRun(i + 1, "run" + std::to_string(i), configs[i].toStdString(), i + 1, "kineto", i % 2 == 1));
+    model.setRuns(runs);
+    QCOMPARE(model.rowCount(), expectedGroups.size());
+    int runIndex = 0;
+    for (int g = 0; g < expectedGroups.size(); ++g) {
+        const QModelIndex group = model.index(g, 0);
+        QCOMPARE(group.data().toString(), expectedGroups[g]);
+        QCOMPARE(group.data(RunTreeModel::IsConfigRole).toBool(), true);
+        QCOMPARE(model.rowCount(group), expectedCounts[g]);
+        for (int r = 0; r < expectedCounts[g]; ++r, ++runIndex) {
+            const QModelIndex run = model.index(r, 0, group);
+            QCOMPARE(run.data().toString(), QStringLiteral("run%1").arg(runIndex));
+            QCOMPARE(run.parent(), group);
+            QCOMPARE(model.index(r, RunTreeModel::RanksColumn, group).data().toInt(), runIndex + 1);
+            QCOMPARE(model.index(r, RunTreeModel::FormatColumn, group).data().toString(),
+                     QStringLiteral("kineto"));
+            QCOMPARE(model.index(r, RunTreeModel::KindColumn, group).data().toString(),
+                     runIndex % 2 == 1 ? QStringLiteral("synthetic") : QStringLiteral("real"));
+            QVERIFY(run.data(Qt::ToolTipRole).toString().contains(QStringLiteral("NVIDIA H200")));
+            QCOMPARE(model.indexOfRun(QStringLiteral("run%1").arg(runIndex)), run);
+        }
+    }
+    QVERIFY(!model.indexOfRun(QStringLiteral("nope")).isValid());
+}
+
+void TestWorkbenchModels::runTreeSurvivesReset() {
+    RunTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setRuns({makeRun(1, "a", "X", 1, "nsys", false), makeRun(2, "b", "Y", 2, "cnpt", false)});
+    model.setRuns({makeRun(3, "c", "Z", 8, "kineto", true)});
+    QCOMPARE(model.rowCount(), 1);
+    QCOMPARE(model.rowCount(model.index(0, 0)), 1);
+    QCOMPARE(model.index(0, RunTreeModel::RanksColumn, model.index(0, 0)).data().toInt(), 8);
+    model.setRuns({});
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestWorkbenchModels::runMetadata() {
+    RunMetadataModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setRun(makeRun(1, "base-r0", "Base", 2, "kineto", false));
+    QCOMPARE(model.columnCount(), 2);
+    QCOMPARE(model.valueOf(QStringLiteral("Name")), QStringLiteral("base-r0"));
+    QCOMPARE(model.valueOf(QStringLiteral("Configuration")), QStringLiteral("Base"));
+    QCOMPARE(model.valueOf(QStringLiteral("Ranks")), QStringLiteral("2"));
+    QCOMPARE(model.valueOf(QStringLiteral("Count")), QStringLiteral("3")); // skipped events
+    QCOMPARE(model.valueOf(QStringLiteral("NCCL_ALGO")), QStringLiteral("Ring"));
+    QCOMPARE(model.valueOf(QStringLiteral("Host")), QStringLiteral("node7"));
+    QCOMPARE(model.index(0, 0).data(RunMetadataModel::IsSectionRole).toBool(), true);
+    model.clear();
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestWorkbenchModels::rankTable() {
+    RankTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    RankInfo a;
+    a.rank = 0;
+    a.host = "n1";
+    a.gpuNames = {"H200"};
+    a.clockSkewEstimateNs = 1500; // 1.5 µs
+    RankInfo b = a;
+    b.rank = 1;
+    b.clockOffsetNs = -2'500'000; // -2.5 ms
+    model.setRanks({a, b});
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.index(1, RankTableModel::RankColumn).data().toInt(), 1);
+    QCOMPARE(model.index(0, RankTableModel::SkewColumn).data().toString(), QStringLiteral("1.500 µs"));
+    QCOMPARE(model.index(1, RankTableModel::OffsetColumn).data().toString(), QStringLiteral("-2.500 ms"));
+    QVERIFY(model.index(1, RankTableModel::OffsetColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("-2,500,000 ns")));
+}
+
+void TestWorkbenchModels::ablationTable() {
+    AblationTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    AblationResult r;
+    r.baseline = "Base";
+    AblationConfig base;
+    base.config = "Base";
+    base.runs = {"b0"};
+    base.stepTimesNs = {100, 110, 120};
+    base.medianStepNs = 55'300'000;
+    base.ciLoNs = 55'000'000;
+    base.ciHiNs = 56'000'000;
+    base.throughput = 148'000;
+    base.throughputUnit = "tokens/s";
+    base.speedupVsBaseline = {1.0, {1.0, 1.0}, false};
+    AblationConfig fast = base;
+    fast.config = "Fast";
+    fast.medianStepNs = 41'900'000;
+    fast.speedupVsBaseline = {1.32, {1.30, 1.34}, true};
+    fast.gainVsPrevious = RatioWithCi{1.01, {0.99, 1.03}, false};
+    r.configs = {base, fast};
+    model.setResult(r);
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.index(0, AblationTableModel::ConfigColumn).data().toString(),
+             QStringLiteral("Base (baseline)"));
+    QCOMPARE(model.index(1, AblationTableModel::MedianColumn).data(Qt::UserRole).toLongLong(), 41'900'000LL);
+    QCOMPARE(model.index(1, AblationTableModel::MedianColumn).data().toString(), QStringLiteral("41.90 ms"));
+    QCOMPARE(model.index(1, AblationTableModel::SpeedupColumn).data().toString(),
+             QStringLiteral("1.320× [1.300, 1.340]"));
+    QCOMPARE(model.index(1, AblationTableModel::GainColumn).data().toString(),
+             QStringLiteral("1.010× [0.990, 1.030] n.s."));
+    QCOMPARE(model.index(0, AblationTableModel::StepsColumn).data().toInt(), 3);
+    QCOMPARE(model.index(0, AblationTableModel::ThroughputColumn).data().toString(),
+             QStringLiteral("148,000 tokens/s"));
+}
+
+QTEST_MAIN(TestWorkbenchModels)
+#include "tst_workbenchmodels.moc"
