@@ -183,13 +183,12 @@ AblationResult computeAblation(const Workspace& ws, const AblationOptions& opt) 
                 if (peak <= 0)
                     peak = r.info.peakFlops;
             }
-        if (tokens > 0 && sec > 0) {
-            ac.throughput = tokens / sec;
-            ac.throughputUnit = "tokens/s";
-        } else {
-            ac.throughput = sec > 0 ? 1.0 / sec : 0;
-            ac.throughputUnit = "steps/s";
-        }
+        const double perStep = tokens > 0 ? tokens : 1.0;
+        ac.throughputUnit = tokens > 0 ? "tokens/s" : "steps/s";
+        ac.throughput = sec > 0 ? perStep / sec : 0;
+        // Throughput is monotone decreasing in step time, so the step-time CI maps to its CI exactly.
+        ac.throughputCiLo = ac.ciHiNs > 0 ? perStep / (static_cast<double>(ac.ciHiNs) / 1e9) : ac.throughput;
+        ac.throughputCiHi = ac.ciLoNs > 0 ? perStep / (static_cast<double>(ac.ciLoNs) / 1e9) : ac.throughput;
         if (flops > 0 && peak > 0 && sec > 0)
             ac.mfu = flops / sec / (peak * std::max(1, ac.worldSize));
 

@@ -41,8 +41,9 @@ struct AblationConfig {
     Ns ciLoNs = 0, ciHiNs = 0;   // 95% bootstrap CI of the median
     Ns meanStepNs = 0;           // rounded mean; == sum of exclusiveNs and of the breakdown parts
     double throughput = 0;
-    std::string throughputUnit; // "tokens/s" or "steps/s"
-    std::optional<double> mfu;  // fraction of peak, when FLOPs per step and peak are known
+    double throughputCiLo = 0, throughputCiHi = 0; // 95% CI: the step-time CI mapped through 1/x
+    std::string throughputUnit;                    // "tokens/s" or "steps/s"
+    std::optional<double> mfu;                     // fraction of peak, when FLOPs per step and peak are known
     std::int32_t worldSize = 1;
     RatioWithCi speedupVsBaseline;
     std::optional<RatioWithCi> gainVsPrevious;          // nullopt for the first configuration

@@ -171,7 +171,31 @@ RunDiffResult diffRuns(const Workspace& ws, const std::string& runA, const std::
         res.stepTimesA.push_back(m.stepTimeNs);
     for (const auto& m : aggregateSteps(rb.steps()))
         res.stepTimesB.push_back(m.stepTimeNs);
+    res.stepsA = summariseSteps(res.stepTimesA);
+    res.stepsB = summariseSteps(res.stepTimesB);
     return res;
+}
+
+StepDistribution summariseSteps(std::vector<Ns> v) {
+    StepDistribution d;
+    d.count = v.size();
+    if (v.empty())
+        return d;
+    std::sort(v.begin(), v.end());
+    // Quantile q at position q*(n-1), interpolated between its two neighbours. O(n log n).
+    auto quantile = [&](double q) {
+        const double pos = q * static_cast<double>(v.size() - 1);
+        const auto lo = static_cast<std::size_t>(pos);
+        const std::size_t hi = std::min(lo + 1, v.size() - 1);
+        const double f = pos - static_cast<double>(lo);
+        return static_cast<double>(v[lo]) + f * static_cast<double>(v[hi] - v[lo]);
+    };
+    d.minNs = static_cast<double>(v.front());
+    d.q1Ns = quantile(0.25);
+    d.medianNs = quantile(0.5);
+    d.q3Ns = quantile(0.75);
+    d.maxNs = static_cast<double>(v.back());
+    return d;
 }
 
 } // namespace cnp

@@ -34,12 +34,21 @@ struct CategoryDiffRow {
     Ns totalA = 0, totalB = 0, delta = 0;
 };
 
+// Five-number summary of a step-time distribution (quartiles by linear interpolation between order
+// statistics, the R-7 / numpy default). All zero for an empty distribution.
+struct StepDistribution {
+    std::size_t count = 0;
+    double minNs = 0, q1Ns = 0, medianNs = 0, q3Ns = 0, maxNs = 0;
+};
+StepDistribution summariseSteps(std::vector<Ns> stepTimes);
+
 struct RunDiffResult {
     std::string runA, runB;
     std::int64_t added = 0, removed = 0, faster = 0, slower = 0, unchanged = 0;
     std::vector<KernelDiffRow> kernels;
     std::vector<CategoryDiffRow> categories; // by |delta| descending
     std::vector<Ns> stepTimesA, stepTimesB;  // multi-rank step times (max over ranks)
+    StepDistribution stepsA, stepsB;         // their box-plot summaries
     Ns totalA = 0, totalB = 0;               // total kernel time of each run
 };
 

@@ -61,10 +61,7 @@ std::string ms(Ns ns) {
 }
 
 std::pair<double, double> throughputBounds(const AblationConfig& c) {
-    if (c.medianStepNs <= 0 || c.ciLoNs <= 0 || c.ciHiNs <= 0)
-        return {c.throughput, c.throughput};
-    const double perNs = c.throughput * static_cast<double>(c.medianStepNs);
-    return {perNs / static_cast<double>(c.ciHiNs), perNs / static_cast<double>(c.ciLoNs)};
+    return {c.throughputCiLo, c.throughputCiHi};
 }
 
 std::string ratioText(const RatioWithCi& r) {

@@ -83,6 +83,7 @@ int runAblation(const std::vector<std::string>& args) {
                 .real(c.throughput)
                 .key("unit")
                 .str(c.throughputUnit);
+            j.key("ci95").beginArray().real(c.throughputCiLo).real(c.throughputCiHi).endArray();
             j.endObject();
             j.key("mfu").real(c.mfu);
             j.key("speedup_vs_baseline");

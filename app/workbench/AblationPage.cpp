@@ -263,7 +263,9 @@ void AblationPage::drawValueChart() {
             top = std::max(top, double(k.ciHiNs) / scale.nsPerUnit);
         } else {
             values << k.throughput;
-            top = std::max(top, k.throughput);
+            lo << k.throughput - k.throughputCiLo;
+            hi << k.throughputCiHi - k.throughput;
+            top = std::max(top, k.throughputCiHi);
         }
         tips << tr("<b>%1</b><br>median step %2<br>95% CI %3 – %4<br>throughput %5<br>%6 step(s) from %7 "
                    "run(s)")
@@ -289,16 +291,12 @@ void AblationPage::drawValueChart() {
         ChartView::setPointTooltips(b, {tips[i]});
     }
     valueBars_->removeFromLegend();
-    if (stepTime) {
-        valueErrors_ = new QCPErrorBars(c->xAxis, c->yAxis);
-        valueErrors_->setDataPlottable(valueBars_);
-        valueErrors_->setData(lo, hi);
-        valueErrors_->setPen(QPen(ChartPalette::textColor(palette()), 1.5));
-        valueErrors_->setWhiskerWidth(10);
-        valueErrors_->removeFromLegend();
-    } else {
-        valueErrors_ = nullptr;
-    }
+    valueErrors_ = new QCPErrorBars(c->xAxis, c->yAxis);
+    valueErrors_->setDataPlottable(valueBars_);
+    valueErrors_->setData(lo, hi);
+    valueErrors_->setPen(QPen(ChartPalette::textColor(palette()), 1.5));
+    valueErrors_->setWhiskerWidth(10);
+    valueErrors_->removeFromLegend();
     for (int i = 0; i < int(configs.size()); ++i) {
         const AblationConfig& k = configs[size_t(i)];
         auto* t = new QCPItemText(c);

@@ -1,28 +1,12 @@
 #include "ChartPalette.h"
 
-#include <QHash>
+#include "report/Palette.h"
 
 namespace cnp::wb {
 
+// The colours come from the product's one palette (analysis/report/Palette.h), shared with the reports.
 QColor ChartPalette::categoryColor(const QString& category) {
-    static const QHash<QString, QColor> colors = {
-        {QStringLiteral("gemm"), QColor(0x1f, 0x77, 0xb4)},
-        {QStringLiteral("attention"), QColor(0x94, 0x67, 0xbd)},
-        {QStringLiteral("triton-fused"), QColor(0x17, 0xbe, 0xcf)},
-        {QStringLiteral("elementwise/reduction"), QColor(0x2c, 0xa0, 0x2c)},
-        {QStringLiteral("optimizer"), QColor(0xbc, 0xbd, 0x22)},
-        {QStringLiteral("other"), QColor(0x8c, 0x56, 0x4b)},
-        {QStringLiteral("compute"), QColor(0x1f, 0x77, 0xb4)},
-        {QStringLiteral("communication"), QColor(0xd6, 0x27, 0x28)},
-        {QStringLiteral("memory"), QColor(0xff, 0x7f, 0x0e)},
-        {QStringLiteral("idle"), QColor(0xa0, 0xa0, 0xa0)},
-        {QStringLiteral("overlap"), QColor(0xe3, 0x77, 0xc2)},
-    };
-    const auto it = colors.find(category.toLower());
-    if (it != colors.end())
-        return *it;
-    const uint h = qHash(category);
-    return QColor::fromHsv(int(h % 360), 140, 190);
+    return QColor(QString::fromStdString(palette::categoryColor(category.toLower().toStdString())));
 }
 
 QStringList ChartPalette::categoryOrder() {
@@ -34,13 +18,7 @@ QStringList ChartPalette::categoryOrder() {
 }
 
 QColor ChartPalette::configurationColor(int planIndex) {
-    // A qualitative palette distinct from the category colours' dominant hues where possible.
-    static const QColor colors[] = {QColor(0x4e, 0x79, 0xa7), QColor(0xf2, 0x8e, 0x2b),
-                                    QColor(0x59, 0xa1, 0x4f), QColor(0xb0, 0x7a, 0xa1),
-                                    QColor(0xe1, 0x57, 0x59), QColor(0x76, 0xb7, 0xb2),
-                                    QColor(0xed, 0xc9, 0x48), QColor(0x9c, 0x75, 0x5f)};
-    const int n = int(std::size(colors));
-    return colors[((planIndex % n) + n) % n];
+    return QColor(QString::fromStdString(palette::configurationColor(planIndex)));
 }
 
 QColor ChartPalette::runAColor() {

@@ -331,7 +331,7 @@ void ComparePage::drawWaterfall() {
 void ComparePage::drawSteps() {
     ChartView* c = stepChart_;
     c->clearChart();
-    c->setTitle(tr("Step times (one dot per step)"));
+    c->setTitle(tr("Step times (box plot + each step)"));
     double maxNs = 0;
     for (Ns v : result_.stepTimesA)
         maxNs = std::max<double>(maxNs, double(v));
@@ -339,6 +339,20 @@ void ComparePage::drawSteps() {
         maxNs = std::max<double>(maxNs, double(v));
     const TimeScale s = UnitFormat::scaleFor(maxNs);
     auto addRun = [&](const std::vector<Ns>& steps, double y, const QColor& color, const QString& name) {
+        // The box summary comes from the analysis (RunDiffResult::stepsA/B); horizontal: key axis = y.
+        const StepDistribution& d = y > 0.5 ? result_.stepsA : result_.stepsB;
+        if (d.count > 0) {
+            auto* box = new QCPStatisticalBox(c->yAxis, c->xAxis);
+            box->setWidth(0.5);
+            QColor fill = color;
+            fill.setAlpha(70);
+            box->setBrush(fill);
+            box->setPen(QPen(color, 1.5));
+            box->setMedianPen(QPen(color.darker(140), 2.5));
+            box->addData(y, d.minNs / s.nsPerUnit, d.q1Ns / s.nsPerUnit, d.medianNs / s.nsPerUnit,
+                         d.q3Ns / s.nsPerUnit, d.maxNs / s.nsPerUnit);
+            box->removeFromLegend();
+        }
         QCPGraph* g = c->addGraph(c->xAxis, c->yAxis);
         g->setName(name);
         g->setLineStyle(QCPGraph::lsNone);

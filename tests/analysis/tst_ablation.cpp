@@ -115,6 +115,10 @@ private slots:
         // Throughput: 1000 tokens per step / 1000 ns median = 1e9 tokens/s.
         QCOMPARE(QString::fromStdString(a.throughputUnit), QStringLiteral("tokens/s"));
         QCOMPARE(a.throughput, 1e9);
+        // Its CI is the step-time CI through tokens / t: the slow end of the step CI bounds it from below.
+        QCOMPARE(a.throughputCiLo, 1000.0 / (static_cast<double>(a.ciHiNs) / 1e9));
+        QCOMPARE(a.throughputCiHi, 1000.0 / (static_cast<double>(a.ciLoNs) / 1e9));
+        QVERIFY(a.throughputCiLo <= a.throughput && a.throughput <= a.throughputCiHi);
         QVERIFY(!a.mfu);
     }
 

@@ -100,6 +100,28 @@ private slots:
     }
 
     void unknownRun() { QVERIFY_THROWS_EXCEPTION(InputError, diffRuns(*ws, "A", "nope")); }
+
+    void stepDistribution_data() {
+        QTest::addColumn<QList<qint64>>("steps");
+        QTest::addColumn<QList<double>>("five"); // min, q1, median, q3, max (numpy.percentile by hand)
+        QTest::newRow("empty") << QList<qint64>{} << QList<double>{0, 0, 0, 0, 0};
+        QTest::newRow("one") << QList<qint64>{7} << QList<double>{7, 7, 7, 7, 7};
+        // Sorted 10 20 30 40: q1 at 0.75 -> 17.5, median at 1.5 -> 25, q3 at 2.25 -> 32.5.
+        QTest::newRow("four unsorted")
+            << QList<qint64>{40, 10, 30, 20} << QList<double>{10, 17.5, 25, 32.5, 40};
+        QTest::newRow("five") << QList<qint64>{1, 2, 3, 4, 100} << QList<double>{1, 2, 3, 4, 100};
+    }
+    void stepDistribution() {
+        QFETCH(QList<qint64>, steps);
+        QFETCH(QList<double>, five);
+        const auto d = summariseSteps(std::vector<Ns>(steps.begin(), steps.end()));
+        QCOMPARE(d.count, std::size_t(steps.size()));
+        QCOMPARE(d.minNs, five[0]);
+        QCOMPARE(d.q1Ns, five[1]);
+        QCOMPARE(d.medianNs, five[2]);
+        QCOMPARE(d.q3Ns, five[3]);
+        QCOMPARE(d.maxNs, five[4]);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRunDiff)
