@@ -5,9 +5,13 @@
 #include "RunMetadataModel.h"
 #include "RunPage.h"
 #include "RunTreeModel.h"
+#include "TimelineHostPage.h"
 #include "WorkbenchPage.h"
 #include "WorkspaceDock.h"
 #include "WorkspaceSession.h"
+#include "store/Workspace.h"
+#include "timeline/TimelinePage.h"
+#include "timeline/TimelineView.h"
 
 #include <QAction>
 #include <QMessageBox>
@@ -28,6 +32,7 @@ private slots:
     void settingsRoundTrip();
     void dockAndRunPage();
     void notAWorkspace();
+    void kernelOccurrenceJumpsToTimeline();
 
 private:
     QTemporaryDir dir_;
@@ -136,6 +141,32 @@ void TestMainWindow::notAWorkspace() {
     QVERIFY(box);
     QVERIFY(box->isVisible());
     QCOMPARE(box->text(), w.lastErrorMessage());
+}
+
+// A page's jump request (a kernel occurrence, an insight's evidence) switches to the timeline page and
+// zooms the loaded run to the requested range.
+void TestMainWindow::kernelOccurrenceJumpsToTimeline() {
+    QSettings().clear();
+    MainWindow w;
+    w.setPersistSettings(false);
+    w.show();
+    QVERIFY(w.openWorkspace(demo_));
+    w.showPage(PageId::Kernels);
+    cnp::Workspace ws(demo_.toStdString(), cnp::Workspace::Mode::ReadOnly);
+    const auto first = ws.runs().front();
+    // A 2 ms window one step into the run: well inside its GPU activity.
+    const cnp::Ns s = cnp::queryInt(ws.db(), "SELECT MIN(start_ns) FROM kernels WHERE run_id = " +
+                                                 std::to_string(first.id)) +
+                      50'000'000;
+    const cnp::Ns e = s + 2'000'000;
+    emit w.page(PageId::Kernels)->timelineJumpRequested(QString::fromStdString(first.info.name), 0, s, e);
+    QCOMPARE(w.currentPage(), PageId::Timeline);
+    auto* host = static_cast<TimelineHostPage*>(w.page(PageId::Timeline));
+    // The run loads in the background; then the view shows the requested range (with a small margin).
+    QTRY_VERIFY_WITH_TIMEOUT(host->timeline()->view()->axis().start() <= s &&
+                                 host->timeline()->view()->axis().end() >= e &&
+                                 host->timeline()->view()->axis().span() < 4 * (e - s),
+                             20000);
 }
 
 QTEST_MAIN(TestMainWindow)
