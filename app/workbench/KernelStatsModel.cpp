@@ -3,6 +3,8 @@
 #include "ChartPalette.h"
 #include "UnitFormat.h"
 
+#include "export/CsvWriter.h"
+
 #include <cmath>
 
 namespace cnp::wb {
@@ -22,28 +24,25 @@ int KernelStatsModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-static QString csvField(const QString& s) {
-    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n')))
-        return QLatin1Char('"') + QString(s).replace(QStringLiteral("\""), QStringLiteral("\"\"")) +
-               QLatin1Char('"');
-    return s;
+// RFC 4180 quoting shared with `cnp export --format csv` (kernel names hold commas and quotes).
+static QString csvField(const std::string& s) {
+    return QString::fromStdString(CsvWriter::quote(s));
 }
 
 QString KernelStatsModel::toCsv(const std::vector<const KernelStatRow*>& rows) {
     QString out =
         QStringLiteral("name,category,count,total_ns,percent,mean_ns,median_ns,min_ns,max_ns,stddev_ns\n");
     for (const KernelStatRow* r : rows)
-        out +=
-            QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10\n")
-                .arg(csvField(QString::fromStdString(r->name)), csvField(QString::fromStdString(r->category)))
-                .arg(r->count)
-                .arg(r->totalNs)
-                .arg(r->percent, 0, 'f', 4)
-                .arg(r->meanNs, 0, 'f', 1)
-                .arg(r->medianNs, 0, 'f', 1)
-                .arg(r->minNs)
-                .arg(r->maxNs)
-                .arg(r->stddevNs, 0, 'f', 1);
+        out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10\n")
+                   .arg(csvField(r->name), csvField(r->category))
+                   .arg(r->count)
+                   .arg(r->totalNs)
+                   .arg(r->percent, 0, 'f', 4)
+                   .arg(r->meanNs, 0, 'f', 1)
+                   .arg(r->medianNs, 0, 'f', 1)
+                   .arg(r->minNs)
+                   .arg(r->maxNs)
+                   .arg(r->stddevNs, 0, 'f', 1);
     return out;
 }
 

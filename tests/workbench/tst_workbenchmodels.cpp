@@ -1,5 +1,6 @@
 // Every workbench model under QAbstractItemModelTester, with values checked against hand-built inputs.
 #include "AblationTableModel.h"
+#include "KernelStatsModel.h"
 #include "RankTableModel.h"
 #include "RunMetadataModel.h"
 #include "RunTreeModel.h"
@@ -36,6 +37,7 @@ private slots:
     void runMetadata();
     void rankTable();
     void ablationTable();
+    void kernelCsvQuotesNames();
 };
 
 void TestWorkbenchModels::runTree_data() {
@@ -167,6 +169,27 @@ void TestWorkbenchModels::ablationTable() {
     QCOMPARE(model.index(0, AblationTableModel::StepsColumn).data().toInt(), 3);
     QCOMPARE(model.index(0, AblationTableModel::ThroughputColumn).data().toString(),
              QStringLiteral("148,000 tokens/s"));
+}
+
+// "Copy rows" / "Export CSV" of the kernels page: RFC 4180, raw ns values.
+void TestWorkbenchModels::kernelCsvQuotesNames() {
+    cnp::KernelStatRow r;
+    r.name = "void k<a, \"b\">(int)";
+    r.category = "gemm";
+    r.count = 2;
+    r.totalNs = 3000;
+    r.minNs = 1000;
+    r.maxNs = 2000;
+    r.meanNs = 1500;
+    r.medianNs = 1500;
+    r.stddevNs = 500;
+    r.percent = 12.5;
+    const QString csv = KernelStatsModel::toCsv({&r});
+    const QStringList lines = csv.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 2);
+    QCOMPARE(
+        lines[1],
+        QStringLiteral("\"void k<a, \"\"b\"\">(int)\",gemm,2,3000,12.5000,1500.0,1500.0,1000,2000,500.0"));
 }
 
 QTEST_MAIN(TestWorkbenchModels)
