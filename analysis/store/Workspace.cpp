@@ -1,5 +1,6 @@
 #include "store/Workspace.h"
 
+#include "core/CommaList.h"
 #include "core/InputError.h"
 #include "store/Schema.h"
 
@@ -73,20 +74,6 @@ std::string nowIso8601() {
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return buf;
-}
-
-std::vector<std::string> splitComma(const std::string& s) {
-    std::vector<std::string> out;
-    std::size_t pos = 0;
-    while (pos <= s.size() && !s.empty()) {
-        auto next = s.find(',', pos);
-        if (next == std::string::npos)
-            next = s.size();
-        if (next > pos)
-            out.push_back(s.substr(pos, next - pos));
-        pos = next + 1;
-    }
-    return out;
 }
 
 constexpr const char* kRunColumns =
@@ -212,7 +199,7 @@ std::string Workspace::stringById(std::int64_t id) const {
 std::vector<std::string> Workspace::planOrder() const {
     std::vector<std::string> order;
     if (auto p = meta("plan_order"))
-        order = splitComma(*p);
+        order = splitCommaList(*p);
     // Configurations not in the plan follow in order of first ingest.
     Statement st(db_, "SELECT config FROM runs GROUP BY config ORDER BY MIN(id)");
     while (st.step()) {

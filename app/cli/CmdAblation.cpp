@@ -4,24 +4,14 @@
 #include "JsonOutput.h"
 #include "TableOutput.h"
 
+#include "core/CommaList.h"
 #include "metrics/Ablation.h"
 #include "store/Workspace.h"
 
 #include <iostream>
-#include <sstream>
 
 namespace cnp::cli {
 namespace {
-
-std::vector<std::string> splitList(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, ','))
-        if (!item.empty())
-            out.push_back(item);
-    return out;
-}
 
 void ratioJson(JsonOutput& j, const RatioWithCi& r) {
     j.beginObject()
@@ -44,7 +34,7 @@ int runAblation(const std::vector<std::string>& args) {
     AblationOptions o;
     o.baseline = p.valueOr("--baseline", "");
     if (auto v = p.value("--order"))
-        o.order = splitList(*v);
+        o.order = splitCommaList(*v);
     o.tokensPerStep = p.number("--tokens-per-step").value_or(0);
     o.flopsPerStep = p.number("--flops-per-step").value_or(0);
     o.peakFlops = p.number("--peak-flops").value_or(0);

@@ -2,26 +2,13 @@
 #include "ArgParser.h"
 #include "CommandRegistry.h"
 
+#include "core/CommaList.h"
 #include "store/Workspace.h"
 
 #include <iostream>
 
 namespace cnp::cli {
 namespace {
-
-std::vector<std::string> splitList(const std::string& s) {
-    std::vector<std::string> out;
-    std::size_t pos = 0;
-    while (pos <= s.size()) {
-        auto next = s.find(',', pos);
-        if (next == std::string::npos)
-            next = s.size();
-        if (next > pos)
-            out.push_back(s.substr(pos, next - pos));
-        pos = next + 1;
-    }
-    return out;
-}
 
 int runEdit(const std::vector<std::string>& args) {
     ArgParser p({"--remove", "--rename", "--relabel", "--plan"}, {});
@@ -44,7 +31,7 @@ int runEdit(const std::vector<std::string>& args) {
         ws.relabelRun(*name, p.positionals()[1]);
         std::cout << "run '" << *name << "' now has configuration '" << p.positionals()[1] << "'\n";
     } else if (auto plan = p.value("--plan")) {
-        ws.setPlanOrder(splitList(*plan));
+        ws.setPlanOrder(splitCommaList(*plan));
         std::cout << "plan order:";
         for (const auto& c : ws.planOrder())
             std::cout << " [" << c << "]";

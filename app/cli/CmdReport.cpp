@@ -3,6 +3,7 @@
 #include "ArgParser.h"
 #include "CommandRegistry.h"
 
+#include "core/CommaList.h"
 #include "core/InputError.h"
 #include "report/HtmlReport.h"
 #include "report/PdfReport.h"
@@ -46,17 +47,8 @@ int runReport(const std::vector<std::string>& args) {
     const std::string format = reportFormat(p.value("--format"), *out);
     ReportOptions opt;
     opt.ablation.baseline = p.valueOr("--baseline", "");
-    if (auto order = p.value("--order")) {
-        std::size_t pos = 0;
-        while (pos <= order->size()) {
-            auto next = order->find(',', pos);
-            if (next == std::string::npos)
-                next = order->size();
-            if (next > pos)
-                opt.ablation.order.push_back(order->substr(pos, next - pos));
-            pos = next + 1;
-        }
-    }
+    if (auto order = p.value("--order"))
+        opt.ablation.order = splitCommaList(*order);
     opt.ablation.tokensPerStep = p.number("--tokens-per-step").value_or(0);
     opt.title = p.valueOr("--title", opt.title);
     opt.topKernels = static_cast<std::size_t>(p.number("--top").value_or(10));
