@@ -1,6 +1,6 @@
 #pragma once
 // Ingest = read sources -> merge ranks -> normalise (sort, nesting depth) -> categorise kernels ->
-// detect steps -> insert events -> build summaries, all in one transaction.
+// insert events || (detect steps, summaries, timeline overview) -> write those, all in one transaction.
 #include "core/TraceData.h"
 #include "store/Workspace.h"
 
@@ -38,8 +38,10 @@ TraceData importFile(const std::string& path, const ProgressSink& sink = {});
 // Sorts events by (rank, start), computes CPU nesting depth where unset. O(n log n).
 void normaliseTrace(TraceData& trace);
 
-// Adds an already imported (or generated) trace as a new run: normalise, categorise, detect steps,
-// insert and build summaries in one transaction. On any exception the workspace is unchanged.
+// Adds an already imported (or generated) trace as a new run: normalise, categorise, then insert the
+// events on a worker thread while this thread detects steps and computes the summaries and the timeline
+// overview (first paint of the timeline), then write those; one transaction. On any exception the
+// workspace is unchanged.
 // `phases`, when given, receives the wall time of each phase (for `cnp ingest --timing` and benchmarks).
 std::int64_t addTrace(Workspace& ws, TraceData& trace, const ProgressSink& sink = {},
                       std::vector<std::pair<std::string, double>>* phases = nullptr);

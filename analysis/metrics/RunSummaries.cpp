@@ -126,22 +126,11 @@ KernelStat statsOf(const std::vector<Ns>& d) {
     return s;
 }
 
+// Computes the summary rows of one trace into RowBuffers; touches no database.
 class SummaryWriter {
 public:
-    SummaryWriter(Workspace& ws, std::int64_t runId, const TraceData& t)
-        : ws_(ws), runId_(runId), t_(t), wsIds_(t.strings.size(), -1) {}
-
-    std::int64_t wsId(StringId id) {
-        if (wsIds_[id] < 0)
-            wsIds_[id] = ws_.internString(t_.strings.at(id));
-        return wsIds_[id];
-    }
-    std::int64_t wsIdOf(const std::string& s) {
-        auto it = named_.find(s);
-        if (it != named_.end())
-            return it->second;
-        return named_[s] = ws_.internString(s);
-    }
+    SummaryWriter(const TraceData& t, const CategoryRules& rules, RunSummaryRows& out)
+        : t_(t), rules_(rules), out_(out) {}
 
     void run();
 
@@ -149,11 +138,9 @@ private:
     void writeRank(std::int32_t rank);
     void writeKernelStats();
 
-    Workspace& ws_;
-    std::int64_t runId_;
     const TraceData& t_;
-    std::vector<std::int64_t> wsIds_;
-    std::map<std::string, std::int64_t> named_;
+    const CategoryRules& rules_;
+    RunSummaryRows& out_;
     CategoryOrder order_;
     std::vector<int> catIndex_;          // trace category string id -> order index, -1 unset
     std::vector<std::uint8_t> syncKind_; // API name id -> 0 unknown, 1 device sync, 2 stream sync, 3 neither
@@ -171,7 +158,7 @@ private:
 };
 
 void SummaryWriter::run() {
-    order_ = CategoryOrder::fromComputePriority(CategoryRules::forWorkspace(ws_).computePriority());
+    order_ = CategoryOrder::fromComputePriority(rules_.computePriority());
     catIndex_.assign(t_.strings.size(), -1);
     // Resolve every kernel category first: indexOf() may insert unknown categories, shifting indexes.
     auto catName = [&](StringId id) {
@@ -335,13 +322,11 @@ void SummaryWriter::writeRank(std::int32_t rank) {
     const WindowBreakdown wb = timeline.breakdown(whole);
     const bool hasGpu = whole.length() > 0 || !acts.empty();
 
-    Statement rs(ws_.db(),
-                 "INSERT INTO summary_rank VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-                 "?,?,?,?,?,?,?,?)");
+    RowBuffer& rs = out_.rank;
     int c = 0;
     auto put = [&](auto v) { rs.bind(++c, v); };
     auto putNull = [&] { rs.bindNull(++c); };
-    put(runId_), put(rank), put(kernelCount), put(memcpyCount), put(memsetCount);
+    rs.bindRunId(++c), put(rank), put(kernelCount), put(memcpyCount), put(memsetCount);
     put(runtimeCount), put(driverCount), put(cpuRangeCount), put(flowCount), put(annotationCount),
         put(kernelTime);
     if (hasGpu)
@@ -359,31 +344,32 @@ void SummaryWriter::writeRank(std::int32_t rank) {
     put(devSync), put(devSyncNs), put(streamSync), put(streamSyncNs);
     rs.exec();
 
-    Statement ex(ws_.db(), "INSERT INTO summary_exclusive VALUES(?,?,?,?,?)");
+    RowBuffer& ex = out_.exclusive;
     auto writeExclusive = [&](int stepIndex, const WindowBreakdown& b) {
         for (std::size_t i = 0; i < b.exclusive.size(); ++i)
             if (b.exclusive[i] > 0)
-                ex.bind(1, runId_)
+                ex.bindRunId(1)
                     .bind(2, rank)
                     .bind(3, stepIndex)
-                    .bind(4, wsIdOf(order_.names[i]))
+                    .bindStringId(4, order_.names[i])
                     .bind(5, b.exclusive[i])
                     .exec();
-        ex.bind(1, runId_)
+        ex.bindRunId(1)
             .bind(2, rank)
             .bind(3, stepIndex)
-            .bind(4, wsIdOf(std::string(kIdleCategory)))
+            .bindStringId(4, kIdleCategory)
             .bind(5, b.idle)
             .exec();
     };
     writeExclusive(-1, wb);
 
-    Statement ss(ws_.db(), "INSERT INTO summary_step VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    RowBuffer& ss = out_.step;
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const auto* s = steps[i];
         const bool gpu = s->gpuStart >= 0;
         const WindowBreakdown b = gpu ? timeline.breakdown({s->gpuStart, s->gpuEnd}) : WindowBreakdown{};
-        ss.bind(1, runId_).bind(2, rank).bind(3, s->index).bind(4, wsId(s->name)).bind(5, s->cpuStart);
+        ss.bindRunId(1).bind(2, rank).bind(3, s->index).bindStringId(4, t_.strings.at(s->name));
+        ss.bind(5, s->cpuStart);
         ss.bind(6, s->cpuEnd)
             .bind(7, s->gpuStart)
             .bind(8, s->gpuEnd)
@@ -410,7 +396,7 @@ void SummaryWriter::writeRank(std::int32_t rank) {
     std::vector<const KernelEvent*> byStart = kernels;
     std::sort(byStart.begin(), byStart.end(),
               [](const KernelEvent* a, const KernelEvent* b) { return a->start < b->start; });
-    Statement gs(ws_.db(), "INSERT INTO summary_gap VALUES(?,?,?,?,?,?,?,?,?,?,?)");
+    RowBuffer& gs = out_.gap;
     for (const auto& g : gaps) {
         int stepIndex = -1;
         for (const auto* s : steps)
@@ -431,10 +417,10 @@ void SummaryWriter::writeRank(std::int32_t rank) {
         // Next activity: the first kernel starting at or after the gap end.
         auto nk = std::lower_bound(byStart.begin(), byStart.end(), g.end,
                                    [](const KernelEvent* k, Ns t) { return k->start < t; });
-        std::int64_t nextName = 0;
+        const std::string* nextName = nullptr; // none: string id 0
         Ns nextLaunch = -1;
         if (nk != byStart.end()) {
-            nextName = wsId((*nk)->name);
+            nextName = &t_.strings.at((*nk)->name);
             auto it = (*nk)->correlation ? byCorr.find((*nk)->correlation) : byCorr.end();
             if (it != byCorr.end())
                 nextLaunch = it->second->start;
@@ -450,8 +436,13 @@ void SummaryWriter::writeRank(std::int32_t rank) {
             state = "gpu-dependency";
         else
             state = "unknown";
-        gs.bind(1, runId_).bind(2, rank).bind(3, stepIndex).bind(4, g.start).bind(5, g.end).bind(6, state);
-        gs.bind(7, launches).bind(8, syncNs).bind(9, dataNs).bind(10, nextName).bind(11, nextLaunch).exec();
+        gs.bindRunId(1).bind(2, rank).bind(3, stepIndex).bind(4, g.start).bind(5, g.end).bind(6, state);
+        gs.bind(7, launches).bind(8, syncNs).bind(9, dataNs);
+        if (nextName)
+            gs.bindStringId(10, *nextName);
+        else
+            gs.bind(10, std::int64_t{0});
+        gs.bind(11, nextLaunch).exec();
     }
 }
 
@@ -470,11 +461,11 @@ void SummaryWriter::writeKernelStats() {
             return ka.name < kb.name;
         return dur(a) < dur(b);
     });
-    Statement ks(ws_.db(), "INSERT INTO summary_kernel VALUES(?,?,?,?,?,?,?,?,?,?,?)");
+    RowBuffer& ks = out_.kernel;
     auto write = [&](std::int32_t rank, StringId name, StringId cat, const std::vector<Ns>& d) {
         const KernelStat s = statsOf(d);
-        ks.bind(1, runId_).bind(2, rank).bind(3, wsId(name));
-        ks.bind(4, wsIdOf(t_.strings.at(cat).empty() ? std::string("other") : t_.strings.at(cat)));
+        ks.bindRunId(1).bind(2, rank).bindStringId(3, t_.strings.at(name));
+        ks.bindStringId(4, t_.strings.at(cat).empty() ? std::string_view("other") : t_.strings.at(cat));
         ks.bind(5, s.count).bind(6, s.total).bind(7, s.mean).bind(8, s.median).bind(9, s.min).bind(10, s.max);
         ks.bind(11, s.stddev).exec();
     };
@@ -516,9 +507,21 @@ void deleteRunSummaries(Workspace& ws, std::int64_t runId) {
     }
 }
 
-void buildRunSummaries(Workspace& ws, std::int64_t runId, const TraceData& trace) {
+RunSummaryRows computeRunSummaries(const TraceData& trace, const CategoryRules& rules) {
+    RunSummaryRows rows;
+    SummaryWriter(trace, rules, rows).run();
+    return rows;
+}
+
+void writeRunSummaries(Workspace& ws, std::int64_t runId, const RunSummaryRows& rows) {
+    ensureSummaryTables(ws);
     deleteRunSummaries(ws, runId);
-    SummaryWriter(ws, runId, trace).run();
+    for (const RowBuffer* b : {&rows.rank, &rows.step, &rows.exclusive, &rows.kernel, &rows.gap})
+        b->flush(ws, runId);
+}
+
+void buildRunSummaries(Workspace& ws, std::int64_t runId, const TraceData& trace) {
+    writeRunSummaries(ws, runId, computeRunSummaries(trace, CategoryRules::forWorkspace(ws)));
 }
 
 void rebuildRunSummaries(Workspace& ws, std::int64_t runId) {
@@ -528,11 +531,13 @@ void rebuildRunSummaries(Workspace& ws, std::int64_t runId) {
     std::map<StringId, StringId> nameToCat;
     for (const auto& k : trace.kernels)
         nameToCat.emplace(k.name, k.category);
-    Statement up(ws.db(), "UPDATE kernels SET category_id = ? WHERE run_id = ? AND name_id = ?");
+    const IdRange rows = ws.eventRows(runId, "kernels");
+    Statement up(ws.db(), "UPDATE kernels SET category_id = ? WHERE id BETWEEN ? AND ? AND name_id = ?");
     for (const auto& [name, cat] : nameToCat)
         up.bind(1, ws.internString(trace.strings.at(cat)))
-            .bind(2, runId)
-            .bind(3, ws.internString(trace.strings.at(name)))
+            .bind(2, rows.first)
+            .bind(3, rows.last)
+            .bind(4, ws.internString(trace.strings.at(name)))
             .exec();
     buildRunSummaries(ws, runId, trace);
 }

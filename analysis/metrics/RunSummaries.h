@@ -6,15 +6,32 @@
 //   summary_exclusive  per (run, rank, step or -1 = whole window, category): exclusive ns
 //   summary_kernel     per (run, rank or -1 = all ranks, kernel name): cuda_gpu_kern_sum columns
 //   summary_gap        per (run, rank): the largest GPU idle gaps and what the CPU was doing
-// Both functions must run inside the caller's Transaction; they create the tables if needed.
+// The writing functions must run inside the caller's Transaction; they create the tables if needed.
 #include "core/TraceData.h"
+#include "metrics/CategoryRules.h"
+#include "store/RowBuffer.h"
 #include "store/Workspace.h"
 
 #include <cstdint>
 
 namespace cnp {
 
-// `trace` must be the normalised, categorised trace just inserted as run `runId`. O(n log n).
+// The summary rows of one run, computed without the database (so an ingest computes them while another
+// thread inserts the events) and written by writeRunSummaries.
+struct RunSummaryRows {
+    RowBuffer rank{"INSERT INTO summary_rank "
+                   "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"};
+    RowBuffer step{"INSERT INTO summary_step VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"};
+    RowBuffer exclusive{"INSERT INTO summary_exclusive VALUES(?,?,?,?,?)"};
+    RowBuffer kernel{"INSERT INTO summary_kernel VALUES(?,?,?,?,?,?,?,?,?,?,?)"};
+    RowBuffer gap{"INSERT INTO summary_gap VALUES(?,?,?,?,?,?,?,?,?,?,?)"};
+};
+
+// `trace`: normalised and categorised (with `rules`), steps detected. Pure: no I/O. O(n log n).
+RunSummaryRows computeRunSummaries(const TraceData& trace, const CategoryRules& rules);
+// Replaces run `runId`'s summaries with `rows`.
+void writeRunSummaries(Workspace& ws, std::int64_t runId, const RunSummaryRows& rows);
+// Both of the above: `trace` must be the normalised, categorised trace stored as run `runId`.
 void buildRunSummaries(Workspace& ws, std::int64_t runId, const TraceData& trace);
 
 // Re-categorises run `runId` with the workspace's current rules (updating the stored kernel

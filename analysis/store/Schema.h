@@ -1,19 +1,27 @@
 #pragma once
-// The workspace schema, version 1 (docs/schema.md describes every table and column).
-// Event tables are plain rowid tables sorted by (run_id, rank, start_ns) at insert time; their
-// (run_id, rank, start_ns) indexes are created after a bulk load into an empty table.
+// The workspace schema, version 2 (docs/schema.md describes every table and column).
+// Event tables have no secondary index. Their `id INTEGER PRIMARY KEY` is the clustering key, and
+// the invariant every writer keeps is: a run's rows of an event table are exactly the ids
+// [first_id, last_id] recorded in run_rows, sorted by (rank, sort key) — the sort key being start_ns
+// (ts_ns for counters, correlation for flows). A run's events are therefore one contiguous B-tree range
+// (read sequentially) and a (rank, key) lookup is a binary search over ids (Workspace::lowerBoundId).
 #include <string_view>
 #include <vector>
 
 namespace cnp::schema {
 
-// CREATE TABLE statements of schema version 1 (idempotent: IF NOT EXISTS).
+// CREATE TABLE statements of the current schema version (idempotent: IF NOT EXISTS).
 std::string_view createTablesSql();
-// The secondary indexes; created after a bulk load (idempotent).
-std::string_view createIndexesSql();
-// Names of the indexes createIndexesSql() creates (dropped before a bulk load into empty tables).
-const std::vector<std::string_view>& eventIndexNames();
-// The event tables that hold a run_id column and are deleted with a run.
+
+struct EventTable {
+    std::string_view name;
+    std::string_view sortKey; // rows of a run are sorted by (rank, sortKey)
+};
+// The event tables with an id range per run in run_rows.
+const std::vector<EventTable>& eventTables();
+// The event table named `name`, nullptr when it is not one.
+const EventTable* findEventTable(std::string_view name);
+// Every table with a run_id column (rows deleted with their run).
 const std::vector<std::string_view>& perRunTables();
 
 } // namespace cnp::schema

@@ -32,10 +32,10 @@ Statement& Statement::operator=(Statement&& o) noexcept {
     return *this;
 }
 
-Statement& Statement::bind(int i, std::int64_t v) {
-    check(db_, sqlite3_bind_int64(stmt_, i, v), "bind");
-    return *this;
+void Statement::throwError(const char* what) const {
+    throw SqliteError(std::string(what) + ": " + (db_ ? sqlite3_errmsg(db_) : "no database"));
 }
+
 Statement& Statement::bind(int i, double v) {
     check(db_, sqlite3_bind_double(stmt_, i, v), "bind");
     return *this;

@@ -25,7 +25,12 @@ public:
     Statement& operator=(const Statement&) = delete;
 
     // Binding is 1-based like sqlite3_bind_*.
-    Statement& bind(int i, std::int64_t v);
+    // Inline: bulk inserts bind tens of millions of integers.
+    Statement& bind(int i, std::int64_t v) {
+        if (sqlite3_bind_int64(stmt_, i, v) != SQLITE_OK)
+            throwError("bind");
+        return *this;
+    }
     Statement& bind(int i, int v) { return bind(i, static_cast<std::int64_t>(v)); }
     Statement& bind(int i, double v);
     Statement& bind(int i, std::string_view v); // SQLITE_TRANSIENT copy
@@ -44,6 +49,8 @@ public:
     sqlite3_stmt* handle() const { return stmt_; }
 
 private:
+    [[noreturn]] void throwError(const char* what) const;
+
     sqlite3* db_ = nullptr;
     sqlite3_stmt* stmt_ = nullptr;
 };

@@ -23,6 +23,14 @@ struct RunRecord {
     std::string createdAt; // ISO 8601 UTC
 };
 
+// An inclusive range of event-table ids: [first, last]; empty when last < first.
+struct IdRange {
+    std::int64_t first = 1;
+    std::int64_t last = 0;
+    bool empty() const { return last < first; }
+    std::int64_t size() const { return empty() ? 0 : last - first + 1; }
+};
+
 // progress(fraction in [0,1]); cancel checked between batches (throws Cancelled).
 struct ProgressSink {
     std::function<void(double)> progress;
@@ -37,7 +45,7 @@ struct ProgressSink {
 class Workspace {
 public:
     enum class Mode { ReadOnly, ReadWrite, CreateIfMissing };
-    static constexpr int kSchemaVersion = 1;
+    static constexpr int kSchemaVersion = 2;
 
     // Throws InputError naming the file when it is not a workspace or has a newer schema.
     Workspace(const std::string& path, Mode mode);
@@ -57,13 +65,27 @@ public:
     std::vector<std::string> planOrder() const;          // configuration labels in plan order
     void setPlanOrder(const std::vector<std::string>& configs);
 
-    // Inserts every event of `trace` (already normalised, see IngestPipeline) as a new run.
-    // Must be called inside a Transaction. Returns the run id. O(events).
+    // Inserts every event of `trace` as a new run (insertEvents + insertSteps). Must be called inside a
+    // Transaction. Returns the run id. O(events) when `trace` is normalised (IngestPipeline), else
+    // O(events log events): each event table is stored sorted by (rank, sort key).
     std::int64_t insertRun(const TraceData& trace, const ProgressSink& sink = {});
+    // The run row, strings, ranks and events of `trace` — everything but trace.steps, which it never
+    // reads (so another thread may fill them meanwhile).
+    std::int64_t insertEvents(const TraceData& trace, const ProgressSink& sink = {});
+    // trace.steps as the steps of run `runId`.
+    void insertSteps(std::int64_t runId, const TraceData& trace);
 
     void removeRun(const std::string& name);
     void renameRun(const std::string& from, const std::string& to);
     void relabelRun(const std::string& name, const std::string& config);
+
+    // The ids of `runId`'s rows in event table `table` (schema::eventTables()); empty when it has none.
+    // Query a run's events with `WHERE id BETWEEN first AND last`: a sequential range of the table.
+    IdRange eventRows(std::int64_t runId, std::string_view table) const;
+    // First id in `range` whose (rank, sort key) is >= (rank, key), range.last + 1 when none.
+    // Binary search over ids (the rows of a range are sorted by (rank, sort key)): O(log n) row reads.
+    std::int64_t lowerBoundId(std::string_view table, IdRange range, std::int32_t rank,
+                              std::int64_t key) const;
 
     // Reads a whole run back into memory (strings re-interned into the returned table).
     TraceData loadRun(std::int64_t runId) const;

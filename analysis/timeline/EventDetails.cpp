@@ -1,5 +1,7 @@
 #include "timeline/EventDetails.h"
 
+#include <limits>
+
 namespace cnp::timeline {
 
 EventRef findEvent(const TimelineModel& m, std::int32_t rank, RowKind kind, std::int64_t key, Ns start) {
@@ -22,6 +24,22 @@ EventRef findEvent(const TimelineModel& m, std::int32_t rank, RowKind kind, std:
 
 namespace {
 
+// Ids [first, second) of the run's rows in `table` of `rank` whose sort key (schema::eventTables()) is
+// `key`; O(log n) reads.
+std::pair<std::int64_t, std::int64_t> rowsAt(const Workspace& ws, std::string_view table, std::int64_t runId,
+                                             std::int32_t rank, std::int64_t key) {
+    const IdRange r = ws.eventRows(runId, table);
+    return {ws.lowerBoundId(table, r, rank, key), ws.lowerBoundId(table, r, rank, key + 1)};
+}
+
+// Ids [first, second) of all the run's rows in `table` of `rank`.
+std::pair<std::int64_t, std::int64_t> rankRows(const Workspace& ws, std::string_view table,
+                                               std::int64_t runId, std::int32_t rank) {
+    const IdRange r = ws.eventRows(runId, table);
+    constexpr auto kMin = std::numeric_limits<std::int64_t>::min();
+    return {ws.lowerBoundId(table, r, rank, kMin), ws.lowerBoundId(table, r, rank + 1, kMin)};
+}
+
 void launchingCall(const Workspace& ws, const TimelineModel& m, EventDetails& d) {
     if (d.correlation == 0)
         return;
@@ -29,24 +47,20 @@ void launchingCall(const Workspace& ws, const TimelineModel& m, EventDetails& d)
     Ns cpu = -1;
     std::int64_t tid = -1;
     {
-        Statement st(
-            db, "SELECT cpu_ns, tid FROM flows WHERE run_id = ? AND rank = ? AND correlation = ? LIMIT 1");
-        st.bind(1, m.runId).bind(2, d.rank).bind(3, d.correlation);
+        const auto ids = rowsAt(ws, "flows", m.runId, d.rank, d.correlation);
+        Statement st(db, "SELECT cpu_ns, tid FROM flows WHERE id >= ? AND id < ? LIMIT 1");
+        st.bind(1, ids.first).bind(2, ids.second);
         if (st.step()) {
             cpu = st.i64(0);
             tid = st.i64(1);
         }
     }
-    Statement st(
-        db, cpu >= 0 ? "SELECT start_ns, end_ns, tid, name_id FROM api_calls WHERE run_id = ? AND rank = ? "
-                       "AND start_ns = ? AND correlation = ? LIMIT 1"
-                     : "SELECT start_ns, end_ns, tid, name_id FROM api_calls WHERE run_id = ? AND rank = ? "
-                       "AND correlation = ? LIMIT 1");
-    st.bind(1, m.runId).bind(2, d.rank);
-    if (cpu >= 0)
-        st.bind(3, cpu).bind(4, d.correlation);
-    else
-        st.bind(3, d.correlation);
+    // With a flow: the calls starting at its CPU time; without: a scan of the rank's calls.
+    const auto ids =
+        cpu >= 0 ? rowsAt(ws, "api_calls", m.runId, d.rank, cpu) : rankRows(ws, "api_calls", m.runId, d.rank);
+    Statement st(db, "SELECT start_ns, end_ns, tid, name_id FROM api_calls WHERE id >= ? AND id < ? "
+                     "AND correlation = ? LIMIT 1");
+    st.bind(1, ids.first).bind(2, ids.second).bind(3, d.correlation);
     if (!st.step())
         return;
     d.linkStart = st.i64(0);
@@ -61,17 +75,17 @@ void launchedActivity(const Workspace& ws, const TimelineModel& m, EventDetails&
     if (d.correlation == 0)
         return;
     sqlite3* db = ws.db();
-    Statement fl(
-        db, "SELECT gpu_ns, stream FROM flows WHERE run_id = ? AND rank = ? AND correlation = ? LIMIT 1");
-    fl.bind(1, m.runId).bind(2, d.rank).bind(3, d.correlation);
+    const auto flowIds = rowsAt(ws, "flows", m.runId, d.rank, d.correlation);
+    Statement fl(db, "SELECT gpu_ns, stream FROM flows WHERE id >= ? AND id < ? LIMIT 1");
+    fl.bind(1, flowIds.first).bind(2, flowIds.second);
     const char* tables[] = {"kernels", "memcpys", "memsets"};
     if (fl.step()) {
         const Ns gpu = fl.i64(0);
         for (const char* t : tables) {
-            Statement st(db,
-                         std::string("SELECT start_ns, end_ns, stream, name_id FROM ") + t +
-                             " WHERE run_id = ? AND rank = ? AND start_ns = ? AND correlation = ? LIMIT 1");
-            st.bind(1, m.runId).bind(2, d.rank).bind(3, gpu).bind(4, d.correlation);
+            const auto ids = rowsAt(ws, t, m.runId, d.rank, gpu);
+            Statement st(db, std::string("SELECT start_ns, end_ns, stream, name_id FROM ") + t +
+                                 " WHERE id >= ? AND id < ? AND correlation = ? LIMIT 1");
+            st.bind(1, ids.first).bind(2, ids.second).bind(3, d.correlation);
             if (st.step()) {
                 d.linkStart = st.i64(0);
                 d.linkEnd = st.i64(1);
@@ -84,9 +98,10 @@ void launchedActivity(const Workspace& ws, const TimelineModel& m, EventDetails&
         return;
     }
     for (const char* t : tables) { // no flow rows: scan the rank's activities by correlation
+        const auto ids = rankRows(ws, t, m.runId, d.rank);
         Statement st(db, std::string("SELECT start_ns, end_ns, stream, name_id FROM ") + t +
-                             " WHERE run_id = ? AND rank = ? AND correlation = ? LIMIT 1");
-        st.bind(1, m.runId).bind(2, d.rank).bind(3, d.correlation);
+                             " WHERE id >= ? AND id < ? AND correlation = ? LIMIT 1");
+        st.bind(1, ids.first).bind(2, ids.second).bind(3, d.correlation);
         if (st.step()) {
             d.linkStart = st.i64(0);
             d.linkEnd = st.i64(1);
@@ -120,16 +135,11 @@ EventDetails lookupEventDetails(const Workspace& ws, const TimelineModel& m, con
     sqlite3* db = ws.db();
     switch (d.kind) {
     case EventKind::Kernel: {
-        Statement st(db,
-                     "SELECT correlation, grid_x, grid_y, grid_z, block_x, block_y, block_z, registers, "
-                     "static_smem, dynamic_smem FROM kernels WHERE run_id = ? AND rank = ? AND start_ns = ? "
-                     "AND device = ? AND stream = ? AND end_ns = ? LIMIT 1");
-        st.bind(1, m.runId)
-            .bind(2, d.rank)
-            .bind(3, d.start)
-            .bind(4, d.device)
-            .bind(5, d.stream)
-            .bind(6, d.end);
+        const auto ids = rowsAt(ws, "kernels", m.runId, d.rank, d.start);
+        Statement st(db, "SELECT correlation, grid_x, grid_y, grid_z, block_x, block_y, block_z, registers, "
+                         "static_smem, dynamic_smem FROM kernels WHERE id >= ? AND id < ? AND device = ? AND "
+                         "stream = ? AND end_ns = ? LIMIT 1");
+        st.bind(1, ids.first).bind(2, ids.second).bind(3, d.device).bind(4, d.stream).bind(5, d.end);
         if (st.step()) {
             d.correlation = st.i64(0);
             for (int k = 0; k < 3; ++k) {
@@ -146,12 +156,13 @@ EventDetails lookupEventDetails(const Workspace& ws, const TimelineModel& m, con
     case EventKind::Memcpy:
     case EventKind::Memset: {
         const bool cpy = d.kind == EventKind::Memcpy;
-        Statement st(
-            db, cpy ? "SELECT correlation, bytes, copy_kind FROM memcpys WHERE run_id = ? AND rank = ? AND "
-                      "start_ns = ? AND device = ? AND stream = ? LIMIT 1"
-                    : "SELECT correlation, bytes, value FROM memsets WHERE run_id = ? AND rank = ? AND "
-                      "start_ns = ? AND device = ? AND stream = ? LIMIT 1");
-        st.bind(1, m.runId).bind(2, d.rank).bind(3, d.start).bind(4, d.device).bind(5, d.stream);
+        const auto ids = rowsAt(ws, cpy ? "memcpys" : "memsets", m.runId, d.rank, d.start);
+        Statement st(db,
+                     cpy ? "SELECT correlation, bytes, copy_kind FROM memcpys WHERE id >= ? AND id < ? AND "
+                           "device = ? AND stream = ? LIMIT 1"
+                         : "SELECT correlation, bytes, value FROM memsets WHERE id >= ? AND id < ? AND "
+                           "device = ? AND stream = ? LIMIT 1");
+        st.bind(1, ids.first).bind(2, ids.second).bind(3, d.device).bind(4, d.stream);
         if (st.step()) {
             d.correlation = st.i64(0);
             d.bytes = st.i64(1);
@@ -162,10 +173,10 @@ EventDetails lookupEventDetails(const Workspace& ws, const TimelineModel& m, con
         break;
     }
     case EventKind::ApiCall: {
+        const auto ids = rowsAt(ws, "api_calls", m.runId, d.rank, d.start);
         Statement st(db,
-                     "SELECT correlation, kind FROM api_calls WHERE run_id = ? AND rank = ? AND start_ns = ? "
-                     "AND tid = ? LIMIT 1");
-        st.bind(1, m.runId).bind(2, d.rank).bind(3, d.start).bind(4, d.tid);
+                     "SELECT correlation, kind FROM api_calls WHERE id >= ? AND id < ? AND tid = ? LIMIT 1");
+        st.bind(1, ids.first).bind(2, ids.second).bind(3, d.tid);
         if (st.step()) {
             d.correlation = st.i64(0);
             d.extra = std::string(toString(static_cast<ApiKind>(st.i32(1)))) + " API";
@@ -174,9 +185,11 @@ EventDetails lookupEventDetails(const Workspace& ws, const TimelineModel& m, con
         break;
     }
     case EventKind::CpuRange: {
-        Statement st(db, "SELECT correlation, kind, depth FROM cpu_ranges WHERE run_id = ? AND rank = ? AND "
-                         "start_ns = ? AND tid = ? AND end_ns = ? LIMIT 1");
-        st.bind(1, m.runId).bind(2, d.rank).bind(3, d.start).bind(4, d.tid).bind(5, d.end);
+        const auto ids = rowsAt(ws, "cpu_ranges", m.runId, d.rank, d.start);
+        Statement st(db,
+                     "SELECT correlation, kind, depth FROM cpu_ranges WHERE id >= ? AND id < ? AND tid = ? "
+                     "AND end_ns = ? LIMIT 1");
+        st.bind(1, ids.first).bind(2, ids.second).bind(3, d.tid).bind(4, d.end);
         if (st.step()) {
             d.correlation = st.i64(0);
             d.extra = std::string(toString(static_cast<CpuRangeKind>(st.i32(1)))) + ", depth " +

@@ -1,7 +1,8 @@
 #pragma once
 // The full record of one timeline event, read from the workspace on demand (the timeline keeps only
-// start, end, name and style in memory). Lookups go through the (run_id, rank, start_ns) indexes and
-// the flows (run_id, rank, correlation) index: O(log n) each. Also finds the launching API call of a
+// start, end, name and style in memory). Lookups are binary searches over the run's id range of each
+// table, sorted by (rank, start_ns), flows by (rank, correlation): O(log n) row reads each (docs/schema.md).
+// Also finds the launching API call of a
 // GPU activity and the GPU activity launched by an API call (by correlation id).
 #include "store/Workspace.h"
 #include "timeline/TimelineModel.h"

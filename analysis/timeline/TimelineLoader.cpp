@@ -57,12 +57,8 @@ TimelineModel loadTimeline(const Workspace& ws, std::int64_t runId, const Progre
     // Progress denominator: rows of the run over every table read below.
     std::int64_t total = 0;
     const char* tables[] = {"kernels", "memcpys", "memsets", "gpu_annotations", "api_calls", "cpu_ranges"};
-    for (const char* t : tables) {
-        Statement st(db, std::string("SELECT count(*) FROM ") + t + " WHERE run_id = ?");
-        st.bind(1, runId);
-        if (st.step())
-            total += st.i64(0);
-    }
+    for (const char* t : tables)
+        total += ws.eventRows(runId, t).size();
     std::int64_t done = 0;
     const double loadShare = 0.85; // the rest is TimelineBuilder::build
     auto tick = [&]() {
@@ -78,9 +74,10 @@ TimelineModel loadTimeline(const Workspace& ws, std::int64_t runId, const Progre
     // Category styles: one per distinct category string id.
     std::unordered_map<std::int64_t, std::uint8_t> categoryStyle;
     {
+        const IdRange rows = ws.eventRows(runId, "kernels");
         Statement st(db, "SELECT rank, device, stream, start_ns, end_ns, name_id, category_id FROM kernels "
-                         "WHERE run_id = ?");
-        st.bind(1, runId);
+                         "WHERE id BETWEEN ? AND ?");
+        st.bind(1, rows.first).bind(2, rows.last);
         while (st.step()) {
             const std::int64_t cat = st.i64(6);
             auto it = categoryStyle.find(cat);
@@ -95,9 +92,10 @@ TimelineModel loadTimeline(const Workspace& ws, std::int64_t runId, const Progre
     }
     const std::uint8_t memory = b.internStyle("memory");
     {
+        const IdRange rows = ws.eventRows(runId, "memcpys");
         Statement st(db, "SELECT rank, device, stream, start_ns, end_ns, name_id, copy_kind FROM memcpys "
-                         "WHERE run_id = ?");
-        st.bind(1, runId);
+                         "WHERE id BETWEEN ? AND ?");
+        st.bind(1, rows.first).bind(2, rows.last);
         while (st.step()) {
             const std::int64_t n = st.i64(5);
             const std::uint32_t nm =
@@ -109,9 +107,11 @@ TimelineModel loadTimeline(const Workspace& ws, std::int64_t runId, const Progre
         }
     }
     {
-        Statement st(db,
-                     "SELECT rank, device, stream, start_ns, end_ns, name_id FROM memsets WHERE run_id = ?");
-        st.bind(1, runId);
+        const IdRange rows = ws.eventRows(runId, "memsets");
+        Statement st(
+            db,
+            "SELECT rank, device, stream, start_ns, end_ns, name_id FROM memsets WHERE id BETWEEN ? AND ?");
+        st.bind(1, rows.first).bind(2, rows.last);
         while (st.step()) {
             const std::int64_t n = st.i64(5);
             b.addGpuEvent(st.i32(0), st.i32(1), st.i64(2), EventKind::Memset, st.i64(3), st.i64(4),
@@ -120,9 +120,11 @@ TimelineModel loadTimeline(const Workspace& ws, std::int64_t runId, const Progre
         }
     }
     {
-        Statement st(db,
-                     "SELECT rank, device, start_ns, end_ns, name_id FROM gpu_annotations WHERE run_id = ?");
-        st.bind(1, runId);
+        const IdRange rows = ws.eventRows(runId, "gpu_annotations");
+        Statement st(
+            db,
+            "SELECT rank, device, start_ns, end_ns, name_id FROM gpu_annotations WHERE id BETWEEN ? AND ?");
+        st.bind(1, rows.first).bind(2, rows.last);
         while (st.step()) {
             b.addGpuAnnotation(st.i32(0), st.i32(1), st.i64(2), st.i64(3), name(st.i64(4)));
             tick();
@@ -130,9 +132,11 @@ TimelineModel loadTimeline(const Workspace& ws, std::int64_t runId, const Progre
     }
     {
         const std::uint8_t runtime = b.internStyle("runtime API"), driver = b.internStyle("driver API");
+        const IdRange rows = ws.eventRows(runId, "api_calls");
         Statement st(
-            db, "SELECT rank, pid, tid, start_ns, end_ns, name_id, kind FROM api_calls WHERE run_id = ?");
-        st.bind(1, runId);
+            db,
+            "SELECT rank, pid, tid, start_ns, end_ns, name_id, kind FROM api_calls WHERE id BETWEEN ? AND ?");
+        st.bind(1, rows.first).bind(2, rows.last);
         while (st.step()) {
             b.addCpuEvent(st.i32(0), st.i64(1), st.i64(2), EventKind::ApiCall, st.i64(3), st.i64(4),
                           name(st.i64(5)), st.i32(6) == static_cast<int>(ApiKind::Driver) ? driver : runtime);
@@ -143,9 +147,10 @@ TimelineModel loadTimeline(const Workspace& ws, std::int64_t runId, const Progre
         std::uint8_t kindStyle[5];
         for (int k = 0; k < 5; ++k)
             kindStyle[k] = b.internStyle(TimelineBuilder::cpuRangeStyle(static_cast<CpuRangeKind>(k)));
-        Statement st(
-            db, "SELECT rank, pid, tid, start_ns, end_ns, name_id, kind FROM cpu_ranges WHERE run_id = ?");
-        st.bind(1, runId);
+        const IdRange rows = ws.eventRows(runId, "cpu_ranges");
+        Statement st(db, "SELECT rank, pid, tid, start_ns, end_ns, name_id, kind FROM cpu_ranges WHERE id "
+                         "BETWEEN ? AND ?");
+        st.bind(1, rows.first).bind(2, rows.last);
         while (st.step()) {
             const int k = std::clamp(st.i32(6), 0, 4);
             b.addCpuEvent(st.i32(0), st.i64(1), st.i64(2), EventKind::CpuRange, st.i64(3), st.i64(4),
@@ -171,8 +176,9 @@ TimelineModel loadTimeline(const Workspace& ws, std::int64_t runId, const Progre
         }
     }
     {
-        Statement st(db, "SELECT rank, device, ts_ns, value, name_id FROM counters WHERE run_id = ?");
-        st.bind(1, runId);
+        const IdRange rows = ws.eventRows(runId, "counters");
+        Statement st(db, "SELECT rank, device, ts_ns, value, name_id FROM counters WHERE id BETWEEN ? AND ?");
+        st.bind(1, rows.first).bind(2, rows.last);
         while (st.step())
             b.addCounterSample(st.i32(0), st.i32(1), name(st.i64(4)), st.i64(2), st.f64(3));
     }

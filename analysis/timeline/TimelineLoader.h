@@ -2,7 +2,7 @@
 // Reads one run's events from a workspace into a TimelineModel. Meant for a background thread: it
 // opens its own read-only connection to the workspace file, reports progress in [0, 1] and honours the
 // sink's cancel flag (throws Cancelled). Cost: one sequential pass over each event table's rows of the
-// run (served by the (run_id, rank, start_ns) indexes), then TimelineBuilder::build (O(n log n)).
+// run (one sequential id range per table, docs/schema.md), then TimelineBuilder::build (O(n log n)).
 #include "store/Workspace.h"
 #include "timeline/TimelineModel.h"
 

@@ -57,7 +57,7 @@ int runIngest(const std::vector<std::string>& args) {
     }
     if (p.has("--timing"))
         for (const auto& [phase, seconds] : res.phaseSeconds)
-            std::fprintf(stderr, "  %-10s %8.3f s\n", phase.c_str(), seconds);
+            std::fprintf(stderr, "  %-34s %8.3f s\n", phase.c_str(), seconds);
     if (res.skipped.count > 0)
         std::cerr << "warning: skipped " << res.skipped.count << " malformed event(s); first at byte "
                   << res.skipped.firstOffset << ": " << res.skipped.firstReason << '\n';
@@ -67,14 +67,15 @@ int runIngest(const std::vector<std::string>& args) {
 CNP_COMMAND(
     "ingest", "read trace files (Kineto JSON, Nsight Systems SQLite, .cnpt) into a workspace",
     "usage: cnp ingest WORKSPACE FILE_OR_DIR... [--run NAME] [--config LABEL] [--repeat N]\n"
-    "                  [--tokens-per-step N] [--quiet]\n\n"
+    "                  [--tokens-per-step N] [--quiet] [--timing]\n\n"
     "Creates WORKSPACE (*.cnpdb) if missing and adds one run made of all given files; a folder\n"
     "contributes every trace file in it (one file per rank). Formats are recognised by content:\n"
     "PyTorch-profiler JSON (.json/.json.gz), Nsight Systems SQLite export, CNP collector .cnpt.\n\n"
     "  --run NAME            run name (default: the first file's name without extensions)\n"
     "  --config LABEL        configuration label for ablations (default: the run name)\n"
     "  --repeat N            repeat index of this configuration (default 0)\n"
-    "  --tokens-per-step N   tokens processed per training step (enables tokens/s)\n\n"
+    "  --tokens-per-step N   tokens processed per training step (enables tokens/s)\n"
+    "  --timing              print the wall time of each ingest phase on stderr\n\n"
     "A file that is not a sound trace is refused whole and the workspace is left unchanged (exit 2).\n"
     "Malformed single events inside a sound file are skipped, counted and reported.\n",
     runIngest);

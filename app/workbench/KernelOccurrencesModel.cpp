@@ -13,10 +13,12 @@ std::vector<KernelOccurrence> KernelOccurrencesModel::readOccurrences(const Work
     std::vector<KernelOccurrence> out;
     Statement st(ws.db(),
                  "SELECT k.rank, k.device, k.stream, k.start_ns, k.end_ns, k.grid_x, k.grid_y, k.grid_z, "
-                 "k.block_x, k.block_y, k.block_z FROM kernels k WHERE k.run_id = ?1 AND "
+                 "k.block_x, k.block_y, k.block_z FROM kernels k WHERE k.id BETWEEN ?1 AND ?5 AND "
                  "k.name_id = (SELECT id FROM strings WHERE value = ?2) AND (?3 < 0 OR k.rank = ?3) "
                  "ORDER BY k.start_ns LIMIT ?4");
-    st.bind(1, runId).bind(2, std::string_view(kernelName)).bind(3, rank).bind(4, std::int64_t(limit));
+    const IdRange rows = ws.eventRows(runId, "kernels");
+    st.bind(1, rows.first).bind(2, std::string_view(kernelName)).bind(3, rank).bind(4, std::int64_t(limit));
+    st.bind(5, rows.last);
     while (st.step()) {
         KernelOccurrence o;
         o.rank = st.i32(0);

@@ -3,7 +3,10 @@
 
 #include "core/InputError.h"
 #include "ingest/IngestPipeline.h"
+#include "metrics/RunSummaries.h"
 #include "store/Workspace.h"
+#include "timeline/TimelineLoader.h"
+#include "timeline/TimelineOverview.h"
 
 #include <QDir>
 #include <QFile>
@@ -84,6 +87,37 @@ private slots:
         QCOMPARE(run.rankCount, 2);
         QCOMPARE(run.kernelCount, std::int64_t(2 * 4165));
         QCOMPARE(queryInt(ws.db(), "SELECT COUNT(DISTINCT rank) FROM kernels"), std::int64_t(2));
+
+        // The timeline overview written at ingest (from the in-memory trace, while the events were
+        // inserted on the worker thread) equals one made from the run read back from the workspace.
+        const auto stored = timeline::loadOverview(ws, run.id);
+        QVERIFY(stored);
+        const auto fromDb = timeline::makeOverview(timeline::loadTimeline(ws, run.id));
+        QCOMPARE(stored->rows.size(), fromDb.rows.size());
+        QCOMPARE(stored->eventCount(), fromDb.eventCount());
+        QVERIFY(stored->eventCount() > 0);
+
+        // The summaries computed in parallel with the insert equal a sequential rebuild from the stored run.
+        auto digest = [&] {
+            std::vector<std::int64_t> d;
+            for (const char* t :
+                 {"summary_rank", "summary_step", "summary_exclusive", "summary_kernel", "summary_gap"}) {
+                d.push_back(queryInt(ws.db(), std::string("SELECT COUNT(*) FROM ") + t));
+                d.push_back(queryInt(ws.db(), std::string("SELECT TOTAL(rank * 7 + run_id) FROM ") + t));
+            }
+            d.push_back(
+                queryInt(ws.db(), "SELECT SUM(kernel_time_ns + compute_ns + idle_ns) FROM summary_rank"));
+            d.push_back(queryInt(ws.db(), "SELECT SUM(exclusive_ns) FROM summary_exclusive"));
+            d.push_back(queryInt(ws.db(), "SELECT SUM(total_ns * name_id) FROM summary_kernel"));
+            return d;
+        };
+        const auto before = digest();
+        {
+            Transaction tx(ws.db());
+            rebuildRunSummaries(ws, run.id);
+            tx.commit();
+        }
+        QCOMPARE(digest(), before);
     }
 
     void badSecondFileLeavesWorkspaceUnchanged() {

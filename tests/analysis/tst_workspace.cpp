@@ -26,9 +26,15 @@ class TestWorkspace : public QObject {
     }
 
 private slots:
-    void createsSchemaVersion1() {
+    void createsCurrentSchemaVersion() {
         Workspace ws(path("a.cnpdb"), Workspace::Mode::CreateIfMissing);
-        QCOMPARE(ws.schemaVersion(), 1);
+        QCOMPARE(ws.schemaVersion(), 2);
+        // Event tables carry no secondary index: a run's rows are an id range (run_rows).
+        QCOMPARE(queryInt(ws.db(),
+                          "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND tbl_name IN "
+                          "('kernels','memcpys','memsets','api_calls','cpu_ranges','gpu_annotations',"
+                          "'flows','counters')"),
+                 std::int64_t(0));
         Statement st(ws.db(), "PRAGMA journal_mode");
         QVERIFY(st.step());
         QCOMPARE(QString::fromStdString(st.text(0)), QStringLiteral("wal"));
@@ -72,6 +78,93 @@ private slots:
         QCOMPARE(runs.size(), std::size_t(1));
         QCOMPARE(runs[0].kernelCount, std::int64_t(2));
         QCOMPARE(runs[0].rankCount, 1);
+    }
+
+    // Runs inserted unsorted and interleaved by rank: each table's rows of a run are one id range,
+    // sorted by (rank, sort key), and lowerBoundId equals a brute-force search.
+    void eventRowsAreSortedRangesPerRun_data() {
+        QTest::addColumn<int>("kernelsPerRank");
+        QTest::newRow("empty") << 0;
+        QTest::newRow("one") << 1;
+        QTest::newRow("batch-1") << 15;
+        QTest::newRow("batch") << 16;
+        QTest::newRow("several batches + tail") << 53;
+    }
+    void eventRowsAreSortedRangesPerRun() {
+        QFETCH(int, kernelsPerRank);
+        const std::string file = path(("ranges" + std::to_string(kernelsPerRank) + ".cnpdb").c_str());
+        Workspace ws(file, Workspace::Mode::CreateIfMissing);
+        std::vector<std::int64_t> ids;
+        for (int run = 0; run < 3; ++run) {
+            TraceData t;
+            t.info.name = "r" + std::to_string(run);
+            const auto nm = t.strings.intern("k");
+            for (int i = 0; i < kernelsPerRank; ++i)
+                for (int rank = 2; rank >= 0; --rank) { // unsorted: ranks interleaved, descending
+                    KernelEvent k{};
+                    k.rank = rank;
+                    k.start = 1000 * ((i * 7) % (kernelsPerRank + 1)) + rank; // duplicates when i repeats
+                    k.end = k.start + 10;
+                    k.correlation = i;
+                    k.name = k.category = nm;
+                    t.kernels.push_back(k);
+                    Flow f;
+                    f.rank = rank;
+                    f.correlation = kernelsPerRank - i;
+                    f.cpuTs = k.start - 5;
+                    f.gpuTs = k.start;
+                    t.flows.push_back(f);
+                }
+            Transaction tx(ws.db());
+            ids.push_back(ws.insertRun(t)); // not normalised on purpose
+            tx.commit();
+        }
+        std::int64_t expectFirst = 1;
+        for (std::int64_t id : ids) {
+            const IdRange r = ws.eventRows(id, "kernels");
+            QCOMPARE(r.size(), std::int64_t(3 * kernelsPerRank));
+            if (r.empty())
+                continue;
+            QCOMPARE(r.first, expectFirst);
+            expectFirst = r.last + 1;
+            QCOMPARE(queryInt(ws.db(), "SELECT COUNT(*) FROM kernels WHERE run_id = " + std::to_string(id)),
+                     r.size());
+            // Sorted by (rank, start_ns) within the range.
+            std::vector<std::pair<int, std::int64_t>> keys;
+            Statement st(ws.db(), "SELECT rank, start_ns FROM kernels WHERE id BETWEEN ? AND ? ORDER BY id");
+            st.bind(1, r.first).bind(2, r.last);
+            while (st.step())
+                keys.emplace_back(st.i32(0), st.i64(1));
+            QVERIFY(std::is_sorted(keys.begin(), keys.end()));
+            // lowerBoundId against brute force, for keys present, absent, below and above.
+            for (int rank = -1; rank <= 3; ++rank)
+                for (std::int64_t key :
+                     {std::int64_t(-1), std::int64_t(0), std::int64_t(1), std::int64_t(1000),
+                      std::int64_t(2001), std::int64_t(7002), std::int64_t(1) << 40}) {
+                    const auto it = std::lower_bound(keys.begin(), keys.end(), std::make_pair(rank, key));
+                    QCOMPARE(ws.lowerBoundId("kernels", r, rank, key), r.first + (it - keys.begin()));
+                }
+            // Flows: by (rank, correlation).
+            const IdRange f = ws.eventRows(id, "flows");
+            std::vector<std::pair<int, std::int64_t>> fk;
+            Statement fs(ws.db(), "SELECT rank, correlation FROM flows WHERE id BETWEEN ? AND ? ORDER BY id");
+            fs.bind(1, f.first).bind(2, f.last);
+            while (fs.step())
+                fk.emplace_back(fs.i32(0), fs.i64(1));
+            QCOMPARE(std::int64_t(fk.size()), f.size());
+            QVERIFY(std::is_sorted(fk.begin(), fk.end()));
+        }
+        // Removing the middle run deletes exactly its rows and its ranges; the others stay intact.
+        ws.removeRun("r1");
+        QVERIFY(ws.eventRows(ids[1], "kernels").empty());
+        QCOMPARE(queryInt(ws.db(), "SELECT COUNT(*) FROM kernels"), std::int64_t(6 * kernelsPerRank));
+        QCOMPARE(queryInt(ws.db(), "SELECT COUNT(*) FROM run_rows WHERE run_id = " + std::to_string(ids[1])),
+                 std::int64_t(0));
+        const auto back = ws.loadRun(ids[2]);
+        QCOMPARE(back.kernels.size(), std::size_t(3 * kernelsPerRank));
+        QVERIFY(std::is_sorted(back.flows.begin(), back.flows.end(), [](const Flow& a, const Flow& b) {
+            return a.rank != b.rank ? a.rank < b.rank : a.cpuTs < b.cpuTs;
+        }));
     }
 
     void duplicateNameIsRefusedAndRollsBack() {

@@ -1,0 +1,36 @@
+#pragma once
+// Multi-row INSERT statements for bulk loads: "INSERT INTO t(run_id, cols) VALUES(R,?,..),(R,?,..),..."
+// with kRows rows per statement (one sqlite3_step per kRows rows instead of per row), plus one statement
+// for the shorter tail. The run id is a literal, so each row binds only its own columns.
+// Row r's columns are parameters r * cols + 1 .. r * cols + cols.
+#include "store/Sqlite.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace cnp {
+
+class BatchInserter {
+public:
+    static constexpr std::size_t kRows = 16;
+
+    BatchInserter(sqlite3* db, std::string table, std::string columns, std::int64_t runId, int cols);
+
+    // How many rows the next statement takes when `remaining` rows are left (> 0).
+    static std::size_t rowsFor(std::size_t remaining) { return remaining < kRows ? remaining : kRows; }
+    // The prepared statement for `rows` rows (kRows, or the tail's count; the tail is prepared once).
+    Statement& statement(std::size_t rows);
+
+private:
+    std::string sql(std::size_t rows) const;
+
+    sqlite3* db_;
+    std::string table_, columns_;
+    std::int64_t runId_;
+    int cols_;
+    Statement full_, tail_;
+    std::size_t tailRows_ = 0;
+};
+
+} // namespace cnp

@@ -1,0 +1,54 @@
+#pragma once
+// The rows of one INSERT statement, collected in memory without touching the database, and written
+// later by flush(). This lets a thread compute rows (e.g. the run summaries) while another thread owns
+// the workspace connection (the event insert of an ingest). Besides integers, doubles, text and NULL, a
+// value can be the run id (known only at flush) or a string that becomes its workspace string id
+// (interned at flush). Memory: one 16-byte value per column per row, plus each distinct string once.
+#include "store/Workspace.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace cnp {
+
+class RowBuffer {
+public:
+    // `sql`: an INSERT with positional parameters (?), bound 1-based like Statement.
+    explicit RowBuffer(std::string sql);
+
+    RowBuffer& bind(int i, std::int64_t v);
+    RowBuffer& bind(int i, int v) { return bind(i, static_cast<std::int64_t>(v)); }
+    RowBuffer& bind(int i, double v);
+    RowBuffer& bind(int i, std::string_view text); // stored as text
+    RowBuffer& bindNull(int i);
+    RowBuffer& bindRunId(int i);                        // the run id given to flush()
+    RowBuffer& bindStringId(int i, std::string_view s); // the workspace id of string s
+    // Ends the current row (unbound columns are NULL); the name mirrors Statement::exec.
+    void exec();
+
+    std::size_t rows() const { return values_.size() / static_cast<std::size_t>(columns_); }
+    // Inserts every row into `ws` (inside the caller's transaction). O(rows x columns).
+    void flush(Workspace& ws, std::int64_t runId) const;
+
+private:
+    enum class Kind : std::uint8_t { Null, Int, Real, Text, RunId, StringId };
+    struct Value {
+        Kind kind = Kind::Null;
+        std::int64_t i = 0; // Int value, or index into strings_ for Text / StringId
+        double d = 0;
+    };
+    Value& slot(int i);
+    std::uint32_t keep(std::string_view s);
+
+    std::string sql_;
+    int columns_;
+    std::vector<Value> row_;    // the row being bound
+    std::vector<Value> values_; // finished rows, row-major
+    std::vector<std::string> strings_;
+    std::unordered_map<std::string, std::uint32_t> stringIndex_;
+};
+
+} // namespace cnp
