@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <utility>
 
 namespace cnp::timeline {
@@ -116,24 +117,84 @@ std::size_t EventTrack::firstStartingAtOrAfter(Ns t) const {
     return static_cast<std::size_t>(std::lower_bound(start_.begin(), start_.end(), t) - start_.begin());
 }
 
+std::size_t EventTrack::gallopStartingAtOrAfter(std::size_t from, std::size_t hi, Ns t) const {
+    if (from >= hi)
+        return hi;
+    // Dense views put a handful of events in each column: when the answer is within the next 16
+    // events, count the starts below t without branches (starts are sorted, so the count is the
+    // offset). Data-dependent branches, not memory, dominate at that size.
+    constexpr std::size_t kScan = 16;
+    if (hi - from >= kScan && start_[from + kScan - 1] >= t) {
+        std::size_t n = 0;
+        for (std::size_t k = 0; k < kScan - 1; ++k)
+            n += start_[from + k] < t ? 1 : 0;
+        return from + n;
+    }
+    if (start_[from] >= t)
+        return from;
+    // Gallop. Invariant: start_[lo] < t and the answer lies in (lo, bound]. Probes at distances 1, 2, 4, ...
+    // from the last index known to start before t, then bisects the last bracket.
+    std::size_t lo = from, bound = hi;
+    for (std::size_t step = 1; step < hi - lo; step *= 2) {
+        if (start_[lo + step] >= t) {
+            bound = lo + step;
+            break;
+        }
+        lo += step;
+    }
+    return static_cast<std::size_t>(std::lower_bound(start_.begin() + static_cast<std::ptrdiff_t>(lo + 1),
+                                                     start_.begin() + static_cast<std::ptrdiff_t>(bound), t) -
+                                    start_.begin());
+}
+
+namespace {
+// The votes of StyleVotes for fewer than 32 items (so none is dropped) without its data-dependent
+// branches: weights indexed by style, then the first item (in order) whose style has the largest
+// total weight, i.e. the first-added of the largest styles. 0 when there are no items.
+template <class StyleOf, class WeightOf>
+std::uint8_t dominantOfFew(std::size_t b, std::size_t e, StyleOf styleOf, WeightOf weightOf) {
+    std::array<Ns, 256> weight; // only entries of styles among the items are read, after their reset
+    for (std::size_t k = b; k < e; ++k)
+        weight[styleOf(k)] = 0;
+    for (std::size_t k = b; k < e; ++k)
+        weight[styleOf(k)] += weightOf(k);
+    std::uint8_t s = 0;
+    Ns w = -1;
+    for (std::size_t k = b; k < e; ++k) {
+        const bool better = weight[styleOf(k)] > w;
+        w = better ? weight[styleOf(k)] : w;
+        s = better ? styleOf(k) : s;
+    }
+    return s;
+}
+} // namespace
+
 std::uint8_t EventTrack::dominantStyle(std::size_t i, std::size_t j) const {
-    StyleVotes votes;
     if (j <= i)
         return 0;
-    if (j - i < 2 * kFanout || lod_.empty()) {
-        for (std::size_t k = i; k < j; ++k)
-            votes.add(style_[k], end_[k] - start_[k] + 1);
-        return votes.best();
-    }
+    if (j - i < 2 * kFanout || lod_.empty()) // exact: every event votes end - start + 1
+        return dominantOfFew(
+            i, j, [this](std::size_t k) { return style_[k]; },
+            [this](std::size_t k) { return end_[k] - start_[k] + 1; });
     // Largest level whose aligned blocks fit at least once inside [i, j).
     std::size_t level = 0, block = kFanout;
     while (level + 1 < lod_.size() && 2 * block * kFanout <= j - i) {
         ++level;
         block *= kFanout;
     }
-    const std::size_t b0 = (i + block - 1) / block, b1 = j / block;
-    for (std::size_t b = b0; b < b1 && b < lod_[level].size(); ++b)
-        votes.add(lod_[level][b], busy(b * block, (b + 1) * block) + 1);
+    const std::vector<std::uint8_t>& lod = lod_[level];
+    const std::size_t b0 = (i + block - 1) / block, b1 = std::min(j / block, lod.size());
+    if (b1 <= b0)
+        return 0;
+    const auto blockWeight = [this, block](std::size_t b) { return busy(b * block, (b + 1) * block) + 1; };
+    // Always fewer than 32 blocks: fewer than 2 * kFanout of the chosen level fit in [i, j), and the
+    // top level has fewer than kFanout. StyleVotes stays as the general case.
+    if (b1 - b0 < 32)
+        return dominantOfFew(
+            b0, b1, [&lod](std::size_t b) { return lod[b]; }, blockWeight);
+    StyleVotes votes;
+    for (std::size_t b = b0; b < b1; ++b)
+        votes.add(lod[b], blockWeight(b));
     return votes.best();
 }
 
@@ -145,30 +206,69 @@ void EventTrack::buildSpans(const TimeAxis& axis, std::vector<DrawSpan>& out) co
     auto clampCol = [width](std::int64_t c) {
         return static_cast<std::int32_t>(std::clamp<std::int64_t>(c, 0, width - 1));
     };
+    constexpr Ns kNever = std::numeric_limits<Ns>::max();
+    // The walk's column c0 (the clamped column of start(i)) and the first times of columns c0, c0 + 1
+    // and c0 + 2 (t2 = kNever when c0 + 2 > width). By exactness of the axis, for any time t:
+    //   column(t) >= c  <=>  t >= firstTimeOfColumn(c),
+    // so every column test below is a comparison with t1 or t2. Columns only move right and, in a
+    // dense view, the next group starts in column c0 + 1: shifting the window then costs a single
+    // division per column.
+    std::int32_t c0 = -1;
+    Ns t0 = 0, t1 = 0, t2 = 0;
+    auto firstTime = [&axis, width](std::int64_t c) {
+        return c <= width ? axis.firstTimeOfColumn(c) : kNever;
+    };
     while (i < hi) {
-        const std::int32_t c0 = clampCol(axis.column(start_[i]));
-        const std::int32_t c1 = clampCol(axis.column(effectiveEnd(i) - 1));
-        if (c1 - c0 >= 2) { // wide: at least three columns, drawn on its own
-            out.push_back({c0, c1, static_cast<std::uint32_t>(i), 1, style_[i], 4, false});
+        const Ns s = start_[i];
+        if (c0 >= 0 && s < t1) {
+            // Still column c0: start(i) > the previous group's start, whose clamped column was c0.
+        } else if (c0 >= 0 && s < t2) {
+            // t1 <= s < t2: column c0 + 1 exactly (< width since s < axis.end()).
+            ++c0;
+            t0 = t1;
+            t1 = t2;
+            t2 = firstTime(c0 + 2);
+        } else {
+            c0 = clampCol(axis.column(s));
+            t0 = axis.firstTimeOfColumn(c0);
+            t1 = axis.firstTimeOfColumn(c0 + 1);
+            t2 = firstTime(c0 + 2);
+        }
+        // Event i covers columns [c0, clampCol(column(end - 1))]; it reaches column c0 + 2 iff that
+        // column is in view and end - 1 >= t2.
+        const Ns e = effectiveEnd(i);
+        if (c0 + 2 < width && e - 1 >= t2) { // wide: at least three columns, drawn on its own
+            out.push_back(
+                {c0, clampCol(axis.column(e - 1)), static_cast<std::uint32_t>(i), 1, style_[i], 4, false});
             ++i;
             continue;
         }
-        // Narrow: group every event starting in column c0. All but the last of them end no later
-        // than the last one starts (invariant), i.e. inside column c0.
-        std::size_t k =
-            c0 + 1 >= width ? hi : std::min(hi, firstStartingAtOrAfter(axis.firstTimeOfColumn(c0 + 1)));
-        k = std::max(k, i + 1);
+        // Narrow: group every event starting in column c0, i.e. before t1 (start(i) < t1 and starts
+        // increase, so the search starts at i + 1). All but the last of them end no later than the last
+        // one starts (invariant), i.e. inside column c0. The last one starts in c0 too, so it is wide
+        // iff it reaches c0 + 2; it is then left to the next iteration (same c0, drawn on its own).
+        const std::size_t k = c0 + 1 >= width ? hi : gallopStartingAtOrAfter(i + 1, hi, t1);
         std::size_t groupEnd = k;
-        if (k - 1 > i &&
-            clampCol(axis.column(effectiveEnd(k - 1) - 1)) - clampCol(axis.column(start_[k - 1])) >= 2)
-            groupEnd = k - 1; // the wide last one is drawn on its own by the next iteration
-        const std::int32_t x1 = clampCol(axis.column(effectiveEnd(groupEnd - 1) - 1));
+        Ns lastEnd = k - 1 == i ? e : effectiveEnd(k - 1);
+        if (k - 1 > i && c0 + 2 < width && lastEnd - 1 >= t2) {
+            groupEnd = k - 1;
+            lastEnd = effectiveEnd(k - 2);
+        }
+        // Every event of the group is narrow, so the group ends in column c0 or c0 + 1 (clamped).
+        const bool spills = c0 + 1 < width && lastEnd - 1 >= t1;
+        const std::int32_t x1 = spills ? c0 + 1 : c0;
         if (groupEnd - i == 1) {
             out.push_back({c0, x1, static_cast<std::uint32_t>(i), 1, style_[i], 4, false});
         } else {
-            const Ns spanNs = std::max<Ns>(1, axis.firstTimeOfColumn(x1 + 1) - axis.firstTimeOfColumn(c0));
-            const Ns b = busy(i, groupEnd);
-            const auto cov = static_cast<std::uint8_t>(std::clamp<Ns>(1 + (4 * b) / spanNs, 1, 4));
+            // Coverage = clamp(1 + floor(4 * busy / spanNs), 1, 4) without a division: how many times
+            // (up to 3) spanNs fits in 4 * busy. Both are >= 0, so the subtractions cannot overflow.
+            const Ns spanNs = std::max<Ns>(1, (spills ? t2 : t1) - t0);
+            Ns rest = 4 * busy(i, groupEnd);
+            std::uint8_t cov = 1;
+            while (cov < 4 && rest >= spanNs) {
+                rest -= spanNs;
+                ++cov;
+            }
             out.push_back({c0, x1, static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(groupEnd - i),
                            dominantStyle(i, groupEnd), cov, true});
         }

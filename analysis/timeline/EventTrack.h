@@ -52,6 +52,12 @@ public:
     std::size_t firstEndingAfter(Ns t) const;
     // First i with start(i) >= t (size() when none). O(log n).
     std::size_t firstStartingAtOrAfter(Ns t) const;
+    // First i in [from, hi) with start(i) >= t, hi when none (requires hi <= size()); equals
+    // min(hi, max(from, firstStartingAtOrAfter(t))). An answer among the 16 events from `from` on is
+    // counted without branches; beyond, a galloping search probes from + 1, + 3, + 7, ... until it
+    // brackets the answer and bisects the bracket. O(log(i - from + 2)), reading memory near `from`
+    // only (the view walk's searches are short hops from the previous column's events).
+    std::size_t gallopStartingAtOrAfter(std::size_t from, std::size_t hi, Ns t) const;
     // Sum of end - start over events [i, j). O(1).
     Ns busy(std::size_t i, std::size_t j) const { return busy_[j] - busy_[i]; }
     // The style holding most busy time among events [i, j); exact for j - i < 32, else judged on
@@ -61,7 +67,9 @@ public:
     // Appends the draw list of the events visible in `axis` to `out`.
     // Guarantees: every column that holds part of an event in [axis.start(), axis.end()) is inside
     // some span ("nothing disappears"); each column is covered by at most 2 spans; spans are in
-    // increasing x0. Cost O(min(visible events, 2 * width) * log n).
+    // increasing x0. Cost O(log n + min(visible events, 2 * width) * log(events per column)): the
+    // walk gallops from one column's first event to the next's, and maps times to columns with about
+    // one division per column visited.
     void buildSpans(const TimeAxis& axis, std::vector<DrawSpan>& out) const;
 
     // The event under column `column` of `axis`: the one containing time `at` when given

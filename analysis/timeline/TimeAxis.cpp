@@ -24,11 +24,11 @@ i128 ceilDiv(i128 a, i128 b) {
 TimeAxis::TimeAxis(Ns start, Ns span, int width)
     : start_(start), span_(std::max<Ns>(span, kMinSpanNs)), width_(std::max(width, 1)) {}
 
-std::int64_t TimeAxis::column(Ns t) const {
+std::int64_t TimeAxis::columnWide(Ns t) const {
     return static_cast<std::int64_t>(floorDiv(static_cast<i128>(t - start_) * width_, span_));
 }
 
-Ns TimeAxis::firstTimeOfColumn(std::int64_t c) const {
+Ns TimeAxis::firstTimeOfColumnWide(std::int64_t c) const {
     return start_ + static_cast<Ns>(ceilDiv(static_cast<i128>(c) * span_, width_));
 }
 

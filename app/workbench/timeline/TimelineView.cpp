@@ -8,12 +8,17 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QRunnable>
 #include <QScrollBar>
+#include <QThread>
+#include <QThreadPool>
 #include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <memory>
 
 namespace cnp::wb {
 
@@ -66,6 +71,12 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), vbar_(new QScroll
     setAttribute(Qt::WA_OpaquePaintEvent);
     setMinimumSize(400, 150);
     connect(vbar_, &QScrollBar::valueChanged, this, [this]() { update(); });
+    // Draw lists are built on the GUI thread plus up to 3 helpers (1 on a 2-core machine).
+    const int helpers = std::min(QThread::idealThreadCount() - 1, 3);
+    if (helpers > 0) {
+        spanPool_ = new QThreadPool(this);
+        spanPool_->setMaxThreadCount(helpers);
+    }
 }
 
 void TimelineView::setModel(std::shared_ptr<const TimelineModel> model) {
@@ -413,6 +424,83 @@ void TimelineView::drawMinimap(QPainter& p) {
     p.drawLine(0, kRulerHeight + kMinimapHeight - 1, width(), kRulerHeight + kMinimapHeight - 1);
 }
 
+// One frame's lanes and their draw lists, shared by the GUI thread and the helper threads. Lanes are
+// handed out by `next` (each lane is built by exactly one thread into its own Lane); a lane's spans are
+// published by its `done` flag (release / acquire). A helper that is still busy when the GUI thread has
+// run out of lanes is not waited for: the GUI thread builds that lane again into retaken_, and the
+// helper finishes into this object, which it keeps alive (with the model) through its own references.
+struct TimelineView::SpanJobs {
+    struct alignas(64) Lane { // one cache line per lane header: no false sharing between threads
+        std::vector<DrawSpan> spans;
+        std::atomic<bool> done{false};
+    };
+    TimeAxis axis;
+    std::vector<const EventTrack*> tracks;
+    std::unique_ptr<Lane[]> lanes;
+    std::size_t capacity = 0;
+    std::atomic<std::size_t> next{0};
+
+    void work() {
+        const std::size_t n = tracks.size();
+        for (std::size_t k = next.fetch_add(1, std::memory_order_relaxed); k < n;
+             k = next.fetch_add(1, std::memory_order_relaxed)) {
+            lanes[k].spans.clear();
+            tracks[k]->buildSpans(axis, lanes[k].spans);
+            lanes[k].done.store(true, std::memory_order_release);
+        }
+    }
+};
+
+void TimelineView::buildLaneSpans(const std::vector<const EventTrack*>& tracks) {
+    if (spanPool_)
+        spanPool_->clear(); // helpers of earlier frames that never started (they hold their jobs)
+    // Reuse last frame's jobs (and their allocations) unless a late helper still holds them.
+    if (!spanJobs_ || spanJobs_.use_count() > 1)
+        spanJobs_ = std::make_shared<SpanJobs>();
+    else
+        std::atomic_thread_fence(std::memory_order_acquire); // after the last helper's release of it
+    SpanJobs& jobs = *spanJobs_;
+    const std::size_t n = tracks.size();
+    if (jobs.capacity < n) {
+        jobs.lanes = std::make_unique<SpanJobs::Lane[]>(n);
+        jobs.capacity = n;
+    }
+    jobs.axis = axis_;
+    jobs.tracks = tracks;
+    for (std::size_t k = 0; k < n; ++k)
+        jobs.lanes[k].done.store(false, std::memory_order_relaxed);
+    jobs.next.store(0, std::memory_order_relaxed);
+    // Helpers pay off only when there is work to share: below ~16k events in view (estimated at each
+    // lane's average density, O(lanes)) handing lanes out costs about as much as building them all.
+    double expected = 0;
+    for (const EventTrack* t : tracks)
+        if (!t->empty())
+            expected +=
+                static_cast<double>(t->size()) *
+                std::min(1.0, static_cast<double>(axis_.span()) /
+                                  static_cast<double>(std::max<Ns>(1, t->lastEnd() - t->firstStart())));
+    if (spanPool_ && n >= 2 && expected >= 16384) {
+        const int helpers = std::min(spanPool_->maxThreadCount(), static_cast<int>(n) - 1);
+        for (int h = 0; h < helpers; ++h)
+            spanPool_->start(QRunnable::create([held = spanJobs_, model = model_]() {
+                held->work(); // `model` keeps the lanes alive until this helper is done
+            }));
+    }
+    jobs.work();
+    laneSpans_.assign(n, nullptr);
+    if (retaken_.size() < n)
+        retaken_.resize(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        if (jobs.lanes[k].done.load(std::memory_order_acquire)) {
+            laneSpans_[k] = &jobs.lanes[k].spans;
+        } else { // a helper is on it: build it here rather than wait
+            retaken_[k].clear();
+            tracks[k]->buildSpans(axis_, retaken_[k]);
+            laneSpans_[k] = &retaken_[k];
+        }
+    }
+}
+
 int TimelineView::drawRows(QPainter& p) {
     const QPalette& pal = palette();
     const QRect area = rowsArea();
@@ -436,6 +524,19 @@ int TimelineView::drawRows(QPainter& p) {
     // Visible layout items: binary search on y.
     auto first = std::upper_bound(layout_.begin(), layout_.end(), scroll,
                                   [](int v, const LayoutItem& li) { return v < li.y + li.height; });
+    // The draw lists of every lane in view, built up front (in parallel where cores allow), in the
+    // order the loop below draws them.
+    visibleLanes_.clear();
+    for (auto it = first; it != layout_.end() && it->y - scroll < area.height(); ++it) {
+        if (it->isGroup || model_->rows[it->index].kind == RowKind::Counter)
+            continue;
+        for (const EventTrack& lane : model_->rows[it->index].lanes)
+            visibleLanes_.push_back(&lane);
+    }
+    buildLaneSpans(visibleLanes_);
+    std::size_t job = 0;
+    if (laneImage_.width() != area.width() || laneImage_.height() != kLaneHeight - 2)
+        laneImage_ = QImage(area.width(), kLaneHeight - 2, QImage::Format_ARGB32_Premultiplied);
     // Steps per rank, for the bands.
     for (auto it = first; it != layout_.end() && it->y - scroll < area.height(); ++it) {
         const int y = top + it->y - scroll;
@@ -466,22 +567,21 @@ int TimelineView::drawRows(QPainter& p) {
         for (int l = 0; l < static_cast<int>(row.lanes.size()); ++l) {
             const int ly = y + l * kLaneHeight;
             const EventTrack& lane = row.lanes[l];
-            spans_.clear();
-            lane.buildSpans(axis_, spans_);
-            // Narrow and merged spans go into one row of pixels (premultiplied ARGB), drawn as a single
-            // stretched image: one primitive per lane instead of one per column. Wide events get their
-            // own rectangle and, when there is room, their name.
-            line_.assign(static_cast<std::size_t>(area.width()), 0u);
+            const std::vector<DrawSpan>& spans = *laneSpans_[job++];
+            // Narrow and merged spans go into one row of pixels (premultiplied ARGB), repeated over the
+            // lane's height and drawn as a single image: one primitive per lane instead of one per
+            // column. Wide events get their own rectangle and, when there is room, their name.
+            QRgb* line = reinterpret_cast<QRgb*>(laneImage_.scanLine(0));
+            std::fill(line, line + area.width(), 0u);
             bool anyPixels = false;
-            for (const DrawSpan& s : spans_) {
+            for (const DrawSpan& s : spans) {
                 const QColor& c = s.style < colors_.size() ? colors_[s.style] : text;
                 // Events too narrow for a label are pixels too: same look, one primitive per lane.
                 const bool wide = !s.merged && s.x1 - s.x0 + 1 >= minTextPx;
                 if (!wide) {
                     const int a = s.merged && s.coverage < 4 ? 80 + 44 * s.coverage : 255;
                     const QRgb px = qPremultiply(qRgba(c.red(), c.green(), c.blue(), a));
-                    for (int x = s.x0; x <= s.x1; ++x)
-                        line_[x] = px;
+                    std::fill(line + s.x0, line + s.x1 + 1, px);
                     anyPixels = true;
                 } else {
                     const QRect r(area.left() + s.x0, ly + 1, s.x1 - s.x0 + 1, kLaneHeight - 2);
@@ -505,9 +605,11 @@ int TimelineView::drawRows(QPainter& p) {
                 }
             }
             if (anyPixels) {
-                const QImage img(reinterpret_cast<const uchar*>(line_.data()), area.width(), 1,
-                                 QImage::Format_ARGB32_Premultiplied);
-                p.drawImage(QRect(area.left(), ly + 1, area.width(), kLaneHeight - 2), img);
+                // Unscaled, so the raster engine blends it on its fast path (a 1-pixel-high image
+                // stretched to the lane took the per-pixel scaling path: most of a dense frame's time).
+                for (int r = 1; r < laneImage_.height(); ++r)
+                    std::copy(line, line + area.width(), reinterpret_cast<QRgb*>(laneImage_.scanLine(r)));
+                p.drawImage(QPoint(area.left(), ly + 1), laneImage_);
                 ++prims;
             }
         }

@@ -20,6 +20,7 @@
 #include <vector>
 
 class QScrollBar;
+class QThreadPool;
 
 namespace cnp::wb {
 
@@ -99,6 +100,10 @@ private:
     void drawMinimap(QPainter& p);
     void drawLabels(QPainter& p);
     int drawRows(QPainter& p);
+    // Points laneSpans_[k] at the draw list of tracks[k] in axis_, for every k. Built on this thread
+    // and the helpers of spanPool_ (buildSpans is const and reads only its lane; painting stays on
+    // this thread). Never waits for a helper: a lane a helper has not finished is built here again.
+    void buildLaneSpans(const std::vector<const timeline::EventTrack*>& tracks);
     void drawCounter(QPainter& p, const timeline::TimelineRow& row, int y, int h);
     QString tooltipAt(QPoint pos) const;
     Ns eventStart(const timeline::EventRef& r) const;
@@ -130,9 +135,14 @@ private:
     Ns rangeAnchor_ = 0;
 
     QImage minimapCache_;
-    const QString& nameText(std::uint32_t name) const; // cached QString of a model name
-    std::vector<timeline::DrawSpan> spans_;            // scratch, reused every frame
-    std::vector<QRgb> line_;                           // scratch: one lane's narrow spans as pixels
+    const QString& nameText(std::uint32_t name) const;              // cached QString of a model name
+    struct SpanJobs;                                                // one frame's lanes and draw lists
+    std::shared_ptr<SpanJobs> spanJobs_;                            // shared with the helper threads
+    QThreadPool* spanPool_ = nullptr;                               // child; null on a single core
+    std::vector<const timeline::EventTrack*> visibleLanes_;         // scratch: lanes in view, in order
+    std::vector<const std::vector<timeline::DrawSpan>*> laneSpans_; // their draw lists, this frame
+    std::vector<std::vector<timeline::DrawSpan>> retaken_;          // lanes built again on this thread
+    QImage laneImage_; // scratch: one lane's narrow spans as pixels, the lane's height
     mutable std::vector<QString> nameCache_;
 };
 
