@@ -1,10 +1,12 @@
 #include "store/BatchInserter.h"
 
+#include <algorithm>
+
 namespace cnp {
 
-BatchInserter::BatchInserter(sqlite3* db, std::string table, std::string columns, std::int64_t runId,
-                             int cols)
-    : db_(db), table_(std::move(table)), columns_(std::move(columns)), runId_(runId), cols_(cols) {}
+BatchInserter::BatchInserter(sqlite3* db, std::string table, std::string columns, std::int64_t runId)
+    : db_(db), table_(std::move(table)), columns_(std::move(columns)), runId_(runId),
+      cols_(static_cast<int>(std::count(columns_.begin(), columns_.end(), ',')) + 1) {}
 
 std::string BatchInserter::sql(std::size_t rows) const {
     std::string row = "(" + std::to_string(runId_);

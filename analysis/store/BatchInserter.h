@@ -2,7 +2,7 @@
 // Multi-row INSERT statements for bulk loads: "INSERT INTO t(run_id, cols) VALUES(R,?,..),(R,?,..),..."
 // with kRows rows per statement (one sqlite3_step per kRows rows instead of per row), plus one statement
 // for the shorter tail. The run id is a literal, so each row binds only its own columns.
-// Row r's columns are parameters r * cols + 1 .. r * cols + cols.
+// Row r's columns are parameters r * columns() + 1 .. (r + 1) * columns().
 #include "store/Sqlite.h"
 
 #include <cstddef>
@@ -16,7 +16,10 @@ public:
     // 32 rather than 16: ~5 % faster inserts of 18-column rows (measured); 64 gains little more.
     static constexpr std::size_t kRows = 32;
 
-    BatchInserter(sqlite3* db, std::string table, std::string columns, std::int64_t runId, int cols);
+    // `columns`: the comma-separated columns after run_id, e.g. "rank, start_ns".
+    BatchInserter(sqlite3* db, std::string table, std::string columns, std::int64_t runId);
+
+    int columns() const { return cols_; }
 
     // How many rows the next statement takes when `remaining` rows are left (> 0).
     static std::size_t rowsFor(std::size_t remaining) { return remaining < kRows ? remaining : kRows; }

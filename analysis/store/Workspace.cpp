@@ -77,6 +77,9 @@ std::string nowIso8601() {
     return buf;
 }
 
+// Page cache of a workspace connection (SQLite's negative form: KiB): 8 MiB.
+constexpr int kCacheSize = -8192;
+
 constexpr const char* kRunColumns =
     "id, name, config, repeat, source_format, source_files, host, world_size, gpu_models, driver_version, "
     "cuda_version, cupti_version, container_image, env, synthetic, skipped_events, first_skip_offset, "
@@ -116,7 +119,8 @@ Workspace::Workspace(const std::string& path, Mode mode) : path_(path), readOnly
             execSql(db_, "PRAGMA journal_mode=WAL");
             execSql(db_, "PRAGMA synchronous=NORMAL");
         }
-        execSql(db_, "PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-8192");
+        execSql(db_, "PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY; PRAGMA cache_size=" +
+                         std::to_string(kCacheSize));
         if (tables == 0) {
             if (readOnly_)
                 throw InputError(path, "not a CNP workspace (empty file)");
@@ -430,7 +434,10 @@ std::int64_t Workspace::insertEvents(const TraceData& t, const ProgressSink& sin
     struct CacheSize {
         sqlite3* db;
         explicit CacheSize(sqlite3* d) : db(d) { execSql(db, "PRAGMA cache_size=-2048"); }
-        ~CacheSize() { sqlite3_exec(db, "PRAGMA cache_size=-8192", nullptr, nullptr, nullptr); }
+        ~CacheSize() {
+            const std::string sql = "PRAGMA cache_size=" + std::to_string(kCacheSize);
+            sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr); // a destructor must not throw
+        }
     } smallCache(db_);
     const double total = static_cast<double>(std::max<std::size_t>(1, t.eventCount()));
     std::size_t done = 0; // rows of the tables already inserted
@@ -456,7 +463,7 @@ std::int64_t Workspace::insertEvents(const TraceData& t, const ProgressSink& sin
     Statement ranges(db_, "INSERT INTO run_rows VALUES(?,?,?,?)");
     // Inserts `events` (in the order `order` gives, else as they are) with consecutive ids and records
     // their id range. bindRow(st, base, e) binds the row's columns (after run_id) at base+1 .. base+cols.
-    auto insertAll = [&](const char* table, const char* columns, int cols, const auto& events, auto bindRow,
+    auto insertAll = [&](const char* table, const char* columns, const auto& events, auto bindRow,
                          auto sortKey) {
         if (events.empty())
             return;
@@ -467,7 +474,8 @@ std::int64_t Workspace::insertEvents(const TraceData& t, const ProgressSink& sin
         auto at = [&](std::size_t k) -> const auto& {
             return events[order ? (*order)[k] : k];
         };
-        BatchInserter batch(db_, table, columns, runId, cols);
+        BatchInserter batch(db_, table, columns, runId);
+        const int cols = batch.columns();
         for (std::size_t k = 0; k < events.size();) {
             const std::size_t rows = batch.rowsFor(events.size() - k);
             Statement& st = batch.statement(rows);
@@ -489,7 +497,7 @@ std::int64_t Workspace::insertEvents(const TraceData& t, const ProgressSink& sin
         "kernels",
         "rank, device, stream, start_ns, end_ns, correlation, grid_x, grid_y, grid_z, block_x, block_y, "
         "block_z, registers, static_smem, dynamic_smem, name_id, category_id",
-        17, t.kernels,
+        t.kernels,
         [&](Statement& s, int b, const KernelEvent& e) {
             s.bind(b + 1, e.rank).bind(b + 2, e.device).bind(b + 3, e.stream);
             s.bind(b + 4, e.start).bind(b + 5, e.end).bind(b + 6, e.correlation);
@@ -502,7 +510,7 @@ std::int64_t Workspace::insertEvents(const TraceData& t, const ProgressSink& sin
     insertAll(
         "memcpys",
         "rank, device, stream, start_ns, end_ns, correlation, bytes, copy_kind, src_kind, dst_kind, name_id",
-        11, t.memcpys,
+        t.memcpys,
         [&](Statement& s, int b, const MemcpyEvent& e) {
             s.bind(b + 1, e.rank).bind(b + 2, e.device).bind(b + 3, e.stream);
             s.bind(b + 4, e.start).bind(b + 5, e.end).bind(b + 6, e.correlation).bind(b + 7, e.bytes);
@@ -511,7 +519,7 @@ std::int64_t Workspace::insertEvents(const TraceData& t, const ProgressSink& sin
         },
         byStart);
     insertAll(
-        "memsets", "rank, device, stream, start_ns, end_ns, correlation, bytes, value, mem_kind, name_id", 10,
+        "memsets", "rank, device, stream, start_ns, end_ns, correlation, bytes, value, mem_kind, name_id",
         t.memsets,
         [&](Statement& s, int b, const MemsetEvent& e) {
             s.bind(b + 1, e.rank).bind(b + 2, e.device).bind(b + 3, e.stream);
@@ -520,7 +528,7 @@ std::int64_t Workspace::insertEvents(const TraceData& t, const ProgressSink& sin
         },
         byStart);
     insertAll(
-        "api_calls", "rank, pid, tid, start_ns, end_ns, correlation, kind, name_id", 8, t.apiCalls,
+        "api_calls", "rank, pid, tid, start_ns, end_ns, correlation, kind, name_id", t.apiCalls,
         [&](Statement& s, int b, const ApiCall& e) {
             s.bind(b + 1, e.rank).bind(b + 2, e.pid).bind(b + 3, e.tid);
             s.bind(b + 4, e.start).bind(b + 5, e.end).bind(b + 6, e.correlation);
@@ -529,7 +537,7 @@ std::int64_t Workspace::insertEvents(const TraceData& t, const ProgressSink& sin
         byStart);
     insertAll(
         "cpu_ranges", "rank, pid, tid, start_ns, end_ns, depth, kind, correlation, name_id, domain_id, color",
-        11, t.cpuRanges,
+        t.cpuRanges,
         [&](Statement& s, int b, const CpuRange& e) {
             s.bind(b + 1, e.rank).bind(b + 2, e.pid).bind(b + 3, e.tid);
             s.bind(b + 4, e.start).bind(b + 5, e.end).bind(b + 6, e.depth);
@@ -539,21 +547,21 @@ std::int64_t Workspace::insertEvents(const TraceData& t, const ProgressSink& sin
         },
         byStart);
     insertAll(
-        "gpu_annotations", "rank, device, stream, start_ns, end_ns, name_id", 6, t.gpuAnnotations,
+        "gpu_annotations", "rank, device, stream, start_ns, end_ns, name_id", t.gpuAnnotations,
         [&](Statement& s, int b, const GpuAnnotation& e) {
             s.bind(b + 1, e.rank).bind(b + 2, e.device).bind(b + 3, e.stream);
             s.bind(b + 4, e.start).bind(b + 5, e.end).bind(b + 6, sid[e.name]);
         },
         byStart);
     insertAll(
-        "flows", "rank, correlation, cpu_ns, tid, gpu_ns, stream", 6, t.flows,
+        "flows", "rank, correlation, cpu_ns, tid, gpu_ns, stream", t.flows,
         [&](Statement& s, int b, const Flow& e) {
             s.bind(b + 1, e.rank).bind(b + 2, e.correlation).bind(b + 3, e.cpuTs);
             s.bind(b + 4, e.tid).bind(b + 5, e.gpuTs).bind(b + 6, e.stream);
         },
         [](const Flow& e) { return std::pair<std::int32_t, std::int64_t>(e.rank, e.correlation); });
     insertAll(
-        "counters", "rank, device, ts_ns, value, name_id", 5, t.counters,
+        "counters", "rank, device, ts_ns, value, name_id", t.counters,
         [&](Statement& s, int b, const CounterSample& e) {
             s.bind(b + 1, e.rank).bind(b + 2, e.device).bind(b + 3, e.ts);
             s.bind(b + 4, e.value).bind(b + 5, sid[e.name]);

@@ -20,7 +20,8 @@ private slots:
         QCOMPARE(sqlite3_open(":memory:", &db), SQLITE_OK);
         execSql(db, "CREATE TABLE t(id INTEGER PRIMARY KEY, run_id INTEGER, a INTEGER, b INTEGER)");
         {
-            BatchInserter ins(db, "t", "a, b", 42, 2);
+            BatchInserter ins(db, "t", "a, b", 42);
+            QCOMPARE(ins.columns(), 2);
             for (int k = 0; k < rows;) {
                 const auto n = BatchInserter::rowsFor(static_cast<std::size_t>(rows - k));
                 QVERIFY(n >= 1 && n <= BatchInserter::kRows);
