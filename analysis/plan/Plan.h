@@ -1,0 +1,130 @@
+#pragma once
+// An ablation plan (YAML, docs/plans.md): one workload run under an ordered list of configurations, each
+// configuration its parent (`extends:`) plus a delta. This header is the contract between the plan parser
+// (plan/PlanParser), the linter (plan/PlanLint) and the launcher (launch/*): the parser fills `Plan` with
+// the configurations as written and as resolved; the launcher reads only resolved configurations.
+//
+// Invariants after a successful parse:
+//  - configurations are in plan order, names unique and non-empty;
+//  - every `extends` names an earlier configuration (no cycles);
+//  - Configuration::resolved holds the parent's values overlaid by this configuration's own (env by key,
+//    later wins; args appended; mounts by container path; nodeSelector by key; scalars replaced when set);
+//  - every value is the literal text from the file: nothing is expanded, nothing passes through a shell.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cnp::plan {
+
+// Where a value was written in the plan file: 1-based line and column; 0 when it has no place (defaults).
+struct SourcePos {
+    int line = 0;
+    int column = 0;
+};
+
+struct EnvVar {
+    std::string name;
+    std::string value;
+    SourcePos pos;
+};
+
+struct Mount {
+    std::string hostPath;      // local and container backends; on Kubernetes a PVC name when `pvc` is set
+    std::string containerPath; // absolute path inside the container
+    bool readOnly = true;
+    std::string pvc; // Kubernetes only: mount this PersistentVolumeClaim instead of a host path
+    SourcePos pos;
+};
+
+// What a configuration sets; an unset optional inherits from the parent.
+struct ConfigValues {
+    std::optional<std::string> image;
+    std::vector<EnvVar> env;               // in file order; a later entry of the same name wins
+    std::vector<std::string> args;         // appended to the workload's argv (parent's first)
+    std::vector<Mount> mounts;             // keyed by containerPath
+    std::map<std::string, std::string> nodeSelector;
+    std::optional<std::string> nodePool;   // shorthand: nodeSelector[plan.nodePoolLabel] = nodePool
+    std::optional<std::string> deepspeedConfig; // inline JSON text or a path relative to the plan file
+    std::optional<bool> privileged;        // accepted only to be linted (never passed to a backend)
+    std::optional<bool> ipcHost;           // container backends: --ipc=host (default true: NCCL/DataLoader)
+};
+
+struct Configuration {
+    std::string name;
+    std::string extends; // "" for a root configuration
+    ConfigValues own;    // what this configuration writes itself (the delta from its parent)
+    ConfigValues resolved;
+    SourcePos pos;       // of the configuration's `name:`
+};
+
+struct Workload {
+    std::vector<std::string> command; // argv: command[0] is the program (torchrun is added by the launcher)
+    std::string workingDir;           // "" = the container's / process's default
+    SourcePos pos;
+};
+
+struct Resources {
+    int nodes = 1;
+    int gpusPerNode = 1;
+    std::string cpu;    // Kubernetes quantity ("16"), "" = no request
+    std::string memory; // Kubernetes quantity ("128Gi"), "" = no request
+    std::string gpuResource = "nvidia.com/gpu";
+};
+
+struct Repeats {
+    int traced = 1;
+    int untraced = 0; // extra repeats without the collector: measure its overhead
+};
+
+// How the workload's log reports its speed. `regex` (RE2 syntax) has one capture group: the number.
+struct LogMetric {
+    std::string regex;  // "" = none
+    std::string unit;   // "tokens/s", "samples/s", "steps/s" (throughput) or "s/step", "ms/step" (step time)
+    SourcePos pos;
+};
+
+struct KubernetesOptions {
+    std::string namespace_;       // "" = kubectl's current namespace
+    std::string context;          // kubectl --context
+    std::string kubeconfig;       // kubectl --kubeconfig
+    std::string collectorImage = "cnp-collector:latest"; // initContainer that copies the collector
+    std::string tracesPvc = "cnp-traces";                // ReadWriteMany PVC the traces are written to
+    std::string jobKind = "IndexedJob";                  // or "PyTorchJob" (Kubeflow)
+    std::string nodePoolLabel = "node.kubernetes.io/instance-type"; // label `nodePool:` selects on
+};
+
+struct ContainerOptions {
+    std::string gpuFlags = "--gpus all"; // or "--device nvidia.com/gpu=all" (CDI)
+    std::vector<std::string> extraArgs;  // appended verbatim to `run` (never --privileged: linted)
+};
+
+struct Plan {
+    std::string path;       // the file it was read from
+    std::string hash;       // hex digest of the file's bytes: identifies runs of this plan for resume
+    std::string name;
+    std::string description;
+    Workload workload;
+    Resources resources;
+    Repeats repeats;
+    std::string capture;    // CNP_CAPTURE spec ("" = all)
+    double tokensPerStep = 0;  // 0 = unknown
+    double flopsPerToken = 0;  // model FLOPs per token, 0 = unknown
+    LogMetric logMetric;
+    int timeoutSeconds = 0; // per run, 0 = none
+    KubernetesOptions kubernetes;
+    ContainerOptions container;
+    std::vector<std::string> nodeDriverVersions; // optional: driver versions the target nodes report (lint)
+    std::vector<Configuration> configurations;   // plan order
+
+    const Configuration* find(const std::string& configName) const {
+        for (const auto& c : configurations)
+            if (c.name == configName)
+                return &c;
+        return nullptr;
+    }
+};
+
+} // namespace cnp::plan
