@@ -61,6 +61,8 @@ CREATE TABLE IF NOT EXISTS steps(
 CREATE TABLE IF NOT EXISTS run_rows(
   run_id INTEGER NOT NULL, table_name TEXT NOT NULL, first_id INTEGER NOT NULL, last_id INTEGER NOT NULL,
   PRIMARY KEY(run_id, table_name));
+CREATE TABLE IF NOT EXISTS run_attributes(
+  run_id INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(run_id, key));
 )SQL";
 }
 
@@ -82,7 +84,7 @@ const EventTable* findEventTable(std::string_view name) {
 const std::vector<std::string_view>& perRunTables() {
     static const std::vector<std::string_view> tables = {
         "kernels", "memcpys",  "memsets", "api_calls", "cpu_ranges", "gpu_annotations",
-        "flows",   "counters", "steps",   "ranks",     "run_rows"};
+        "flows",   "counters", "steps",   "ranks",     "run_rows",   "run_attributes"};
     return tables;
 }
 

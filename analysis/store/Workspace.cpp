@@ -196,6 +196,13 @@ void Workspace::migrate(int from) {
         setMeta("schema_version", "2");
         tx.commit();
     }
+    if (from < 3) {
+        // v2 -> v3: adds run_attributes (createTablesSql is idempotent); no existing row changes.
+        Transaction tx(db_);
+        execSql(db_, schema::createTablesSql());
+        setMeta("schema_version", "3");
+        tx.commit();
+    }
 }
 
 IdRange Workspace::eventRows(std::int64_t runId, std::string_view table) const {
@@ -233,6 +240,34 @@ std::int64_t Workspace::lowerBoundId(std::string_view table, IdRange range, std:
 int Workspace::schemaVersion() const {
     auto v = meta("schema_version");
     return v ? std::stoi(*v) : 0;
+}
+
+std::map<std::string, std::string> Workspace::runAttributes(std::int64_t runId) const {
+    Statement st(db_, "SELECT key, value FROM run_attributes WHERE run_id = ? ORDER BY key");
+    st.bind(1, runId);
+    std::map<std::string, std::string> out;
+    while (st.step())
+        out.emplace(st.text(0), st.text(1));
+    return out;
+}
+
+std::optional<std::string> Workspace::runAttribute(std::int64_t runId, const std::string& key) const {
+    Statement st(db_, "SELECT value FROM run_attributes WHERE run_id = ? AND key = ?");
+    st.bind(1, runId).bind(2, key);
+    if (st.step())
+        return st.text(0);
+    return std::nullopt;
+}
+
+void Workspace::setRunAttribute(std::int64_t runId, const std::string& key, const std::string& value) {
+    Statement st(db_, "INSERT INTO run_attributes(run_id, key, value) VALUES(?, ?, ?) "
+                      "ON CONFLICT(run_id, key) DO UPDATE SET value = excluded.value");
+    st.bind(1, runId).bind(2, key).bind(3, value).exec();
+}
+
+void Workspace::eraseRunAttribute(std::int64_t runId, const std::string& key) {
+    Statement st(db_, "DELETE FROM run_attributes WHERE run_id = ? AND key = ?");
+    st.bind(1, runId).bind(2, key).exec();
 }
 
 std::optional<std::string> Workspace::meta(const std::string& key) const {

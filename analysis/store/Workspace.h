@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -45,7 +46,7 @@ struct ProgressSink {
 class Workspace {
 public:
     enum class Mode { ReadOnly, ReadWrite, CreateIfMissing };
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
 
     // Throws InputError naming the file when it is not a workspace or has a newer schema.
     Workspace(const std::string& path, Mode mode);
@@ -93,6 +94,13 @@ public:
     // Workspace-level string interning (table `strings`).
     std::int64_t internString(std::string_view s);
     std::string stringById(std::int64_t id) const;
+
+    // Per-run key/value attributes (table `run_attributes`): what a run knows beyond its trace — the plan
+    // it was launched from, the throughput its log reported. Keys are documented in docs/schema.md.
+    std::map<std::string, std::string> runAttributes(std::int64_t runId) const;
+    std::optional<std::string> runAttribute(std::int64_t runId, const std::string& key) const;
+    void setRunAttribute(std::int64_t runId, const std::string& key, const std::string& value);
+    void eraseRunAttribute(std::int64_t runId, const std::string& key);
 
     // Key/value metadata (table `meta`).
     std::optional<std::string> meta(const std::string& key) const;

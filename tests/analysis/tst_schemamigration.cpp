@@ -75,7 +75,7 @@ private slots:
         QCOMPARE(before.at({"cpu_ranges", 4}).first, std::int64_t(15)); // cpu_only
 
         Workspace ws(file, readOnly ? Workspace::Mode::ReadOnly : Workspace::Mode::ReadWrite);
-        QCOMPARE(ws.schemaVersion(), 2);
+        QCOMPARE(ws.schemaVersion(), 3);
         QCOMPARE(ws.runs().size(), std::size_t(4));
         QCOMPARE(tableDigest(file), before);
         QCOMPARE(queryInt(ws.db(), "SELECT COUNT(*) FROM sqlite_master WHERE name LIKE '%_v1' OR name LIKE "

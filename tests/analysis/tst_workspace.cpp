@@ -28,7 +28,7 @@ class TestWorkspace : public QObject {
 private slots:
     void createsCurrentSchemaVersion() {
         Workspace ws(path("a.cnpdb"), Workspace::Mode::CreateIfMissing);
-        QCOMPARE(ws.schemaVersion(), 2);
+        QCOMPARE(ws.schemaVersion(), 3);
         // Event tables carry no secondary index: a run's rows are an id range (run_rows).
         QCOMPARE(queryInt(ws.db(),
                           "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND tbl_name IN "
@@ -39,6 +39,32 @@ private slots:
         QVERIFY(st.step());
         QCOMPARE(QString::fromStdString(st.text(0)), QStringLiteral("wal"));
         QVERIFY(ws.runs().empty());
+    }
+
+    // run_attributes: set, overwrite, read back per run, erase; removing the run removes its attributes.
+    void runAttributesBelongToTheirRun() {
+        Workspace ws(path("attr.cnpdb"), Workspace::Mode::CreateIfMissing);
+        auto a = testing::tinyTrace();
+        a.info.name = "a";
+        auto b = testing::tinyTrace();
+        b.info.name = "b";
+        const auto idA = insert(ws, a);
+        const auto idB = insert(ws, b);
+        ws.setRunAttribute(idA, "log.throughput", "1200.5");
+        ws.setRunAttribute(idA, "log.throughput", "1300");
+        ws.setRunAttribute(idA, "plan.config", "Base");
+        ws.setRunAttribute(idB, "plan.config", "Base+ACCL");
+        QCOMPARE(ws.runAttribute(idA, "log.throughput").value_or(""), std::string("1300"));
+        QCOMPARE(ws.runAttributes(idA).size(), std::size_t(2));
+        QCOMPARE(ws.runAttribute(idB, "plan.config").value_or(""), std::string("Base+ACCL"));
+        QVERIFY(!ws.runAttribute(idB, "log.throughput"));
+        ws.eraseRunAttribute(idA, "plan.config");
+        QCOMPARE(ws.runAttributes(idA).size(), std::size_t(1));
+        ws.removeRun("a");
+        QCOMPARE(
+            queryInt(ws.db(), "SELECT COUNT(*) FROM run_attributes WHERE run_id = " + std::to_string(idA)),
+            std::int64_t(0));
+        QCOMPARE(ws.runAttributes(idB).size(), std::size_t(1));
     }
 
     void roundTripKeepsEveryField() {
