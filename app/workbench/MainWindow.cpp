@@ -7,6 +7,7 @@
 #include "IngestRequestDialog.h"
 #include "InsightsPage.h"
 #include "KernelsPage.h"
+#include "PlansPage.h"
 #include "RunPage.h"
 #include "TimelineHostPage.h"
 #include "WorkspaceDock.h"
@@ -121,6 +122,7 @@ void MainWindow::createPages() {
     pages_[size_t(PageId::Insights)] = new InsightsPage(session_);
     pages_[size_t(PageId::Timeline)] = new TimelineHostPage(session_);
     pages_[size_t(PageId::Run)] = new RunPage(session_);
+    pages_[size_t(PageId::Plans)] = new PlansPage(session_);
     for (PageId id : allPages()) {
         WorkbenchPage* p = pages_[size_t(id)];
         p->setObjectName(pageKey(id) + QStringLiteral("Page"));

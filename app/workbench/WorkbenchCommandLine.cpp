@@ -6,7 +6,7 @@ namespace cnp::wb {
 
 QString WorkbenchCommandLine::usage() {
     return QStringLiteral("usage: cnp-workbench [WORKSPACE.cnpdb] [--page ablation|compare|kernels|insights|"
-                          "timeline|run] [--run NAME] [--screenshot FILE.png [--size WxH]]");
+                          "timeline|run|plans] [--run NAME] [--screenshot FILE.png [--size WxH]]");
 }
 
 WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {

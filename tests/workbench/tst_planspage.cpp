@@ -1,0 +1,234 @@
+// The Plans page end to end in the main window: open a copy of the bundled study, edit the YAML (lint marks
+// the error on its line), edit through the form (the YAML changes in place), dry-run preview, run and cancel
+// through a fake `cnp` ($CNP_CLI, tests/data/plans/fake-cnp.sh) that speaks `cnp run`'s progress protocol and
+// ingests a real trace with the real cnp, so the run appears in the workspace. With CNP_SCREENSHOT_DIR set,
+// it also writes the page's screenshots (editing, lint error, running) at 1280x800 and 1024x640.
+#include "MainWindow.h"
+#include "PlanEditor.h"
+#include "PlanForm.h"
+#include "PlansPage.h"
+#include "WorkspaceSession.h"
+
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTextBlock>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <QtTest>
+
+using namespace cnp::wb;
+
+namespace {
+
+const QString kStudy = QStringLiteral(CNP_SOURCE_DIR "/resources/plans/acs-ablation-llama3-8b.yaml");
+
+// 1-based number of the first line of `text` containing `needle` (0 when none): the test finds its lines
+// in the bundled plan rather than hard-coding them.
+int lineOf(const QString& text, const QString& needle) {
+    const QStringList lines = text.split('\n');
+    for (int i = 0; i < lines.size(); ++i)
+        if (lines[i].contains(needle))
+            return i + 1;
+    return 0;
+}
+
+QString stateOf(QTreeWidget* t, const QStringList& path) {
+    QTreeWidgetItem* it = nullptr;
+    for (const QString& name : path) {
+        QTreeWidgetItem* next = nullptr;
+        const int n = it ? it->childCount() : t->topLevelItemCount();
+        for (int i = 0; i < n && !next; ++i) {
+            QTreeWidgetItem* c = it ? it->child(i) : t->topLevelItem(i);
+            if (c->text(0) == name)
+                next = c;
+        }
+        if (!next)
+            return {};
+        it = next;
+    }
+    return it ? it->text(1) : QString();
+}
+
+} // namespace
+
+class TestPlansPage : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+    QString planFile, argsFile;
+    std::unique_ptr<MainWindow> window;
+    PlansPage* page = nullptr;
+
+    void screenshot(const QString& name) {
+        const QString out = qEnvironmentVariable("CNP_SCREENSHOT_DIR");
+        if (out.isEmpty())
+            return;
+        for (const QSize size : {QSize(1280, 800), QSize(1024, 640)}) {
+            window->resize(size);
+            QTest::qWait(100);
+            QVERIFY(window->grab().save(
+                QStringLiteral("%1/plans-%2-%3x%4.png").arg(out, name).arg(size.width()).arg(size.height())));
+        }
+        window->resize(1280, 800);
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+        QVERIFY(dir.isValid());
+        planFile = dir.filePath("study.yaml");
+        argsFile = dir.filePath("args.txt");
+        QVERIFY(QFile::copy(kStudy, planFile));
+        QFile(planFile).setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+        QFile fake(dir.filePath("cnp"));
+        QVERIFY(QFile::copy(CNP_TEST_DATA_DIR "/plans/fake-cnp.sh", fake.fileName()));
+        fake.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        qputenv("CNP_CLI", fake.fileName().toUtf8());
+        qputenv("REAL_CNP", CNP_CLI_PATH);
+        qputenv("FAKE_ARGS", argsFile.toUtf8());
+        qputenv("DEMO_TRACE", CNP_SOURCE_DIR "/resources/demo/demo_compile.json.gz");
+        window = std::make_unique<MainWindow>();
+        window->setPersistSettings(false);
+        window->resize(1280, 800);
+        QVERIFY(window->openWorkspace(dir.filePath("study.cnpdb"), true));
+        window->showPage(PageId::Plans);
+        window->show();
+        page = qobject_cast<PlansPage*>(window->page(PageId::Plans));
+        QVERIFY(page);
+    }
+
+    void openAndLintClean() {
+        QString error;
+        QVERIFY2(page->openPlan(planFile, &error), qPrintable(error));
+        QTRY_VERIFY(page->lintCount() > 0);
+        QVERIFY(page->lintResult().findings.empty());
+        auto* list = page->findChild<QListWidget*>("planConfigurations");
+        QCOMPARE(list->count(), 5);
+        QCOMPARE(list->item(1)->text(), QStringLiteral("2. Base+ACCL   ← Base"));
+        page->form()->selectConfiguration(3);
+        QVERIFY(page->findChild<QToolButton*>("runPlan")->isEnabled());
+        screenshot("editing");
+    }
+
+    // Typing hpn0 for a pod of 8 GPUs: after the debounce the finding is listed and its line marked.
+    void editShowsLintAtItsLine() {
+        const int line = lineOf(page->editor()->toPlainText(), "NCCL_SOCKET_IFNAME: eth0");
+        QVERIFY(line > 0);
+        const int before = page->lintCount();
+        QTextCursor c(page->editor()->document()->findBlockByNumber(line - 1));
+        c.movePosition(QTextCursor::Right, QTextCursor::MoveAnchor, 26); // "      NCCL_SOCKET_IFNAME: "
+        c.movePosition(QTextCursor::Right, QTextCursor::KeepAnchor, 4);
+        QCOMPARE(c.selectedText(), QStringLiteral("eth0"));
+        page->editor()->setTextCursor(c);
+        QTest::keyClicks(page->editor(), "hpn0");
+        QTRY_VERIFY(page->lintCount() > before);
+        QTRY_COMPARE(page->editor()->markedLines(cnp::plan::Severity::Error), QList<int>{line});
+        auto* findings = page->findChild<QListWidget*>("planFindings");
+        QCOMPARE(findings->count(), 1);
+        QCOMPARE(
+            findings->item(0)->text(),
+            QStringLiteral("%1:27  error  nccl-socket-ifname — NCCL_SOCKET_IFNAME is 'hpn0' but a pod with 8 "
+                           "GPU(s) must use eth0 (the image's release notes)")
+                .arg(line));
+        QVERIFY(!page->findChild<QToolButton*>("runPlan")->isEnabled());
+        screenshot("lint-error");
+        for (int i = 0; i < 4; ++i) // back to eth0: clean again
+            page->editor()->undo();
+        QTRY_VERIFY(page->editor()->markedLines(cnp::plan::Severity::Error).isEmpty());
+        QVERIFY(page->editor()->toPlainText().contains("NCCL_SOCKET_IFNAME: eth0 #"));
+    }
+
+    // The form rewrites one value in the text; the rest (comments, the other lines) stays as written.
+    void formEditsTheYaml() {
+        const QString before = page->editor()->toPlainText();
+        const int line = lineOf(before, "registry.example.com/ngc-pytorch-accl");
+        page->form()->selectConfiguration(1);
+        auto* image = page->findChild<QLineEdit*>("field_image");
+        QCOMPARE(image->text(), QStringLiteral("registry.example.com/ngc-pytorch-accl:25.01-py3"));
+        const int lints = page->lintCount();
+        image->setText("registry.local/accl:1");
+        emit image->editingFinished();
+        QTRY_VERIFY(page->lintCount() > lints);
+        QStringList expected = before.split('\n');
+        expected[line - 1] = QStringLiteral("    image: \"registry.local/accl:1\"");
+        QCOMPARE(page->editor()->toPlainText().split('\n'), expected);
+        QCOMPARE(page->lintResult().plan.configurations[1].resolved.image.value_or(""),
+                 std::string("registry.local/accl:1"));
+        QVERIFY(page->findChild<QPlainTextEdit*>("resolvedConfiguration")
+                    ->toPlainText()
+                    .contains("~ image: nvcr.io/nvidia/pytorch:25.01-py3 → registry.local/accl:1"));
+        // A configuration that inherits the image shows it as the field's hint.
+        page->form()->selectConfiguration(3);
+        QCOMPARE(image->text(), QString());
+        QCOMPARE(image->placeholderText(),
+                 QStringLiteral("inherited: egslingjun-registry.cn-wulanchabu.cr.aliyuncs.com/"
+                                "egslingjun/training-nv-pytorch:26.02"));
+    }
+
+    void dryRunPreview() {
+        QSignalSpy finished(page, &PlansPage::runFinished);
+        page->startDryRun();
+        QTRY_COMPARE(finished.count(), 1);
+        QCOMPARE(finished[0][0].toInt(), 0);
+        QCOMPARE(page->findChild<QPlainTextEdit*>("dryRunPreview")->toPlainText(),
+                 QStringLiteral("[\"python3\",\"train.py\"]\n[\"python3\",\"train.py\",\"--compile\"]\n"));
+        QFile args(argsFile);
+        QVERIFY(args.open(QIODevice::ReadOnly));
+        QCOMPARE(
+            QString::fromUtf8(args.readAll()).split('\n', Qt::SkipEmptyParts),
+            (QStringList{"run", planFile, dir.filePath("study.cnpdb"), "--backend", "local", "--dry-run"}));
+        // The dry run saved the edited plan first: the CLI reads the file.
+        QFile saved(planFile);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QVERIFY(saved.readAll().contains("registry.local/accl:1"));
+    }
+
+    void runShowsProgressAndTheRunLands() {
+        QSignalSpy finished(page, &PlansPage::runFinished);
+        page->startRun();
+        auto* progress = page->findChild<QTreeWidget*>("runProgress");
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        QCOMPARE(finished[0][0].toInt(), 2);
+        QCOMPARE(stateOf(progress, {"Base", "repeat 1"}), QStringLiteral("done"));
+        QCOMPARE(stateOf(progress, {"Base", "repeat 1", "rank 0"}), QStringLiteral("running"));
+        QCOMPARE(stateOf(progress, {"Base", "repeat 1", "rank 7"}), QStringLiteral("running"));
+        QCOMPARE(stateOf(progress, {"Base+ACCL", "repeat 1"}), QStringLiteral("failed"));
+        QCOMPARE(stateOf(progress, {"Base+ACCL"}), QStringLiteral("repeat 1: failed"));
+        QCOMPARE(stateOf(progress, {"AC2+ACCL"}), QStringLiteral("pending")); // never reported: still pending
+        QCOMPARE(page->findChild<QLabel*>("planStatus")->text(),
+                 QStringLiteral("Finished: 1 done, 1 failed, 0 skipped, 0 cancelled (exit 2)"));
+        QVERIFY(window->session()->findRun("Base-r1"));
+        QCOMPARE(window->session()->configurations(), QStringList{"Base"});
+    }
+
+    void cancelStopsTheRun() {
+        qputenv("FAKE_HOLD", "1");
+        QSignalSpy finished(page, &PlansPage::runFinished);
+        page->startRun();
+        auto* progress = page->findChild<QTreeWidget*>("runProgress");
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(progress, {"Base+ACCL", "repeat 1", "rank 0"}),
+                                  QStringLiteral("running"), 60000);
+        QCOMPARE(stateOf(progress, {"Base+ACCL"}), QStringLiteral("repeat 1: running")); // from its rank
+        QVERIFY(page->isRunning());
+        QVERIFY(page->findChild<QToolButton*>("cancelRun")->isEnabled());
+        screenshot("running");
+        page->cancelRun();
+        QTRY_COMPARE(finished.count(), 1);
+        QCOMPARE(stateOf(progress, {"Base+ACCL", "repeat 1"}), QStringLiteral("cancelled"));
+        QCOMPARE(page->findChild<QLabel*>("planStatus")->text(),
+                 QStringLiteral("Finished: 1 done, 0 failed, 0 skipped, 1 cancelled (exit 2)"));
+        QVERIFY(!page->isRunning());
+        qunsetenv("FAKE_HOLD");
+    }
+
+    void cleanupTestCase() { window.reset(); }
+};
+
+QTEST_MAIN(TestPlansPage)
+#include "tst_planspage.moc"
