@@ -50,6 +50,13 @@ struct ConfigValues {
     std::optional<std::string> deepspeedConfig; // inline JSON text or a path relative to the plan file
     std::optional<bool> privileged;        // accepted only to be linted (never passed to a backend)
     std::optional<bool> ipcHost;           // container backends: --ipc=host (default true: NCCL/DataLoader)
+    std::optional<std::string> cudaVersion;       // the image's CUDA ("13.0.2"); unset = read from the image tag
+    std::optional<std::string> nodeDriverVersion; // the driver this configuration's nodes report (lint only)
+    std::vector<SourcePos> argsPos;               // parallel to args
+    // Where each scalar key above was written ("image", "privileged", "deepspeedConfig", "cudaVersion",
+    // "extends", "name", ...; "deepspeedConfig.stage3_prefetch_bucket_size" for a DeepSpeed config written
+    // as a YAML mapping). In `resolved`, inherited keys keep the position where the ancestor wrote them.
+    std::map<std::string, SourcePos> positions;
 };
 
 struct Configuration {
@@ -63,6 +70,8 @@ struct Configuration {
 struct Workload {
     std::vector<std::string> command; // argv: command[0] is the program (torchrun is added by the launcher)
     std::string workingDir;           // "" = the container's / process's default
+    std::optional<bool> usesDeepSpeed; // `deepspeed:`; unset = inferred (plan::usesDeepSpeed in PlanLint.h)
+    std::vector<SourcePos> commandPos; // parallel to command
     SourcePos pos;
 };
 
@@ -118,6 +127,9 @@ struct Plan {
     ContainerOptions container;
     std::vector<std::string> nodeDriverVersions; // optional: driver versions the target nodes report (lint)
     std::vector<Configuration> configurations;   // plan order
+    // Where top-level values were written, by dotted key ("resources.gpusPerNode", "logMetric.regex",
+    // "timeout", "nodeDriverVersions.0", "container.extraArgs.1", ...).
+    std::map<std::string, SourcePos> positions;
 
     const Configuration* find(const std::string& configName) const {
         for (const auto& c : configurations)

@@ -1,0 +1,422 @@
+#include "plan/PlanLint.h"
+
+#include "plan/CudaDriver.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace cnp::plan {
+namespace {
+
+constexpr std::size_t kMaxDeepspeedBytes = std::size_t(4) << 20;
+constexpr int kMaxShellNesting = 4; // sh -c "bash -c '...'" levels looked into
+
+struct Linter {
+    const Plan& plan;
+    std::vector<Finding>& out;
+
+    void add(SourcePos pos, Severity s, const char* rule, std::string message) const {
+        out.push_back({plan.path, pos.line, pos.column, s, rule, std::move(message)});
+    }
+};
+
+SourcePos positionIn(const ConfigValues& v, const std::string& key, SourcePos fallback) {
+    auto it = v.positions.find(key);
+    return it != v.positions.end() ? it->second : fallback;
+}
+
+const EnvVar* findEnv(const ConfigValues& v, const std::string& name) {
+    auto it = std::find_if(v.env.begin(), v.env.end(), [&](const EnvVar& e) { return e.name == name; });
+    return it == v.env.end() ? nullptr : &*it;
+}
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+std::string baseName(const std::string& program) {
+    const std::size_t slash = program.rfind('/');
+    return slash == std::string::npos ? program : program.substr(slash + 1);
+}
+
+// ---- nccl-socket-ifname ---------------------------------------------------------------------------
+
+void checkNcclSocketIfname(const Linter& l) {
+    const int gpus = l.plan.resources.gpusPerNode;
+    const char* expected = gpus == 16                                           ? "hpn0"
+                           : (gpus == 1 || gpus == 2 || gpus == 4 || gpus == 8) ? "eth0"
+                                                                                : nullptr;
+    if (!expected)
+        return;
+    for (const Configuration& c : l.plan.configurations) {
+        const EnvVar* e = findEnv(c.resolved, "NCCL_SOCKET_IFNAME");
+        if (e && e->value != expected)
+            l.add(e->pos, Severity::Error, "nccl-socket-ifname",
+                  "NCCL_SOCKET_IFNAME is '" + e->value + "' but a pod with " + std::to_string(gpus) +
+                      " GPU(s) must use " + expected + " (the image's release notes)");
+        else if (!e && l.plan.resources.nodes > 1)
+            l.add(c.pos, Severity::Warning, "nccl-socket-ifname",
+                  "configuration '" + c.name + "' runs on " + std::to_string(l.plan.resources.nodes) +
+                      " nodes without NCCL_SOCKET_IFNAME; pods with " + std::to_string(gpus) +
+                      " GPU(s) must use " + expected);
+    }
+}
+
+// ---- reinstall-framework --------------------------------------------------------------------------
+
+// Splits a shell script into simple commands (words after quote removal), separated by ; & | && || ( )
+// and newlines. Expansions are not performed: `$(...)` stays one literal word. O(n).
+std::vector<std::vector<std::string>> shellCommands(const std::string& script) {
+    std::vector<std::vector<std::string>> commands(1);
+    std::string word;
+    bool inWord = false;
+    auto endWord = [&]() {
+        if (inWord)
+            commands.back().push_back(word);
+        word.clear();
+        inWord = false;
+    };
+    auto endCommand = [&]() {
+        endWord();
+        if (!commands.back().empty())
+            commands.emplace_back();
+    };
+    for (std::size_t i = 0; i < script.size(); ++i) {
+        const char c = script[i];
+        if (c == '\'' || c == '"') {
+            const std::size_t close = script.find(c, i + 1);
+            const std::size_t end = close == std::string::npos ? script.size() : close;
+            word += script.substr(i + 1, end - i - 1);
+            inWord = true;
+            i = end;
+        } else if (c == '\\' && i + 1 < script.size()) {
+            word += script[++i];
+            inWord = true;
+        } else if (c == '#' && !inWord) {
+            i = std::min(script.find('\n', i), script.size()) - 1;
+        } else if (c == ';' || c == '&' || c == '|' || c == '\n' || c == '(' || c == ')') {
+            endCommand();
+        } else if (std::isspace(static_cast<unsigned char>(c))) {
+            endWord();
+        } else {
+            word += c;
+            inWord = true;
+        }
+    }
+    endCommand();
+    commands.pop_back();
+    return commands;
+}
+
+// The package a requirement names: "torch==2.5" -> "torch", "DeepSpeed[all]>=0.14" -> "deepspeed".
+std::string requirementName(const std::string& req) {
+    const std::size_t end = req.find_first_of("=<>!~[;@ ,");
+    return lower(req.substr(0, end));
+}
+
+// Index of the first word after the installer's `install` subcommand, or npos when `words[at..]` is not
+// an install by pip (pip, pip3, python -m pip, uv pip) or conda (conda, mamba, micromamba).
+std::size_t installArgsStart(const std::vector<std::string>& w, std::size_t at, bool& conda) {
+    if (at >= w.size())
+        return std::string::npos;
+    const std::string prog = baseName(w[at]);
+    std::size_t sub = std::string::npos;
+    conda = prog == "conda" || prog == "mamba" || prog == "micromamba";
+    if (prog.rfind("pip", 0) == 0 || conda)
+        sub = at + 1;
+    else if (prog.rfind("python", 0) == 0 && at + 2 < w.size() && w[at + 1] == "-m" &&
+             w[at + 2].rfind("pip", 0) == 0)
+        sub = at + 3;
+    else if (prog == "uv" && at + 1 < w.size() && w[at + 1] == "pip")
+        sub = at + 2;
+    while (sub < w.size() && w[sub].size() > 1 && w[sub][0] == '-')
+        ++sub; // global options (pip -q install, conda -y install is unusual but harmless)
+    return sub < w.size() && w[sub] == "install" ? sub + 1 : std::string::npos;
+}
+
+// The torch/deepspeed packages a command installs ("" when it installs neither).
+std::string reinstalledFramework(const std::vector<std::string>& words) {
+    std::size_t at = 0;
+    while (at < words.size() && (words[at] == "sudo" || words[at] == "env" || words[at] == "exec" ||
+                                 (words[at].find('=') != std::string::npos && words[at][0] != '-')))
+        ++at; // env assignments and wrappers before the program
+    bool conda = false;
+    const std::size_t start = installArgsStart(words, at, conda);
+    if (start == std::string::npos)
+        return {};
+    for (std::size_t i = start; i < words.size(); ++i) {
+        if (words[i].empty() || words[i][0] == '-')
+            continue;
+        const std::string name = requirementName(words[i]);
+        if (name == "torch" || name == "deepspeed" || (conda && name == "pytorch"))
+            return name;
+    }
+    return {};
+}
+
+// The script of a `sh -c SCRIPT` (bash, dash, zsh too; combined flags like -ec, -lc), or nullptr.
+const std::string* shellScript(const std::vector<std::string>& words, std::size_t at) {
+    if (at >= words.size())
+        return nullptr;
+    const std::string prog = baseName(words[at]);
+    if (prog != "sh" && prog != "bash" && prog != "dash" && prog != "zsh")
+        return nullptr;
+    for (std::size_t i = at + 1; i + 1 < words.size(); ++i) {
+        const std::string& w = words[i];
+        if (w.size() < 2 || w[0] != '-' || w[1] == '-')
+            return nullptr;
+        if (w.find('c') != std::string::npos)
+            return &words[i + 1];
+    }
+    return nullptr;
+}
+
+// Wrappers that run the next word as the program.
+std::size_t programIndex(const std::vector<std::string>& words) {
+    std::size_t at = 0;
+    while (at < words.size() && (words[at] == "env" || words[at] == "exec" || words[at] == "sudo"))
+        ++at;
+    return at;
+}
+
+// Searches `words` (a command) and the scripts it runs through a shell; returns the package found.
+std::string findReinstall(const std::vector<std::string>& words, int nesting) {
+    if (std::string pkg = reinstalledFramework(words); !pkg.empty())
+        return pkg;
+    if (nesting >= kMaxShellNesting)
+        return {};
+    if (const std::string* script = shellScript(words, programIndex(words)))
+        for (const auto& cmd : shellCommands(*script))
+            if (std::string pkg = findReinstall(cmd, nesting + 1); !pkg.empty())
+                return pkg;
+    return {};
+}
+
+void checkReinstallFramework(const Linter& l) {
+    for (const Configuration& c : l.plan.configurations) {
+        std::vector<std::string> argv = l.plan.workload.command;
+        std::vector<SourcePos> pos = l.plan.workload.commandPos;
+        argv.insert(argv.end(), c.resolved.args.begin(), c.resolved.args.end());
+        pos.insert(pos.end(), c.resolved.argsPos.begin(), c.resolved.argsPos.end());
+        const std::string pkg = findReinstall(argv, 0);
+        if (pkg.empty())
+            continue;
+        // Reported at the script when one runs it (the word after -c), else at the program.
+        const std::string* script = shellScript(argv, programIndex(argv));
+        const std::size_t word = script ? std::size_t(script - argv.data()) : programIndex(argv);
+        l.add(word < pos.size() ? pos[word] : c.pos, Severity::Error, "reinstall-framework",
+              "the command reinstalls " + pkg +
+                  "; the image carries modified builds of torch and deepspeed: use the ones it has");
+    }
+}
+
+// ---- deepspeed-prefetch-bucket / deepspeed-config -------------------------------------------------
+
+// The JSON text of a configuration's DeepSpeed config: inline when it starts with '{', else the file it
+// names (relative to the plan's folder). Empty + *error on failure.
+std::string deepspeedJson(const Plan& plan, const std::string& value, std::string* error) {
+    const std::size_t first = value.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && value[first] == '{')
+        return value;
+    std::filesystem::path p(value);
+    if (p.is_relative())
+        p = std::filesystem::path(plan.path).parent_path() / p;
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(p, ec);
+    if (ec || size > kMaxDeepspeedBytes) {
+        *error = ec ? "cannot read DeepSpeed config " + p.string() + ": " + ec.message()
+                    : "DeepSpeed config " + p.string() + " is larger than 4 MiB";
+        return {};
+    }
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    return buf.str();
+}
+
+void checkDeepspeedConfig(const Linter& l) {
+    for (const Configuration& c : l.plan.configurations) {
+        if (!c.own.deepspeedConfig)
+            continue;
+        const SourcePos at = positionIn(c.own, "deepspeedConfig", c.pos);
+        std::string error;
+        const std::string json = deepspeedJson(l.plan, *c.own.deepspeedConfig, &error);
+        if (!error.empty()) {
+            l.add(at, Severity::Error, "deepspeed-config", error);
+            continue;
+        }
+        rapidjson::Document doc; // iterative: a deeply nested file cannot exhaust the stack
+        doc.Parse<rapidjson::kParseIterativeFlag>(json.data(), json.size());
+        if (doc.HasParseError() || !doc.IsObject()) {
+            l.add(
+                at, Severity::Error, "deepspeed-config",
+                std::string("the DeepSpeed config is not a JSON object: ") +
+                    (doc.HasParseError() ? rapidjson::GetParseError_En(doc.GetParseError()) : "wrong type") +
+                    " at offset " + std::to_string(doc.GetErrorOffset()));
+            continue;
+        }
+        auto zero = doc.FindMember("zero_optimization");
+        if (zero == doc.MemberEnd() || !zero->value.IsObject())
+            continue;
+        auto bucket = zero->value.FindMember("stage3_prefetch_bucket_size");
+        if (bucket == zero->value.MemberEnd())
+            continue;
+        const auto& v = bucket->value;
+        const bool allowed =
+            v.IsNull() ||
+            (v.IsString() && (v.GetStringLength() == 0 || std::string(v.GetString()) == "auto"));
+        if (!allowed)
+            l.add(positionIn(c.own, "deepspeedConfig.stage3_prefetch_bucket_size", at), Severity::Error,
+                  "deepspeed-prefetch-bucket",
+                  "zero_optimization.stage3_prefetch_bucket_size must be empty or \"auto\" with this image");
+    }
+}
+
+// ---- checkpoint-optimization ----------------------------------------------------------------------
+
+bool enabled(const std::string& value) {
+    const std::string v = lower(value);
+    return !(v.empty() || v == "0" || v == "false" || v == "no" || v == "off");
+}
+
+void checkCheckpointOptimization(const Linter& l) {
+    for (const Configuration& c : l.plan.configurations) {
+        const EnvVar* e = findEnv(c.resolved, "CHECKPOINT_OPTIMIZATION");
+        if (e && enabled(e->value) && !usesDeepSpeed(l.plan, c))
+            l.add(e->pos, Severity::Warning, "checkpoint-optimization",
+                  "CHECKPOINT_OPTIMIZATION only works with DeepSpeed, and '" + c.name +
+                      "' does not use it (set workload.deepspeed: true if it does)");
+    }
+}
+
+// ---- cuda-driver ----------------------------------------------------------------------------------
+
+void checkCudaDriver(const Linter& l) {
+    for (const Configuration& c : l.plan.configurations) {
+        const ConfigValues& v = c.resolved;
+        std::optional<CudaVersion> cuda;
+        SourcePos at = positionIn(v, "image", c.pos);
+        if (v.cudaVersion) {
+            cuda = parseCudaVersion(*v.cudaVersion);
+            at = positionIn(v, "cudaVersion", c.pos);
+            if (!cuda) {
+                l.add(at, Severity::Error, "type",
+                      "cudaVersion must read MAJOR.MINOR[.PATCH], not '" + *v.cudaVersion + "'");
+                continue;
+            }
+        } else if (v.image) {
+            cuda = cudaVersionFromImage(*v.image);
+        }
+        const std::optional<int> required = cuda ? requiredDriverMajor(*cuda) : std::nullopt;
+        if (!required)
+            continue;
+        const std::vector<std::string> drivers =
+            v.nodeDriverVersion ? std::vector<std::string>{*v.nodeDriverVersion} : l.plan.nodeDriverVersions;
+        for (const std::string& d : drivers) {
+            const std::optional<int> major = driverMajor(d);
+            if (major && *major < *required) {
+                l.add(at, Severity::Error, "cuda-driver",
+                      "the image's CUDA " + toString(*cuda) + " needs driver ≥ " + std::to_string(*required) +
+                          ", but '" + c.name + "' runs on nodes with driver " + d);
+                break;
+            }
+        }
+    }
+}
+
+// ---- privileged -----------------------------------------------------------------------------------
+
+void checkPrivileged(const Linter& l) {
+    for (const Configuration& c : l.plan.configurations)
+        if (c.own.privileged.value_or(false))
+            l.add(positionIn(c.own, "privileged", c.pos), Severity::Warning, "privileged",
+                  "privileged containers are unnecessary for tracing (CUPTI activity tracing needs no extra "
+                  "capability) and are never passed to a backend; remove it");
+    const auto& extra = l.plan.container.extraArgs;
+    for (std::size_t i = 0; i < extra.size(); ++i)
+        if (extra[i] == "--privileged" || extra[i].rfind("--privileged=", 0) == 0) {
+            auto it = l.plan.positions.find("container.extraArgs." + std::to_string(i));
+            l.add(it != l.plan.positions.end() ? it->second : SourcePos{}, Severity::Warning, "privileged",
+                  "--privileged is unnecessary for tracing; the container backends refuse it");
+        }
+}
+
+// ---- log-regex ------------------------------------------------------------------------------------
+
+void checkLogRegex(const Linter& l) {
+    const std::string& pattern = l.plan.logMetric.regex;
+    if (pattern.empty())
+        return;
+    auto it = l.plan.positions.find("logMetric.regex");
+    const SourcePos at = it != l.plan.positions.end() ? it->second : l.plan.logMetric.pos;
+    RE2::Options options;
+    options.set_log_errors(false);
+    const RE2 re(pattern, options);
+    if (!re.ok())
+        l.add(at, Severity::Error, "log-regex",
+              "logMetric.regex is not a valid RE2 expression: " + re.error());
+    else if (re.NumberOfCapturingGroups() != 1)
+        l.add(at, Severity::Error, "log-regex",
+              "logMetric.regex must have exactly one capture group (the number); it has " +
+                  std::to_string(re.NumberOfCapturingGroups()));
+}
+
+bool structurallyBroken(const std::vector<Finding>& findings) {
+    return std::any_of(findings.begin(), findings.end(), [](const Finding& f) {
+        return f.rule == "read" || f.rule == "encoding" || f.rule == "too-large" || f.rule == "syntax";
+    });
+}
+
+} // namespace
+
+bool usesDeepSpeed(const Plan& plan, const Configuration& c) {
+    if (plan.workload.usesDeepSpeed)
+        return *plan.workload.usesDeepSpeed;
+    if (c.resolved.deepspeedConfig)
+        return true;
+    auto mentions = [](const std::string& w) { return lower(w).find("deepspeed") != std::string::npos; };
+    return std::any_of(plan.workload.command.begin(), plan.workload.command.end(), mentions) ||
+           std::any_of(c.resolved.args.begin(), c.resolved.args.end(), mentions);
+}
+
+std::vector<Finding> lintPlan(const Plan& plan) {
+    std::vector<Finding> out;
+    const Linter l{plan, out};
+    checkNcclSocketIfname(l);
+    checkReinstallFramework(l);
+    checkDeepspeedConfig(l);
+    checkCheckpointOptimization(l);
+    checkCudaDriver(l);
+    checkPrivileged(l);
+    checkLogRegex(l);
+    return out;
+}
+
+namespace {
+ParseResult withLint(ParseResult r) {
+    if (!structurallyBroken(r.findings)) {
+        std::vector<Finding> more = lintPlan(r.plan);
+        r.findings.insert(r.findings.end(), more.begin(), more.end());
+    }
+    sortFindings(r.findings);
+    return r;
+}
+} // namespace
+
+ParseResult lintPlanText(const std::string& text, const std::string& path) {
+    return withLint(parsePlanText(text, path));
+}
+
+ParseResult lintPlanFile(const std::string& path) {
+    return withLint(parsePlanFile(path));
+}
+
+} // namespace cnp::plan

@@ -1,0 +1,263 @@
+// PlanLint: every rule on small plans, with the exact line:col it must report (counted by hand: line 1
+// is the first line of each text), the cases that must stay clean, and the bundled plans lint clean.
+#include "plan/PlanLint.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace cnp::plan;
+
+namespace {
+
+QStringList brief(const std::vector<Finding>& findings) {
+    QStringList out;
+    for (const auto& f : findings)
+        out << QStringLiteral("%1:%2: %3: %4")
+                   .arg(f.line)
+                   .arg(f.column)
+                   .arg(severityName(f.severity), QString::fromStdString(f.rule));
+    return out;
+}
+
+QString messages(const std::vector<Finding>& findings) {
+    QString out;
+    for (const auto& f : findings)
+        out += QString::fromStdString(formatFinding(f)) + '\n';
+    return out;
+}
+
+void addRow(const char* name, const char* text, QStringList expected) {
+    QTest::newRow(name) << QString::fromUtf8(text) << expected;
+}
+
+} // namespace
+
+class TestPlanLint : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+
+private slots:
+    void rules_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QStringList>("expected");
+        // nccl-socket-ifname
+        addRow("ifname wrong for 8 GPUs",
+               "workload: {command: [run]}\nresources: {nodes: 2, gpusPerNode: 8}\nconfigurations:\n  - "
+               "name: A\n"
+               "    env:\n      NCCL_SOCKET_IFNAME: hpn0\n",
+               {"6:27: error: nccl-socket-ifname"});
+        addRow("ifname wrong for 16 GPUs",
+               "workload: {command: [run]}\nresources: {gpusPerNode: 16}\nconfigurations:\n  - name: A\n"
+               "    env: {NCCL_SOCKET_IFNAME: eth0}\n",
+               {"5:31: error: nccl-socket-ifname"});
+        addRow("hpn0 for 16 GPUs is right",
+               "workload: {command: [run]}\nresources: {gpusPerNode: 16}\nconfigurations:\n  - name: A\n"
+               "    env: {NCCL_SOCKET_IFNAME: hpn0}\n",
+               {});
+        addRow("eth0 for 4 GPUs is right",
+               "workload: {command: [run]}\nresources: {gpusPerNode: 4}\nconfigurations:\n  - name: A\n"
+               "    env: {NCCL_SOCKET_IFNAME: eth0}\n",
+               {});
+        addRow("inherited value reported once where written",
+               "workload: {command: [run]}\nresources: {gpusPerNode: 2}\nconfigurations:\n  - name: A\n"
+               "    env: {NCCL_SOCKET_IFNAME: hpn0}\n  - name: B\n    extends: A\n",
+               {"5:31: error: nccl-socket-ifname"});
+        addRow("missing on several nodes",
+               "workload: {command: [run]}\nresources: {nodes: 2, gpusPerNode: 8}\nconfigurations:\n  - "
+               "name: A\n",
+               {"4:11: warning: nccl-socket-ifname"});
+        addRow("3 GPUs: no rule",
+               "workload: {command: [run]}\nresources: {gpusPerNode: 3}\nconfigurations:\n  - name: A\n"
+               "    env: {NCCL_SOCKET_IFNAME: ib0}\n",
+               {});
+        // reinstall-framework
+        addRow("pip install torch in argv",
+               "workload: {command: [pip, install, torch==2.5]}\nconfigurations: [{name: A}]\n",
+               {"1:22: error: reinstall-framework"});
+        addRow("bash -c script",
+               "workload: {command: [bash, -c, \"pip install -U deepspeed && python train.py\"]}\n"
+               "configurations: [{name: A}]\n",
+               {"1:32: error: reinstall-framework"});
+        addRow("python -m pip in sh -ec",
+               "workload: {command: [sh, -ec, \"cd /w; python3 -m pip install 'torch>=2' x\"]}\n"
+               "configurations: [{name: A}]\n",
+               {"1:31: error: reinstall-framework"});
+        addRow("script from configuration args",
+               "workload: {command: [/bin/sh, -c]}\nconfigurations:\n  - name: A\n"
+               "    args: ['conda install -y pytorch']\n",
+               {"4:12: error: reinstall-framework"});
+        addRow("nested shell",
+               "workload: {command: [sh, -c, \"bash -c 'pip3 install DeepSpeed[all]'\"]}\n"
+               "configurations: [{name: A}]\n",
+               {"1:30: error: reinstall-framework"});
+        addRow("other packages are fine",
+               "workload: {command: [sh, -c, \"pip install transformers torchvision && echo pip install "
+               "torch\"]}\n"
+               "configurations: [{name: A}]\n",
+               {});
+        // deepspeed-prefetch-bucket / deepspeed-config
+        addRow("inline JSON bucket size",
+               "workload: {command: [deepspeed, t.py]}\nconfigurations:\n  - name: A\n"
+               "    deepspeedConfig: '{\"zero_optimization\": {\"stage3_prefetch_bucket_size\": 5e8}}'\n",
+               {"4:22: error: deepspeed-prefetch-bucket"});
+        addRow("YAML mapping bucket size",
+               "workload: {command: [deepspeed, t.py]}\nconfigurations:\n  - name: A\n    deepspeedConfig:\n"
+               "      zero_optimization:\n        stage: 3\n        stage3_prefetch_bucket_size: 50000000\n",
+               {"7:38: error: deepspeed-prefetch-bucket"});
+        addRow("auto, empty and null are fine",
+               "workload: {command: [deepspeed, t.py]}\nconfigurations:\n"
+               "  - {name: A, deepspeedConfig: {zero_optimization: {stage3_prefetch_bucket_size: auto}}}\n"
+               "  - {name: B, deepspeedConfig: '{\"zero_optimization\": {\"stage3_prefetch_bucket_size\": "
+               "\"\"}}'}\n"
+               "  - {name: C, deepspeedConfig: {zero_optimization: {stage3_prefetch_bucket_size: }}}\n",
+               {});
+        addRow("inline JSON that is not JSON",
+               "workload: {command: [deepspeed, t.py]}\nconfigurations:\n  - name: A\n"
+               "    deepspeedConfig: '{\"zero_optimization\": '\n",
+               {"4:22: error: deepspeed-config"});
+        addRow("missing file",
+               "workload: {command: [deepspeed, t.py]}\nconfigurations:\n  - name: A\n"
+               "    deepspeedConfig: nowhere/ds.json\n",
+               {"4:22: error: deepspeed-config"});
+        // checkpoint-optimization
+        addRow("CHECKPOINT_OPTIMIZATION without DeepSpeed",
+               "workload: {command: [python3, train.py]}\nconfigurations:\n  - name: A\n"
+               "    env: {CHECKPOINT_OPTIMIZATION: \"true\"}\n",
+               {"4:36: warning: checkpoint-optimization"});
+        addRow("CHECKPOINT_OPTIMIZATION with deepspeed launcher",
+               "workload: {command: [deepspeed, train.py]}\nconfigurations:\n  - name: A\n"
+               "    env: {CHECKPOINT_OPTIMIZATION: \"true\"}\n",
+               {});
+        addRow("CHECKPOINT_OPTIMIZATION declared DeepSpeed",
+               "workload: {command: [python3, train.py], deepspeed: true}\nconfigurations:\n  - name: A\n"
+               "    env: {CHECKPOINT_OPTIMIZATION: \"1\"}\n",
+               {});
+        addRow("CHECKPOINT_OPTIMIZATION declared not DeepSpeed",
+               "workload: {command: [deepspeed, train.py], deepspeed: false}\nconfigurations:\n  - name: A\n"
+               "    env: {CHECKPOINT_OPTIMIZATION: \"on\"}\n",
+               {"4:36: warning: checkpoint-optimization"});
+        addRow("CHECKPOINT_OPTIMIZATION false",
+               "workload: {command: [python3, train.py]}\nconfigurations:\n"
+               "  - name: A\n    env: {CHECKPOINT_OPTIMIZATION: \"false\"}\n",
+               {});
+        // cuda-driver
+        addRow(
+            "cudaVersion 13.0.2 on driver 575",
+            "workload: {command: [run]}\nnodeDriverVersions: [\"575.57.08\"]\nconfigurations:\n  - name: A\n"
+            "    image: golden:26.02\n    cudaVersion: \"13.0.2\"\n",
+            {"6:18: error: cuda-driver"});
+        addRow(
+            "image tag 12.8.0 on driver 570",
+            "workload: {command: [run]}\nnodeDriverVersions: [\"580.1\", \"570.124.06\"]\nconfigurations:\n"
+            "  - name: A\n    image: nvidia/cuda:12.8.0-devel-ubuntu22.04\n",
+            {"5:12: error: cuda-driver"});
+        addRow("configuration's own nodes",
+               "workload: {command: [run]}\nnodeDriverVersions: [\"580.1\"]\nconfigurations:\n  - name: A\n"
+               "    image: pytorch:2.9-cuda13.0-cudnn9\n  - name: B\n    extends: A\n    nodeDriverVersion: "
+               "575.1\n",
+               {"5:12: error: cuda-driver"});
+        addRow("new enough driver",
+               "workload: {command: [run]}\nnodeDriverVersions: [\"580.65.06\"]\nconfigurations:\n"
+               "  - {name: A, image: \"torch:2.9.0-cu130\"}\n",
+               {});
+        addRow("CUDA below the table is not checked",
+               "workload: {command: [run]}\nnodeDriverVersions: [\"535.1\"]\nconfigurations:\n"
+               "  - {name: A, image: \"nvidia/cuda:12.4.1-base\"}\n",
+               {});
+        addRow("NGC tag says nothing",
+               "workload: {command: [run]}\nnodeDriverVersions: [\"535.1\"]\nconfigurations:\n"
+               "  - {name: A, image: \"nvcr.io/nvidia/pytorch:25.10-py3\"}\n",
+               {});
+        addRow("bad cudaVersion",
+               "workload: {command: [run]}\nconfigurations:\n  - {name: A, cudaVersion: thirteen}\n",
+               {"3:28: error: type"});
+        // privileged
+        addRow("privileged configuration",
+               "workload: {command: [run]}\nconfigurations:\n  - name: A\n    privileged: true\n",
+               {"4:17: warning: privileged"});
+        addRow("privileged in container args",
+               "workload: {command: [run]}\ncontainer:\n  extraArgs: [--shm-size=8g, --privileged]\n"
+               "configurations: [{name: A}]\n",
+               {"3:30: warning: privileged"});
+        // log-regex
+        addRow("regex with two groups",
+               "workload: {command: [run]}\nlogMetric: {regex: '(\\d+) (\\d+)', unit: tokens/s}\n"
+               "configurations: [{name: A}]\n",
+               {"2:20: error: log-regex"});
+        addRow("invalid regex",
+               "workload: {command: [run]}\nlogMetric:\n  regex: '([0-9]+'\nconfigurations: [{name: A}]\n",
+               {"3:10: error: log-regex"});
+        // the parser's findings come through lint as well, with the rules on what could be read
+        addRow("unknown key and a rule",
+               "workload: {command: [run]}\nconfigurations:\n  - name: A\n    privileged: yes\n    colour: "
+               "blue\n",
+               {"4:17: warning: privileged", "5:5: error: unknown-key"});
+    }
+    void rules() {
+        QFETCH(QString, text);
+        QFETCH(QStringList, expected);
+        const ParseResult r = lintPlanText(text.toStdString(), dir.filePath("plan.yaml").toStdString());
+        QVERIFY2(brief(r.findings) == expected, qPrintable(messages(r.findings)));
+    }
+
+    void referencedJsonFile_data() {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("number")
+            << QByteArray(R"({"zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": 1e9}})")
+            << QStringList{"4:22: error: deepspeed-prefetch-bucket"};
+        QTest::newRow("auto") << QByteArray(
+                                     R"({"zero_optimization": {"stage3_prefetch_bucket_size": "auto"}})")
+                              << QStringList{};
+        QTest::newRow("absent") << QByteArray(R"({"train_batch_size": 8})") << QStringList{};
+        QTest::newRow("not an object")
+            << QByteArray("[1, 2]") << QStringList{"4:22: error: deepspeed-config"};
+        QTest::newRow("deep nesting")
+            << QByteArray(100000, '[') << QStringList{"4:22: error: deepspeed-config"};
+    }
+    void referencedJsonFile() {
+        QFETCH(QByteArray, json);
+        QFETCH(QStringList, expected);
+        QFile f(dir.filePath("conf/ds.json"));
+        QVERIFY(QDir(dir.path()).mkpath("conf"));
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(json);
+        f.close();
+        const char* text = "workload: {command: [deepspeed, t.py]}\nconfigurations:\n  - name: A\n"
+                           "    deepspeedConfig: conf/ds.json\n";
+        const ParseResult r = lintPlanText(text, dir.filePath("plan.yaml").toStdString());
+        QVERIFY2(brief(r.findings) == expected, qPrintable(messages(r.findings)));
+    }
+
+    void findingFormat() {
+        const ParseResult r = lintPlanText(
+            "workload: {command: [run]}\nconfigurations:\n  - {name: A, privileged: true}\n", "plans/x.yaml");
+        QCOMPARE(r.findings.size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(formatFinding(r.findings[0])),
+                 QStringLiteral(
+                     "plans/x.yaml:3:27: warning: privileged: privileged containers are unnecessary for "
+                     "tracing (CUPTI activity tracing needs no extra capability) and are never passed to "
+                     "a backend; remove it"));
+        QVERIFY(!hasErrors(r.findings));
+    }
+
+    void syntaxErrorSkipsRules() {
+        const ParseResult r = lintPlanText("configurations: [{name: A, privileged: true}\n", "x.yaml");
+        QCOMPARE(brief(r.findings), QStringList{"2:1: error: syntax"});
+    }
+
+    void bundledPlansLintClean_data() {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("acs ablation") << "acs-ablation-llama3-8b.yaml";
+        QTest::newRow("single gpu") << "single-gpu-llama.yaml";
+    }
+    void bundledPlansLintClean() {
+        QFETCH(QString, file);
+        const ParseResult r = lintPlanFile(CNP_SOURCE_DIR "/resources/plans/" + file.toStdString());
+        QVERIFY2(r.findings.empty(), qPrintable(messages(r.findings)));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPlanLint)
+#include "tst_planlint.moc"
