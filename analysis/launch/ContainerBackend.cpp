@@ -17,7 +17,8 @@ namespace fs = std::filesystem;
 // podman and docker split -v on ':' and --mount on ','; neither can be escaped.
 void checkMountPath(const JobSpec& job, const std::string& path) {
     if (path.empty() || path.find_first_of(":,") != std::string::npos)
-        throw InputError(job.config, "mount path '" + path + "' is empty or holds ':' or ','");
+        throw InputError(job.planPath, "configuration '" + job.config + "': mount path '" + path +
+                                           "' is empty or holds ':' or ','");
 }
 
 std::string volume(const std::string& host, const std::string& container, bool readOnly) {
@@ -62,7 +63,8 @@ std::vector<std::string> splitWords(const std::string& flags) {
 
 std::vector<std::string> ContainerBackend::runArgv(const JobSpec& job) const {
     if (job.image.empty())
-        throw InputError(job.config, "no image for the container backends");
+        throw InputError(job.planPath,
+                         "configuration '" + job.config + "': no image for the container backends");
     std::vector<std::string> a = {s_.engine, "run", "--rm", "--name", job.jobName};
     const std::pair<const char*, std::string> labels[] = {
         {"cnp.plan=", s_.planName}, {"cnp.config=", job.config}, {"cnp.repeat=", std::to_string(job.repeat)}};
@@ -81,7 +83,8 @@ std::vector<std::string> ContainerBackend::runArgv(const JobSpec& job) const {
         checkMountPath(job, m.hostPath);
         checkMountPath(job, m.containerPath);
         if (m.containerPath.front() != '/')
-            throw InputError(job.config, "container path '" + m.containerPath + "' is not absolute");
+            throw InputError(job.planPath, "configuration '" + job.config + "': container path '" +
+                                               m.containerPath + "' is not absolute");
         a.insert(a.end(), {"-v", volume(m.hostPath, m.containerPath, m.readOnly)});
     }
     for (const auto& [k, v] : workloadEnvironment(job, kContainerCollectorPath, kContainerOutputDir))

@@ -57,6 +57,7 @@ JobSpec baseJob(const plan::Plan& plan, const plan::Configuration& c) {
     checkRunnable(plan, c);
     const plan::ConfigValues& v = c.resolved;
     JobSpec j;
+    j.planPath = plan.path;
     j.config = c.name;
     j.command = plan.workload.command;
     j.command.insert(j.command.end(), v.args.begin(), v.args.end());

@@ -12,11 +12,12 @@
 namespace cnp::launch {
 
 struct JobSpec {
-    std::string config;  // configuration name
-    int repeat = 1;      // 1-based; traced repeats first, then the untraced ones
-    bool traced = true;  // false: an overhead-measuring repeat, run without the collector
-    std::string runName; // "<config>-r<repeat>": the workspace run it becomes
-    std::string jobName; // DNS-1123 label, at most kMaxJobNameLength: container and Kubernetes names
+    std::string planPath; // the plan file: named in every error about this job
+    std::string config;   // configuration name
+    int repeat = 1;       // 1-based; traced repeats first, then the untraced ones
+    bool traced = true;   // false: an overhead-measuring repeat, run without the collector
+    std::string runName;  // "<config>-r<repeat>": the workspace run it becomes
+    std::string jobName;  // DNS-1123 label, at most kMaxJobNameLength: container and Kubernetes names
     std::vector<std::string> command; // workload argv: the plan's command, then the configuration's args
     EnvList env;                      // the configuration's env, later entries of a name already merged
     std::vector<plan::Mount> mounts;

@@ -279,11 +279,12 @@ std::string pyTorchJobDoc(const plan::Plan& plan, const JobSpec& job) {
 
 void checkPodSpec(const JobSpec& job) {
     if (job.image.empty())
-        throw InputError(job.config, "no image for the kubernetes backend");
+        throw InputError(job.planPath,
+                         "configuration '" + job.config + "': no image for the kubernetes backend");
     for (const auto& m : job.mounts)
         if (m.pvc.empty())
-            throw InputError(job.config, "mount '" + m.containerPath +
-                                             "' names no pvc: the kubernetes backend mounts no host paths");
+            throw InputError(job.planPath, "configuration '" + job.config + "': mount '" + m.containerPath +
+                                               "' names no pvc: the kubernetes backend mounts no host paths");
 }
 
 } // namespace

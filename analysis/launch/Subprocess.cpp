@@ -123,6 +123,7 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const EnvList& en
     if (pid < 0)
         throw InputError(argv.front(), std::string("cannot start (fork: ") + std::strerror(errno) + ")");
     if (pid == 0) {
+        setpgid(0, 0); // out of the terminal's process group: Ctrl-C reaches cnp, which then cleans up
         dup2(in, 0);
         dup2(outPipe[1], 1);
         dup2(errPipe[1], 2);

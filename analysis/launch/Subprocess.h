@@ -1,6 +1,8 @@
 #pragma once
 // Child processes without a shell: argv arrays only. Two forms:
-//  - runProcess: run to completion, stdin from a string, stdout and stderr captured (kubectl, podman stop);
+//  - runProcess: run to completion in its own process group (a Ctrl-C at the terminal reaches only cnp,
+//    which then stops what it started), stdin from a string, stdout and stderr captured (kubectl, podman
+//    stop);
 //  - ProcessGroup: start and leave running in its own process group, stdout and stderr appended to a log
 //    file, polled, and stopped as a whole group (a workload and everything it forked).
 #include "launch/CollectorEnvironment.h"

@@ -152,7 +152,10 @@ int runRun(const std::vector<std::string>& args) {
     if (progress != "human" && progress != "json")
         throw UsageFailure{"--progress: expected human or json"};
     const std::string wsPath = p.positionals()[1];
-    const plan::Plan plan = loadPlanOrThrow(p.positionals()[0]);
+    std::vector<plan::Finding> warnings;
+    const plan::Plan plan = loadPlanOrThrow(p.positionals()[0], &warnings);
+    for (const auto& w : warnings)
+        std::cerr << plan::formatFinding(w) << '\n';
     const std::string outRoot =
         fs::absolute(p.valueOr("--out", wsPath + ".runs")).lexically_normal().string();
     const std::vector<JobSpec> jobs = planJobs(plan, selection(p), outRoot);

@@ -5,11 +5,12 @@
 // completion index), completions = parallelism = nodes, the collector's initContainer and read-only
 // emptyDir, traces on the PVC, GPU limits, the node selector, labels, no privileged container and no
 // hostPath anywhere, plan values escaped against the kubelet's $(VAR) expansion; mounts without a PVC are
-// refused.
+// refused. The bundled plans (resources/plans) have goldens too: the first repeat of each configuration.
 #include "TestPlans.h"
 #include "core/InputError.h"
 #include "launch/JobPlanner.h"
 #include "launch/KubernetesManifests.h"
+#include "launch/PlanSource.h"
 
 #include <QtTest>
 #include <yaml-cpp/yaml.h>
@@ -175,6 +176,46 @@ private slots:
             });
         }
         QCOMPARE(docs, jobKind == "PyTorchJob" ? 2 : 3);
+    }
+
+    void bundledPlans_data() {
+        QTest::addColumn<QString>("plan");
+        QTest::addColumn<int>("nodes");
+        QTest::addColumn<int>("jobs"); // configurations
+        QTest::newRow("acs-ablation-llama3-8b") << "acs-ablation-llama3-8b" << 2 << 5;
+        QTest::newRow("single-gpu-llama") << "single-gpu-llama" << 1 << 4;
+    }
+    void bundledPlans() {
+        QFETCH(QString, plan);
+        QFETCH(int, nodes);
+        QFETCH(int, jobs);
+        const auto p = loadPlanOrThrow(CNP_SOURCE_DIR "/resources/plans/" + plan.toStdString() + ".yaml");
+        std::string yaml;
+        int count = 0;
+        for (const auto& job : planJobs(p, {}, "/out"))
+            if (job.repeat == 1) {
+                yaml += jobManifests(p, job);
+                ++count;
+            }
+        QCOMPARE(count, jobs);
+        for (const auto& d : YAML::LoadAll(yaml)) {
+            QVERIFY(d["apiVersion"] && d["kind"] && d["metadata"]["name"] &&
+                    d["metadata"]["labels"]["cnp.job"]);
+            walk(d, [&](const std::string& key, const YAML::Node& value) {
+                QVERIFY(key != "hostPath");
+                if (key == "privileged")
+                    QVERIFY(!value.as<bool>());
+            });
+            if (d["kind"].as<std::string>() == "Job")
+                QCOMPARE(d["spec"]["completions"].as<int>(), nodes);
+        }
+        const QString file = "bundled-" + plan + ".yaml";
+        if (QString::fromStdString(yaml) != golden(file)) {
+            QFile out(QDir::temp().filePath("actual-" + file));
+            if (out.open(QIODevice::WriteOnly))
+                out.write(yaml.c_str());
+        }
+        QCOMPARE(QString::fromStdString(yaml), golden(file));
     }
 
     void mountWithoutPvcIsRefused() {
