@@ -1,5 +1,6 @@
 // cnp collect [--out DIR] [--config LABEL] [--run NAME] [--capture SPEC] -- CMD ARGS...
-// Runs CMD with the CUPTI collector injected (CUDA_INJECTION64_PATH) and the CNP_* variables set, waits for
+// Runs CMD with the CUPTI collector injected (CUDA_INJECTION64_PATH and NVTX_INJECTION64_PATH, set by
+// launch/CollectorEnvironment like every `cnp run` backend) and the CNP_* variables set, waits for
 // it, lists the .cnpt files it produced, and exits with CMD's exit status (128 + signal when it was killed,
 // 127 when it could not be started). SIGTERM and SIGHUP sent to cnp are passed on to CMD; SIGINT from the
 // terminal reaches CMD directly and cnp waits for it to finish writing.
@@ -8,6 +9,7 @@
 
 #include "CaptureSpec.h"
 #include "core/InputError.h"
+#include "launch/CollectorEnvironment.h"
 
 #include <cerrno>
 #include <csignal>
@@ -29,27 +31,6 @@ volatile sig_atomic_t g_child = 0;
 void forwardSignal(int sig) {
     if (g_child > 0)
         kill(static_cast<pid_t>(g_child), sig);
-}
-
-// The collector library: $CNP_COLLECTOR_LIB, else next to this cnp (build tree: <build>/lib; installed:
-// <prefix>/lib/cnp). Empty when none exists.
-std::string findCollector(std::vector<std::string>& looked) {
-    if (const char* env = std::getenv("CNP_COLLECTOR_LIB"); env && *env) {
-        looked.emplace_back(env);
-        return fs::exists(env) ? fs::absolute(env).string() : std::string();
-    }
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (ec)
-        return {};
-    const fs::path dir = exe.parent_path();
-    for (const fs::path& p : {dir / "../../lib/libcnp-collector.so", dir / "../lib/cnp/libcnp-collector.so",
-                              dir / "../lib/libcnp-collector.so", dir / "libcnp-collector.so"}) {
-        looked.push_back(p.lexically_normal().string());
-        if (fs::exists(p, ec))
-            return fs::canonical(p, ec).string();
-    }
-    return {};
 }
 
 // .cnpt files in `dir` with their modification times (to tell which ones the command wrote).
@@ -74,7 +55,7 @@ int runCollect(const std::vector<std::string>& args) {
         throw UsageFailure{"--capture: " + spec.error.substr(spec.error.find(": ") + 2)};
 
     std::vector<std::string> looked;
-    const std::string lib = findCollector(looked);
+    const std::string lib = launch::findCollectorLibrary(looked);
     if (lib.empty()) {
         std::string where;
         for (const auto& l : looked)
@@ -90,14 +71,13 @@ int runCollect(const std::vector<std::string>& args) {
         throw InputError(out.string(), "cannot create the output folder");
     const auto before = traceFiles(out);
 
-    std::vector<std::pair<std::string, std::string>> env = {{"CUDA_INJECTION64_PATH", lib},
-                                                            {"CNP_OUTPUT_DIR", out.string()}};
-    if (auto v = p.value("--config"))
-        env.emplace_back("CNP_CONFIG", *v);
-    if (auto v = p.value("--run"))
-        env.emplace_back("CNP_RUN", *v);
-    if (!capture.empty())
-        env.emplace_back("CNP_CAPTURE", spec.describe());
+    launch::CollectorSettings settings;
+    settings.library = lib;
+    settings.outputDir = out.string();
+    settings.config = p.valueOr("--config", "");
+    settings.run = p.valueOr("--run", "");
+    settings.capture = capture.empty() ? "" : spec.describe();
+    const launch::EnvList env = launch::collectorEnvironment(settings);
 
     std::cout.flush();
     std::cerr.flush();
@@ -162,8 +142,9 @@ CNP_COMMAND(
     "collect", "run a command with the CUPTI collector injected; writes .cnpt traces",
     "usage: cnp collect [--out DIR] [--config LABEL] [--run NAME] [--capture SPEC] -- CMD ARGS...\n"
     "\n"
-    "Runs CMD with libcnp-collector.so injected through CUDA_INJECTION64_PATH; every CUDA process it\n"
-    "starts writes DIR/<host>-<pid>[-r<rank>].cnpt. Ingest them with `cnp ingest WS DIR`.\n"
+    "Runs CMD with libcnp-collector.so injected through CUDA_INJECTION64_PATH (and NVTX_INJECTION64_PATH,\n"
+    "so NVTX ranges from before CUDA's initialisation are recorded); every CUDA process it starts writes\n"
+    "DIR/<host>-<pid>[-r<rank>].cnpt. Ingest them with `cnp ingest WS DIR`.\n"
     "\n"
     "  --out DIR        output folder (default ./cnp-traces; created if missing)\n"
     "  --config LABEL   configuration label stored in the traces (CNP_CONFIG)\n"

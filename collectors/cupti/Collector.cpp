@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 extern char** environ;
+extern "C" int InitializeInjection(void);
 
 namespace cnp::collector {
 
@@ -407,11 +408,12 @@ bool Collector::start() {
         setHeavyEnabled(true);
     if (config_.capture.mode == CaptureSpec::Mode::Steps)
         cuptiEnableDomain(1, sub, CUPTI_CB_DOMAIN_NVTX);
-    // NVTX reaches CUPTI only when NVTX_INJECTION64_PATH names the libcupti this process uses: point it at
-    // the copy we are linked to, unless the user chose one (NVTX reads it at its first call).
+    // Late fallback for libraries whose first NVTX call is still to come (each reads NVTX_INJECTION64_PATH
+    // then): point it at this library, which hands over to the CUPTI copy it is bound to. Launchers set the
+    // variable before the process starts, which also covers NVTX calls made before CUDA's initialisation.
     if (!getenv("NVTX_INJECTION64_PATH")) {
         Dl_info info{};
-        if (dladdr(reinterpret_cast<void*>(&cuptiGetVersion), &info) && info.dli_fname)
+        if (dladdr(reinterpret_cast<void*>(&InitializeInjection), &info) && info.dli_fname)
             setenv("NVTX_INJECTION64_PATH", info.dli_fname, 0);
     }
 
@@ -547,6 +549,25 @@ void Collector::finish() {
 }
 
 } // namespace cnp::collector
+
+// NVTX's injection entry point (NVTX_INJECTION64_PATH names this library): hands over to the
+// InitializeInjectionNvtx2 of the libcupti this library is bound to, so markers reach the same CUPTI that
+// records them; loading CUPTI by its own path instead could map a second copy whose markers go nowhere.
+// May run before InitializeInjection (the first NVTX call can precede CUDA's initialisation). Returns 0,
+// and NVTX stays a no-op in that library, when the bound CUPTI has no NVTX entry point.
+extern "C" __attribute__((visibility("default"))) int
+InitializeInjectionNvtx2(const void* (*getExportTable)(uint32_t)) {
+    using NvtxInit = int (*)(const void* (*)(uint32_t));
+    Dl_info info{};
+    if (!dladdr(reinterpret_cast<void*>(&cuptiGetVersion), &info) || !info.dli_fname)
+        return 0;
+    void* cupti = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    if (!cupti)
+        return 0;
+    auto init = reinterpret_cast<NvtxInit>(dlsym(cupti, "InitializeInjectionNvtx2"));
+    dlclose(cupti); // only drops the reference NOLOAD took: the collector's own dependency keeps it mapped
+    return init ? init(getExportTable) : 0;
+}
 
 // The entry point the CUDA driver calls when CUDA_INJECTION64_PATH names this library. Returns 1 even when
 // the collector could not start: the application must run on.

@@ -1,6 +1,6 @@
-// `cnp collect`: usage errors, the environment it hands the command (checked with a shell that prints
-// it), the command's exit status passed through, a missing collector library, and an end-to-end run in
-// which the command is collector_harness loading the real libcnp-collector.so named by
+// `cnp collect`: usage errors, the environment it hands the command (NVTX_INJECTION64_PATH included) (checked
+// with a shell that prints it), the command's exit status passed through, a missing collector library, and an
+// end-to-end run in which the command is collector_harness loading the real libcnp-collector.so named by
 // CUDA_INJECTION64_PATH (with the fake CUPTI), so a real .cnpt file is produced and listed.
 #include "CnptReader.h"
 
@@ -75,15 +75,16 @@ private slots:
         const QString lib = dir.filePath("libcnp-collector.so");
         QFile(lib).open(QIODevice::WriteOnly); // only its existence matters here
         const QString script = QString("echo \"$CUDA_INJECTION64_PATH|$CNP_OUTPUT_DIR|$CNP_CONFIG|$CNP_RUN|"
-                                       "$CNP_CAPTURE\"; exit %1")
+                                       "$CNP_CAPTURE|$NVTX_INJECTION64_PATH\"; exit %1")
                                    .arg(exitWith);
         const auto r = runCollect(options + QStringList{"--", "sh", "-c", script},
                                   {{"CNP_COLLECTOR_LIB", lib}}, dir.path());
         QCOMPARE(r.code, exitWith);
         const QStringList got = r.out.trimmed().split('|');
         const QStringList want = expected.split('|');
-        QCOMPARE(got.size(), 5);
+        QCOMPARE(got.size(), 6);
         QCOMPARE(got[0], lib);
+        QCOMPARE(got[5], lib); // NVTX is handed to the collector too, before the command's first NVTX call
         QVERIFY2(got[1].startsWith('/') && got[1].endsWith(want[1]), qPrintable(got[1])); // absolute
         QVERIFY(QDir(got[1]).exists());
         QCOMPARE(got[2], want[2]);

@@ -5,6 +5,8 @@
 // action, or the application's own handler, chained); SIGKILL after a periodic flush (CNP_FLUSH_MS=100);
 // CUPTI unavailable (one warning line, no file, normal exit). Expected counts are what the harness emits
 // (harness/CollectorHarness.cpp: 10 launches per step, one runtime API call + one kernel per launch).
+// NVTX: ranges pushed through the real NVTX 3 API reach the trace only when NVTX_INJECTION64_PATH names the
+// collector before the process's first NVTX call (which precedes CUDA's initialisation in the harness).
 #include "CnptReader.h"
 
 #include <QtTest>
@@ -109,6 +111,52 @@ private slots:
         QVERIFY2(pairs >= 2, "a clock pair at start and at the flush/exit");
         if (cleanEnd)
             QCOMPARE(r.headerValue("dropped_records"), std::string("0"));
+#endif
+    }
+
+    void nvtxBeforeCudaInit_data() {
+        QTest::addColumn<QString>("nvtxInjection"); // "collector", or "" for unset
+        QTest::addColumn<int>("steps");             // NVTX ranges "step N" in the trace
+        QTest::newRow("set at launch to the collector") << "collector" << 3;
+        QTest::newRow("unset: NVTX stays a no-op after its first call") << "" << 0;
+    }
+    void nvtxBeforeCudaInit() {
+#ifdef CNP_HARNESS_PATH
+        QFETCH(QString, nvtxInjection);
+        QFETCH(int, steps);
+        QTemporaryDir dir;
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("CNP_OUTPUT_DIR", dir.path());
+        env.remove("NVTX_INJECTION64_PATH");
+        if (!nvtxInjection.isEmpty())
+            env.insert("NVTX_INJECTION64_PATH", CNP_COLLECTOR_PATH);
+        p.setProcessEnvironment(env);
+        p.start(CNP_HARNESS_PATH, {CNP_FAKE_CUPTI_PATH, CNP_COLLECTOR_PATH, "nvtx"});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 0);
+        const QStringList found = QDir(dir.path()).entryList({"*.cnpt"}, QDir::Files);
+        QCOMPARE(found.size(), 1);
+        CnptReader r((dir.path() + "/" + found.first()).toStdString());
+        QVERIFY(r.cleanEnd());
+        int kernels = 0;
+        std::vector<std::uint32_t> nameIds; // resolved after the pass: strings may follow their records
+        r.forEachRecord([&](RecordType t, const unsigned char* body, std::uint16_t size, std::int64_t) {
+            kernels += t == RecordType::Kernel;
+            if (t == RecordType::Marker) {
+                const auto m = CnptReader::decode<MarkerRecord>(body, size);
+                if (m.flags & 2u)
+                    nameIds.push_back(m.name);
+            }
+        });
+        QStringList names;
+        for (auto id : nameIds)
+            names << QString::fromStdString(r.string(id));
+        QCOMPARE(kernels, 30); // the kernels do not depend on NVTX
+        QStringList expected;
+        for (int i = 0; i < steps; ++i)
+            expected << QString("step %1").arg(i);
+        QCOMPARE(names, expected); // "before cuda init" preceded the collector's buffers: not recorded
 #endif
     }
 };

@@ -4,14 +4,18 @@
 // Records are produced on demand by fakeCuptiEmit() (one runtime API call + one kernel per launch, plus an
 // NVTX "step N" range around each batch) into a buffer obtained from the collector's bufferRequested
 // callback; cuptiActivityFlushAll() hands the pending buffer back through bufferCompleted.
-// Environment: FAKE_CUPTI_SUBSCRIBE_FAIL=1 (cuptiSubscribe fails as if another profiler held CUPTI),
-// FAKE_CUPTI_VERSION (default 130001), FAKE_CUPTI_DROPPED (dropped count reported with each buffer).
+// Like libcupti it exports InitializeInjectionNvtx2: NVTX ranges pushed through the NVTX API (nvtxRangePushA
+// / nvtxRangePop) become marker records once the collector has registered its buffers. Environment:
+// FAKE_CUPTI_SUBSCRIBE_FAIL=1 (cuptiSubscribe fails as if another profiler held CUPTI), FAKE_CUPTI_VERSION
+// (default 130001), FAKE_CUPTI_DROPPED (dropped count reported with each buffer).
 #include <cupti.h>
+#include <nvtx3/nvToolsExt.h>
 
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <mutex>
+#include <vector>
 
 namespace {
 
@@ -72,15 +76,8 @@ void completePending() {
 
 const char* kNames[] = {"fake_gemm_kernel", "fake_elementwise_kernel", "fake_reduce_kernel"};
 
-} // namespace
-
-extern "C" {
-
-// Test hook: `launches` kernels inside an NVTX range "step <n>" (n counts up from 0).
-__attribute__((visibility("default"))) void fakeCuptiEmit(int launches) {
-    std::lock_guard lock(g_mutex);
-    if (!g_request)
-        return;
+// A marker start record named `name` (which must outlive the buffer); returns its id. Caller holds g_mutex.
+std::uint32_t putMarkerStart(const char* name) {
     const std::uint32_t mid = ++g_markerId;
     CUpti_ActivityMarker2 m{};
     m.kind = CUPTI_ACTIVITY_KIND_MARKER;
@@ -90,11 +87,25 @@ __attribute__((visibility("default"))) void fakeCuptiEmit(int launches) {
     m.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
     m.objectId.pt.processId = 100;
     m.objectId.pt.threadId = 101;
-    static char names[64][16];
-    std::snprintf(names[g_step % 64], sizeof names[0], "step %d", g_step);
-    m.name = names[g_step % 64];
-    ++g_step;
+    m.name = name;
     put(m);
+    return mid;
+}
+
+void putMarkerEnd(std::uint32_t mid) {
+    CUpti_ActivityMarker2 e{};
+    e.kind = CUPTI_ACTIVITY_KIND_MARKER;
+    e.flags = CUPTI_ACTIVITY_FLAG_MARKER_END;
+    e.timestamp = nowNs() + 20000;
+    e.id = mid;
+    e.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
+    e.objectId.pt.processId = 100;
+    e.objectId.pt.threadId = 101;
+    put(e);
+}
+
+// `launches` runtime API calls, each launching one kernel. Caller holds g_mutex.
+void putLaunches(int launches) {
     for (int i = 0; i < launches && g_kernelsEnabled; ++i) {
         const std::uint64_t t = nowNs();
         CUpti_ActivityAPI a{};
@@ -118,15 +129,64 @@ __attribute__((visibility("default"))) void fakeCuptiEmit(int launches) {
         k.name = kNames[i % 3];
         put(k);
     }
-    CUpti_ActivityMarker2 e{};
-    e.kind = CUPTI_ACTIVITY_KIND_MARKER;
-    e.flags = CUPTI_ACTIVITY_FLAG_MARKER_END;
-    e.timestamp = nowNs() + 20000;
-    e.id = mid;
-    e.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
-    e.objectId.pt.processId = 100;
-    e.objectId.pt.threadId = 101;
-    put(e);
+}
+
+// NVTX push/pop as CUPTI would see them; ranges before the collector registered its buffers are lost (as
+// with CUPTI before its activity kinds are enabled). Names are copied: NVTX's caller owns its string.
+thread_local std::vector<std::uint32_t> t_openMarkers;
+
+int NVTX_API nvtxPushHandler(const char* message) {
+    std::lock_guard lock(g_mutex);
+    if (!g_request)
+        return -1;
+    t_openMarkers.push_back(putMarkerStart(strdup(message ? message : "")));
+    return static_cast<int>(t_openMarkers.size()) - 1;
+}
+
+int NVTX_API nvtxPopHandler() {
+    std::lock_guard lock(g_mutex);
+    if (t_openMarkers.empty())
+        return -1;
+    putMarkerEnd(t_openMarkers.back());
+    t_openMarkers.pop_back();
+    return static_cast<int>(t_openMarkers.size());
+}
+
+} // namespace
+
+extern "C" {
+
+// Test hook: `launches` kernels (one runtime API call each), outside any marker.
+__attribute__((visibility("default"))) void fakeCuptiEmitKernels(int launches) {
+    std::lock_guard lock(g_mutex);
+    if (g_request)
+        putLaunches(launches);
+}
+
+// Test hook: `launches` kernels inside an NVTX range "step <n>" (n counts up from 0).
+__attribute__((visibility("default"))) void fakeCuptiEmit(int launches) {
+    std::lock_guard lock(g_mutex);
+    if (!g_request)
+        return;
+    static char names[64][16];
+    std::snprintf(names[g_step % 64], sizeof names[0], "step %d", g_step);
+    const std::uint32_t mid = putMarkerStart(names[g_step % 64]);
+    ++g_step;
+    putLaunches(launches);
+    putMarkerEnd(mid);
+}
+
+// NVTX injection: NVTX calls this with its export table at the process's first NVTX call.
+int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t getExportTable) {
+    const auto* callbacks = static_cast<const NvtxExportTableCallbacks*>(getExportTable(NVTX_ETID_CALLBACKS));
+    NvtxFunctionTable table = nullptr;
+    unsigned int size = 0;
+    if (!callbacks || !callbacks->GetModuleFunctionTable(NVTX_CB_MODULE_CORE, &table, &size) ||
+        size <= NVTX_CBID_CORE_RangePop)
+        return 0;
+    *table[NVTX_CBID_CORE_RangePushA] = reinterpret_cast<NvtxFunctionPointer>(&nvtxPushHandler);
+    *table[NVTX_CBID_CORE_RangePop] = reinterpret_cast<NvtxFunctionPointer>(&nvtxPopHandler);
+    return 1;
 }
 
 CUptiResult CUPTIAPI cuptiGetVersion(uint32_t* version) {

@@ -11,11 +11,20 @@
 //            (it prints "app handler" and exits 3)
 //   sigkill  10 launches, sleep 0.6 s (CNP_FLUSH_MS=100 in the test), SIGKILL (periodic flush only)
 //   untraced run with FAKE_CUPTI_SUBSCRIBE_FAIL=1: one warning, no file, exit 0
+//   nvtx     one NVTX range before "CUDA init" (NVTX's first call, which loads NVTX_INJECTION64_PATH), then
+//            InitializeInjection, then 3 NVTX ranges "step N" through the NVTX API, 10 launches in each
+//   workload the launcher's stand-in training job: like nvtx, with HARNESS_STEPS steps (default 3) of
+//            HARNESS_STEP_MS ms each (default 0), printing "step N: throughput X tokens/s" with
+//            X = HARNESS_THROUGHPUT + 100 N (default 1000) per step, then exiting HARNESS_EXIT (default 0);
+//            without CUDA_INJECTION64_PATH it runs untraced (no collector), as an overhead-measuring
+//            repeat does. Its arguments after SCENARIO are printed on stdout, one "arg: A" line each, and
+//            HARNESS_ECHO, when set, as "echo: VALUE".
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <nvtx3/nvToolsExt.h>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,11 +38,55 @@ void appHandler(int) {
     _exit(3);
 }
 
+int envInt(const char* name, int fallback) {
+    const char* v = std::getenv(name);
+    return v && *v ? std::atoi(v) : fallback;
+}
+
+// NVTX ranges "step N" through the NVTX API, `launches` fake kernels in each.
+void nvtxSteps(void (*emitKernels)(int), int steps, int launches, int stepMs, int throughputBase) {
+    for (int i = 0; i < steps; ++i) {
+        const std::string name = "step " + std::to_string(i);
+        nvtxRangePushA(name.c_str());
+        emitKernels(launches);
+        if (stepMs > 0)
+            usleep(static_cast<useconds_t>(stepMs) * 1000);
+        nvtxRangePop();
+        if (throughputBase > 0)
+            std::printf("step %d: throughput %d tokens/s\n", i, throughputBase + 100 * i);
+        std::fflush(stdout);
+    }
+}
+
+// The workload scenario: the collector is optional (an untraced repeat has no CUDA_INJECTION64_PATH).
+int runWorkload(void* cupti, int argc, char** argv) {
+    for (int i = 4; i < argc; ++i)
+        std::printf("arg: %s\n", argv[i]);
+    if (const char* echo = std::getenv("HARNESS_ECHO"))
+        std::printf("echo: %s\n", echo);
+    nvtxRangePushA("before cuda init"); // NVTX's first call: loads NVTX_INJECTION64_PATH, if set
+    nvtxRangePop();
+    const char* collectorPath = std::getenv("CUDA_INJECTION64_PATH");
+    auto emitKernels = reinterpret_cast<void (*)(int)>(dlsym(cupti, "fakeCuptiEmitKernels"));
+    if (collectorPath && *collectorPath) {
+        void* collector = dlopen(collectorPath, RTLD_NOW | RTLD_GLOBAL);
+        auto init =
+            collector ? reinterpret_cast<int (*)()>(dlsym(collector, "InitializeInjection")) : nullptr;
+        if (!init || init() != 1) {
+            std::fprintf(stderr, "harness: cannot inject %s\n", collectorPath);
+            return 1;
+        }
+    }
+    nvtxSteps(emitKernels, envInt("HARNESS_STEPS", 3), 10, envInt("HARNESS_STEP_MS", 0),
+              envInt("HARNESS_THROUGHPUT", 1000));
+    return envInt("HARNESS_EXIT", 0);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 4) {
-        std::fprintf(stderr, "usage: collector-harness FAKE_CUPTI.so COLLECTOR.so SCENARIO\n");
+    if (argc < 4) {
+        std::fprintf(stderr, "usage: collector-harness FAKE_CUPTI.so COLLECTOR.so SCENARIO [ARGS...]\n");
         return 1;
     }
     const std::string scenario = argv[3];
@@ -43,6 +96,12 @@ int main(int argc, char** argv) {
     if (!cupti) {
         std::fprintf(stderr, "harness: %s\n", dlerror());
         return 1;
+    }
+    if (scenario == "workload")
+        return runWorkload(cupti, argc, argv);
+    if (scenario == "nvtx") {
+        nvtxRangePushA("before cuda init"); // NVTX's first call: loads NVTX_INJECTION64_PATH, if set
+        nvtxRangePop();
     }
     const char* collectorPath =
         std::strcmp(argv[2], "-") == 0 ? std::getenv("CUDA_INJECTION64_PATH") : argv[2];
@@ -64,6 +123,10 @@ int main(int argc, char** argv) {
     if (scenario == "exit" || scenario == "untraced") {
         for (int i = 0; i < 3; ++i)
             emit(10);
+        return 0;
+    }
+    if (scenario == "nvtx") {
+        nvtxSteps(reinterpret_cast<void (*)(int)>(dlsym(cupti, "fakeCuptiEmitKernels")), 3, 10, 0, 0);
         return 0;
     }
     if (scenario == "fork") {

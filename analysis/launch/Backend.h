@@ -1,0 +1,40 @@
+#pragma once
+// Where `cnp run` runs a job: local processes, podman/docker containers, or a Kubernetes cluster
+// (docs/launcher.md). A backend turns a JobSpec into what it starts; the orchestrator drives the rest.
+#include "launch/JobSpec.h"
+#include "launch/RunProgress.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace cnp::launch {
+
+// A started job. Only the orchestrator's thread calls it.
+class RunningJob {
+public:
+    virtual ~RunningJob() = default;
+    // The job's exit code once it has ended (0 = every rank succeeded); nullopt while it runs. Never blocks
+    // for long; may report per-rank progress through the listener the backend was given.
+    virtual std::optional<int> poll() = 0;
+    // Stops what this job started, and nothing else; returns once it is stopped. Idempotent.
+    virtual void cancel() = 0;
+    // After the end (success, failure or cancel): brings every rank's traces and logs into
+    // JobSpec::outputDir and returns the logs' text (for the plan's log metric).
+    virtual std::string collect() = 0;
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual std::string name() const = 0; // "local", "podman", "docker", "kubernetes" (launch.backend)
+    // What start() would run, for --dry-run: JSON argv arrays, one per line, or YAML documents.
+    virtual std::string describe(const JobSpec& job) const = 0;
+    // Throws InputError when the job cannot be started (bad mount path, missing program...).
+    virtual std::unique_ptr<RunningJob> start(const JobSpec& job, const ProgressListener& progress) = 0;
+};
+
+// One JSON array of strings, no trailing newline.
+std::string jsonArgv(const std::vector<std::string>& argv);
+
+} // namespace cnp::launch

@@ -1,0 +1,109 @@
+#include "launch/ContainerBackend.h"
+
+#include "core/InputError.h"
+#include "launch/JobPlanner.h"
+#include "launch/LocalBackend.h"
+#include "launch/Subprocess.h"
+
+#include <filesystem>
+#include <sstream>
+
+namespace cnp::launch {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// podman and docker split -v on ':' and --mount on ','; neither can be escaped.
+void checkMountPath(const JobSpec& job, const std::string& path) {
+    if (path.empty() || path.find_first_of(":,") != std::string::npos)
+        throw InputError(job.planPath, "configuration '" + job.config + "': mount path '" + path +
+                                           "' is empty or holds ':' or ','");
+}
+
+std::string volume(const std::string& host, const std::string& container, bool readOnly) {
+    return host + ":" + container + (readOnly ? ":ro" : ":rw");
+}
+
+class ContainerJob : public RunningJob {
+public:
+    ContainerJob(const std::vector<std::string>& argv, const ContainerSettings& s, const JobSpec& job)
+        : engine_(s.engine), engineEnv_(s.engineEnv), container_(job.jobName), dir_(job.outputDir),
+          group_(argv, s.engineEnv, (fs::path(job.outputDir) / "node0.log").string()) {}
+
+    std::optional<int> poll() override { return group_.poll(); }
+
+    void cancel() override {
+        if (group_.poll())
+            return;
+        // The engine stops and (--rm) removes its container; killing only the client could leave it running.
+        runProcess({engine_, "stop", "--time", "5", container_}, engineEnv_);
+        group_.stop(10000);
+        runProcess({engine_, "rm", "--force", container_}, engineEnv_); // fails harmlessly when gone
+    }
+
+    std::string collect() override { return readLogs(dir_); }
+
+private:
+    std::string engine_;
+    EnvList engineEnv_;
+    std::string container_, dir_;
+    ProcessGroup group_;
+};
+
+} // namespace
+
+std::vector<std::string> splitWords(const std::string& flags) {
+    std::vector<std::string> out;
+    std::istringstream in(flags);
+    for (std::string w; in >> w;)
+        out.push_back(w);
+    return out;
+}
+
+std::vector<std::string> ContainerBackend::runArgv(const JobSpec& job) const {
+    if (job.image.empty())
+        throw InputError(job.planPath,
+                         "configuration '" + job.config + "': no image for the container backends");
+    std::vector<std::string> a = {s_.engine, "run", "--rm", "--name", job.jobName};
+    const std::pair<const char*, std::string> labels[] = {
+        {"cnp.plan=", s_.planName}, {"cnp.config=", job.config}, {"cnp.repeat=", std::to_string(job.repeat)}};
+    for (const auto& [k, v] : labels)
+        a.insert(a.end(), {"--label", k + v});
+    a.insert(a.end(), s_.gpuFlags.begin(), s_.gpuFlags.end());
+    if (job.ipcHost)
+        a.emplace_back("--ipc=host");
+    checkMountPath(job, job.outputDir);
+    a.insert(a.end(), {"-v", volume(job.outputDir, kContainerOutputDir, false)});
+    if (job.traced) {
+        checkMountPath(job, s_.collectorLibrary);
+        a.insert(a.end(), {"-v", volume(s_.collectorLibrary, kContainerCollectorPath, true)});
+    }
+    for (const auto& m : job.mounts) {
+        checkMountPath(job, m.hostPath);
+        checkMountPath(job, m.containerPath);
+        if (m.containerPath.front() != '/')
+            throw InputError(job.planPath, "configuration '" + job.config + "': container path '" +
+                                               m.containerPath + "' is not absolute");
+        a.insert(a.end(), {"-v", volume(m.hostPath, m.containerPath, m.readOnly)});
+    }
+    for (const auto& [k, v] : workloadEnvironment(job, kContainerCollectorPath, kContainerOutputDir))
+        a.insert(a.end(), {"-e", k + "=" + v});
+    if (!job.workingDir.empty())
+        a.insert(a.end(), {"--workdir", job.workingDir});
+    a.insert(a.end(), s_.extraArgs.begin(), s_.extraArgs.end());
+    a.push_back(job.image);
+    const auto node = nodeArgv(job, "localhost");
+    a.insert(a.end(), node.begin(), node.end());
+    return a;
+}
+
+std::string ContainerBackend::describe(const JobSpec& job) const {
+    return jsonArgv(runArgv(job)) + "\n";
+}
+
+std::unique_ptr<RunningJob> ContainerBackend::start(const JobSpec& job, const ProgressListener&) {
+    return std::make_unique<ContainerJob>(runArgv(job), s_, job);
+}
+
+} // namespace cnp::launch

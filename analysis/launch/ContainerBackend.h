@@ -1,0 +1,43 @@
+#pragma once
+// Jobs as podman or docker containers: `ENGINE run --rm` with the collector bind-mounted read-only, the
+// job's output folder mounted read-write, every variable passed with -e, the plan's GPU flags (`--gpus all`
+// or CDI `--device nvidia.com/gpu=all`), --ipc=host when the configuration wants it, never --privileged.
+// The engine's own environment may carry settings (podman: CONTAINERS_CONF naming a containers.conf, e.g.
+// runc and explicit ulimits on hosts where the defaults fail). Cancel = `ENGINE stop` of the job's own
+// container (named after the job), then `ENGINE rm -f` of the same name.
+#include "launch/Backend.h"
+
+namespace cnp::launch {
+
+struct ContainerSettings {
+    std::string engine = "podman";      // program: podman or docker
+    std::string collectorLibrary;       // host path of libcnp-collector.so
+    std::vector<std::string> gpuFlags;  // words, e.g. {"--gpus", "all"}; empty = no GPUs
+    std::vector<std::string> extraArgs; // appended to `run` before the image
+    EnvList engineEnv;                  // environment of the engine process (CONTAINERS_CONF=...)
+    std::string planName;               // for the container's labels
+};
+
+// Inside the container.
+inline constexpr const char* kContainerCollectorPath = "/opt/cnp/lib/libcnp-collector.so";
+inline constexpr const char* kContainerOutputDir = "/cnp/out";
+
+class ContainerBackend : public Backend {
+public:
+    explicit ContainerBackend(ContainerSettings s) : s_(std::move(s)) {}
+    std::string name() const override { return s_.engine == "docker" ? "docker" : "podman"; }
+    std::string describe(const JobSpec& job) const override;
+    std::unique_ptr<RunningJob> start(const JobSpec& job, const ProgressListener& progress) override;
+
+    // The whole `ENGINE run --rm ...` argv. Throws InputError for a mount path the engine would misread
+    // (':' or ',' in it, or a relative container path) or a job without an image.
+    std::vector<std::string> runArgv(const JobSpec& job) const;
+
+private:
+    ContainerSettings s_;
+};
+
+// Splits a flag string from the plan ("--gpus all") into words at spaces; no quoting, no expansion.
+std::vector<std::string> splitWords(const std::string& flags);
+
+} // namespace cnp::launch

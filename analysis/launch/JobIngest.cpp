@@ -1,0 +1,124 @@
+#include "launch/JobIngest.h"
+
+#include "core/InputError.h"
+#include "ingest/IngestPipeline.h"
+#include "store/Sqlite.h"
+
+#include <cstdio>
+#include <filesystem>
+
+namespace cnp::launch {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Full precision, C locale (docs/schema.md: run_attributes values).
+std::string numberText(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+std::string freeRunName(const Workspace& ws, const std::string& wanted) {
+    std::string name = wanted;
+    for (int n = 2; ws.findRun(name); ++n)
+        name = wanted + "." + std::to_string(n);
+    return name;
+}
+
+bool hasTraceFile(const std::string& dir) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.size() > 5 && (name.ends_with(".cnpt") || name.ends_with(".cnpt.gz")))
+            return true;
+    }
+    return false;
+}
+
+// An untraced repeat: a run that holds no events, only its labels (and, below, its log figures). It has one
+// rank without events, so it has a (zero) summary row like every run: readers of summaries accept it, and
+// the trace-derived ablation finds no window in it and takes no sample from it.
+std::int64_t addEmptyRun(Workspace& ws, const plan::Plan& plan, const JobSpec& job, const std::string& name) {
+    TraceData trace;
+    trace.ranks.push_back(RankInfo{});
+    trace.info.name = name;
+    trace.info.config = job.config;
+    trace.info.repeat = job.repeat;
+    trace.info.sourceFormat = "log";
+    trace.info.containerImage = job.image;
+    trace.info.worldSize = job.nodes * job.gpusPerNode;
+    trace.info.tokensPerStep = plan.tokensPerStep;
+    trace.info.flopsPerStep = plan.flopsPerToken * plan.tokensPerStep;
+    return addTrace(ws, trace);
+}
+
+void writeAttributes(Workspace& ws, std::int64_t runId, const plan::Plan& plan, const JobSpec& job,
+                     const std::string& backend, const LogFigures& f) {
+    ws.setRunAttribute(runId, "plan.hash", plan.hash);
+    ws.setRunAttribute(runId, "plan.path", plan.path);
+    ws.setRunAttribute(runId, "plan.name", plan.name);
+    ws.setRunAttribute(runId, "plan.config", job.config);
+    ws.setRunAttribute(runId, "plan.repeat", std::to_string(job.repeat));
+    ws.setRunAttribute(runId, "launch.backend", backend);
+    ws.setRunAttribute(runId, "launch.traced", job.traced ? "1" : "0");
+    if (f.throughput) {
+        ws.setRunAttribute(runId, "log.throughput", numberText(*f.throughput));
+        ws.setRunAttribute(runId, "log.throughput_unit", f.throughputUnit);
+    }
+    if (f.stepTimeSeconds)
+        ws.setRunAttribute(runId, "log.step_time_s", numberText(*f.stepTimeSeconds));
+    if (f.throughput || f.stepTimeSeconds)
+        ws.setRunAttribute(runId, "log.source", "log");
+}
+
+} // namespace
+
+std::optional<std::int64_t> findCompletedRun(const Workspace& ws, const plan::Plan& plan,
+                                             const JobSpec& job) {
+    // O(runs) attribute reads: a workspace holds tens of runs, and this runs once per job.
+    for (const RunRecord& r : ws.runs()) {
+        const auto a = ws.runAttributes(r.id);
+        auto is = [&](const char* key, const std::string& value) {
+            const auto it = a.find(key);
+            return it != a.end() && it->second == value;
+        };
+        if (is("plan.hash", plan.hash) && is("plan.config", job.config) &&
+            is("plan.repeat", std::to_string(job.repeat)))
+            return r.id;
+    }
+    return std::nullopt;
+}
+
+std::int64_t ingestJob(Workspace& ws, const plan::Plan& plan, const JobSpec& job, const std::string& backend,
+                       const LogFigures& figures) {
+    const std::string name = freeRunName(ws, job.runName);
+    std::int64_t runId = 0;
+    if (job.traced) {
+        if (!hasTraceFile(job.outputDir))
+            throw InputError(job.outputDir, "the job wrote no trace (.cnpt): did the workload use CUDA?");
+        IngestRequest req;
+        req.inputs = {job.outputDir};
+        req.runName = name;
+        req.config = job.config;
+        req.repeat = job.repeat;
+        req.tokensPerStep = plan.tokensPerStep;
+        runId = ingest(ws, req).runId;
+    } else {
+        runId = addEmptyRun(ws, plan, job, name);
+    }
+    // The run is committed; its attributes follow in a transaction of their own. Should that fail, the run
+    // is removed again so that resume re-runs the job rather than keep a run it cannot recognise.
+    try {
+        Transaction tx(ws.db());
+        writeAttributes(ws, runId, plan, job, backend, figures);
+        tx.commit();
+    } catch (...) {
+        ws.removeRun(name);
+        throw;
+    }
+    return runId;
+}
+
+} // namespace cnp::launch

@@ -1,0 +1,24 @@
+#pragma once
+// A finished job into the workspace: its ranks' .cnpt files as one run (ranks merged and clock-aligned by
+// the ingest pipeline), or for an untraced repeat a run without events; then the run_attributes that make
+// `cnp run` resumable and the figures its log reported (docs/schema.md).
+#include "launch/JobSpec.h"
+#include "launch/LogFigures.h"
+#include "plan/Plan.h"
+#include "store/Workspace.h"
+
+#include <optional>
+#include <string>
+
+namespace cnp::launch {
+
+// The run this job already produced in `ws` (same plan.hash, plan.config, plan.repeat), if any.
+std::optional<std::int64_t> findCompletedRun(const Workspace& ws, const plan::Plan& plan, const JobSpec& job);
+
+// Ingests job.outputDir (its *.cnpt; for an untraced job none is read) as run job.runName (or
+// "<runName>.<n>" when a run of another plan has that name) and records the attributes. Throws InputError
+// when a traced job left no trace; on any exception the workspace is unchanged.
+std::int64_t ingestJob(Workspace& ws, const plan::Plan& plan, const JobSpec& job, const std::string& backend,
+                       const LogFigures& figures);
+
+} // namespace cnp::launch

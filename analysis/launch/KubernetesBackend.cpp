@@ -1,0 +1,302 @@
+#include "launch/KubernetesBackend.h"
+
+#include "core/InputError.h"
+#include "launch/KubernetesManifests.h"
+#include "launch/LocalBackend.h"
+#include "launch/Subprocess.h"
+
+#include <rapidjson/document.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <thread>
+
+namespace cnp::launch {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+struct JobStatus {
+    bool complete = false, failed = false;
+};
+
+// A Job's (or PyTorchJob's) end from its conditions; Complete/Succeeded or Failed with status "True".
+JobStatus parseJobStatus(const std::string& json) {
+    JobStatus s;
+    rapidjson::Document d;
+    if (d.Parse(json.c_str()).HasParseError() || !d.IsObject() || !d.HasMember("status") ||
+        !d["status"].IsObject())
+        return s;
+    const auto& st = d["status"];
+    if (st.HasMember("conditions") && st["conditions"].IsArray())
+        for (const auto& c : st["conditions"].GetArray()) {
+            if (!c.IsObject() || !c.HasMember("type") || !c["type"].IsString() || !c.HasMember("status") ||
+                !c["status"].IsString() || std::string(c["status"].GetString()) != "True")
+                continue;
+            const std::string type = c["type"].GetString();
+            s.complete = s.complete || type == "Complete" || type == "Succeeded";
+            s.failed = s.failed || type == "Failed";
+        }
+    return s;
+}
+
+struct PodState {
+    std::string name;
+    int rank = 0;
+    std::string phase; // Pending, Running, Succeeded, Failed, Unknown
+};
+
+const char* member(const rapidjson::Value& v, const char* key) {
+    return v.IsObject() && v.HasMember(key) && v[key].IsString() ? v[key].GetString() : nullptr;
+}
+
+// The pod's rank: its Indexed Job completion index, or for a PyTorchJob Master 0 and Worker i -> i + 1.
+int podRank(const rapidjson::Value& meta) {
+    if (meta.HasMember("annotations"))
+        if (const char* idx = member(meta["annotations"], "batch.kubernetes.io/job-completion-index"))
+            return std::atoi(idx);
+    if (meta.HasMember("labels")) {
+        const char* type = member(meta["labels"], "training.kubeflow.org/replica-type");
+        const char* idx = member(meta["labels"], "training.kubeflow.org/replica-index");
+        if (type && idx)
+            return (std::string(type) == "worker" ? 1 : 0) + std::atoi(idx);
+    }
+    return 0;
+}
+
+std::vector<PodState> parsePods(const std::string& json) {
+    std::vector<PodState> pods;
+    rapidjson::Document d;
+    if (d.Parse(json.c_str()).HasParseError() || !d.IsObject() || !d.HasMember("items") ||
+        !d["items"].IsArray())
+        return pods;
+    for (const auto& item : d["items"].GetArray()) {
+        if (!item.IsObject() || !item.HasMember("metadata") || !item["metadata"].IsObject())
+            continue;
+        const auto& meta = item["metadata"];
+        const char* name = member(meta, "name");
+        if (!name)
+            continue;
+        PodState p;
+        p.name = name;
+        p.rank = podRank(meta);
+        if (item.HasMember("status"))
+            if (const char* phase = member(item["status"], "phase"))
+                p.phase = phase;
+        pods.push_back(p);
+    }
+    return pods;
+}
+
+std::string podPhase(const std::string& json) {
+    rapidjson::Document d;
+    if (d.Parse(json.c_str()).HasParseError() || !d.IsObject() || !d.HasMember("status"))
+        return {};
+    const char* phase = member(d["status"], "phase");
+    return phase ? phase : "";
+}
+
+std::optional<JobState> rankState(const std::string& phase) {
+    if (phase == "Pending")
+        return JobState::Starting;
+    if (phase == "Running")
+        return JobState::Running;
+    if (phase == "Succeeded")
+        return JobState::Done;
+    if (phase == "Failed")
+        return JobState::Failed;
+    return std::nullopt;
+}
+
+class KubernetesJob : public RunningJob {
+public:
+    KubernetesJob(const plan::Plan& plan, const KubectlOptions& k, const JobSpec& job,
+                  ProgressListener progress)
+        : plan_(plan), k_(k), job_(job), progress_(std::move(progress)),
+          kind_(plan.kubernetes.jobKind == "PyTorchJob" ? "pytorchjob" : "job") {
+        kubectl({"delete", kind_ + "/" + job_.jobName, "service/" + job_.jobName, "pod/" + fetchPod(),
+                 "--ignore-not-found", "--wait=false"}); // leftovers of an attempt that was killed
+        const ProcessResult r =
+            kubectl({"create", "--validate=false", "-f", "-", "-o", "name"}, jobManifests(plan_, job_));
+        if (r.exitCode != 0)
+            throw InputError("kubectl create", firstLine(r.err));
+    }
+
+    ~KubernetesJob() override { cleanup(); }
+
+    std::optional<int> poll() override {
+        if (result_ || Clock::now() < nextPoll_)
+            return result_;
+        nextPoll_ = Clock::now() + std::chrono::milliseconds(k_.pollMs);
+        reportPods();
+        const ProcessResult r = kubectl({"get", kind_, job_.jobName, "-o", "json"});
+        if (r.exitCode != 0)
+            return result_; // transient API errors: try again at the next poll
+        const JobStatus s = parseJobStatus(r.out);
+        if (s.failed)
+            result_ = 1;
+        else if (s.complete)
+            result_ = 0;
+        if (result_)
+            reportPods();
+        return result_;
+    }
+
+    void cancel() override {
+        cancelled_ = true;
+        kubectl({"delete", kind_ + "/" + job_.jobName, "service/" + job_.jobName, "--ignore-not-found",
+                 "--wait=false"});
+        result_ = result_.value_or(130);
+    }
+
+    std::string collect() override {
+        for (const auto& pod : pods()) {
+            const std::string container = kind_ == "job" ? "workload" : "pytorch";
+            const ProcessResult r = kubectl({"logs", pod.name, "-c", container});
+            std::ofstream(fs::path(job_.outputDir) / ("node" + std::to_string(pod.rank) + ".log"),
+                          std::ios::binary)
+                << r.out;
+        }
+        if (job_.traced && !cancelled_) // a failed job's traces are fetched too: nothing collected is lost
+            fetchTraces();
+        cleanup();
+        return readLogs(job_.outputDir);
+    }
+
+private:
+    ProcessResult kubectl(const std::vector<std::string>& args, const std::string& input = {}) const {
+        return runProcess(kubectlArgv(k_, args), {}, input);
+    }
+
+    static std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+    std::string fetchPod() const { return job_.jobName + "-fetch"; }
+
+    std::vector<PodState> pods() const {
+        const ProcessResult r =
+            kubectl({"get", "pods", "-l", "cnp.job=" + job_.jobName + ",cnp.role=workload", "-o", "json"});
+        return r.exitCode == 0 ? parsePods(r.out) : std::vector<PodState>{};
+    }
+
+    // Per-rank progress: one event per rank whose phase changed since the last poll.
+    void reportPods() {
+        for (const auto& p : pods()) {
+            auto& last = phases_[p.rank];
+            if (last == p.phase)
+                continue;
+            last = p.phase;
+            if (auto st = rankState(p.phase); st && progress_)
+                progress_({job_.config, job_.repeat, p.rank, *st, p.name});
+        }
+    }
+
+    // Runs the fetch pod to its end and unpacks its base64 tar of the job's trace folder.
+    void fetchTraces() {
+        const ProcessResult created = kubectl({"create", "--validate=false", "-f", "-", "-o", "name"},
+                                              traceFetcherManifest(plan_, job_));
+        if (created.exitCode != 0)
+            return note("fetch pod not created: " + firstLine(created.err));
+        const auto until = Clock::now() + std::chrono::seconds(k_.fetchTimeoutSeconds);
+        std::string phase;
+        while (phase != "Succeeded" && phase != "Failed" && Clock::now() < until) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(k_.pollMs));
+            const ProcessResult r = kubectl({"get", "pod", fetchPod(), "-o", "json"});
+            phase = r.exitCode == 0 ? podPhase(r.out) : "";
+        }
+        if (phase != "Succeeded")
+            return note("fetch pod ended " + (phase.empty() ? std::string("without finishing") : phase));
+        const ProcessResult log = kubectl({"logs", fetchPod()});
+        const ProcessResult tar = runProcess(
+            {"tar", "-x", "--no-same-owner", "--wildcards", "-C", job_.outputDir, "*.cnpt", "*.cnpt.gz"}, {},
+            decodeBase64(log.out));
+        if (tar.exitCode != 0)
+            note("traces not unpacked: " + firstLine(tar.err));
+    }
+
+    // kubectl trouble worth keeping next to the job's logs (not *.log: those are the workload's).
+    void note(const std::string& line) const {
+        std::ofstream(fs::path(job_.outputDir) / "kubectl.txt", std::ios::app) << line << '\n';
+    }
+
+    void cleanup() {
+        if (cleaned_)
+            return;
+        cleaned_ = true;
+        kubectl({"delete", kind_ + "/" + job_.jobName, "service/" + job_.jobName, "pod/" + fetchPod(),
+                 "--ignore-not-found", "--wait=false"});
+    }
+
+    const plan::Plan& plan_;
+    KubectlOptions k_;
+    JobSpec job_;
+    ProgressListener progress_;
+    std::string kind_;
+    std::optional<int> result_;
+    bool cancelled_ = false, cleaned_ = false;
+    Clock::time_point nextPoll_ = Clock::now();
+    std::map<int, std::string> phases_;
+};
+
+} // namespace
+
+std::vector<std::string> kubectlArgv(const KubectlOptions& k, const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {k.program};
+    const std::pair<const char*, const std::string*> opts[] = {
+        {"--kubeconfig", &k.kubeconfig}, {"--context", &k.context}, {"--namespace", &k.namespace_}};
+    for (const auto& [flag, value] : opts)
+        if (!value->empty())
+            argv.insert(argv.end(), {flag, *value});
+    argv.insert(argv.end(), args.begin(), args.end());
+    return argv;
+}
+
+KubernetesBackend::KubernetesBackend(plan::Plan plan, KubectlOptions k)
+    : plan_(std::move(plan)), k_(std::move(k)) {
+    if (k_.namespace_.empty())
+        k_.namespace_ = plan_.kubernetes.namespace_;
+    else
+        plan_.kubernetes.namespace_ = k_.namespace_;
+}
+
+std::string KubernetesBackend::describe(const JobSpec& job) const {
+    return jobManifests(plan_, job);
+}
+
+std::unique_ptr<RunningJob> KubernetesBackend::start(const JobSpec& job, const ProgressListener& progress) {
+    return std::make_unique<KubernetesJob>(plan_, k_, job, progress);
+}
+
+std::string decodeBase64(const std::string& text) {
+    std::string out;
+    std::uint32_t acc = 0;
+    int bits = 0;
+    for (unsigned char c : text) {
+        int v;
+        if (c >= 'A' && c <= 'Z')
+            v = c - 'A';
+        else if (c >= 'a' && c <= 'z')
+            v = c - 'a' + 26;
+        else if (c >= '0' && c <= '9')
+            v = c - '0' + 52;
+        else if (c == '+')
+            v = 62;
+        else if (c == '/')
+            v = 63;
+        else if (c == '\n' || c == '\r' || c == ' ' || c == '\t')
+            continue;
+        else
+            break; // '=' padding or garbage: the end
+        acc = (acc << 6) | static_cast<std::uint32_t>(v);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out += static_cast<char>((acc >> bits) & 0xffu);
+        }
+    }
+    return out;
+}
+
+} // namespace cnp::launch

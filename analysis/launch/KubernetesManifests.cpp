@@ -1,0 +1,335 @@
+#include "launch/KubernetesManifests.h"
+
+#include "core/InputError.h"
+#include "launch/JobPlanner.h"
+
+#include <yaml-cpp/yaml.h>
+
+namespace cnp::launch {
+
+namespace {
+
+// Every string scalar is double-quoted: "1", "true" or "0755" stay strings for the API server.
+YAML::Emitter& str(YAML::Emitter& out, const std::string& s) {
+    return out << YAML::DoubleQuoted << s;
+}
+
+void keyStr(YAML::Emitter& out, const char* key, const std::string& value) {
+    out << YAML::Key << key << YAML::Value;
+    str(out, value);
+}
+
+// `role`: "workload" for the job's pods (what the Service selects and the driver lists as ranks), "fetch"
+// for the trace fetch pod, "" for the job's other objects.
+void labels(YAML::Emitter& out, const plan::Plan& plan, const JobSpec& job, const std::string& role = {}) {
+    out << YAML::Key << "labels" << YAML::Value << YAML::BeginMap;
+    keyStr(out, "app.kubernetes.io/managed-by", "cnp");
+    keyStr(out, "cnp.plan", dnsLabel(plan.name, 63));
+    keyStr(out, "cnp.config", dnsLabel(job.config, 63));
+    keyStr(out, "cnp.repeat", std::to_string(job.repeat));
+    keyStr(out, "cnp.job", job.jobName);
+    if (!role.empty())
+        keyStr(out, "cnp.role", role);
+    out << YAML::EndMap;
+}
+
+void metadata(YAML::Emitter& out, const plan::Plan& plan, const JobSpec& job, const std::string& name,
+              const std::string& role = {}) {
+    out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
+    keyStr(out, "name", name);
+    if (!plan.kubernetes.namespace_.empty())
+        keyStr(out, "namespace", plan.kubernetes.namespace_);
+    labels(out, plan, job, role);
+    out << YAML::Key << "annotations" << YAML::Value << YAML::BeginMap;
+    keyStr(out, "cnp.plan/name", plan.name);
+    keyStr(out, "cnp.plan/hash", plan.hash);
+    keyStr(out, "cnp.config/name", job.config);
+    out << YAML::EndMap << YAML::EndMap;
+}
+
+void stringList(YAML::Emitter& out, const char* key, const std::vector<std::string>& items, bool escape) {
+    out << YAML::Key << key << YAML::Value << YAML::BeginSeq;
+    for (const auto& i : items)
+        str(out, escape ? escapeKubeletExpansion(i) : i);
+    out << YAML::EndSeq;
+}
+
+void envFromIndex(YAML::Emitter& out, const char* name) {
+    out << YAML::BeginMap;
+    keyStr(out, "name", name);
+    out << YAML::Key << "valueFrom" << YAML::Value << YAML::BeginMap << YAML::Key << "fieldRef" << YAML::Value
+        << YAML::BeginMap;
+    keyStr(out, "fieldPath", "metadata.annotations['batch.kubernetes.io/job-completion-index']");
+    out << YAML::EndMap << YAML::EndMap << YAML::EndMap;
+}
+
+// The workload's env: the configuration's and the collector's (escaped), then the rendezvous variables
+// (ours: never escaped, the ones from the completion index resolved by the kubelet).
+void env(YAML::Emitter& out, const JobSpec& job, bool indexedJob) {
+    const std::string traces = std::string(kPodTracesDir) + "/" + job.jobName;
+    const std::string lib = std::string(kPodCollectorDir) + "/libcnp-collector.so";
+    out << YAML::Key << "env" << YAML::Value << YAML::BeginSeq;
+    for (const auto& [k, v] : workloadEnvironment(job, lib, traces)) {
+        out << YAML::BeginMap;
+        keyStr(out, "name", k);
+        keyStr(out, "value", escapeKubeletExpansion(v));
+        out << YAML::EndMap;
+    }
+    if (indexedJob) {
+        const std::pair<const char*, std::string> fixed[] = {
+            {"MASTER_ADDR", job.jobName + "-0." + job.jobName},
+            {"MASTER_PORT", std::to_string(kMasterPort)},
+            {"WORLD_SIZE", std::to_string(job.nodes * job.gpusPerNode)}};
+        for (const auto& [k, v] : fixed) {
+            out << YAML::BeginMap;
+            keyStr(out, "name", k);
+            keyStr(out, "value", v);
+            out << YAML::EndMap;
+        }
+        envFromIndex(out, "NODE_RANK");
+        envFromIndex(out, "PET_NODE_RANK");
+        if (job.gpusPerNode <= 1)
+            envFromIndex(out, "RANK");
+    }
+    out << YAML::EndSeq;
+}
+
+void resources(YAML::Emitter& out, const plan::Plan& plan, const JobSpec& job) {
+    out << YAML::Key << "resources" << YAML::Value << YAML::BeginMap;
+    for (const char* kind : {"requests", "limits"}) {
+        out << YAML::Key << kind << YAML::Value << YAML::BeginMap;
+        if (std::string(kind) == "requests") {
+            if (!plan.resources.cpu.empty())
+                keyStr(out, "cpu", plan.resources.cpu);
+            if (!plan.resources.memory.empty())
+                keyStr(out, "memory", plan.resources.memory);
+        }
+        if (job.gpusPerNode > 0)
+            keyStr(out, plan.resources.gpuResource.c_str(), std::to_string(job.gpusPerNode));
+        out << YAML::EndMap;
+    }
+    out << YAML::EndMap;
+}
+
+void volumeMount(YAML::Emitter& out, const std::string& name, const std::string& path, bool readOnly) {
+    out << YAML::BeginMap;
+    keyStr(out, "name", name);
+    keyStr(out, "mountPath", path);
+    out << YAML::Key << "readOnly" << YAML::Value << readOnly << YAML::EndMap;
+}
+
+void workloadContainer(YAML::Emitter& out, const plan::Plan& plan, const JobSpec& job, bool indexedJob) {
+    out << YAML::BeginMap;
+    keyStr(out, "name", indexedJob ? "workload" : "pytorch"); // the Kubeflow operator wants "pytorch"
+    keyStr(out, "image", job.image);
+    stringList(out, "command", nodeArgv(job, indexedJob ? job.jobName + "-0." + job.jobName : ""), true);
+    if (!job.workingDir.empty())
+        keyStr(out, "workingDir", job.workingDir);
+    env(out, job, indexedJob);
+    resources(out, plan, job);
+    out << YAML::Key << "securityContext" << YAML::Value << YAML::BeginMap << YAML::Key << "privileged"
+        << YAML::Value << false << YAML::Key << "allowPrivilegeEscalation" << YAML::Value << false
+        << YAML::EndMap;
+    out << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq;
+    if (job.traced)
+        volumeMount(out, "cnp-collector", kPodCollectorDir, true);
+    volumeMount(out, "cnp-traces", kPodTracesDir, false);
+    if (job.ipcHost) // the pod form of --ipc=host: a shared-memory /dev/shm for NCCL and DataLoader workers
+        volumeMount(out, "cnp-shm", "/dev/shm", false);
+    for (std::size_t i = 0; i < job.mounts.size(); ++i)
+        volumeMount(out, "mount-" + std::to_string(i), job.mounts[i].containerPath, job.mounts[i].readOnly);
+    out << YAML::EndSeq << YAML::EndMap;
+}
+
+void collectorInitContainer(YAML::Emitter& out, const plan::Plan& plan) {
+    out << YAML::Key << "initContainers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
+    keyStr(out, "name", "cnp-collector");
+    keyStr(out, "image", plan.kubernetes.collectorImage);
+    stringList(out, "command", {"cp", kCollectorImageLibrary, std::string(kPodCollectorDir) + "/"}, false);
+    out << YAML::Key << "securityContext" << YAML::Value << YAML::BeginMap << YAML::Key << "privileged"
+        << YAML::Value << false << YAML::EndMap;
+    out << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq;
+    volumeMount(out, "cnp-collector", kPodCollectorDir, false);
+    out << YAML::EndSeq << YAML::EndMap << YAML::EndSeq;
+}
+
+void pvcVolume(YAML::Emitter& out, const std::string& name, const std::string& claim, bool readOnly) {
+    out << YAML::BeginMap;
+    keyStr(out, "name", name);
+    out << YAML::Key << "persistentVolumeClaim" << YAML::Value << YAML::BeginMap;
+    keyStr(out, "claimName", claim);
+    if (readOnly)
+        out << YAML::Key << "readOnly" << YAML::Value << true;
+    out << YAML::EndMap << YAML::EndMap;
+}
+
+void emptyDirVolume(YAML::Emitter& out, const std::string& name, bool memory) {
+    out << YAML::BeginMap;
+    keyStr(out, "name", name);
+    out << YAML::Key << "emptyDir" << YAML::Value << YAML::BeginMap;
+    if (memory)
+        keyStr(out, "medium", "Memory");
+    out << YAML::EndMap << YAML::EndMap;
+}
+
+void volumes(YAML::Emitter& out, const plan::Plan& plan, const JobSpec& job) {
+    out << YAML::Key << "volumes" << YAML::Value << YAML::BeginSeq;
+    if (job.traced)
+        emptyDirVolume(out, "cnp-collector", false);
+    pvcVolume(out, "cnp-traces", plan.kubernetes.tracesPvc, false);
+    if (job.ipcHost)
+        emptyDirVolume(out, "cnp-shm", true);
+    for (std::size_t i = 0; i < job.mounts.size(); ++i)
+        pvcVolume(out, "mount-" + std::to_string(i), job.mounts[i].pvc, job.mounts[i].readOnly);
+    out << YAML::EndSeq;
+}
+
+void podTemplate(YAML::Emitter& out, const plan::Plan& plan, const JobSpec& job, bool indexedJob) {
+    out << YAML::Key << "template" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
+    labels(out, plan, job, "workload");
+    out << YAML::EndMap;
+    out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+    keyStr(out, "restartPolicy", "Never");
+    if (indexedJob)
+        keyStr(out, "subdomain", job.jobName);
+    if (!job.nodeSelector.empty()) {
+        out << YAML::Key << "nodeSelector" << YAML::Value << YAML::BeginMap;
+        for (const auto& [k, v] : job.nodeSelector)
+            keyStr(out, k.c_str(), v);
+        out << YAML::EndMap;
+    }
+    if (job.traced)
+        collectorInitContainer(out, plan);
+    out << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq;
+    workloadContainer(out, plan, job, indexedJob);
+    out << YAML::EndSeq;
+    volumes(out, plan, job);
+    out << YAML::EndMap << YAML::EndMap;
+}
+
+std::string serviceDoc(const plan::Plan& plan, const JobSpec& job) {
+    YAML::Emitter out;
+    out << YAML::BeginMap;
+    keyStr(out, "apiVersion", "v1");
+    keyStr(out, "kind", "Service");
+    metadata(out, plan, job, job.jobName);
+    out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+    keyStr(out, "clusterIP", "None");
+    out << YAML::Key << "publishNotReadyAddresses" << YAML::Value << true;
+    out << YAML::Key << "selector" << YAML::Value << YAML::BeginMap;
+    keyStr(out, "cnp.job", job.jobName);
+    keyStr(out, "cnp.role", "workload");
+    out << YAML::EndMap;
+    out << YAML::Key << "ports" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
+    keyStr(out, "name", "rendezvous");
+    out << YAML::Key << "port" << YAML::Value << kMasterPort << YAML::EndMap << YAML::EndSeq;
+    out << YAML::EndMap << YAML::EndMap;
+    return out.c_str();
+}
+
+std::string indexedJobDoc(const plan::Plan& plan, const JobSpec& job) {
+    YAML::Emitter out;
+    out << YAML::BeginMap;
+    keyStr(out, "apiVersion", "batch/v1");
+    keyStr(out, "kind", "Job");
+    metadata(out, plan, job, job.jobName);
+    out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+    keyStr(out, "completionMode", "Indexed");
+    out << YAML::Key << "completions" << YAML::Value << job.nodes;
+    out << YAML::Key << "parallelism" << YAML::Value << job.nodes;
+    out << YAML::Key << "backoffLimit" << YAML::Value << 0; // a failed rank fails the run: no retries
+    if (job.timeoutSeconds > 0)
+        out << YAML::Key << "activeDeadlineSeconds" << YAML::Value << job.timeoutSeconds;
+    podTemplate(out, plan, job, true);
+    out << YAML::EndMap << YAML::EndMap;
+    return out.c_str();
+}
+
+void replicaSpec(YAML::Emitter& out, const plan::Plan& plan, const JobSpec& job, const char* role,
+                 int replicas) {
+    out << YAML::Key << role << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "replicas" << YAML::Value << replicas;
+    keyStr(out, "restartPolicy", "Never");
+    podTemplate(out, plan, job, false);
+    out << YAML::EndMap;
+}
+
+std::string pyTorchJobDoc(const plan::Plan& plan, const JobSpec& job) {
+    YAML::Emitter out;
+    out << YAML::BeginMap;
+    keyStr(out, "apiVersion", "kubeflow.org/v1");
+    keyStr(out, "kind", "PyTorchJob");
+    metadata(out, plan, job, job.jobName);
+    out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "runPolicy" << YAML::Value << YAML::BeginMap << YAML::Key << "backoffLimit"
+        << YAML::Value << 0;
+    if (job.timeoutSeconds > 0)
+        out << YAML::Key << "activeDeadlineSeconds" << YAML::Value << job.timeoutSeconds;
+    out << YAML::EndMap;
+    if (job.gpusPerNode > 0)
+        keyStr(out, "nprocPerNode", std::to_string(job.gpusPerNode));
+    out << YAML::Key << "pytorchReplicaSpecs" << YAML::Value << YAML::BeginMap;
+    replicaSpec(out, plan, job, "Master", 1);
+    if (job.nodes > 1)
+        replicaSpec(out, plan, job, "Worker", job.nodes - 1);
+    out << YAML::EndMap << YAML::EndMap << YAML::EndMap;
+    return out.c_str();
+}
+
+void checkPodSpec(const JobSpec& job) {
+    if (job.image.empty())
+        throw InputError(job.planPath,
+                         "configuration '" + job.config + "': no image for the kubernetes backend");
+    for (const auto& m : job.mounts)
+        if (m.pvc.empty())
+            throw InputError(job.planPath, "configuration '" + job.config + "': mount '" + m.containerPath +
+                                               "' names no pvc: the kubernetes backend mounts no host paths");
+}
+
+} // namespace
+
+std::string escapeKubeletExpansion(const std::string& value) {
+    std::string out;
+    out.reserve(value.size());
+    for (char c : value) {
+        out += c;
+        if (c == '$')
+            out += '$';
+    }
+    return out;
+}
+
+std::string jobManifests(const plan::Plan& plan, const JobSpec& job) {
+    checkPodSpec(job);
+    if (plan.kubernetes.jobKind == "PyTorchJob")
+        return "---\n" + pyTorchJobDoc(plan, job) + "\n";
+    return "---\n" + serviceDoc(plan, job) + "\n---\n" + indexedJobDoc(plan, job) + "\n";
+}
+
+std::string traceFetcherManifest(const plan::Plan& plan, const JobSpec& job) {
+    YAML::Emitter out;
+    out << YAML::BeginMap;
+    keyStr(out, "apiVersion", "v1");
+    keyStr(out, "kind", "Pod");
+    metadata(out, plan, job, job.jobName + "-fetch", "fetch");
+    out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+    keyStr(out, "restartPolicy", "Never");
+    out << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
+    keyStr(out, "name", "fetch");
+    keyStr(out, "image", plan.kubernetes.collectorImage);
+    // The folder is passed as $0, never spliced into the script; job names are DNS labels anyway.
+    stringList(
+        out, "command",
+        {"sh", "-c", "cd \"$0\" && tar -cf - . | base64", std::string(kPodTracesDir) + "/" + job.jobName},
+        true);
+    out << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq;
+    volumeMount(out, "cnp-traces", kPodTracesDir, true);
+    out << YAML::EndSeq << YAML::EndMap << YAML::EndSeq;
+    out << YAML::Key << "volumes" << YAML::Value << YAML::BeginSeq;
+    pvcVolume(out, "cnp-traces", plan.kubernetes.tracesPvc, true);
+    out << YAML::EndSeq << YAML::EndMap << YAML::EndMap;
+    return "---\n" + std::string(out.c_str()) + "\n";
+}
+
+} // namespace cnp::launch

@@ -1,0 +1,40 @@
+#pragma once
+// Kubernetes objects for one job, emitted with yaml-cpp (never pasted together from strings):
+//  - a headless Service <job> (clusterIP: None, publishNotReadyAddresses) so pods resolve each other as
+//    <job>-<index>.<job> before they are ready;
+//  - a batch/v1 Indexed Job <job>: completions = parallelism = nodes, backoffLimit 0, subdomain <job>,
+//    MASTER_ADDR = <job>-0.<job>, WORLD_SIZE = nodes × GPUs, NODE_RANK (and PET_NODE_RANK for torchrun,
+//    RANK when a pod is one rank) from the pod's completion index; or, with jobKind PyTorchJob, a Kubeflow
+//    kubeflow.org/v1 PyTorchJob whose operator sets the rendezvous variables;
+//  - the collector copied by an initContainer (image configurable) into an emptyDir that the workload
+//    mounts read-only; traces written to <tracesPvc>:/<job>/; GPUs as resources.limits; nodeSelector
+//    from the configuration; no privileged container, no hostPath (a plan mount must name a PVC);
+//  - labels cnp.plan / cnp.config / cnp.repeat / cnp.job (label-safe forms; the literal names are in
+//    annotations).
+// Plan values are literal: '$' is doubled in command, args and env values, because the kubelet expands
+// $(VAR) there.
+#include "launch/JobSpec.h"
+#include "plan/Plan.h"
+
+#include <string>
+
+namespace cnp::launch {
+
+// Inside the pods.
+inline constexpr const char* kPodCollectorDir = "/cnp/collector";
+inline constexpr const char* kPodTracesDir = "/cnp/traces";
+// Where the collector image holds the library (copied from there by the initContainer).
+inline constexpr const char* kCollectorImageLibrary = "/opt/cnp/lib/libcnp-collector.so";
+
+// The job's objects as one multi-document YAML stream (documents separated by "---"). Throws InputError
+// for a mount without a PVC or a job without an image.
+std::string jobManifests(const plan::Plan& plan, const JobSpec& job);
+
+// A short-lived pod <job>-fetch mounting the traces PVC read-only that writes the job's trace folder as a
+// base64 tar stream on stdout (read back through `kubectl logs`).
+std::string traceFetcherManifest(const plan::Plan& plan, const JobSpec& job);
+
+// "$" -> "$$": a literal value the kubelet leaves as written.
+std::string escapeKubeletExpansion(const std::string& value);
+
+} // namespace cnp::launch

@@ -1,0 +1,27 @@
+#pragma once
+// Jobs as local processes: one process group per job (torchrun around the workload when a node has more
+// than one GPU), run as `env NAME=VALUE... ARGV` so the dry-run line is exactly what executes; stdout and
+// stderr go to <outputDir>/node0.log; traces to <outputDir> (CNP_OUTPUT_DIR). Multi-node plans run their
+// node 0 only: a local box is one node.
+#include "launch/Backend.h"
+
+namespace cnp::launch {
+
+class LocalBackend : public Backend {
+public:
+    explicit LocalBackend(std::string collectorLibrary) : collector_(std::move(collectorLibrary)) {}
+    std::string name() const override { return "local"; }
+    std::string describe(const JobSpec& job) const override;
+    std::unique_ptr<RunningJob> start(const JobSpec& job, const ProgressListener& progress) override;
+
+    // `env NAME=VALUE... ARGV`: the job's whole command line.
+    std::vector<std::string> commandLine(const JobSpec& job) const;
+
+private:
+    std::string collector_; // host path of libcnp-collector.so
+};
+
+// Reads every *.log file directly in `dir` (sorted by name), concatenated.
+std::string readLogs(const std::string& dir);
+
+} // namespace cnp::launch

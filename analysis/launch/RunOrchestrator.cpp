@@ -1,0 +1,115 @@
+#include "launch/RunOrchestrator.h"
+
+#include "core/InputError.h"
+#include "launch/JobIngest.h"
+#include "launch/LogFigures.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+
+namespace cnp::launch {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+} // namespace
+
+void prepareOutputDir(const std::string& dir) {
+    std::error_code ec;
+    if (fs::exists(dir, ec)) {
+        int n = 1;
+        while (fs::exists(dir + ".attempt-" + std::to_string(n), ec))
+            ++n;
+        fs::rename(dir, dir + ".attempt-" + std::to_string(n), ec);
+        if (ec)
+            throw InputError(dir, "cannot move the earlier attempt aside: " + ec.message());
+    }
+    fs::create_directories(dir, ec);
+    if (ec || !fs::is_directory(dir))
+        throw InputError(dir, "cannot create the job's output folder");
+}
+
+void RunOrchestrator::report(const JobSpec& job, JobState state, const std::string& message) {
+    if (progress_)
+        progress_({job.config, job.repeat, std::nullopt, state, message});
+}
+
+RunSummary RunOrchestrator::run(const std::vector<JobSpec>& jobs, const std::atomic<bool>& cancel) {
+    RunSummary summary;
+    for (const auto& j : jobs)
+        report(j, JobState::Pending);
+    for (const auto& j : jobs) {
+        std::string message;
+        JobState end = JobState::Cancelled;
+        if (cancel.load()) {
+            message = "not started: the run was cancelled";
+        } else {
+            try {
+                end = runJob(j, cancel, message);
+            } catch (const std::exception& e) { // one job's failure never stops the others
+                end = JobState::Failed;
+                message = e.what();
+            }
+        }
+        report(j, end, message);
+        summary.count(end);
+    }
+    return summary;
+}
+
+JobState RunOrchestrator::runJob(const JobSpec& job, const std::atomic<bool>& cancel, std::string& message) {
+    if (findCompletedRun(ws_, plan_, job)) {
+        message = "already in the workspace";
+        return JobState::Skipped;
+    }
+    report(job, JobState::Starting, backend_.name());
+    prepareOutputDir(job.outputDir);
+    auto running = backend_.start(job, progress_);
+    report(job, JobState::Running, job.outputDir);
+    const auto started = Clock::now();
+    const auto limit = std::chrono::seconds(job.timeoutSeconds);
+    while (!running->poll()) {
+        if (cancel.load()) {
+            running->cancel();
+            running->collect(); // the logs stay in the output folder
+            message = "stopped on request";
+            return JobState::Cancelled;
+        }
+        if (job.timeoutSeconds > 0 && Clock::now() - started > limit) {
+            running->cancel();
+            running->collect();
+            message = "timed out after " + std::to_string(job.timeoutSeconds) + " s";
+            return JobState::Failed;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(pollMs_));
+    }
+    return finishJob(job, *running, message);
+}
+
+JobState RunOrchestrator::finishJob(const JobSpec& job, RunningJob& running, std::string& message) {
+    const int code = *running.poll();
+    report(job, JobState::Collecting);
+    const std::string logs = running.collect();
+    if (code != 0) {
+        message = "exit code " + std::to_string(code) + "; logs in " + job.outputDir;
+        return JobState::Failed;
+    }
+    report(job, JobState::Ingesting);
+    const LogFigures figures = parseLogFigures(logs, plan_.logMetric, plan_.path);
+    const std::int64_t runId = ingestJob(ws_, plan_, job, backend_.name(), figures);
+    message = "run " + job.runName + " (id " + std::to_string(runId) + ")";
+    char figure[64] = "";
+    if (figures.throughput)
+        std::snprintf(figure, sizeof figure, ", log %.6g %s", *figures.throughput,
+                      figures.throughputUnit.c_str());
+    else if (figures.stepTimeSeconds)
+        std::snprintf(figure, sizeof figure, ", log %.6g s/step", *figures.stepTimeSeconds);
+    message += figure;
+    return JobState::Done;
+}
+
+} // namespace cnp::launch

@@ -1,0 +1,44 @@
+#pragma once
+// Runs a plan's jobs one after the other (each configuration gets the machines to itself, as an ablation
+// needs), in plan order: skip what the workspace already holds (resume key: plan.hash + plan.config +
+// plan.repeat), start, watch with the per-run timeout, collect, ingest. A failing job is reported and the
+// next one runs; a cancel stops only the running job (and starts no other), keeping every finished run.
+#include "launch/Backend.h"
+#include "launch/JobSpec.h"
+#include "launch/RunProgress.h"
+#include "plan/Plan.h"
+#include "store/Workspace.h"
+
+#include <atomic>
+#include <vector>
+
+namespace cnp::launch {
+
+class RunOrchestrator {
+public:
+    RunOrchestrator(const plan::Plan& plan, Workspace& ws, Backend& backend, ProgressListener progress)
+        : plan_(plan), ws_(ws), backend_(backend), progress_(std::move(progress)) {}
+
+    // How often a running job is polled (and the cancel flag read), milliseconds.
+    void setPollInterval(int ms) { pollMs_ = ms; }
+
+    // Every job ends done, failed, skipped or cancelled; `cancel` may be raised from a signal handler.
+    RunSummary run(const std::vector<JobSpec>& jobs, const std::atomic<bool>& cancel);
+
+private:
+    JobState runJob(const JobSpec& job, const std::atomic<bool>& cancel, std::string& message);
+    JobState finishJob(const JobSpec& job, RunningJob& running, std::string& message);
+    void report(const JobSpec& job, JobState state, const std::string& message = {});
+
+    const plan::Plan& plan_;
+    Workspace& ws_;
+    Backend& backend_;
+    ProgressListener progress_;
+    int pollMs_ = 100;
+};
+
+// Moves an earlier attempt's folder aside (<dir>.attempt-<n>) so its traces cannot mix into this one's;
+// nothing is deleted. Then creates `dir`. Throws InputError when it cannot.
+void prepareOutputDir(const std::string& dir);
+
+} // namespace cnp::launch

@@ -1,0 +1,217 @@
+// cnp run PLAN WS [--backend local|podman|docker|kubernetes] [--dry-run] [--configs A,B] [--repeats N] ...
+// Runs every configuration × repeat of an ablation plan with the collector injected and ingests each job as
+// one labelled run (docs/launcher.md). Progress on stderr (human) or as JSON lines on stdout
+// (--progress json). SIGINT/SIGTERM stop the running job only; what finished stays; re-running resumes.
+#include "ArgParser.h"
+#include "CommandRegistry.h"
+
+#include "core/CommaList.h"
+#include "core/InputError.h"
+#include "launch/ContainerBackend.h"
+#include "launch/JobIngest.h"
+#include "launch/JobPlanner.h"
+#include "launch/KubernetesBackend.h"
+#include "launch/LocalBackend.h"
+#include "launch/PlanSource.h"
+#include "launch/RunOrchestrator.h"
+#include "store/Workspace.h"
+
+#include <algorithm>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+namespace cnp::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace cnp::launch;
+
+std::atomic<bool> gCancel{false};
+extern "C" void onRunSignal(int) {
+    gCancel.store(true);
+}
+
+std::string collectorOrThrow() {
+    std::vector<std::string> looked;
+    const std::string lib = findCollectorLibrary(looked);
+    if (lib.empty()) {
+        std::string where;
+        for (const auto& l : looked)
+            where += (where.empty() ? "" : ", ") + l;
+        throw InputError("libcnp-collector.so",
+                         "not found (looked in " + where +
+                             "); build it with CUPTI (CUDA 13) or set CNP_COLLECTOR_LIB");
+    }
+    return lib;
+}
+
+KubectlOptions kubectlOptions(const ArgParser& p, const plan::Plan& plan) {
+    KubectlOptions k;
+    k.program = p.valueOr("--kubectl", "kubectl");
+    k.context = p.valueOr("--context", plan.kubernetes.context);
+    k.namespace_ = p.valueOr("--namespace", plan.kubernetes.namespace_);
+    k.kubeconfig = p.valueOr("--kubeconfig", plan.kubernetes.kubeconfig);
+    return k;
+}
+
+std::unique_ptr<Backend> makeBackend(const ArgParser& p, const plan::Plan& plan,
+                                     const std::string& collector) {
+    const std::string name = p.valueOr("--backend", "local");
+    if (name == "local")
+        return std::make_unique<LocalBackend>(collector);
+    if (name == "podman" || name == "docker") {
+        ContainerSettings s;
+        s.engine = name;
+        s.collectorLibrary = collector;
+        s.gpuFlags = splitWords(p.valueOr("--gpu-flags", plan.container.gpuFlags));
+        s.extraArgs = plan.container.extraArgs;
+        s.planName = plan.name;
+        if (auto conf = p.value("--containers-conf"))
+            s.engineEnv.emplace_back("CONTAINERS_CONF", fs::absolute(*conf).string());
+        return std::make_unique<ContainerBackend>(s);
+    }
+    if (name == "kubernetes")
+        return std::make_unique<KubernetesBackend>(plan, kubectlOptions(p, plan));
+    throw UsageFailure{"--backend: expected local, podman, docker or kubernetes, not '" + name + "'"};
+}
+
+JobSelection selection(const ArgParser& p) {
+    JobSelection sel;
+    if (auto c = p.value("--configs"))
+        sel.configs = splitCommaList(*c);
+    if (auto n = p.number("--repeats")) {
+        if (*n < 0 || *n != static_cast<int>(*n))
+            throw UsageFailure{"--repeats: expected a whole number >= 0"};
+        sel.tracedRepeats = static_cast<int>(*n);
+    }
+    return sel;
+}
+
+// Jobs the workspace does not hold yet; all of them when it does not exist (dry-run opens it read-only).
+std::vector<JobSpec> pendingJobs(const std::vector<JobSpec>& jobs, const std::string& wsPath,
+                                 const plan::Plan& plan) {
+    if (!fs::exists(wsPath))
+        return jobs;
+    Workspace ws(wsPath, Workspace::Mode::ReadOnly);
+    std::vector<JobSpec> out;
+    for (const auto& j : jobs)
+        if (!findCompletedRun(ws, plan, j))
+            out.push_back(j);
+    return out;
+}
+
+int dryRun(const ArgParser& p, Backend& backend, const std::vector<JobSpec>& jobs) {
+    const auto dir = p.value("--manifests");
+    if (dir && backend.name() != "kubernetes")
+        throw UsageFailure{"--manifests needs --backend kubernetes"};
+    if (!dir) {
+        for (const auto& j : jobs)
+            std::cout << backend.describe(j);
+        return Ok;
+    }
+    fs::create_directories(*dir);
+    for (const auto& j : jobs) {
+        const fs::path file = fs::path(*dir) / (j.jobName + ".yaml");
+        std::ofstream out(file, std::ios::binary);
+        out << backend.describe(j);
+        if (!out)
+            throw InputError(file.string(), "cannot write the manifest");
+    }
+    std::cerr << "cnp run: " << jobs.size() << " manifest file" << (jobs.size() == 1 ? "" : "s") << " in "
+              << *dir << '\n';
+    return Ok;
+}
+
+// Plan order first: the ablation reads the configurations in the order the study adds them.
+void recordPlanOrder(Workspace& ws, const plan::Plan& plan) {
+    std::vector<std::string> order = ws.planOrder();
+    for (const auto& c : plan.configurations)
+        if (std::find(order.begin(), order.end(), c.name) == order.end())
+            order.push_back(c.name);
+    ws.setPlanOrder(order);
+}
+
+ProgressListener progressPrinter(bool json) {
+    if (json)
+        return [](const ProgressEvent& e) { std::cout << toJsonLine(e) << std::endl; };
+    return [](const ProgressEvent& e) {
+        if (e.state != JobState::Pending)
+            std::cerr << "cnp run: " << toHumanLine(e) << std::endl;
+    };
+}
+
+int runRun(const std::vector<std::string>& args) {
+    ArgParser p({"--backend", "--configs", "--repeats", "--progress", "--out", "--manifests", "--context",
+                 "--namespace", "--kubeconfig", "--kubectl", "--containers-conf", "--gpu-flags"},
+                {"--dry-run"});
+    p.parse(args);
+    p.requirePositionals(2, 2, "PLAN and WORKSPACE");
+    const std::string progress = p.valueOr("--progress", "human");
+    if (progress != "human" && progress != "json")
+        throw UsageFailure{"--progress: expected human or json"};
+    const std::string wsPath = p.positionals()[1];
+    std::vector<plan::Finding> warnings;
+    const plan::Plan plan = loadPlanOrThrow(p.positionals()[0], &warnings);
+    for (const auto& w : warnings)
+        std::cerr << plan::formatFinding(w) << '\n';
+    const std::string outRoot =
+        fs::absolute(p.valueOr("--out", wsPath + ".runs")).lexically_normal().string();
+    const std::vector<JobSpec> jobs = planJobs(plan, selection(p), outRoot);
+    const std::string backendName = p.valueOr("--backend", "local");
+    // Kubernetes pods get the collector from the initContainer's image, not from this machine.
+    const std::string collector = backendName == "kubernetes" ? std::string() : collectorOrThrow();
+    auto backend = makeBackend(p, plan, collector);
+    if (p.has("--dry-run"))
+        return dryRun(p, *backend, pendingJobs(jobs, wsPath, plan));
+
+    Workspace ws(wsPath, Workspace::Mode::CreateIfMissing);
+    recordPlanOrder(ws, plan);
+    std::signal(SIGINT, onRunSignal);
+    std::signal(SIGTERM, onRunSignal);
+    RunOrchestrator orchestrator(plan, ws, *backend, progressPrinter(progress == "json"));
+    const RunSummary s = orchestrator.run(jobs, gCancel);
+    if (progress == "json")
+        std::cout << toJsonLine(s) << std::endl;
+    else
+        std::cerr << "cnp run: " << s.done << " done, " << s.failed << " failed, " << s.skipped
+                  << " skipped, " << s.cancelled << " cancelled\n";
+    if (gCancel.load())
+        return 130;
+    return s.failed > 0 ? InputFailure : Ok;
+}
+
+} // namespace
+
+CNP_COMMAND(
+    "run", "run an ablation plan: every configuration x repeat traced, ingested as labelled runs",
+    "usage: cnp run PLAN WS [--backend local|podman|docker|kubernetes] [--dry-run] [--configs A,B]\n"
+    "               [--repeats N] [--progress human|json] [--out DIR] [--manifests DIR]\n"
+    "               [--context C] [--namespace NS] [--kubeconfig FILE] [--kubectl PROGRAM]\n"
+    "               [--containers-conf FILE] [--gpu-flags FLAGS]\n"
+    "\n"
+    "Runs every configuration x repeat of PLAN in plan order with libcnp-collector.so injected,\n"
+    "gathers each job's traces and logs, and ingests each job into WS as run <config>-r<repeat>,\n"
+    "with the throughput its log reported (the plan's logMetric). Completed jobs (same plan file,\n"
+    "configuration and repeat) are skipped, so re-running resumes. See docs/launcher.md.\n"
+    "\n"
+    "  --backend B        local (default: processes, torchrun when a node has >1 GPU), podman, docker,\n"
+    "                     kubernetes (Indexed Job + headless Service per job, through kubectl)\n"
+    "  --dry-run          print what would run and change nothing: one JSON argv per line, or for\n"
+    "                     kubernetes the manifests as one multi-document YAML stream\n"
+    "  --configs A,B      only these configurations (plan order otherwise)\n"
+    "  --repeats N        N traced repeats per configuration instead of the plan's\n"
+    "  --progress json    progress as JSON lines on stdout (docs/launcher.md); default: text on stderr\n"
+    "  --out DIR          host folder for the jobs' traces and logs (default WS.runs)\n"
+    "  --manifests DIR    with --dry-run --backend kubernetes: one YAML file per job into DIR\n"
+    "  --context, --namespace, --kubeconfig, --kubectl   how kubectl is run (default: the plan's)\n"
+    "  --containers-conf FILE   CONTAINERS_CONF for podman (e.g. runc and explicit ulimits)\n"
+    "  --gpu-flags FLAGS  container GPU flags instead of the plan's (\"--gpus all\", \"--device\n"
+    "                     nvidia.com/gpu=all\", \"\" for none)\n"
+    "\n"
+    "exit status: 0 every job done or skipped; 1 usage error; 2 bad plan or a job failed;\n"
+    "130 interrupted (SIGINT/SIGTERM: the running job is stopped, finished runs are kept).\n",
+    runRun);
+
+} // namespace cnp::cli

@@ -1,0 +1,185 @@
+// `cnp run` as a user types it, on a YAML plan (two configurations of the collector_harness stand-in, see
+// tst_launchlocal): --dry-run prints one JSON argv per job (local) or the manifests (kubernetes, on stdout
+// or into --manifests DIR) and creates nothing; --progress json prints the documented protocol, one
+// object per line, ending with the summary; the exit status (0 all done, 2 a job failed, 2 and the
+// findings for a plan with errors, 130 on SIGINT with the finished run kept and no job left running);
+// re-running resumes.
+#include "CliRunner.h"
+
+#include <QtTest>
+
+#include <csignal>
+
+// Without CUPTI headers the collector and the harness are not built (extra.cmake): every test skips.
+#ifdef CNP_HARNESS_PATH
+constexpr bool kCollectorBuilt = true;
+#else
+constexpr bool kCollectorBuilt = false;
+#define CNP_HARNESS_PATH ""
+#define CNP_FAKE_CUPTI_PATH ""
+#define CNP_COLLECTOR_PATH ""
+#endif
+
+namespace {
+
+// `optEnv` is added to the Base+Opt configuration's env (YAML flow mapping entries). The workload's last
+// argument is the test's folder: its processes can be found by command line.
+QString writePlan(const QTemporaryDir& dir, const QString& optEnv = {}, const QString& extra = {}) {
+    const QString path = dir.filePath("plan.yaml");
+    QFile f(path);
+    f.open(QIODevice::WriteOnly);
+    f.write(
+        QString("name: cli test\n"
+                "workload:\n  command: ['%1', '%2', '-', workload, '%5']\n"
+                "repeats: {traced: 1, untraced: 1}\n"
+                "tokensPerStep: 1024\n"
+                "logMetric: {regex: 'throughput ([0-9.]+) tokens/s', unit: tokens/s}\n"
+                "timeout: 60\n%3"
+                "configurations:\n"
+                "  - name: Base\n    image: localhost/cnp-test:1\n    env: {HARNESS_THROUGHPUT: \"1000\"}\n"
+                "  - name: Base+Opt\n    extends: Base\n    env: {HARNESS_THROUGHPUT: \"2000\"%4}\n")
+            .arg(CNP_HARNESS_PATH, CNP_FAKE_CUPTI_PATH, extra, optEnv, dir.path()) // the last: a marker
+            .toUtf8());
+    return path;
+}
+
+cnp::testing::CliResult runCnp(const QStringList& args) {
+    qputenv("CNP_COLLECTOR_LIB", CNP_COLLECTOR_PATH);
+    return cnp::testing::runCli(args, 60000);
+}
+
+QList<QJsonObject> jsonLines(const QByteArray& out) {
+    QList<QJsonObject> objs;
+    for (const auto& line : out.split('\n'))
+        if (!line.isEmpty())
+            objs << QJsonDocument::fromJson(line).object();
+    return objs;
+}
+
+} // namespace
+
+class TestCliRun : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        if (!kCollectorBuilt)
+            QSKIP("libcnp-collector.so is not built here (no CUPTI headers)");
+    }
+
+    void dryRunPrintsArgvAndChangesNothing() {
+        QTemporaryDir dir;
+        const QString ws = dir.filePath("ws.cnpdb");
+        const auto r = runCnp({"run", writePlan(dir), ws, "--dry-run"});
+        QCOMPARE(r.exitCode, 0);
+        const QList<QByteArray> lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 4); // 2 configurations x (1 traced + 1 untraced)
+        for (const auto& l : lines) {
+            const QJsonArray argv = QJsonDocument::fromJson(l).array();
+            QCOMPARE(argv.first().toString(), "env");
+            QCOMPARE(argv.last().toString(), dir.path());
+        }
+        QVERIFY(lines[0].contains("CUDA_INJECTION64_PATH="));
+        QVERIFY(!lines[1].contains("CUDA_INJECTION64_PATH=")); // the untraced repeat
+        QVERIFY(!QFile::exists(ws));
+        QVERIFY(!QFile::exists(ws + ".runs"));
+    }
+
+    void dryRunKubernetesManifests() {
+        QTemporaryDir dir;
+        const QString plan = writePlan(dir, {}, "kubernetes: {namespace: ablation}\n");
+        const auto r =
+            runCnp({"run", plan, dir.filePath("ws.cnpdb"), "--dry-run", "--backend", "kubernetes"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out.count("\nkind: \"Job\"\n"), 4);
+        QCOMPARE(r.out.count("\nkind: \"Service\"\n"), 4);
+        const auto m = runCnp({"run", plan, dir.filePath("ws.cnpdb"), "--dry-run", "--backend", "kubernetes",
+                               "--manifests", dir.filePath("manifests")});
+        QCOMPARE(m.exitCode, 0);
+        QCOMPARE(QDir(dir.filePath("manifests")).entryList({"*.yaml"}).size(), 4);
+        QVERIFY(!QFile::exists(dir.filePath("ws.cnpdb")));
+    }
+
+    void jsonProgressProtocolAndResume() {
+        QTemporaryDir dir;
+        const QString ws = dir.filePath("ws.cnpdb");
+        const auto r = runCnp({"run", writePlan(dir), ws, "--progress", "json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto objs = jsonLines(r.out);
+        QStringList baseStates;
+        for (const auto& o : objs.mid(0, objs.size() - 1)) {
+            QCOMPARE(o["type"].toString(), "run");
+            QVERIFY(o.contains("config") && o.contains("repeat") && o.contains("rank") &&
+                    o.contains("message"));
+            if (o["config"] == "Base" && o["repeat"].toInt() == 1)
+                baseStates << o["state"].toString();
+        }
+        QCOMPARE(baseStates,
+                 (QStringList{"pending", "starting", "running", "collecting", "ingesting", "done"}));
+        QCOMPARE(
+            objs.last(),
+            (QJsonObject{{"type", "summary"}, {"done", 4}, {"failed", 0}, {"skipped", 0}, {"cancelled", 0}}));
+        const auto again = runCnp({"run", writePlan(dir), ws, "--progress", "json"});
+        QCOMPARE(again.exitCode, 0);
+        QCOMPARE(jsonLines(again.out).last()["skipped"].toInt(), 4);
+    }
+
+    void failedJobExitsTwo() {
+        QTemporaryDir dir;
+        const auto r = runCnp(
+            {"run", writePlan(dir, ", HARNESS_EXIT: \"4\""), dir.filePath("ws.cnpdb"), "--repeats", "1"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("Base+Opt r1: failed (exit code 4"), r.err.constData());
+        QVERIFY(r.err.contains("2 done, 2 failed")); // the untraced repeat fails too; Base's two are kept
+    }
+
+    void planErrorsAreFindings() {
+        QTemporaryDir dir;
+        QFile f(dir.filePath("bad.yaml"));
+        f.open(QIODevice::WriteOnly);
+        f.write("name: bad\nworkload: {command: [x]}\nrepeats: {traced: two}\nconfigurations: [{name: A}]\n");
+        f.close();
+        const auto r = runCnp({"run", dir.filePath("bad.yaml"), dir.filePath("ws.cnpdb")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(dir.filePath("bad.yaml").toUtf8() + ":3:"), r.err.constData());
+        QVERIFY(!QFile::exists(dir.filePath("ws.cnpdb")));
+    }
+
+    void sigintStopsTheRunningJobAndKeepsFinishedRuns() {
+        QTemporaryDir dir;
+        const QString plan = writePlan(dir, ", HARNESS_STEPS: \"1000\", HARNESS_STEP_MS: \"100\"");
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("CNP_COLLECTOR_LIB", CNP_COLLECTOR_PATH);
+        p.setProcessEnvironment(env);
+        p.start(CNP_CLI_PATH,
+                {"run", plan, dir.filePath("ws.cnpdb"), "--progress", "json", "--repeats", "1"});
+        QVERIFY(p.waitForStarted());
+        QByteArray out;
+        QElapsedTimer t;
+        t.start();
+        while (!out.contains("\"config\":\"Base+Opt\",\"repeat\":1,\"rank\":null,\"state\":\"running\"") &&
+               t.elapsed() < 30000 && p.state() == QProcess::Running) {
+            p.waitForReadyRead(200);
+            out += p.readAllStandardOutput();
+        }
+        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(20000));
+        out += p.readAllStandardOutput();
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 130,
+                 out + p.readAllStandardError());
+        const auto objs = jsonLines(out);
+        QCOMPARE(objs.last()["type"].toString(), "summary");
+        QCOMPARE(objs.last()["done"].toInt(), 2);      // Base r1 and its untraced r2
+        QCOMPARE(objs.last()["cancelled"].toInt(), 2); // the running Base+Opt r1 and the unstarted r2
+        QProcess pgrep;
+        pgrep.start("pgrep", {"-f", dir.path()});
+        pgrep.waitForFinished();
+        QCOMPARE(pgrep.readAllStandardOutput(), QByteArray()); // no workload of this test left running
+        const auto runs = cnp::testing::runCli({"runs", dir.filePath("ws.cnpdb")});
+        QVERIFY(runs.out.contains("Base-r1") && !runs.out.contains("Base+Opt-r1"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliRun)
+#include "tst_clirun.moc"

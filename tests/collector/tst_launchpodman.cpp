@@ -1,0 +1,208 @@
+// `cnp run`'s podman backend for real: the test builds a tiny image (busybox plus collector_harness, the fake
+// CUPTI and the libraries `ldd` lists, `podman import`ed; no registry), then runs a plan in it through
+// ContainerBackend with podman configured by a CONTAINERS_CONF file (runc and explicit ulimits: the
+// adjustments this kind of VM needs, shared/design/containers.md) and --network none. Checked: traced runs
+// land with real traces and log figures (trace retrieval through the mounted output folder, log capture);
+// the collector's variables are injected and its mount is read-only (a shell job tries to write it); a
+// cancelled job's container is gone afterwards (`podman ps -a`); re-running resumes.
+#include "TestPlans.h"
+#include "launch/ContainerBackend.h"
+#include "launch/JobPlanner.h"
+#include "launch/RunOrchestrator.h"
+#include "store/Workspace.h"
+
+#include <QtTest>
+
+#include <atomic>
+
+using namespace cnp;
+using namespace cnp::launch;
+
+// Without CUPTI headers the collector and the harness are not built (extra.cmake): every test skips.
+#ifdef CNP_HARNESS_PATH
+constexpr bool kCollectorBuilt = true;
+#else
+constexpr bool kCollectorBuilt = false;
+#define CNP_HARNESS_PATH ""
+#define CNP_FAKE_CUPTI_PATH ""
+#define CNP_COLLECTOR_PATH ""
+#endif
+
+namespace {
+
+QString podman(const QStringList& args, const QString& conf, int* code = nullptr) {
+    QProcess p;
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert("CONTAINERS_CONF", conf);
+    p.setProcessEnvironment(env);
+    p.start("podman", args);
+    if (!p.waitForFinished(60000))
+        p.kill();
+    if (code)
+        *code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    return QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
+}
+
+// Copies `file` and every library `ldd` lists for it into `root` at the same absolute paths.
+bool copyWithLibraries(const QString& file, const QString& root, const QString& dest) {
+    QProcess ldd;
+    ldd.start("ldd", {file});
+    ldd.waitForFinished();
+    QStringList paths;
+    for (const auto& line : QString::fromUtf8(ldd.readAllStandardOutput()).split('\n')) {
+        const auto m = QRegularExpression(R"((/\S+) \(0x)").match(line);
+        if (m.hasMatch())
+            paths << m.captured(1);
+    }
+    for (const auto& lib : paths) {
+        QDir().mkpath(root + QFileInfo(lib).absolutePath());
+        if (!QFile::exists(root + lib) && !QFile::copy(QFileInfo(lib).canonicalFilePath(), root + lib))
+            return false;
+    }
+    QDir().mkpath(root + QFileInfo(dest).absolutePath());
+    return QFile::copy(file, root + dest) &&
+           QFile(root + dest)
+               .setPermissions(QFileDevice::ReadOwner | QFileDevice::ExeOwner | QFileDevice::ReadOther |
+                               QFileDevice::ExeOther);
+}
+
+} // namespace
+
+class TestLaunchPodman : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString conf_, image_;
+
+    plan::Plan containerPlan(std::vector<std::string> command) const {
+        auto plan = testing::twoConfigPlan(std::move(command));
+        plan.hash = "podman-" + image_.toStdString();
+        for (auto& c : plan.configurations)
+            c.resolved.image = image_.toStdString();
+        plan.container.extraArgs = {"--network", "none"};
+        return plan;
+    }
+
+    RunSummary run(const plan::Plan& plan, const std::atomic<bool>& cancel,
+                   const ProgressListener& also = {}) {
+        Workspace ws(dir_.filePath("study.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        ContainerSettings s;
+        s.collectorLibrary = CNP_COLLECTOR_PATH;
+        s.extraArgs = plan.container.extraArgs;
+        s.engineEnv = {{"CONTAINERS_CONF", conf_.toStdString()}};
+        s.planName = plan.name;
+        ContainerBackend backend(s);
+        RunOrchestrator orch(plan, ws, backend, also);
+        orch.setPollInterval(50);
+        return orch.run(planJobs(plan, {}, dir_.filePath("runs").toStdString()), cancel);
+    }
+
+    QByteArray logOf(const plan::Plan& plan, int job) const {
+        QFile f(
+            QString::fromStdString(planJobs(plan, {}, dir_.filePath("runs").toStdString())[job].outputDir) +
+            "/node0.log");
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+
+private slots:
+    void initTestCase() {
+        if (!kCollectorBuilt)
+            QSKIP("libcnp-collector.so is not built here (no CUPTI headers)");
+        conf_ = dir_.filePath("containers.conf");
+        QFile c(conf_);
+        QVERIFY(c.open(QIODevice::WriteOnly));
+        c.write("[containers]\ndefault_ulimits = [\"nofile=20000:20000\", \"nproc=32768:32768\"]\n"
+                "[engine]\nruntime = \"runc\"\n");
+        c.close();
+        int code = -1;
+        const QString info = podman({"info", "--format", "{{.Host.OCIRuntime.Name}}"}, conf_, &code);
+        if (code != 0 || !QFile::exists("/bin/busybox"))
+            QSKIP(qPrintable(
+                "podman cannot run here (install podman runc busybox-static: scripts/install-deps): " +
+                info.trimmed().left(200)));
+        // The image: busybox, the harness and its libraries, the fake CUPTI (the collector is mounted).
+        const QString root = dir_.filePath("rootfs");
+        QDir().mkpath(root + "/bin");
+        QVERIFY(QFile::copy("/bin/busybox", root + "/bin/busybox"));
+        for (const char* tool : {"sh", "touch", "env", "echo", "cat", "ls"})
+            QFile::link("busybox", root + "/bin/" + tool);
+        QVERIFY(copyWithLibraries(CNP_HARNESS_PATH, root, "/opt/harness/collector_harness"));
+        QVERIFY(copyWithLibraries(CNP_COLLECTOR_PATH, root, "/opt/unused/libcnp-collector.so"));
+        QDir().mkpath(root + "/opt/fake");
+        QVERIFY(QFile::copy(CNP_FAKE_CUPTI_PATH, root + "/opt/fake/libcupti.so.13"));
+        QProcess tar;
+        tar.start("tar", {"-cf", dir_.filePath("image.tar"), "-C", root, "."});
+        QVERIFY(tar.waitForFinished() && tar.exitCode() == 0);
+        image_ = QString("localhost/cnp-launch-test:%1").arg(QCoreApplication::applicationPid());
+        podman({"import", dir_.filePath("image.tar"), image_}, conf_, &code);
+        QCOMPARE(code, 0);
+    }
+
+    void cleanupTestCase() {
+        if (!image_.isEmpty())
+            podman({"rmi", "--force", image_}, conf_);
+    }
+
+    void tracedRunsLandAndResume() {
+        const auto plan =
+            containerPlan({"/opt/harness/collector_harness", "/opt/fake/libcupti.so.13", "-", "workload"});
+        std::atomic<bool> cancel{false};
+        const RunSummary s = run(plan, cancel);
+        QCOMPARE(s.done, 2);
+        {
+            Workspace ws(dir_.filePath("study.cnpdb").toStdString(), Workspace::Mode::ReadOnly);
+            for (const char* name : {"Base-r1", "Base+Opt-r1"}) {
+                const auto r = ws.findRun(name);
+                QVERIFY2(r, name);
+                QCOMPARE(r->kernelCount, 30); // the .cnpt written inside the container, read back
+                QCOMPARE(QString::fromStdString(ws.runAttributes(r->id).at("launch.backend")), "podman");
+            }
+            QCOMPARE(
+                QString::fromStdString(ws.runAttributes(ws.findRun("Base+Opt-r1")->id).at("log.throughput")),
+                "2100");
+        }
+        QVERIFY(logOf(plan, 1).contains("arg: --opt")); // the configuration's args, through podman's argv
+        QCOMPARE(run(plan, cancel).skipped, 2);         // resume
+    }
+
+    void environmentAndReadOnlyCollector() {
+        auto plan = containerPlan({"/bin/sh", "-c",
+                                   "if touch /opt/cnp/lib/libcnp-collector.so; then echo WRITABLE; "
+                                   "else echo READONLY; fi; env"});
+        plan.hash = "env-" + plan.hash;
+        plan.configurations.resize(1);
+        plan.configurations[0].resolved.env.push_back({"PLAN_VALUE", "$(rm -rf ~) `x`", {}});
+        std::atomic<bool> cancel{false};
+        const RunSummary s = run(plan, cancel);
+        QCOMPARE(s.failed, 1); // a shell uses no CUDA: no trace, so the job fails, and says why
+        const QByteArray log = logOf(plan, 0);
+        QVERIFY2(log.contains("READONLY\n"), log.constData());
+        QVERIFY(log.contains(QByteArray("CUDA_INJECTION64_PATH=") + kContainerCollectorPath + "\n"));
+        QVERIFY(log.contains(QByteArray("NVTX_INJECTION64_PATH=") + kContainerCollectorPath + "\n"));
+        QVERIFY(log.contains(QByteArray("CNP_OUTPUT_DIR=") + kContainerOutputDir + "\n"));
+        QVERIFY(log.contains("CNP_CONFIG=Base\n"));
+        QVERIFY(log.contains("PLAN_VALUE=$(rm -rf ~) `x`\n"));
+    }
+
+    void cancelLeavesNoContainer() {
+        auto plan =
+            containerPlan({"/opt/harness/collector_harness", "/opt/fake/libcupti.so.13", "-", "workload"});
+        plan.hash = "cancel-" + plan.hash;
+        plan.configurations.resize(1);
+        plan.configurations[0].resolved.env.push_back({"HARNESS_STEPS", "1000", {}});
+        plan.configurations[0].resolved.env.push_back({"HARNESS_STEP_MS", "100", {}});
+        std::atomic<bool> cancel{false};
+        const RunSummary s = run(plan, cancel, [&](const ProgressEvent& e) {
+            if (e.state == JobState::Running)
+                cancel.store(true);
+        });
+        QCOMPARE(s.cancelled, 1);
+        const QString name = QString::fromStdString(planJobs(plan, {}, "/x")[0].jobName);
+        const QString left =
+            podman({"ps", "-a", "--filter", "name=" + name, "--format", "{{.Names}}"}, conf_);
+        QCOMPARE(left.trimmed(), QString());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLaunchPodman)
+#include "tst_launchpodman.moc"
