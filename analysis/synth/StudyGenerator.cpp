@@ -15,6 +15,7 @@ namespace cnp::synth {
 namespace {
 
 constexpr Ns kRunSpacingNs = 3'600'000'000'000; // runs of one study start an hour apart on the true clock
+constexpr std::int64_t kMaxRanks = 1000;
 
 void requirePositive(const SynthParams& p, const char* what, std::int64_t v) {
     if (v <= 0)
@@ -78,8 +79,10 @@ StudyOptions resolveOptions(const SynthParams& p, StudyOptions o) {
     requirePositive(p, "--layers", o.layers);
     if (o.kernelsPerStep < 0)
         throw InputError(p.sourcePath, "--kernels-per-step must not be negative");
-    if (static_cast<std::int64_t>(o.nodes) * o.gpusPerNode > 4096)
-        throw InputError(p.sourcePath, "at most 4096 ranks");
+    // Every rank's file stays open while the run is simulated: keep well inside the usual 1024 descriptors.
+    if (static_cast<std::int64_t>(o.nodes) * o.gpusPerNode > kMaxRanks)
+        throw InputError(p.sourcePath,
+                         "at most " + std::to_string(kMaxRanks) + " ranks (one open file each)");
     if (o.configs.empty())
         for (const auto& c : p.configs)
             o.configs.push_back(c.name);

@@ -7,7 +7,9 @@
 #include "IngestRequestDialog.h"
 #include "InsightsPage.h"
 #include "KernelsPage.h"
+#include "RanksPage.h"
 #include "RunPage.h"
+#include "SyntheticBadge.h"
 #include "TimelineHostPage.h"
 #include "WorkspaceDock.h"
 #include "WorkspaceSession.h"
@@ -68,6 +70,11 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancelIngest_);
     statusBar()->addPermanentWidget(statusRuns_);
+    syntheticBadge_ = new SyntheticBadge;
+    statusBar()->insertPermanentWidget(0, syntheticBadge_);
+    auto updateBadge = [this]() { syntheticBadge_->update(session_->runs(), dock_->selectedRun()); };
+    connect(session_, &WorkspaceSession::runsChanged, this, updateBadge);
+    connect(dock_, &WorkspaceDock::selectedRunChanged, this, updateBadge);
     for (QWidget* wdg : {static_cast<QWidget*>(progressLabel_), static_cast<QWidget*>(progress_),
                          static_cast<QWidget*>(cancelIngest_)})
         wdg->setVisible(false);
@@ -121,6 +128,7 @@ void MainWindow::createPages() {
     pages_[size_t(PageId::Insights)] = new InsightsPage(session_);
     pages_[size_t(PageId::Timeline)] = new TimelineHostPage(session_);
     pages_[size_t(PageId::Run)] = new RunPage(session_);
+    pages_[size_t(PageId::Ranks)] = new RanksPage(session_);
     for (PageId id : allPages()) {
         WorkbenchPage* p = pages_[size_t(id)];
         p->setObjectName(pageKey(id) + QStringLiteral("Page"));

@@ -16,6 +16,8 @@ QString pageKey(PageId id) {
         return QStringLiteral("timeline");
     case PageId::Run:
         return QStringLiteral("run");
+    case PageId::Ranks:
+        return QStringLiteral("ranks");
     }
     return QStringLiteral("ablation");
 }
@@ -34,6 +36,8 @@ QString pageTitle(PageId id) {
         return QStringLiteral("Timeline");
     case PageId::Run:
         return QStringLiteral("Run");
+    case PageId::Ranks:
+        return QStringLiteral("Ranks");
     }
     return {};
 }
@@ -46,8 +50,8 @@ std::optional<PageId> pageFromKey(const QString& key) {
 }
 
 std::array<PageId, kPageCount> allPages() {
-    return {PageId::Ablation, PageId::Compare,  PageId::Kernels,
-            PageId::Insights, PageId::Timeline, PageId::Run};
+    return {PageId::Ablation, PageId::Compare, PageId::Kernels, PageId::Insights,
+            PageId::Timeline, PageId::Run,     PageId::Ranks};
 }
 
 } // namespace cnp::wb
