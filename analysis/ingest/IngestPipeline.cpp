@@ -277,6 +277,10 @@ IngestResult ingest(Workspace& ws, const IngestRequest& req, const ProgressSink&
     trace.info.repeat = req.repeat;
     if (req.tokensPerStep > 0)
         trace.info.tokensPerStep = req.tokensPerStep;
+    if (req.flopsPerStep > 0)
+        trace.info.flopsPerStep = req.flopsPerStep;
+    if (req.peakFlops > 0)
+        trace.info.peakFlops = req.peakFlops;
     trace.info.worldSize =
         std::max<std::int32_t>(trace.info.worldSize, static_cast<std::int32_t>(trace.ranks.size()));
 

@@ -15,7 +15,9 @@ struct IngestRequest {
     std::string runName;             // empty: derived from the first input's file name
     std::string config;              // empty: the run name
     int repeat = 0;
-    double tokensPerStep = 0;
+    double tokensPerStep = 0; // > 0 overrides what the sources say
+    double flopsPerStep = 0;  // model FLOPs per step (whole job); > 0 overrides
+    double peakFlops = 0;     // peak FLOP/s of one GPU; > 0 overrides
 };
 
 struct IngestResult {

@@ -1,6 +1,7 @@
 #include "timeline/TimelineBuilder.h"
 
 #include <algorithm>
+#include <set>
 
 namespace cnp::timeline {
 
@@ -121,8 +122,34 @@ void TimelineBuilder::buildLanes(std::vector<RawEvent>& ev, TimelineRow& row) {
         l.finish();
 }
 
+void TimelineBuilder::addBusyRows() {
+    std::map<std::int32_t, std::vector<std::pair<Ns, Ns>>> spans; // rank -> GPU activity spans
+    for (const auto& [key, ev] : events_)
+        if (std::get<3>(key) == static_cast<int>(RowKind::GpuStream))
+            for (const auto& e : ev)
+                spans[std::get<0>(key)].emplace_back(e.start, e.end);
+    const std::uint32_t name = internName("GPU busy");
+    const std::uint8_t style = internStyle("gpu busy");
+    for (auto& [rank, s] : spans) {
+        std::sort(s.begin(), s.end());
+        auto& row = events_[{rank, 0, 0, static_cast<int>(RowKind::GpuBusy), 0}];
+        for (const auto& [start, end] : s) {
+            if (!row.empty() && start <= row.back().end)
+                row.back().end = std::max(row.back().end, end); // overlapping or touching: one busy span
+            else
+                row.push_back({start, end, name, style, EventKind::GpuAnnotation});
+        }
+    }
+}
+
 TimelineModel TimelineBuilder::build(const ProgressSink& sink) {
     TimelineModel m;
+    std::set<std::int32_t> ranks;
+    for (const auto& [key, ev] : events_)
+        ranks.insert(std::get<0>(key));
+    const bool cluster = ranks.size() > kExpandedRanks;
+    if (cluster)
+        addBusyRows();
     // Counter rows join the event rows in key order (same RowKey space).
     for (auto& [key, samples] : counters_)
         events_[key]; // creates an empty entry so the row is placed
@@ -187,6 +214,10 @@ TimelineModel TimelineBuilder::build(const ProgressSink& sink) {
             row.device = static_cast<std::int32_t>(a);
             row.label = names_[static_cast<std::size_t>(b)];
             break;
+        case RowKind::GpuBusy:
+            row.label = "GPU busy";
+            row.pinned = true;
+            break;
         case RowKind::CpuThread:
             row.pid = a;
             row.tid = b;
@@ -235,6 +266,9 @@ TimelineModel TimelineBuilder::build(const ProgressSink& sink) {
         sink.report(static_cast<double>(++done) / total);
     }
     lastRow_ = nullptr;
+    if (cluster)
+        for (std::size_t g = 0; g < m.groups.size(); ++g)
+            m.groups[g].collapsed = m.groups[g].parent < 0 && m.groups[g].rank != *ranks.begin();
     m.names = std::move(names_);
     m.styles = std::move(styles_);
     std::sort(steps_.begin(), steps_.end(), [](const StepRange& x, const StepRange& y) {

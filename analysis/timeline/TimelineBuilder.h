@@ -18,6 +18,10 @@ namespace cnp::timeline {
 
 class TimelineBuilder {
 public:
+    // Runs with more ranks than this get per-rank GPU-busy rows and start with the rank groups after
+    // the first collapsed, so 16+ ranks fit on a screen.
+    static constexpr std::size_t kExpandedRanks = 4;
+
     TimelineBuilder();
 
     // Interns a display name / a style (category or kind name); id 0 = "".
@@ -58,6 +62,8 @@ private:
     using RowKey = std::tuple<std::int32_t, int, std::int64_t, int, std::int64_t>;
     std::vector<RawEvent>& rowEvents(const RowKey& key);
     static void buildLanes(std::vector<RawEvent>& events, TimelineRow& row);
+    // Adds one GpuBusy row per rank: the union of the rank's GPU stream events. O(n log n).
+    void addBusyRows();
 
     std::vector<std::string> names_;
     std::unordered_map<std::string, std::uint32_t> nameIndex_;

@@ -34,7 +34,8 @@ std::size_t TimelineModel::memoryBytes() const {
 }
 
 bool TimelineModel::isRowVisible(int row) const {
-    for (int g = rows[row].group; g >= 0; g = groups[g].parent)
+    const int own = rows[row].group;
+    for (int g = rows[row].pinned && own >= 0 ? groups[own].parent : own; g >= 0; g = groups[g].parent)
         if (groups[g].collapsed)
             return false;
     return true;

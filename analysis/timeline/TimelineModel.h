@@ -4,7 +4,8 @@
 // Built off the GUI thread by TimelineBuilder (from a workspace: TimelineLoader); immutable afterwards
 // except for the groups' collapsed flags. Row order: per rank (ascending) the steps row, then per GPU
 // (ascending) its annotation row, its stream rows (ascending stream) and its counter rows, then the
-// CPU threads (ascending pid, tid).
+// CPU threads (ascending pid, tid). Clusters (more than TimelineBuilder::kExpandedRanks ranks) also get a
+// GPU-busy row per rank after its steps row, and every rank group but the first starts collapsed.
 #include "core/TraceData.h"
 #include "timeline/EventTrack.h"
 
@@ -14,7 +15,9 @@
 
 namespace cnp::timeline {
 
-enum class RowKind : std::uint8_t { Steps, GpuAnnotations, GpuStream, Counter, CpuThread };
+// GpuBusy: a rank's GPU-busy summary (the union of all its GPU activity), built for clusters only
+// (TimelineBuilder::kExpandedRanks); it stays visible when its rank's group is collapsed.
+enum class RowKind : std::uint8_t { Steps, GpuAnnotations, GpuStream, Counter, CpuThread, GpuBusy };
 
 // Samples of one counter (e.g. memory in use), sorted by time; the value holds until the next sample.
 struct CounterSeries {
@@ -31,6 +34,7 @@ struct TimelineRow {
     std::int64_t stream = -1, pid = 0, tid = 0;
     std::vector<EventTrack> lanes; // lane k = nesting depth k
     CounterSeries counter;         // RowKind::Counter only
+    bool pinned = false;           // shown even when its own group is collapsed (not when an ancestor is)
     std::size_t eventCount() const;
 };
 
@@ -67,7 +71,7 @@ public:
     // The rows and group headers to draw, top to bottom; rows inside a collapsed group are left out.
     // Row height = max(1, lanes) * laneHeight (counters: 2 lanes). O(rows + groups).
     std::vector<LayoutItem> layout(int laneHeight, int headerHeight) const;
-    bool isRowVisible(int row) const;             // no collapsed ancestor
+    bool isRowVisible(int row) const;             // no collapsed ancestor (a pinned row: above its group)
     int findStyle(const std::string& name) const; // -1 when absent
     // Rows of `rank` (in row order).
     std::vector<int> rowsOfRank(std::int32_t rank) const;

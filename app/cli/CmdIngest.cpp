@@ -20,7 +20,8 @@ extern "C" void onInterrupt(int) {
 }
 
 int runIngest(const std::vector<std::string>& args) {
-    ArgParser p({"--run", "--config", "--repeat", "--tokens-per-step"}, {"--quiet", "--timing"});
+    ArgParser p({"--run", "--config", "--repeat", "--tokens-per-step", "--flops-per-step", "--peak-flops"},
+                {"--quiet", "--timing"});
     p.parse(args);
     p.requirePositionals(2, 100000, "WORKSPACE and at least one trace file or folder");
     IngestRequest req;
@@ -29,6 +30,10 @@ int runIngest(const std::vector<std::string>& args) {
     req.config = p.valueOr("--config", "");
     req.repeat = static_cast<int>(p.number("--repeat").value_or(0));
     req.tokensPerStep = p.number("--tokens-per-step").value_or(0);
+    req.flopsPerStep = p.number("--flops-per-step").value_or(0);
+    req.peakFlops = p.number("--peak-flops").value_or(0);
+    if (req.tokensPerStep < 0 || req.flopsPerStep < 0 || req.peakFlops < 0)
+        throw UsageFailure{"--tokens-per-step, --flops-per-step and --peak-flops must not be negative"};
 
     const std::string wsPath = p.positionals()[0];
     const bool existed = std::filesystem::exists(wsPath);
@@ -67,7 +72,7 @@ int runIngest(const std::vector<std::string>& args) {
 CNP_COMMAND(
     "ingest", "read trace files (Kineto JSON, Nsight Systems SQLite, .cnpt) into a workspace",
     "usage: cnp ingest WORKSPACE FILE_OR_DIR... [--run NAME] [--config LABEL] [--repeat N]\n"
-    "                  [--tokens-per-step N] [--quiet] [--timing]\n\n"
+    "                  [--tokens-per-step N] [--flops-per-step F] [--peak-flops F] [--quiet] [--timing]\n\n"
     "Creates WORKSPACE (*.cnpdb) if missing and adds one run made of all given files; a folder\n"
     "contributes every trace file in it (one file per rank). Formats are recognised by content:\n"
     "PyTorch-profiler JSON (.json/.json.gz), Nsight Systems SQLite export, CNP collector .cnpt.\n\n"
@@ -75,6 +80,8 @@ CNP_COMMAND(
     "  --config LABEL        configuration label for ablations (default: the run name)\n"
     "  --repeat N            repeat index of this configuration (default 0)\n"
     "  --tokens-per-step N   tokens processed per training step (enables tokens/s)\n"
+    "  --flops-per-step F    model FLOPs per training step, whole job (with --peak-flops: MFU)\n"
+    "  --peak-flops F        peak FLOP/s of one GPU (e.g. 989e12 for an H200's dense BF16)\n"
     "  --timing              print the wall time of each ingest phase on stderr\n\n"
     "A file that is not a sound trace is refused whole and the workspace is left unchanged (exit 2).\n"
     "Malformed single events inside a sound file are skipped, counted and reported.\n",

@@ -7,8 +7,10 @@
 #include "IngestRequestDialog.h"
 #include "InsightsPage.h"
 #include "KernelsPage.h"
+#include "RanksPage.h"
 #include "PlansPage.h"
 #include "RunPage.h"
+#include "SyntheticBadge.h"
 #include "TimelineHostPage.h"
 #include "WorkspaceDock.h"
 #include "WorkspaceSession.h"
@@ -69,6 +71,11 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancelIngest_);
     statusBar()->addPermanentWidget(statusRuns_);
+    syntheticBadge_ = new SyntheticBadge;
+    statusBar()->insertPermanentWidget(0, syntheticBadge_);
+    auto updateBadge = [this]() { syntheticBadge_->update(session_->runs(), dock_->selectedRun()); };
+    connect(session_, &WorkspaceSession::runsChanged, this, updateBadge);
+    connect(dock_, &WorkspaceDock::selectedRunChanged, this, updateBadge);
     for (QWidget* wdg : {static_cast<QWidget*>(progressLabel_), static_cast<QWidget*>(progress_),
                          static_cast<QWidget*>(cancelIngest_)})
         wdg->setVisible(false);
@@ -122,6 +129,7 @@ void MainWindow::createPages() {
     pages_[size_t(PageId::Insights)] = new InsightsPage(session_);
     pages_[size_t(PageId::Timeline)] = new TimelineHostPage(session_);
     pages_[size_t(PageId::Run)] = new RunPage(session_);
+    pages_[size_t(PageId::Ranks)] = new RanksPage(session_);
     pages_[size_t(PageId::Plans)] = new PlansPage(session_);
     for (PageId id : allPages()) {
         WorkbenchPage* p = pages_[size_t(id)];

@@ -26,6 +26,7 @@ class WorkspaceSession;
 class WorkspaceDock;
 class WorkbenchPage;
 class IngestController;
+class SyntheticBadge;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -101,6 +102,7 @@ private:
     QToolButton* cancelIngest_ = nullptr;
     QLabel* progressLabel_ = nullptr;
     QLabel* statusRuns_ = nullptr;
+    SyntheticBadge* syntheticBadge_ = nullptr;
     PageId current_ = PageId::Ablation;
     IngestRequestProvider provider_;
     QString lastError_;

@@ -16,6 +16,8 @@ QString pageKey(PageId id) {
         return QStringLiteral("timeline");
     case PageId::Run:
         return QStringLiteral("run");
+    case PageId::Ranks:
+        return QStringLiteral("ranks");
     case PageId::Plans:
         return QStringLiteral("plans");
     }
@@ -36,6 +38,8 @@ QString pageTitle(PageId id) {
         return QStringLiteral("Timeline");
     case PageId::Run:
         return QStringLiteral("Run");
+    case PageId::Ranks:
+        return QStringLiteral("Ranks");
     case PageId::Plans:
         return QStringLiteral("Plans");
     }
@@ -51,7 +55,7 @@ std::optional<PageId> pageFromKey(const QString& key) {
 
 std::array<PageId, kPageCount> allPages() {
     return {PageId::Ablation, PageId::Compare, PageId::Kernels, PageId::Insights,
-            PageId::Timeline, PageId::Run,     PageId::Plans};
+            PageId::Timeline, PageId::Run,     PageId::Ranks, PageId::Plans};
 }
 
 } // namespace cnp::wb

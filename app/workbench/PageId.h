@@ -7,9 +7,9 @@
 
 namespace cnp::wb {
 
-enum class PageId { Ablation = 0, Compare, Kernels, Insights, Timeline, Run, Plans };
+enum class PageId { Ablation = 0, Compare, Kernels, Insights, Timeline, Run, Ranks, Plans };
 
-inline constexpr int kPageCount = 7;
+inline constexpr int kPageCount = 8;
 
 // The command-line / settings key of a page ("ablation", "compare", ...).
 QString pageKey(PageId id);

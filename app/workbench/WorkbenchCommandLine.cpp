@@ -6,7 +6,8 @@ namespace cnp::wb {
 
 QString WorkbenchCommandLine::usage() {
     return QStringLiteral("usage: cnp-workbench [WORKSPACE.cnpdb] [--page ablation|compare|kernels|insights|"
-                          "timeline|run|plans] [--run NAME] [--screenshot FILE.png [--size WxH]]");
+                          "timeline|run|ranks|plans] [--run NAME] [--configs A,B,...] [--screenshot FILE.png "
+                          "[--size WxH]]");
 }
 
 WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
@@ -37,6 +38,11 @@ WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
             if (!v)
                 return cl;
             cl.run = *v;
+        } else if (a == QLatin1String("--configs")) {
+            auto v = value(a);
+            if (!v)
+                return cl;
+            cl.configs = v->split(QLatin1Char(','), Qt::SkipEmptyParts);
         } else if (a == QLatin1String("--screenshot")) {
             auto v = value(a);
             if (!v)

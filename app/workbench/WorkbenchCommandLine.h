@@ -1,5 +1,6 @@
 #pragma once
-// `cnp-workbench [WORKSPACE] [--page PAGE] [--screenshot FILE.png [--size WxH]]`.
+// `cnp-workbench [WORKSPACE] [--page PAGE] [--run NAME] [--configs A,B,...]
+//                [--screenshot FILE.png [--size WxH]]`.
 #include "PageId.h"
 
 #include <QSize>
@@ -14,6 +15,7 @@ struct WorkbenchCommandLine {
     QString workspace;             // empty: none given (the last page/workspace come from QSettings)
     std::optional<PageId> page;    // nullopt: the last page used
     QString run;                   // --run NAME: select this run in the workspace dock
+    QStringList configs;           // --configs A,B,...: the ablation page's configurations, in order
     QString screenshotFile;        // non-empty: render offscreen, save, exit
     QSize size = QSize(1280, 800); // window size for --screenshot
     QString error;                 // non-empty when the arguments were invalid (one line)

@@ -1,4 +1,6 @@
-// cnp-workbench [WORKSPACE] [--page PAGE] [--run NAME] [--screenshot FILE.png [--size WxH]]
+// cnp-workbench [WORKSPACE] [--page PAGE] [--run NAME] [--configs A,B,...]
+//               [--screenshot FILE.png [--size WxH]]
+#include "AblationPage.h"
 #include "MainWindow.h"
 #include "WorkbenchCommandLine.h"
 #include "WorkbenchPage.h"
@@ -67,6 +69,8 @@ int main(int argc, char** argv) {
     }
     if (!cl.run.isEmpty())
         window.workspaceDock()->selectRun(cl.run);
+    if (!cl.configs.isEmpty())
+        static_cast<AblationPage*>(window.page(PageId::Ablation))->setOrder(cl.configs);
     window.show();
     if (!screenshot)
         return app.exec();

@@ -182,6 +182,13 @@ inline constexpr const char* kImage = "image";                // CNP_IMAGE
 inline constexpr const char* kCapture = "capture";            // CNP_CAPTURE as parsed
 inline constexpr const char* kStartRealtime = "start_realtime_ns";
 inline constexpr const char* kCommand = "command"; // argv[0] of the traced process
+// Written by `cnp synth` only (docs/synth.md): the file is generated, not measured, and says so.
+inline constexpr const char* kSynthetic = "synthetic";           // "1"
+inline constexpr const char* kStudy = "study";                   // the study file's name
+inline constexpr const char* kSeed = "seed";                     // the generator's seed
+inline constexpr const char* kTokensPerStep = "tokens_per_step"; // whole job
+inline constexpr const char* kFlopsPerStep = "flops_per_step";   // model FLOPs per step, whole job
+inline constexpr const char* kPeakFlops = "peak_flops";          // peak FLOP/s of one GPU
 } // namespace key
 
 } // namespace cnpt

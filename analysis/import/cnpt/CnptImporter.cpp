@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -76,6 +77,13 @@ const char* memoryKindName(unsigned k) {
     return k < std::size(names) ? names[k] : "Unknown";
 }
 
+// A finite positive number, else 0 (= unknown): header values are untrusted text.
+double toPositive(const std::string& s) {
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    return !s.empty() && *end == '\0' && std::isfinite(v) && v > 0 ? v : 0;
+}
+
 int toInt(const std::string& s, int fallback) {
     char* end = nullptr;
     const long v = std::strtol(s.c_str(), &end, 10);
@@ -125,6 +133,11 @@ TraceData CnptImporter::convert(const CnptReader& r, const std::string& path, co
     t.info.cudaVersion = cudaVersionText(r.headerValue(key::kCudaVersion));
     t.info.cuptiVersion = r.headerValue(key::kCuptiVersion);
     const int worldSize = toInt(r.headerValue(key::kWorldSize), -1);
+    // Keys only `cnp synth` writes: a generated file stays flagged synthetic wherever it is ingested.
+    t.info.synthetic = r.headerValue(key::kSynthetic) == "1";
+    t.info.tokensPerStep = toPositive(r.headerValue(key::kTokensPerStep));
+    t.info.flopsPerStep = toPositive(r.headerValue(key::kFlopsPerStep));
+    t.info.peakFlops = toPositive(r.headerValue(key::kPeakFlops));
     t.info.worldSize = worldSize > 0 ? worldSize : 1;
     for (const auto& [k, v] : r.header())
         if (k.rfind("env.", 0) == 0 && isAllowedEnvName(std::string_view(k).substr(4))) {

@@ -23,6 +23,8 @@ QColor TimelinePalette::styleColor(const QString& s) {
         return QColor(0xc9, 0x8f, 0xb0);
     if (s == QLatin1String("step"))
         return QColor(0x5f, 0x7d, 0x8e);
+    if (s == QLatin1String("gpu busy"))
+        return QColor(0x3b, 0x7d, 0x4f);
     if (s.isEmpty())
         return QColor(0x90, 0x90, 0x90);
     return ChartPalette::categoryColor(s);

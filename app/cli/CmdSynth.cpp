@@ -1,0 +1,130 @@
+// cnp synth --out DIR [--study NAME] [--nodes N] [--gpus-per-node G] [--steps S] [--repeats R] [--seed K]
+//           [--configs A,B,...] [--layers L] [--kernels-per-step K] [--ingest WS]
+#include "ArgParser.h"
+#include "CommandRegistry.h"
+#include "ProgressBar.h"
+
+#include "core/CommaList.h"
+#include "ingest/IngestPipeline.h"
+#include "store/Workspace.h"
+#include "synth/StudyGenerator.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+
+namespace cnp::cli {
+namespace {
+
+int intOption(const ArgParser& p, const std::string& name) {
+    const double v = p.number(name).value_or(0);
+    if (v < 0 || v != static_cast<double>(static_cast<long long>(v)) || v > 1e9)
+        throw UsageFailure{name + " must be a non-negative integer"};
+    return static_cast<int>(v);
+}
+
+synth::StudyOptions studyOptions(const ArgParser& p) {
+    synth::StudyOptions o;
+    o.outDir = *p.value("--out");
+    o.nodes = intOption(p, "--nodes");
+    o.gpusPerNode = intOption(p, "--gpus-per-node");
+    o.steps = intOption(p, "--steps");
+    o.repeats = intOption(p, "--repeats");
+    o.layers = intOption(p, "--layers");
+    o.kernelsPerStep = intOption(p, "--kernels-per-step");
+    if (auto seed = p.value("--seed")) {
+        o.seed = static_cast<std::uint64_t>(intOption(p, "--seed"));
+        o.seedSet = true;
+    }
+    if (auto c = p.value("--configs"))
+        o.configs = splitCommaList(*c);
+    return o;
+}
+
+// The study's configurations go to the end of the workspace's plan order, in the study's order.
+void appendToPlan(Workspace& ws, const synth::SynthParams& params,
+                  const std::vector<synth::GeneratedRun>& runs) {
+    std::vector<std::string> plan = ws.planOrder(), study;
+    for (const auto& c : params.configs)
+        if (std::any_of(runs.begin(), runs.end(), [&](const auto& r) { return r.config == c.name; }))
+            study.push_back(c.name);
+    std::erase_if(
+        plan, [&](const std::string& c) { return std::find(study.begin(), study.end(), c) != study.end(); });
+    plan.insert(plan.end(), study.begin(), study.end());
+    ws.setPlanOrder(plan);
+}
+
+void ingestRuns(const std::string& wsPath, const synth::SynthParams& params,
+                const std::vector<synth::GeneratedRun>& runs) {
+    Workspace ws(wsPath, Workspace::Mode::CreateIfMissing);
+    ProgressBar bar("ingest");
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        IngestRequest req;
+        req.inputs = {runs[i].folder};
+        req.runName = runs[i].name;
+        req.config = runs[i].config;
+        req.repeat = runs[i].repeat;
+        ProgressSink sink{
+            [&](double f) { bar.update((static_cast<double>(i) + f) / static_cast<double>(runs.size())); }};
+        const IngestResult res = ingest(ws, req, sink);
+        std::cerr << "ingested " << res.runName << ": " << res.ranks << " ranks, " << res.events
+                  << " events\n";
+    }
+    bar.finish();
+    appendToPlan(ws, params, runs);
+}
+
+int runSynth(const std::vector<std::string>& args) {
+    ArgParser p({"--out", "--study", "--nodes", "--gpus-per-node", "--steps", "--repeats", "--seed",
+                 "--configs", "--layers", "--kernels-per-step", "--ingest"},
+                {"--quiet"});
+    p.parse(args);
+    p.requirePositionals(0, 0, "no positional arguments");
+    if (!p.value("--out"))
+        throw UsageFailure{"--out DIR is required"};
+    const auto params =
+        synth::SynthParams::fromFile(synth::SynthParams::studyPath(p.valueOr("--study", "acs-llama3-8b")));
+    const auto options = synth::resolveOptions(params, studyOptions(p));
+    std::vector<synth::GeneratedRun> runs;
+    {
+        ProgressBar bar("synth");
+        runs = synth::generateStudy(params, options, ProgressSink{[&](double f) { bar.update(f); }});
+        bar.finish();
+    }
+    std::uint64_t records = 0;
+    for (const auto& r : runs) {
+        records += r.records;
+        if (!p.has("--quiet"))
+            std::cout << r.folder << "  (" << r.config << ", repeat " << r.repeat << ", " << r.records
+                      << " records)\n";
+    }
+    std::cerr << "synth: " << runs.size() << " synthetic runs of " << options.nodes << " x "
+              << options.gpusPerNode << " ranks, " << options.steps << " steps, " << records << " records in "
+              << options.outDir << '\n';
+    if (auto ws = p.value("--ingest"))
+        ingestRuns(*ws, params, runs);
+    return Ok;
+}
+
+CNP_COMMAND(
+    "synth", "generate a synthetic multi-rank ablation study (.cnpt per rank), optionally ingest it",
+    "usage: cnp synth --out DIR [--study NAME] [--nodes N] [--gpus-per-node G] [--steps S]\n"
+    "                 [--repeats R] [--seed K] [--configs A,B,...] [--layers L]\n"
+    "                 [--kernels-per-step K] [--ingest WORKSPACE] [--quiet]\n\n"
+    "Simulates ZeRO-3 data-parallel training under each configuration of a study\n"
+    "(resources/synth/NAME.yaml, default acs-llama3-8b) and writes one folder per configuration x\n"
+    "repeat (DIR/NN-CONFIG-rR/rank-XXXXX.cnpt). Every file is flagged synthetic: it is a model, not a\n"
+    "measurement (docs/synth.md). Defaults come from the study file. The same options and seed give\n"
+    "byte-identical files.\n\n"
+    "  --nodes N, --gpus-per-node G   cluster shape (ranks = N x G)\n"
+    "  --steps S, --repeats R         training steps per run, runs per configuration\n"
+    "  --seed K                       generator seed (jitter, straggler, clock offsets)\n"
+    "  --configs A,B,...              a subset of the study's configurations\n"
+    "  --layers L                     decoder layers (default: the model's)\n"
+    "  --kernels-per-step K           split kernels so one rank's step has at least K (scale tests)\n"
+    "  --ingest WORKSPACE             also ingest every run, labelled with its configuration and\n"
+    "                                 repeat, and append the study to the plan order\n",
+    runSynth);
+
+} // namespace
+} // namespace cnp::cli

@@ -1,0 +1,202 @@
+#include "RanksPage.h"
+
+#include "BackgroundTask.h"
+#include "RankHeatmapModel.h"
+#include "RankSummaryModel.h"
+#include "SummaryBarDelegate.h"
+#include "UnitFormat.h"
+#include "WorkspaceSession.h"
+
+#include "metrics/RunSummaryReader.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace cnp::wb {
+namespace {
+
+constexpr int kCellWidth = 22, kCellHeight = 16; // px: 128 ranks x 50 steps scroll, labels never overlap
+
+void setUpHeatmapView(QTableView* v) {
+    v->setObjectName(QStringLiteral("rankHeatmap"));
+    v->setSelectionMode(QAbstractItemView::SingleSelection);
+    v->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    v->setShowGrid(false);
+    v->setWordWrap(false);
+    // Stretch: a small grid fills the view; a large one stops at the minimum cell size and scrolls.
+    for (QHeaderView* h : {v->horizontalHeader(), v->verticalHeader()}) {
+        h->setSectionResizeMode(QHeaderView::Stretch);
+        h->setHighlightSections(true);
+        QFont f = h->font();
+        f.setPointSizeF(f.pointSizeF() * 0.85);
+        h->setFont(f);
+    }
+    v->horizontalHeader()->setDefaultSectionSize(kCellWidth);
+    v->horizontalHeader()->setMinimumSectionSize(kCellWidth);
+    v->verticalHeader()->setDefaultSectionSize(kCellHeight);
+    v->verticalHeader()->setMinimumSectionSize(kCellHeight);
+}
+
+} // namespace
+
+RanksPage::RanksPage(WorkspaceSession* session, QWidget* parent)
+    : WorkbenchPage(session, parent), runBox_(new QComboBox), figureBox_(new QComboBox), status_(new QLabel),
+      heatmapView_(new QTableView), summaryView_(new QTableView), heatmap_(new RankHeatmapModel(this)),
+      summary_(new RankSummaryModel(this)), summarySort_(new QSortFilterProxyModel(this)),
+      legendLow_(new QLabel), legendHigh_(new QLabel) {
+    auto* layout = new QVBoxLayout(this);
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Run:")));
+    runBox_->setMinimumContentsLength(16);
+    top->addWidget(runBox_);
+    top->addWidget(new QLabel(tr("Figure:")));
+    for (std::size_t f = 0; f < kRankStepFigureCount; ++f)
+        figureBox_->addItem(QString::fromLatin1(toString(RankStepFigure(f))), int(f));
+    figureBox_->setObjectName(QStringLiteral("rankFigure"));
+    top->addWidget(figureBox_);
+    legendLow_->setObjectName(QStringLiteral("heatLow"));
+    legendHigh_->setObjectName(QStringLiteral("heatHigh"));
+    auto* gradient = new QLabel;
+    gradient->setFixedSize(90, 12);
+    gradient->setStyleSheet(
+        QStringLiteral("background: qlineargradient(x1:0, y1:0, x2:1, y2:0, stop:0 %1, stop:1 %2);"
+                       " border: 1px solid palette(mid);")
+            .arg(RankHeatmapModel::heat(0).name(), RankHeatmapModel::heat(1).name()));
+    top->addWidget(legendLow_);
+    top->addWidget(gradient);
+    top->addWidget(legendHigh_);
+    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    top->addWidget(status_, 1);
+    layout->addLayout(top);
+
+    setUpHeatmapView(heatmapView_);
+    heatmapView_->setModel(heatmap_);
+    summarySort_->setSourceModel(summary_);
+    summarySort_->setSortRole(RankSummaryModel::SortRole);
+    summaryView_->setObjectName(QStringLiteral("rankSummary"));
+    summaryView_->setModel(summarySort_);
+    summaryView_->setSortingEnabled(true);
+    summaryView_->sortByColumn(RankSummaryModel::RankColumn, Qt::AscendingOrder);
+    summaryView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    summaryView_->verticalHeader()->setVisible(false);
+    summaryView_->verticalHeader()->setDefaultSectionSize(kCellHeight + 4);
+    summaryView_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    summaryView_->setItemDelegate(
+        new SummaryBarDelegate(RankSummaryModel::BarRole, QColor(0x9e, 0xca, 0xe1), summaryView_));
+
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(heatmapView_);
+    split->addWidget(summaryView_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+
+    connect(runBox_, &QComboBox::activated, this, [this]() {
+        wanted_ = runBox_->currentText();
+        load();
+    });
+    connect(figureBox_, &QComboBox::currentIndexChanged, this, [this]() {
+        heatmap_->setFigure(RankStepFigure(figureBox_->currentData().toInt()));
+        updateLegend();
+    });
+    connect(summarySort_, &QSortFilterProxyModel::layoutChanged, this, &RanksPage::followSummaryOrder);
+    connect(heatmapView_, &QTableView::clicked, this, &RanksPage::openCell);
+}
+
+void RanksPage::setSelectedRun(const QString& runName) {
+    if (runName.isEmpty() || runName == wanted_)
+        return;
+    wanted_ = runName;
+    if (runBox_->findText(runName) >= 0) {
+        runBox_->setCurrentText(runName);
+        if (isVisible())
+            load();
+    }
+}
+
+void RanksPage::refresh() {
+    QSignalBlocker b(runBox_);
+    runBox_->clear();
+    // Multi-rank runs first: the page is for clusters, single-rank runs still show one row.
+    for (const auto& r : session()->runs())
+        if (r.rankCount > 1)
+            runBox_->addItem(QString::fromStdString(r.info.name));
+    for (const auto& r : session()->runs())
+        if (r.rankCount <= 1)
+            runBox_->addItem(QString::fromStdString(r.info.name));
+    const int i = runBox_->findText(wanted_);
+    runBox_->setCurrentIndex(i >= 0 ? i : 0);
+    load();
+}
+
+void RanksPage::load() {
+    const quint64 id = ++request_;
+    const RunRecord* run = session()->findRun(runBox_->currentText());
+    if (!run) {
+        heatmap_->setGrid({});
+        summary_->setGrid({});
+        status_->setText(session()->isOpen() ? tr("No runs in this workspace.") : tr("No workspace open."));
+        markReady();
+        return;
+    }
+    status_->setText(tr("Loading…"));
+    runInBackground<RankStepGrid>(
+        this,
+        [path = session()->path().toStdString(), runId = run->id]() {
+            Workspace ws(path, Workspace::Mode::ReadOnly);
+            return computeRankStepGrid(RunSummaryReader(ws, runId).steps());
+        },
+        [this, id](TaskOutcome<RankStepGrid>& o) {
+            if (id != request_)
+                return;
+            if (!o.value) {
+                heatmap_->setGrid({});
+                summary_->setGrid({});
+                status_->setText(tr("Cannot read the run's steps: %1").arg(o.error));
+                markReady();
+                return;
+            }
+            summary_->setGrid(*o.value);
+            heatmap_->setGrid(std::move(*o.value));
+            followSummaryOrder();
+            updateLegend();
+            const auto& g = heatmap_->grid();
+            status_->setText(tr("%1 ranks × %2 steps · ● straggler · click: timeline")
+                                 .arg(g.ranks.size())
+                                 .arg(g.steps.size()));
+            status_->setToolTip(
+                tr("● marks each step's straggler: the rank with the most compute, which the "
+                   "others wait for. Click a cell to open the timeline at that rank and step; "
+                   "sort the table below to reorder the rows."));
+            markReady();
+        });
+}
+
+void RanksPage::updateLegend() {
+    legendLow_->setText(UnitFormat::duration(static_cast<double>(heatmap_->minValue())));
+    legendHigh_->setText(UnitFormat::duration(static_cast<double>(heatmap_->maxValue())));
+}
+
+void RanksPage::followSummaryOrder() {
+    std::vector<std::size_t> order;
+    for (int row = 0; row < summarySort_->rowCount(); ++row)
+        order.push_back(summarySort_->index(row, 0).data(RankSummaryModel::RankIndexRole).toULongLong());
+    heatmap_->setRowOrder(std::move(order));
+}
+
+void RanksPage::openCell(const QModelIndex& index) {
+    if (!index.isValid())
+        return;
+    const auto& g = heatmap_->grid();
+    const std::size_t rank = heatmap_->rankIndexAt(index.row());
+    const std::size_t cell = rank * g.steps.size() + static_cast<std::size_t>(index.column());
+    emit timelineJumpRequested(runBox_->currentText(), g.ranks[rank], g.windowStart[cell], g.windowEnd[cell]);
+}
+
+} // namespace cnp::wb

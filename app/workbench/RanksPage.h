@@ -1,0 +1,53 @@
+#pragma once
+// The Ranks page (cluster runs): a rank x step heatmap of one figure (step time, compute, exposed
+// communication or idle; selectable) with each step's straggler marked, and per-rank summary bars.
+// Sorting the summary by any column reorders the heatmap's rows the same way; clicking a cell shows that
+// rank and step on the timeline. Figures come from the analysis core (computeRankStepGrid over the step
+// summaries), read on a worker thread. Scrolls at cluster size (128 ranks x 50 steps: fixed small cells,
+// clipped header labels).
+#include "WorkbenchPage.h"
+
+class QComboBox;
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace cnp::wb {
+
+class RankHeatmapModel;
+class RankSummaryModel;
+
+class RanksPage : public WorkbenchPage {
+    Q_OBJECT
+public:
+    explicit RanksPage(WorkspaceSession* session, QWidget* parent = nullptr);
+    void setSelectedRun(const QString& runName) override;
+    RankHeatmapModel* heatmapModel() const { return heatmap_; }
+    RankSummaryModel* summaryModel() const { return summary_; }
+    QTableView* heatmapView() const { return heatmapView_; }
+    QComboBox* figureBox() const { return figureBox_; }
+
+protected:
+    void refresh() override;
+
+private:
+    void load();
+    void followSummaryOrder();
+    void updateLegend(); // the colour scale's ends: the figure's min and max over the grid
+    void openCell(const QModelIndex& index);
+
+    QComboBox* runBox_;
+    QComboBox* figureBox_;
+    QLabel* status_;
+    QTableView* heatmapView_;
+    QTableView* summaryView_;
+    RankHeatmapModel* heatmap_;
+    RankSummaryModel* summary_;
+    QSortFilterProxyModel* summarySort_;
+    QLabel* legendLow_;
+    QLabel* legendHigh_;
+    QString wanted_;
+    quint64 request_ = 0;
+};
+
+} // namespace cnp::wb

@@ -1,0 +1,20 @@
+#pragma once
+// Draws a horizontal bar behind a cell's text, as long as the model's bar role says (a fraction 0..1 of
+// the column's largest value); cells without it are drawn as usual.
+#include <QStyledItemDelegate>
+
+namespace cnp::wb {
+
+class SummaryBarDelegate : public QStyledItemDelegate {
+    Q_OBJECT
+public:
+    SummaryBarDelegate(int barRole, QColor color, QObject* parent = nullptr);
+    void paint(QPainter* painter, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override;
+
+private:
+    int barRole_;
+    QColor color_;
+};
+
+} // namespace cnp::wb

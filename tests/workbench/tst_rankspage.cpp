@@ -1,0 +1,170 @@
+// The Ranks page on a small synthetic cluster run (2 nodes x 2 GPUs, cnp synth core): every heatmap cell
+// equals the analysis' per-rank step figure (RunSummaryReader's step summaries), the straggler mark sits
+// on the rank with the most compute, sorting the summary reorders the heatmap, and clicking a cell asks
+// for the timeline at that rank's step window. Both models run under QAbstractItemModelTester.
+#include "MainWindow.h"
+#include "RankHeatmapModel.h"
+#include "RankSummaryModel.h"
+#include "RanksPage.h"
+#include "WorkspaceDock.h"
+#include "ingest/IngestPipeline.h"
+#include "metrics/RunSummaryReader.h"
+#include "synth/StudyGenerator.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QtTest>
+
+#include <algorithm>
+#include <map>
+
+using namespace cnp;
+using namespace cnp::wb;
+
+class TestRanksPage : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cellsEqualStepSummaries_data();
+    void cellsEqualStepSummaries();
+    void sortingReordersHeatmap();
+    void clickOpensTimeline();
+    void syntheticBadgeShown();
+
+private:
+    RanksPage* openPage(MainWindow& w);
+    QTemporaryDir dir_;
+    QString ws_;
+    std::vector<StepSummary> steps_;
+};
+
+void TestRanksPage::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(dir_.isValid());
+    const auto params = synth::SynthParams::fromFile(synth::SynthParams::studyPath("acs-llama3-8b"));
+    synth::StudyOptions o;
+    o.outDir = dir_.filePath("study").toStdString();
+    o.nodes = 2;
+    o.gpusPerNode = 2;
+    o.steps = 4;
+    o.layers = 2;
+    o.configs = {"Base"};
+    const auto runs = synth::generateStudy(params, synth::resolveOptions(params, o));
+    ws_ = dir_.filePath("ranks.cnpdb");
+    Workspace ws(ws_.toStdString(), Workspace::Mode::CreateIfMissing);
+    IngestRequest req;
+    req.inputs = {runs[0].folder};
+    req.runName = "cluster";
+    req.config = "Base";
+    const auto res = ingest(ws, req);
+    steps_ = RunSummaryReader(ws, res.runId).steps();
+    QCOMPARE(steps_.size(), std::size_t(16)); // 4 ranks x 4 steps
+}
+
+RanksPage* TestRanksPage::openPage(MainWindow& w) {
+    w.setPersistSettings(false);
+    w.showPage(PageId::Ranks);
+    w.show();
+    auto* page = qobject_cast<RanksPage*>(w.page(PageId::Ranks));
+    if (!w.openWorkspace(ws_))
+        return nullptr;
+    w.workspaceDock()->selectRun(QStringLiteral("cluster"));
+    return page;
+}
+
+void TestRanksPage::cellsEqualStepSummaries_data() {
+    QTest::addColumn<int>("figure");
+    QTest::newRow("step time") << int(RankStepFigure::StepTime);
+    QTest::newRow("exposed communication") << int(RankStepFigure::ExposedCommunication);
+    QTest::newRow("idle") << int(RankStepFigure::Idle);
+}
+
+void TestRanksPage::cellsEqualStepSummaries() {
+    QFETCH(int, figure);
+    MainWindow w;
+    RanksPage* page = openPage(w);
+    QVERIFY(page);
+    QAbstractItemModelTester t1(page->heatmapModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester t2(page->summaryModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && page->heatmapModel()->rowCount() == 4, 20000);
+    page->figureBox()->setCurrentIndex(page->figureBox()->findData(figure));
+    const auto* m = page->heatmapModel();
+    QCOMPARE(m->columnCount(), 4);
+    for (const StepSummary& s : steps_) {
+        const Ns expected = figure == int(RankStepFigure::StepTime)               ? s.length()
+                            : figure == int(RankStepFigure::ExposedCommunication) ? s.breakdown.communication
+                                                                                  : s.breakdown.idle;
+        QCOMPARE(m->index(s.rank, s.index).data(RankHeatmapModel::ValueRole).toLongLong(), expected);
+        // The straggler: the rank with the most compute in this step, worked out from the summaries here.
+        const StepSummary* most = &s;
+        for (const StepSummary& o : steps_)
+            if (o.index == s.index && o.breakdown.compute > most->breakdown.compute)
+                most = &o;
+        QCOMPARE(m->index(s.rank, s.index).data(RankHeatmapModel::StragglerRole).toBool(), most == &s);
+    }
+}
+
+void TestRanksPage::sortingReordersHeatmap() {
+    MainWindow w;
+    RanksPage* page = openPage(w);
+    QVERIFY(page);
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && page->heatmapModel()->rowCount() == 4, 20000);
+    auto* summary = page->findChild<QTableView*>(QStringLiteral("rankSummary"));
+    QVERIFY(summary);
+    summary->sortByColumn(RankSummaryModel::IdleColumn, Qt::DescendingOrder);
+    // The rank with the largest mean idle, from the step summaries.
+    std::map<int, Ns> idle;
+    for (const StepSummary& s : steps_)
+        idle[s.rank] += s.breakdown.idle;
+    const auto top =
+        std::max_element(idle.begin(), idle.end(), [](auto& a, auto& b) { return a.second < b.second; });
+    QCOMPARE(page->heatmapModel()->index(0, 0).data(RankHeatmapModel::RankRole).toInt(), top->first);
+    QCOMPARE(page->heatmapModel()->headerData(0, Qt::Vertical).toString(), QString::number(top->first));
+}
+
+void TestRanksPage::clickOpensTimeline() {
+    MainWindow w;
+    RanksPage* page = openPage(w);
+    QVERIFY(page);
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && page->heatmapModel()->rowCount() == 4, 20000);
+    QSignalSpy spy(page, &WorkbenchPage::timelineJumpRequested);
+    QTableView* view = page->heatmapView();
+    const QModelIndex cell = page->heatmapModel()->index(2, 1);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(cell).center());
+    QCOMPARE(spy.count(), 1);
+    const StepSummary* s = nullptr;
+    for (const auto& x : steps_)
+        if (x.rank == 2 && x.index == 1)
+            s = &x;
+    QVERIFY(s);
+    QCOMPARE(spy.at(0).at(0).toString(), QStringLiteral("cluster"));
+    QCOMPARE(spy.at(0).at(1).toInt(), 2);
+    QCOMPARE(spy.at(0).at(2).toLongLong(), s->gpuStart);
+    QCOMPARE(spy.at(0).at(3).toLongLong(), s->gpuEnd);
+}
+
+// The workspace holds only generated runs: the window's badge says so on every page.
+void TestRanksPage::syntheticBadgeShown() {
+    MainWindow w;
+    w.setPersistSettings(false);
+    w.show();
+    auto* badge = w.findChild<QLabel*>(QStringLiteral("syntheticBadge"));
+    QVERIFY(badge);
+    QVERIFY(!badge->isVisible()); // no workspace: nothing synthetic in view
+    QVERIFY(w.openWorkspace(ws_));
+    w.workspaceDock()->selectRun(QStringLiteral("cluster"));
+    for (PageId id : allPages()) {
+        w.showPage(id);
+        QVERIFY(badge->isVisible());
+    }
+    QVERIFY2(badge->text().startsWith(QStringLiteral("SYNTHETIC run")), qPrintable(badge->text()));
+    QVERIFY(badge->text().contains(QStringLiteral("1 of 1")));
+}
+
+QTEST_MAIN(TestRanksPage)
+#include "tst_rankspage.moc"
