@@ -143,7 +143,7 @@ void drawStacked(cairo_t* cr, const StackedChart& c, double width) {
             sum += std::max(0.0, p.value);
         maxSum = std::max(maxSum, sum);
     }
-    const double step = niceStep(maxSum / c.unitScale, 5) * c.unitScale;
+    const double step = niceStep(maxSum / c.unitScale, 6) * c.unitScale;
     const double axisMax = std::max(step, std::ceil(maxSum / step) * step);
     auto x = [&](double v) { return kStackLeft + plotW * v / axisMax; };
     const double axisY = kStackTop + kStackRow * static_cast<double>(c.bars.size());

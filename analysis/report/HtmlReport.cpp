@@ -45,16 +45,16 @@ using report::htmlEscape;
 constexpr double kChartWidth = 495;
 
 constexpr const char* kStyle = R"CSS(
-body{font-family:"DejaVu Sans","Noto Sans CJK SC",sans-serif;max-width:1000px;margin:24px auto;padding:0 16px;color:#222;line-height:1.4}
+body{font-family:"DejaVu Sans","Noto Sans CJK SC",sans-serif;font-size:14px;max-width:1000px;margin:24px auto;padding:0 16px;color:#222;line-height:1.4}
 h1{font-size:24px;margin-bottom:4px} h2{font-size:19px;margin-top:36px;border-bottom:1px solid #ccc}
 h3{font-size:15px;margin-top:20px} .meta{color:#666;font-size:13px}
 nav{font-size:13px;margin:12px 0} nav a{margin-right:12px;color:#4e79a7}
 table{border-collapse:collapse;font-size:13px;margin:8px 0} th,td{border:1px solid #ccc;padding:3px 8px;vertical-align:top}
-th{background:#f2f2f2;text-align:left} td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+th{background:#f2f2f2;text-align:left} td:first-child{white-space:nowrap} td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.k{max-width:460px;word-break:break-all;font-family:"DejaVu Sans Mono",monospace;font-size:12px}
 .ns{color:#999;font-style:italic} .pos{color:#2e7d32} .neg{color:#c62828}
 .swatch{display:inline-block;width:10px;height:10px;margin-right:6px;vertical-align:baseline}
-figure{margin:12px 0} figure svg{max-width:100%;height:auto} figcaption{font-size:12px;color:#555}
+figure{margin:12px 0} figure svg{width:100%;max-width:800px;height:auto} figcaption{font-size:12px;color:#555}
 .note{border-left:4px solid #a0a0a0;padding:4px 10px;margin:8px 0;background:#fafafa}
 .note.warning{border-color:#f28e2b} .note.critical{border-color:#e15759}
 .note p{margin:4px 0} .note ul{margin:4px 0;font-size:12px;color:#444}

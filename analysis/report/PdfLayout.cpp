@@ -18,11 +18,19 @@ const TextStyle kHeader{7, true};
 const TextStyle kCellText{7.5};
 const TextStyle kFooter{7, false, false, false, "#777777"};
 constexpr double kRowHeight = 11.5, kCellPad = 3, kSwatch = 6;
+constexpr double kMinTableScale = 0.7; // tables too wide for the page shrink their text down to this
 
-TextStyle cellStyle(const Column& col, const Cell& c) {
+// Table text at `scale` (below 1 for tables too wide for the page at their natural size).
+TextStyle headerStyle(double scale) {
+    TextStyle s = kHeader;
+    s.size *= scale;
+    return s;
+}
+
+TextStyle cellStyle(const Column& col, const Cell& c, double scale) {
     TextStyle s = kCellText;
     s.mono = col.kind == ColumnKind::Kernel;
-    s.size = s.mono ? 7 : 7.5;
+    s.size = (s.mono ? 7 : 7.5) * scale;
     s.bold = c.bold;
     s.italic = c.muted;
     if (c.muted)
@@ -32,6 +40,19 @@ TextStyle cellStyle(const Column& col, const Cell& c) {
     else if (c.sign > 0)
         s.color = "#c62828";
     return s;
+}
+
+// The width of the widest space-separated word of `text`.
+double longestWordWidth(cairo_t* cr, const std::string& text, const TextStyle& style) {
+    double widest = 0;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find(' ', start), text.size());
+        if (end > start)
+            widest = std::max(widest, measureText(cr, text.substr(start, end - start), style).width);
+        start = end + 1;
+    }
+    return widest;
 }
 
 const char* severityColor(InsightSeverity s) {
@@ -156,31 +177,33 @@ void capColumns(std::vector<double>& w, const std::vector<double>& minimum, cons
 // page; text columns wrap) until the table fits; number columns never shrink and never wrap.
 std::vector<double> PdfLayout::columnWidths(const Table& t) const {
     const std::size_t n = t.columns.size();
-    std::vector<double> natural(n, 0), minimum(n, 0);
+    // natural: one line of every cell; minimum: numbers whole, kernel names down to a third of the page,
+    // text down to its longest word (cells' words when the table fits that way, else the header's).
+    std::vector<double> natural(n, 0), minimum(n, 0), headerWord(n, 0), cellWord(n, 0);
     for (std::size_t i = 0; i < n; ++i) {
-        // A header wraps at words: its longest word is its minimum.
-        double longestWord = 0;
-        std::string word;
-        for (char ch : t.columns[i].title + " ") {
-            if (ch == ' ') {
-                longestWord = std::max(longestWord, measureText(cr_, word, kHeader).width);
-                word.clear();
-            } else {
-                word += ch;
-            }
-        }
-        natural[i] =
-            std::max(longestWord, std::min(measureText(cr_, t.columns[i].title, kHeader).width, 70.0));
+        headerWord[i] = longestWordWidth(cr_, t.columns[i].title, headerStyle(scale_));
+        natural[i] = std::max(
+            headerWord[i], std::min(measureText(cr_, t.columns[i].title, headerStyle(scale_)).width, 70.0));
         for (const auto& r : t.rows) {
+            const TextStyle st = cellStyle(t.columns[i], r[i], scale_);
             const double sw = r[i].swatch.empty() ? 0 : kSwatch + 3;
-            natural[i] =
-                std::max(natural[i], measureText(cr_, r[i].text, cellStyle(t.columns[i], r[i])).width + sw);
+            natural[i] = std::max(natural[i], measureText(cr_, r[i].text, st).width + sw);
+            if (t.columns[i].kind == ColumnKind::Text)
+                cellWord[i] = std::max(cellWord[i], longestWordWidth(cr_, r[i].text, st) + sw);
         }
         natural[i] += 2 * kCellPad;
-        minimum[i] = t.columns[i].kind == ColumnKind::Number ? natural[i]
-                     : t.columns[i].kind == ColumnKind::Kernel
-                         ? std::min(natural[i], contentWidth() / 3)
-                         : std::min(natural[i], std::max(longestWord + 2 * kCellPad, 50.0));
+    }
+    for (const bool cellWords : {true, false}) {
+        for (std::size_t i = 0; i < n; ++i) {
+            const double word = std::max(headerWord[i], cellWords ? cellWord[i] : 0.0) + 2 * kCellPad;
+            minimum[i] = t.columns[i].kind == ColumnKind::Number ? natural[i]
+                         : t.columns[i].kind == ColumnKind::Kernel
+                             ? std::min(natural[i], contentWidth() / 3)
+                             : std::min(natural[i], std::max(word, 50.0));
+        }
+        // Words are broken only when even the smallest table text cannot keep them whole.
+        if (std::accumulate(minimum.begin(), minimum.end(), 0.0) <= contentWidth() || scale_ > kMinTableScale)
+            break;
     }
     std::vector<double> w = natural;
     const double excess = std::accumulate(w.begin(), w.end(), 0.0) - contentWidth();
@@ -192,7 +215,8 @@ std::vector<double> PdfLayout::columnWidths(const Table& t) const {
 double PdfLayout::headerRow(const Table& t, const std::vector<double>& widths, bool draw) {
     double h = 0;
     for (std::size_t i = 0; i < t.columns.size(); ++i)
-        h = std::max(h, measureText(cr_, t.columns[i].title, kHeader, widths[i] - 2 * kCellPad).height);
+        h = std::max(
+            h, measureText(cr_, t.columns[i].title, headerStyle(scale_), widths[i] - 2 * kCellPad).height);
     h += 2 * kCellPad;
     if (!draw)
         return h;
@@ -202,7 +226,7 @@ double PdfLayout::headerRow(const Table& t, const std::vector<double>& widths, b
     cairo_fill(cr_);
     for (std::size_t i = 0; i < t.columns.size(); ++i) {
         const bool right = t.columns[i].kind == ColumnKind::Number;
-        drawText(cr_, t.columns[i].title, x + kCellPad, y_ + kCellPad, kHeader,
+        drawText(cr_, t.columns[i].title, x + kCellPad, y_ + kCellPad, headerStyle(scale_),
                  right ? HAlign::Right : HAlign::Left, widths[i] - 2 * kCellPad);
         x += widths[i];
     }
@@ -211,9 +235,7 @@ double PdfLayout::headerRow(const Table& t, const std::vector<double>& widths, b
 }
 
 std::string PdfLayout::kernelCellText(const std::string& name, double width) {
-    TextStyle st = kCellText;
-    st.mono = true;
-    st.size = 7;
+    const TextStyle st = cellStyle({"", ColumnKind::Kernel, {}}, Cell{}, scale_);
     if (!isElided(cr_, name, st, width))
         return name;
     // The same name in several tables keeps one number.
@@ -228,12 +250,13 @@ std::string PdfLayout::kernelCellText(const std::string& name, double width) {
 // top-aligned in a row as tall as its tallest cell.
 double PdfLayout::rowHeight(const Table& t, const std::vector<Cell>& cells,
                             const std::vector<double>& widths) const {
-    double h = kRowHeight;
+    double h = kRowHeight * scale_;
     for (std::size_t i = 0; i < t.columns.size(); ++i)
         if (t.columns[i].kind == ColumnKind::Text) {
             const double inner = widths[i] - 2 * kCellPad - (cells[i].swatch.empty() ? 0 : kSwatch + 3);
-            h = std::max(h, measureText(cr_, cells[i].text, cellStyle(t.columns[i], cells[i]), inner).height +
-                                4);
+            h = std::max(
+                h,
+                measureText(cr_, cells[i].text, cellStyle(t.columns[i], cells[i], scale_), inner).height + 4);
         }
     return h;
 }
@@ -250,11 +273,11 @@ void PdfLayout::row(const Table& t, const std::vector<Cell>& cells, const std::v
     for (std::size_t i = 0; i < t.columns.size(); ++i) {
         const auto& col = t.columns[i];
         const auto& c = cells[i];
-        const TextStyle st = cellStyle(col, c);
+        const TextStyle st = cellStyle(col, c, scale_);
         double left = x + kCellPad, inner = widths[i] - 2 * kCellPad;
         if (!c.swatch.empty()) {
             setColor(cr_, c.swatch);
-            cairo_rectangle(cr_, left, y_ + (kRowHeight - kSwatch) / 2, kSwatch, kSwatch);
+            cairo_rectangle(cr_, left, y_ + (kRowHeight * scale_ - kSwatch) / 2, kSwatch, kSwatch);
             cairo_fill(cr_);
             left += kSwatch + 3;
             inner -= kSwatch + 3;
@@ -277,7 +300,16 @@ void PdfLayout::row(const Table& t, const std::vector<Cell>& cells, const std::v
 }
 
 void PdfLayout::table(const Table& t) {
-    const auto widths = columnWidths(t);
+    // A table wider than the page at its minimum widths is set in smaller text (down to kMinTableScale).
+    scale_ = 1;
+    auto widths = columnWidths(t);
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        const double total = std::accumulate(widths.begin(), widths.end(), 0.0);
+        if (total <= contentWidth() + 0.5 || scale_ <= kMinTableScale)
+            break;
+        scale_ = std::max(kMinTableScale, scale_ * contentWidth() / total);
+        widths = columnWidths(t);
+    }
     std::vector<double> heights;
     for (const auto& r : t.rows)
         heights.push_back(rowHeight(t, r, widths));
@@ -295,6 +327,7 @@ void PdfLayout::table(const Table& t) {
         row(t, t.rows[r], widths, heights[r], r % 2 == 1);
     }
     y_ += 8;
+    scale_ = 1;
 }
 
 void PdfLayout::notes(const NoteList& l) {

@@ -57,6 +57,7 @@ private:
     int totalPages_;
     int pageNo_ = 1;
     int figureNo_ = 0;
+    double scale_ = 1; // text scale of the table being laid out
     double y_;
     std::vector<std::pair<int, std::string>> elided_; // (footnote number, full kernel name)
 };

@@ -154,7 +154,7 @@ Section waterfallSection(const StudyContext& c) {
     const std::string unit = unitOf(c.ablation);
     WaterfallChart chart{unit,
                          cfgs.front().config,
-                         cfgs.back().config,
+                         "= " + cfgs.back().config,
                          cfgs.front().throughput,
                          {},
                          c.colorOf(cfgs.front().config),
