@@ -1,8 +1,7 @@
 #include "metrics/Insights.h"
 
+#include "metrics/EnvironmentChecks.h"
 #include "metrics/RunSummaryReader.h"
-
-#include <rapidjson/document.h>
 
 #include <algorithm>
 #include <cmath>
@@ -40,65 +39,6 @@ std::string ms(Ns ns) {
     else
         std::snprintf(b, sizeof b, "%.2f ms", static_cast<double>(ns) / 1e6);
     return b;
-}
-
-// "13.0.2" -> {13,0,2}; "13000"/"12080" (CUDA_VERSION style) -> {13,0,0}/{12,8,0}; "580.159" -> {580,159}.
-std::vector<int> parseVersion(const std::string& s) {
-    std::vector<int> v;
-    int cur = -1;
-    for (char c : s) {
-        if (c >= '0' && c <= '9') {
-            cur = (cur < 0 ? 0 : cur) * 10 + (c - '0');
-            if (cur > 100000000)
-                return {};
-        } else if (c == '.') {
-            v.push_back(cur < 0 ? 0 : cur);
-            cur = -1;
-        } else if (cur >= 0 || !v.empty()) {
-            break;
-        }
-    }
-    if (cur >= 0)
-        v.push_back(cur);
-    return v;
-}
-
-std::optional<std::pair<int, int>> cudaMajorMinor(const std::string& s) {
-    auto v = parseVersion(s);
-    if (v.empty())
-        return std::nullopt;
-    if (v.size() == 1 && v[0] >= 1000) // CUDA_VERSION encoding 1000*major + 10*minor
-        return std::make_pair(v[0] / 1000, (v[0] % 1000) / 10);
-    return std::make_pair(v[0], v.size() > 1 ? v[1] : 0);
-}
-
-std::string envValue(const RunInfo& info, const std::string& key, bool* found) {
-    for (const auto& [k, v] : info.env)
-        if (k == key) {
-            *found = true;
-            return v;
-        }
-    *found = false;
-    return {};
-}
-
-int gpusPerPod(const Workspace& ws, const RunRecord& run) {
-    bool f = false;
-    const std::string lws = envValue(run.info, "LOCAL_WORLD_SIZE", &f);
-    if (f) {
-        auto v = parseVersion(lws);
-        if (!v.empty() && v[0] > 0)
-            return v[0];
-    }
-    const std::string cvd = envValue(run.info, "CUDA_VISIBLE_DEVICES", &f);
-    if (f && !cvd.empty())
-        return static_cast<int>(std::count(cvd.begin(), cvd.end(), ',')) + 1;
-    Statement st(ws.db(),
-                 "SELECT COUNT(*) FROM ranks WHERE run_id = ? GROUP BY host ORDER BY COUNT(*) DESC LIMIT 1");
-    st.bind(1, run.id);
-    if (st.step())
-        return st.i32(0);
-    return run.info.worldSize;
 }
 
 void sortBySeverity(std::vector<Insight>& v) {
@@ -388,100 +328,10 @@ std::vector<Insight> computeInsights(const Workspace& ws, const std::string& run
         }
     }
 
-    // 8. Checks from the training image's release notes, on run metadata.
-    {
-        bool found = false;
-        const std::string ifname = envValue(run.info, "NCCL_SOCKET_IFNAME", &found);
-        if (found) {
-            const int gpus = gpusPerPod(ws, run);
-            std::string expected;
-            if (gpus == 1 || gpus == 2 || gpus == 4 || gpus == 8)
-                expected = "eth0";
-            else if (gpus == 16)
-                expected = "hpn0";
-            if (!expected.empty() && ifname != expected) {
-                Insight in;
-                in.id = "release-notes.nccl-socket-ifname";
-                in.severity = InsightSeverity::Critical;
-                in.value = gpus;
-                in.title = "NCCL_SOCKET_IFNAME is '" + ifname + "' but must be '" + expected +
-                           "' for a pod with " + std::to_string(gpus) + " GPUs";
-                in.explanation =
-                    "The training image's release notes require NCCL_SOCKET_IFNAME=eth0 when a pod uses "
-                    "1, 2, 4 or 8 GPUs and hpn0 when it uses all 16 GPUs of a node. With another "
-                    "interface NCCL bootstraps over the wrong network: collectives are slow or hang.";
-                in.evidence.push_back({-1, -1, -1, -1, {}, "NCCL_SOCKET_IFNAME=" + ifname});
-                out.push_back(std::move(in));
-            }
-        }
-        const auto cuda = cudaMajorMinor(run.info.cudaVersion);
-        const auto driver = parseVersion(run.info.driverVersion);
-        // NVIDIA driver branches are 3-digit (470, 535, 580...). Sources such as Kineto report the driver's
-        // CUDA API version instead ("13.0" / 13000): that says nothing about the branch, so it is not
-        // checked.
-        if (cuda && !driver.empty() && driver[0] >= 100 && driver[0] < 1000) {
-            int need = 0;
-            if (cuda->first >= 13)
-                need = 580;
-            else if (cuda->first == 12 && cuda->second >= 8)
-                need = 575;
-            if (need > 0 && driver[0] < need) {
-                Insight in;
-                in.id = "release-notes.driver-version";
-                in.severity = InsightSeverity::Critical;
-                in.value = driver[0];
-                in.title = "CUDA " + run.info.cudaVersion + " needs driver >= " + std::to_string(need) +
-                           ", run has " + run.info.driverVersion;
-                in.explanation =
-                    "The training image's release notes: CUDA 13.0.2 needs NVIDIA driver 580 or newer and "
-                    "CUDA 12.8 needs 575 or newer. An older driver runs only through forward "
-                    "compatibility, if at all: expect initialisation failures or missing features. Use "
-                    "an image built for the node's driver, or upgrade the driver.";
-                in.evidence.push_back(
-                    {-1,
-                     -1,
-                     -1,
-                     -1,
-                     {},
-                     "driver " + run.info.driverVersion + ", CUDA " + run.info.cudaVersion});
-                out.push_back(std::move(in));
-            }
-        }
-        std::string bucket = envValue(run.info, "zero_optimization.stage3_prefetch_bucket_size", &found);
-        if (!found) {
-            const std::string cfg = envValue(run.info, "DEEPSPEED_CONFIG", &found);
-            if (found) {
-                rapidjson::Document d;
-                d.Parse(cfg.c_str());
-                found = false;
-                if (!d.HasParseError() && d.IsObject() && d.HasMember("zero_optimization") &&
-                    d["zero_optimization"].IsObject() &&
-                    d["zero_optimization"].HasMember("stage3_prefetch_bucket_size")) {
-                    const auto& v = d["zero_optimization"]["stage3_prefetch_bucket_size"];
-                    found = true;
-                    bucket = v.IsString()   ? v.GetString()
-                             : v.IsNumber() ? std::to_string(v.GetDouble())
-                                            : "?";
-                    if (v.IsNull())
-                        bucket.clear();
-                }
-            }
-        }
-        if (found && !bucket.empty() && bucket != "auto") {
-            Insight in;
-            in.id = "release-notes.deepspeed-prefetch-bucket";
-            in.severity = InsightSeverity::Warning;
-            in.title = "DeepSpeed zero_optimization.stage3_prefetch_bucket_size is '" + bucket +
-                       "'; must be empty or 'auto'";
-            in.explanation =
-                "The training image's release notes require stage3_prefetch_bucket_size to be left empty "
-                "or set to 'auto' so DeepSpeed sizes the ZeRO-3 prefetch bucket from the model. A fixed "
-                "value from another model either starves the prefetch (exposed all-gathers) or wastes "
-                "memory.";
-            in.evidence.push_back({-1, -1, -1, -1, {}, "stage3_prefetch_bucket_size=" + bucket});
-            out.push_back(std::move(in));
-        }
-    }
+    // 8. Checks from the training image's release notes, on run metadata: the failed ones.
+    for (auto& check : checkEnvironment(ws, run))
+        if (check.failure)
+            out.push_back(std::move(*check.failure));
     sortBySeverity(out);
     return out;
 }

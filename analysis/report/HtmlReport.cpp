@@ -1,147 +1,148 @@
 #include "report/HtmlReport.h"
 
-#include "core/InputError.h"
-#include "core/Units.h"
-#include "metrics/RunSummaryReader.h"
-#include "report/Palette.h"
-#include "report/SvgChart.h"
+#include "report/ChartPainter.h"
 
-#include <algorithm>
+#include <cmath>
 
 namespace cnp {
 
-using report::htmlEscape;
+namespace report {
+
+std::string htmlEscape(const std::string& s) {
+    std::string out;
+    out.reserve(s.size());
+    for (char c : s) {
+        switch (c) {
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&#39;";
+            break;
+        default:
+            out += c;
+        }
+    }
+    return out;
+}
+
+} // namespace report
 
 namespace {
 
+using report::htmlEscape;
+
+// Chart width in points: the PDF's text width on A4, so both formats draw the same chart.
+constexpr double kChartWidth = 495;
+
 constexpr const char* kStyle = R"CSS(
-body{font-family:sans-serif;max-width:1000px;margin:24px auto;color:#222;line-height:1.4}
-h1{font-size:24px;margin-bottom:4px} h2{font-size:19px;margin-top:32px;border-bottom:1px solid #ccc}
+body{font-family:"DejaVu Sans","Noto Sans CJK SC",sans-serif;font-size:14px;max-width:1000px;margin:24px auto;padding:0 16px;color:#222;line-height:1.4}
+h1{font-size:24px;margin-bottom:4px} h2{font-size:19px;margin-top:36px;border-bottom:1px solid #ccc}
 h3{font-size:15px;margin-top:20px} .meta{color:#666;font-size:13px}
-table{border-collapse:collapse;font-size:13px;margin:8px 0} th,td{border:1px solid #ccc;padding:3px 8px}
-th{background:#f2f2f2;text-align:left} td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-td:first-child{white-space:nowrap}
-td.k{max-width:520px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;font-family:monospace;font-size:12px}
+nav{font-size:13px;margin:12px 0} nav a{margin-right:12px;color:#4e79a7}
+table{border-collapse:collapse;font-size:13px;margin:8px 0} th,td{border:1px solid #ccc;padding:3px 8px;vertical-align:top}
+th{background:#f2f2f2;text-align:left} td:first-child{white-space:nowrap} td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.k{max-width:460px;word-break:break-all;font-family:"DejaVu Sans Mono",monospace;font-size:12px}
 .ns{color:#999;font-style:italic} .pos{color:#2e7d32} .neg{color:#c62828}
 .swatch{display:inline-block;width:10px;height:10px;margin-right:6px;vertical-align:baseline}
+figure{margin:12px 0} figure svg{width:100%;max-width:800px;height:auto} figcaption{font-size:12px;color:#555}
+.note{border-left:4px solid #a0a0a0;padding:4px 10px;margin:8px 0;background:#fafafa}
+.note.warning{border-color:#f28e2b} .note.critical{border-color:#e15759}
+.note p{margin:4px 0} .note ul{margin:4px 0;font-size:12px;color:#444}
 )CSS";
 
-using report::ms;
-
-std::string ratioCell(const RatioWithCi& r) {
-    const std::string s = report::ratioText(r);
-    return r.significant ? s : "<span class=\"ns\">" + s + report::kNotSignificant + "</span>";
+std::string cellHtml(const report::Column& col, const report::Cell& c) {
+    std::string cls = col.kind == report::ColumnKind::Number   ? "n"
+                      : col.kind == report::ColumnKind::Kernel ? "k"
+                                                               : "";
+    auto add = [&cls](const char* name) { cls += (cls.empty() ? "" : " ") + std::string(name); };
+    if (c.muted)
+        add("ns");
+    if (c.sign != 0)
+        add(c.sign < 0 ? "pos" : "neg");
+    std::string s = "<td" + (cls.empty() ? std::string() : " class=\"" + cls + "\"") + ">";
+    if (!c.swatch.empty())
+        s += "<span class=\"swatch\" style=\"background:" + htmlEscape(c.swatch) + "\"></span>";
+    const std::string text = htmlEscape(c.text);
+    return s + (c.bold ? "<b>" + text + "</b>" : text) + "</td>";
 }
 
-// "<table><tr><th>H1</th>...</tr>\n"
-std::string tableHead(const std::vector<std::string>& headers) {
-    std::string s = "<table><tr>";
-    for (const auto& h : headers)
-        s += "<th>" + htmlEscape(h) + "</th>";
-    return s + "</tr>\n";
-}
-
-void writeRuns(const Workspace& ws, std::ostream& o) {
-    o << "<h2>Runs</h2>\n" << tableHead(report::runsHeaders());
-    for (const auto& r : ws.runs())
-        o << "<tr><td>" << htmlEscape(r.info.name) << (r.info.synthetic ? " <i>(synthetic)</i>" : "")
-          << "</td><td>" << htmlEscape(r.info.config) << "</td><td>" << htmlEscape(r.info.sourceFormat)
-          << "</td><td class=\"n\">" << r.rankCount << "</td><td>"
-          << htmlEscape(r.info.gpuModels.empty() ? "-" : r.info.gpuModels.front()) << "</td><td class=\"n\">"
-          << units::count(r.kernelCount) << "</td><td class=\"n\">" << units::count(r.info.skipped.count)
-          << "</td></tr>\n";
-    o << "</table>\n";
-}
-
-void writeAblation(const AblationResult& a, const std::vector<std::string>& plan, std::ostream& o) {
-    auto colorOf = [&](const std::string& config) { return report::configurationColor(config, plan); };
-    const std::string unit = a.configs.empty() ? "steps/s" : a.configs.front().throughputUnit;
-    o << "<h2>Ablation</h2>\n<p>" << htmlEscape(report::kAblationIntro) << " <b>" << htmlEscape(a.baseline)
-      << "</b>" << report::kAblationIntroEnd << "</p>\n";
-    o << report::svgBarChart(report::ablationBars(a, plan), unit);
-    o << tableHead(report::ablationHeaders());
-    for (const auto& c : a.configs) {
-        o << "<tr><td><span class=\"swatch\" style=\"background:" << colorOf(c.config) << "\"></span>"
-          << htmlEscape(c.config) << "</td><td class=\"n\">" << c.runs.size() << "</td><td class=\"n\">"
-          << c.stepTimesNs.size() << "</td><td class=\"n\">" << ms(c.medianStepNs) << "</td><td class=\"n\">"
-          << ms(c.ciLoNs) << " – " << ms(c.ciHiNs) << "</td><td class=\"n\">"
-          << units::rate(c.throughput, c.throughputUnit) << "</td><td class=\"n\">"
-          << (c.mfu ? units::percent(*c.mfu) : "–") << "</td><td>"
-          << (c.config == a.baseline ? std::string("baseline") : ratioCell(c.speedupVsBaseline))
-          << "</td><td>" << (c.gainVsPrevious ? ratioCell(*c.gainVsPrevious) : std::string("–"))
-          << "</td></tr>\n";
+void writeTable(const report::Table& t, std::ostream& o) {
+    o << "<table id=\"t-" << htmlEscape(t.id) << "\"><thead><tr>";
+    for (const auto& col : t.columns)
+        o << "<th>" << htmlEscape(col.title) << "</th>";
+    o << "</tr></thead><tbody>\n";
+    for (const auto& row : t.rows) {
+        o << "<tr>";
+        for (std::size_t i = 0; i < row.size() && i < t.columns.size(); ++i)
+            o << cellHtml(t.columns[i], row[i]);
+        o << "</tr>\n";
     }
-    o << "</table>\n";
+    o << "</tbody></table>\n";
 }
 
-void writeBreakdown(const AblationResult& a, std::ostream& o) {
-    o << "<h2>Where the time went</h2>\n<p>" << htmlEscape(report::kBreakdownIntro) << "</p>\n";
-    o << report::svgStackedBars(report::breakdownBars(a), "ms per step (mean)", 1e6);
-    o << tableHead(report::breakdownHeaders());
-    for (const auto& c : a.configs) {
-        const auto& b = c.breakdownMeanNs;
-        o << "<tr><td>" << htmlEscape(c.config) << "</td><td class=\"n\">" << ms(c.meanStepNs)
-          << "</td><td class=\"n\">" << ms(b.compute) << "</td><td class=\"n\">" << ms(b.communication)
-          << "</td><td class=\"n\">" << ms(b.overlap) << "</td><td class=\"n\">" << ms(b.memory)
-          << "</td><td class=\"n\">" << ms(b.idle) << "</td></tr>\n";
-    }
-    o << "</table>\n";
-}
-
-void writeAttribution(const AblationResult& a, std::ostream& o) {
-    o << "<h2>What each step bought</h2>\n<p>" << htmlEscape(report::kAttributionIntro)
-      << "</p>\n<table><tr><th>Configuration</th>";
-    for (const auto& cat : a.categories)
-        o << "<th><span class=\"swatch\" style=\"background:" << palette::categoryColor(cat) << "\"></span>"
-          << htmlEscape(cat) << "</th>";
-    o << "<th>Total (ms)</th></tr>\n";
-    for (const auto& c : a.configs) {
-        if (!c.attributionVsPreviousNs)
-            continue;
-        o << "<tr><td>" << htmlEscape(c.config) << "</td>";
-        for (const auto& cat : a.categories) {
-            const Ns v = report::attributionOf(c, cat);
-            o << "<td class=\"n " << (v < 0 ? "pos" : v > 0 ? "neg" : "") << "\">" << ms(v) << "</td>";
+void writeNotes(const report::NoteList& l, std::ostream& o) {
+    for (const auto& n : l.notes) {
+        o << "<div class=\"note " << toString(n.severity) << "\"><b>" << report::severityLabel(n.severity)
+          << ":</b> " << htmlEscape(n.title);
+        if (!n.explanation.empty())
+            o << "<p>" << htmlEscape(n.explanation) << "</p>";
+        if (!n.evidence.empty()) {
+            o << "<ul>";
+            for (const auto& e : n.evidence)
+                o << "<li>" << htmlEscape(e) << "</li>";
+            o << "</ul>";
         }
-        o << "<td class=\"n\"><b>" << ms(c.attributionTotalNs) << "</b></td></tr>\n";
+        o << "</div>\n";
     }
-    o << "</table>\n";
 }
 
-void writeKernels(const Workspace& ws, std::size_t limit, std::ostream& o) {
-    o << "<h2>Top kernels</h2>\n";
-    for (const auto& r : ws.runs()) {
-        const RunSummaryReader reader(ws, r.id);
-        const auto rows = reader.kernelStats(-1, limit);
-        o << "<h3>" << htmlEscape(r.info.name) << " (" << htmlEscape(r.info.config) << ")</h3>\n"
-          << tableHead(report::kernelHeaders());
-        for (const auto& k : rows) {
-            o << "<tr><td class=\"k\" title=\"" << htmlEscape(k.name) << "\">" << htmlEscape(k.name)
-              << "</td><td>" << htmlEscape(k.category) << "</td><td class=\"n\">" << units::count(k.count)
-              << "</td><td class=\"n\">" << units::duration(static_cast<double>(k.totalNs))
-              << "</td><td class=\"n\">" << units::duration(k.meanNs) << "</td><td class=\"n\">"
-              << units::duration(k.medianNs) << "</td><td class=\"n\">" << units::percent(k.percent / 100.0)
-              << "</td></tr>\n";
-        }
-        o << "</table>\n";
-    }
+void writeBlock(const report::Block& b, int& figureNo, std::ostream& o) {
+    if (const auto* h = std::get_if<report::Heading>(&b))
+        o << "<h3>" << htmlEscape(h->text) << "</h3>\n";
+    else if (const auto* p = std::get_if<report::Paragraph>(&b))
+        o << "<p>" << htmlEscape(p->text) << "</p>\n";
+    else if (const auto* f = std::get_if<report::Figure>(&b)) {
+        ++figureNo;
+        o << "<figure>" << report::chartSvg(f->chart, kChartWidth, "f" + std::to_string(figureNo) + "-")
+          << "<figcaption>Figure " << figureNo << ". " << htmlEscape(f->caption)
+          << "</figcaption></figure>\n";
+    } else if (const auto* t = std::get_if<report::Table>(&b))
+        writeTable(*t, o);
+    else if (const auto* l = std::get_if<report::NoteList>(&b))
+        writeNotes(*l, o);
 }
 
 } // namespace
 
-void writeHtmlReport(const Workspace& ws, std::ostream& o, const ReportOptions& opt) {
-    if (ws.runs().empty())
-        throw InputError(ws.path(), "the workspace has no runs to report on");
-    const auto ablation = computeAblation(ws, opt.ablation);
-    o << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" << htmlEscape(opt.title)
-      << "</title>\n<style>" << kStyle << "</style></head><body>\n<h1>" << htmlEscape(opt.title) << "</h1>\n"
-      << "<div class=\"meta\">" << htmlEscape(report::metaLine(ws, opt, ablation.baseline)) << "</div>\n";
-    writeRuns(ws, o);
-    writeAblation(ablation, ws.planOrder(), o);
-    writeBreakdown(ablation, o);
-    writeAttribution(ablation, o);
-    writeKernels(ws, opt.topKernels, o);
+void writeHtmlReport(const report::ReportModel& m, std::ostream& o) {
+    o << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" << htmlEscape(m.title)
+      << "</title>\n<style>" << kStyle << "</style></head><body>\n<h1>" << htmlEscape(m.title) << "</h1>\n"
+      << "<div class=\"meta\">" << htmlEscape(m.metaLine()) << "</div>\n<nav>";
+    for (const auto& s : m.sections)
+        o << "<a href=\"#" << report::sectionId(s.id) << "\">" << htmlEscape(s.title) << "</a>";
+    o << "</nav>\n";
+    int figureNo = 0;
+    for (const auto& s : m.sections) {
+        o << "<section id=\"" << report::sectionId(s.id) << "\">\n<h2>" << htmlEscape(s.title) << "</h2>\n";
+        for (const auto& b : s.blocks)
+            writeBlock(b, figureNo, o);
+        o << "</section>\n";
+    }
     o << "</body></html>\n";
+}
+
+void writeHtmlReport(const Workspace& ws, std::ostream& out, const ReportOptions& options) {
+    writeHtmlReport(report::buildReportModel(ws, options), out);
 }
 
 } // namespace cnp

@@ -1,9 +1,8 @@
 #pragma once
-// A self-contained HTML report of a workspace (inline CSS and SVG, no scripts, no external files):
-// runs, the ablation (throughput with 95% CIs, speedups, significance), where the time went (mean
-// per-step breakdown), what each step bought (attribution vs the previous configuration) and the top
-// kernels of every run. Every number comes from analysis/metrics; this file only formats.
-#include "report/ReportContent.h"
+// The report as one self-contained HTML file: inline CSS, the charts as inline SVG drawn by the same
+// code as the PDF's (report/ChartPainter), no scripts, no external files. Every text of the model is
+// escaped; kernel names are shown in full (wrapped).
+#include "report/ReportModel.h"
 #include "store/Workspace.h"
 
 #include <ostream>
@@ -11,8 +10,12 @@
 
 namespace cnp {
 
-// ReportOptions: report/ReportContent.h (shared with the PDF report).
-// Throws InputError when the workspace has no runs.
+void writeHtmlReport(const report::ReportModel& model, std::ostream& out);
+// Builds the model first (buildReportModel's errors: InputError when the workspace has no runs...).
 void writeHtmlReport(const Workspace& ws, std::ostream& out, const ReportOptions& options = {});
+
+namespace report {
+std::string htmlEscape(const std::string& s); // & < > " ' as entities
+}
 
 } // namespace cnp

@@ -1,16 +1,17 @@
 #pragma once
-// The workspace report as a PDF (A4 portrait, standard fonts, vector charts; report/PdfWriter): the same
-// sections, numbers and colours as the HTML report (report/ReportContent supplies both), laid out with
-// automatic page breaks (tables break between rows and repeat their header) and "page i of n" footers.
-#include "report/ReportContent.h"
+// The report as a PDF through cairo (report/PdfLayout): A4 or Letter pages, vector charts (the same
+// drawing as the HTML's, report/ChartPainter), Unicode text through Pango with embedded font subsets,
+// tables split across pages with repeated headers, long kernel names elided in the middle with the full
+// names in an appendix, "page i of n" footers. Reproducible when the model has no timestamp.
+#include "report/ReportModel.h"
 #include "store/Workspace.h"
 
 #include <ostream>
 
 namespace cnp {
 
-// Throws InputError when the workspace has no runs. options.compressPdf off writes plain-text page
-// streams (for tests). Output is reproducible when options.includeTimestamp is off.
+void writePdfReport(const report::ReportModel& model, std::ostream& out, PaperSize paper = PaperSize::A4);
+// Builds the model first (buildReportModel's errors: InputError when the workspace has no runs...).
 void writePdfReport(const Workspace& ws, std::ostream& out, const ReportOptions& options = {});
 
 } // namespace cnp

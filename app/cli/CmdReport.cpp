@@ -1,92 +1,113 @@
-// cnp report WS --out FILE.html|FILE.pdf [--format html|pdf] [--baseline LABEL] [--order L1,L2,...]
-// [--tokens-per-step N] [--no-timestamp]
+// cnp report WS --out FILE.html|FILE.pdf|FILE.json|DIR [--format html|pdf|json|csv] [--baseline LABEL]
+// [--configs L1,L2,...] [--sections S1,S2,...] [--paper a4|letter] [--tokens-per-step N] [--skip-first N]
+// [--title TEXT] [--top N] [--no-timestamp]
 #include "ArgParser.h"
 #include "CommandRegistry.h"
 
 #include "core/CommaList.h"
-#include "core/InputError.h"
-#include "report/HtmlReport.h"
-#include "report/PdfReport.h"
+#include "report/ReportWriter.h"
 #include "store/Workspace.h"
 
-#include <cctype>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 
 namespace cnp::cli {
 namespace {
 
-// The format from --format, else from the extension of --out (case-insensitive); anything else is a usage
-// error, so a typo never silently writes HTML into "report.pfd".
-std::string reportFormat(const std::optional<std::string>& format, const std::string& out) {
+// The format from --format, else from --out (report/ReportWriter); an unknown one is a usage error, so
+// a typo never silently writes HTML into "report.pfd".
+ReportFormat reportFormat(const std::optional<std::string>& format, const std::string& out) {
     if (format) {
-        if (*format != "html" && *format != "pdf")
-            throw UsageFailure{"--format must be html or pdf, not '" + *format + "'"};
-        return *format;
+        if (auto f = reportFormatNamed(*format))
+            return *f;
+        throw UsageFailure{"--format must be html, pdf, json or csv, not '" + *format + "'"};
     }
-    std::string ext = std::filesystem::path(out).extension().string();
-    for (auto& c : ext)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (ext == ".html" || ext == ".htm")
-        return "html";
-    if (ext == ".pdf")
-        return "pdf";
-    throw UsageFailure{"cannot tell the format from '" + out + "': use a .html or .pdf name or --format"};
+    if (auto f = reportFormatOf(out))
+        return *f;
+    throw UsageFailure{"cannot tell the format from '" + out +
+                       "': use a .html, .pdf or .json name, a folder, or --format"};
+}
+
+std::vector<ReportSection> sections(const std::string& list) {
+    std::vector<ReportSection> out;
+    for (const auto& id : splitCommaList(list)) {
+        const auto s = report::sectionFromId(id);
+        if (!s) {
+            std::string known;
+            for (auto k : report::allSections())
+                known += (known.empty() ? "" : ", ") + std::string(report::sectionId(k));
+            throw UsageFailure{"unknown section '" + id + "' (sections: " + known + ")"};
+        }
+        out.push_back(*s);
+    }
+    return out;
+}
+
+PaperSize paper(const std::string& name) {
+    if (name == "a4" || name == "A4")
+        return PaperSize::A4;
+    if (name == "letter" || name == "Letter")
+        return PaperSize::Letter;
+    throw UsageFailure{"--paper must be a4 or letter, not '" + name + "'"};
+}
+
+ReportOptions reportOptions(const ArgParser& p) {
+    ReportOptions opt;
+    opt.ablation.baseline = p.valueOr("--baseline", "");
+    if (auto configs = p.value("--configs"))
+        opt.ablation.order = splitCommaList(*configs);
+    else if (auto order = p.value("--order"))
+        opt.ablation.order = splitCommaList(*order);
+    opt.ablation.tokensPerStep = p.number("--tokens-per-step").value_or(0);
+    opt.ablation.skipFirstSteps = static_cast<int>(p.number("--skip-first").value_or(0));
+    if (opt.ablation.tokensPerStep < 0 || opt.ablation.skipFirstSteps < 0)
+        throw UsageFailure{"numeric options must be >= 0"};
+    opt.title = p.valueOr("--title", opt.title);
+    const double top = p.number("--top").value_or(10);
+    if (top < 1)
+        throw UsageFailure{"--top must be >= 1"};
+    opt.topKernels = opt.topKernelChanges = static_cast<std::size_t>(top);
+    opt.includeTimestamp = !p.has("--no-timestamp");
+    if (auto s = p.value("--sections"))
+        opt.sections = sections(*s);
+    opt.paper = paper(p.valueOr("--paper", "a4"));
+    return opt;
 }
 
 int runReport(const std::vector<std::string>& args) {
-    ArgParser p({"--out", "--format", "--baseline", "--order", "--tokens-per-step", "--title", "--top"},
+    ArgParser p({"--out", "--format", "--baseline", "--configs", "--order", "--sections", "--paper",
+                 "--tokens-per-step", "--skip-first", "--title", "--top"},
                 {"--no-timestamp"});
     p.parse(args);
     p.requirePositionals(1, 1, "WORKSPACE");
     const auto out = p.value("--out");
     if (!out)
-        throw UsageFailure{"missing --out FILE.html|FILE.pdf"};
-    const std::string format = reportFormat(p.value("--format"), *out);
-    ReportOptions opt;
-    opt.ablation.baseline = p.valueOr("--baseline", "");
-    if (auto order = p.value("--order"))
-        opt.ablation.order = splitCommaList(*order);
-    opt.ablation.tokensPerStep = p.number("--tokens-per-step").value_or(0);
-    opt.title = p.valueOr("--title", opt.title);
-    opt.topKernels = static_cast<std::size_t>(p.number("--top").value_or(10));
-    opt.includeTimestamp = !p.has("--no-timestamp");
+        throw UsageFailure{"missing --out FILE.html|FILE.pdf|FILE.json|DIR"};
+    const ReportFormat format = reportFormat(p.value("--format"), *out);
+    const ReportOptions opt = reportOptions(p);
 
     Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);
-    // Written to a temporary name and renamed, so an existing report is never left half-written.
-    const std::string tmp = *out + ".part";
-    try {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f)
-            throw InputError(*out, "cannot write the report");
-        if (format == "pdf")
-            writePdfReport(ws, f, opt);
-        else
-            writeHtmlReport(ws, f, opt);
-        if (!f.flush())
-            throw InputError(*out, "write failed");
-    } catch (...) {
-        std::error_code ignored;
-        std::filesystem::remove(tmp, ignored); // a failed report leaves nothing behind
-        throw;
-    }
-    std::filesystem::rename(tmp, *out);
+    // The model first: a workspace that cannot be reported on leaves no file and no folder behind.
+    const auto model = report::buildReportModel(ws, opt);
+    writeReport(model, format, opt.paper, *out);
     std::cout << "report written: " << *out << '\n';
     return Ok;
 }
 
-CNP_COMMAND("report", "write an HTML or PDF report of the ablation, breakdowns and kernels",
-            "usage: cnp report WORKSPACE --out FILE.html|FILE.pdf [--format html|pdf] [--baseline LABEL]\n"
-            "                  [--order L1,L2,...] [--tokens-per-step N] [--title TEXT] [--top N]\n"
-            "                  [--no-timestamp]\n\n"
-            "Runs, throughput per configuration with 95% CIs and speedups, where the time went, what each\n"
-            "step bought, and the top N kernels (default 10) of every run. The format follows the extension\n"
-            "of --out (.html/.htm or .pdf) unless --format says otherwise. HTML: one file with inline SVG\n"
-            "charts (no scripts, no external files). PDF: A4 pages, standard fonts, vector charts, long\n"
-            "kernel names shortened with \"…\". --no-timestamp makes the output reproducible.\n",
-            runReport);
+CNP_COMMAND(
+    "report", "write the study as an HTML, PDF, JSON report or a CSV bundle",
+    "usage: cnp report WORKSPACE --out FILE.html|FILE.pdf|FILE.json|DIR [--format html|pdf|json|csv]\n"
+    "                  [--baseline LABEL] [--configs L1,L2,...] [--sections S1,S2,...]\n"
+    "                  [--paper a4|letter] [--tokens-per-step N] [--skip-first N] [--title TEXT]\n"
+    "                  [--top N] [--no-timestamp]\n\n"
+    "The whole study: configurations and what changed between them, environment and release-note\n"
+    "checks, ablation with 95% CIs and speedups, incremental gains, breakdowns, attribution, ranks,\n"
+    "top N kernels (default 10) and their largest changes, insights, methodology. The format follows\n"
+    "--out (.html/.htm, .pdf, .json; a folder or a name without extension: one CSV per table) unless\n"
+    "--format says otherwise. Sections: configurations, environment, ablation, waterfall, breakdown,\n"
+    "attribution, ranks, kernels, kernel-changes, insights, methodology (default all). --configs\n"
+    "(alias --order) picks and orders configurations. --no-timestamp makes the output reproducible.\n",
+    runReport);
 
 } // namespace
 } // namespace cnp::cli

@@ -7,8 +7,9 @@
 #include "IngestRequestDialog.h"
 #include "InsightsPage.h"
 #include "KernelsPage.h"
-#include "RanksPage.h"
 #include "PlansPage.h"
+#include "RanksPage.h"
+#include "ReportExportDialog.h"
 #include "RunPage.h"
 #include "SyntheticBadge.h"
 #include "TimelineHostPage.h"
@@ -160,6 +161,17 @@ void MainWindow::createActions() {
                                     &MainWindow::importDialog);
     file->addAction(tr("&Close Workspace"), QKeySequence(Qt::CTRL | Qt::Key_W), session_,
                     &WorkspaceSession::close);
+    file->addSeparator();
+    // The whole study as HTML, PDF, CSV or JSON (ReportExportDialog; the core writes it).
+    file->addAction(tr("Export &Report…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this, [this]() {
+        if (!session_->isOpen() || !session_->workspace())
+            return;
+        QStringList configs;
+        for (const auto& c : session_->workspace()->planOrder())
+            configs << QString::fromStdString(c);
+        ReportExportDialog dialog(session_->path(), configs, this);
+        dialog.exec();
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     updateRecentMenu();

@@ -1,149 +1,171 @@
-// The PDF report on the hand-built two-configuration workspace of the HTML report test: the numbers
-// computed by hand appear in the page streams and in what pdftotext extracts; page breaks keep every
-// text inside the page; output is reproducible.
-#include "TestTraces.h"
+// The PDF report (cairo + Pango) of the report fixture (tests/common/ReportFixture.h), read back with
+// poppler (Debian poppler-utils, scripts/install-deps): pdftotext finds the configuration names
+// (Chinese, "→"), the hand-computed numbers and the page footers; pdffonts shows every font embedded;
+// pdfinfo the paper size. Long tables continue on the next page under a repeated header; elided kernel
+// names are listed in full in the appendix; output is reproducible.
+#include "ReportFixture.h"
 
 #include "core/InputError.h"
-#include "ingest/IngestPipeline.h"
 #include "report/PdfReport.h"
-#include "store/Workspace.h"
 
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <regex>
 #include <sstream>
 
 using namespace cnp;
-
-namespace {
-
-// Every "x y Td" text position of an uncompressed PDF, in PDF coordinates (origin bottom-left).
-std::vector<std::pair<double, double>> textPositions(const std::string& pdf) {
-    std::vector<std::pair<double, double>> out;
-    const std::regex td(R"(([-\d.]+) ([-\d.]+) Td \()");
-    for (auto it = std::sregex_iterator(pdf.begin(), pdf.end(), td); it != std::sregex_iterator(); ++it)
-        out.emplace_back(std::stod((*it)[1].str()), std::stod((*it)[2].str()));
-    return out;
-}
-
-int pageCount(const std::string& pdf) {
-    const std::regex page(R"(/Type /Page /Parent)");
-    return static_cast<int>(
-        std::distance(std::sregex_iterator(pdf.begin(), pdf.end(), page), std::sregex_iterator()));
-}
-
-} // namespace
 
 class TestPdfReport : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
 
-    // Base: steps of 10 ms each; Fast: 8 ms each -> speedup 10 / 8 = 1.25x; throughput 8192 tokens / 10 ms
-    // = 819.2k tokens/s (the HTML report test derives the same numbers).
-    std::string reportOf(const std::string& wsName, bool compress) {
-        Workspace ws(dir_.filePath(QString::fromStdString(wsName)).toStdString(),
-                     Workspace::Mode::CreateIfMissing);
-        if (ws.runs().empty()) {
-            auto base =
-                testing::steppedTrace("base", "Base", {10'000'000, 10'000'000, 10'000'000, 10'000'000});
-            auto fast = testing::steppedTrace("fast", "Fast", {8'000'000, 8'000'000, 8'000'000, 8'000'000});
-            addTrace(ws, base);
-            addTrace(ws, fast);
-        }
-        ReportOptions opt;
-        opt.includeTimestamp = false;
-        opt.compressPdf = compress;
+    std::string pdfOf(const std::string& wsName, const ReportOptions& opt) {
+        Workspace ws(dir_.filePath(QString::fromStdString(wsName)).toStdString(), Workspace::Mode::ReadOnly);
         std::ostringstream out;
         writePdfReport(ws, out, opt);
         return out.str();
     }
-
-private slots:
-    void isAPdfWithPages() {
-        const auto pdf = reportOf("pages.cnpdb", true);
-        QVERIFY(pdf.rfind("%PDF-1.4\n", 0) == 0);
-        QVERIFY(pdf.find("/FlateDecode") != std::string::npos);
-        QVERIFY(pageCount(pdf) > 0);
-        QVERIFY(pdf.find("/Count " + std::to_string(pageCount(pdf)) + " >>") != std::string::npos);
-    }
-
-    void numbersInTheTextStreams_data() {
-        QTest::addColumn<QByteArray>("needle");
-        // Median step of Base 10.00 ms, of Fast 8.00 ms (every step the same length), as table cells.
-        QTest::newRow("base median") << QByteArray("(10.00) Tj");
-        QTest::newRow("fast median") << QByteArray("(8.00) Tj");
-        // Speedup 10 / 8 = 1.25 above the Fast bar ('×' is WinAnsi 0xD7).
-        QTest::newRow("speedup label") << QByteArray("(1.25\xD7) Tj");
-        QTest::newRow("speedup cell") << QByteArray("(1.25\xD7 [1.25\xD7, 1.25\xD7]) Tj");
-        QTest::newRow("base throughput") << QByteArray("(819.2k tokens/s) Tj");
-        QTest::newRow("fast throughput") << QByteArray("(1.02M tokens/s) Tj");
-        // Attribution total 8 - 10 = -2.00 ms, in bold (F2).
-        QTest::newRow("attribution total") << QByteArray("Tf ") + "(-2.00) Tj";
-        QTest::newRow("section") << QByteArray("(Where the time went) Tj");
-    }
-    void numbersInTheTextStreams() {
-        QFETCH(QByteArray, needle);
-        static const auto pdf = reportOf("numbers.cnpdb", false);
-        QVERIFY(pdf.find("/FlateDecode") == std::string::npos);
-        const auto at = pdf.find(needle.toStdString().substr(needle.startsWith("Tf ") ? 3 : 0));
-        QVERIFY2(at != std::string::npos, needle.constData());
-        if (needle.startsWith("Tf ")) // the font of that text: the last "BT /Fn" before it
-            QCOMPARE(pdf.substr(pdf.rfind("BT /F", at), 7), std::string("BT /F2 "));
-    }
-
-    void pdftotextExtractsTheNumbers() {
-        const auto pdf = reportOf("extract.cnpdb", true);
-        const QString path = dir_.filePath("report.pdf");
+    QString saved(const std::string& pdf, const QString& name) {
+        const QString path = dir_.filePath(name);
         QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(pdf.data(), static_cast<qint64>(pdf.size()));
-        f.close();
-        if (QStandardPaths::findExecutable("pdftotext").isEmpty())
-            QSKIP("pdftotext not installed (Debian poppler-utils, scripts/install-deps): extraction not "
-                  "checked");
-        QProcess p;
-        p.start("pdftotext", {"-layout", "-enc", "UTF-8", path, "-"});
-        QVERIFY(p.waitForFinished(30000));
-        QCOMPARE(p.exitCode(), 0);
-        const auto err = QString::fromUtf8(p.readAllStandardError());
-        QVERIFY2(err.isEmpty(), qPrintable(err)); // poppler reports any structural damage here
-        const auto text = QString::fromUtf8(p.readAllStandardOutput());
-        for (const char* needle :
-             {"10.00", "8.00", "1.25×", "819.2k tokens/s", "-2.00", "Where the time went",
-              "What each step bought", "Top kernels", "page 1 of"})
-            QVERIFY2(text.contains(QString::fromUtf8(needle)), needle);
+        if (f.open(QIODevice::WriteOnly))
+            f.write(pdf.data(), static_cast<qint64>(pdf.size()));
+        return path;
     }
-
-    void reproducible() { QCOMPARE(reportOf("repro.cnpdb", true), reportOf("repro.cnpdb", true)); }
-
-    // Twelve configurations with their kernel tables overflow one page: more pages, every text inside
-    // the page (PDF y between the footer at 28 pt and the top margin, x inside the page width).
-    void pageBreaks() {
-        Workspace ws(dir_.filePath("many.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
-        for (int i = 0; i < 12; ++i) {
-            auto t = testing::steppedTrace("run" + std::to_string(i), "Config " + std::to_string(i),
-                                           {10'000'000 - i * 100'000, 10'000'000 - i * 100'000, 10'000'000});
-            addTrace(ws, t);
-        }
+    // stdout of a poppler tool; fails the test on a non-zero exit or any complaint on stderr.
+    QString poppler(const QString& tool, const QStringList& args) {
+        QProcess p;
+        p.start(tool, args);
+        if (!p.waitForFinished(30000) || p.exitCode() != 0)
+            return QStringLiteral("<%1 failed>").arg(tool);
+        const auto err = QString::fromUtf8(p.readAllStandardError());
+        if (!err.isEmpty())
+            return QStringLiteral("<%1: %2>").arg(tool, err);
+        return QString::fromUtf8(p.readAllStandardOutput());
+    }
+    ReportOptions reproducible() {
         ReportOptions opt;
         opt.includeTimestamp = false;
-        opt.compressPdf = false;
-        std::ostringstream out;
-        writePdfReport(ws, out, opt);
-        const auto pdf = out.str();
-        QVERIFY2(pageCount(pdf) >= 2, qPrintable(QString::number(pageCount(pdf))));
-        const auto positions = textPositions(pdf);
-        QVERIFY(!positions.empty());
-        for (const auto& [x, y] : positions) {
-            QVERIFY2(x >= 0 && x < 595, qPrintable(QString::number(x)));
-            QVERIFY2(y >= 28 && y <= 842 - 40, qPrintable(QString::number(y)));
+        return opt;
+    }
+
+private slots:
+    void initTestCase() {
+        if (QStandardPaths::findExecutable("pdftotext").isEmpty() ||
+            QStandardPaths::findExecutable("pdffonts").isEmpty())
+            QSKIP("poppler-utils not installed (scripts/install-deps)");
+        Workspace ws(dir_.filePath("fixture.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        testing::buildReportFixture(ws);
+        // 40 configurations whose ablation table cannot fit on the first page.
+        Workspace many(dir_.filePath("many.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        for (int i = 0; i < 40; ++i) {
+            auto t = testing::steppedTrace("run" + std::to_string(i), "Config " + std::to_string(i),
+                                           {10'000'000 - i * 100'000, 10'000'000 - i * 100'000});
+            addTrace(many, t);
         }
-        const auto last = "page " + std::to_string(pageCount(pdf)) + " of " + std::to_string(pageCount(pdf));
-        QVERIFY(pdf.find(last) != std::string::npos);
+        // A kernel name far wider than any column: elided in the tables, in full in the appendix.
+        Workspace longName(dir_.filePath("long.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        auto t = testing::steppedTrace("run", "Only", {10'000'000, 10'000'000}, 8192, longKernel());
+        addTrace(longName, t);
+    }
+
+    static std::string longKernel() {
+        std::string s = "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_";
+        for (int i = 0; i < 12; ++i)
+            s += "stage" + std::to_string(i) + "_";
+        return s + "align8>(Params)";
+    }
+
+    void textHasNamesNumbersAndFooters_data() {
+        QTest::addColumn<QString>("needle");
+        QTest::newRow("chinese configuration") << testing::kFixtureBase;
+        QTest::newRow("arrow configuration") << testing::kFixtureFused;
+        QTest::newRow("base median") << "10.00";
+        QTest::newRow("fused median") << "8.00";
+        QTest::newRow("speedup") << "1.25× [1.25×, 1.25×]";
+        QTest::newRow("base throughput") << "819.2k tokens/s";
+        QTest::newRow("attribution total") << "-2.00";
+        QTest::newRow("section") << "What each step bought";
+        QTest::newRow("methodology") << "Methodology";
+        QTest::newRow("hostile kernel") << "gemm<float, 4>(Args&)";
+        QTest::newRow("footer") << "page 1 of";
+    }
+    void textHasNamesNumbersAndFooters() {
+        QFETCH(QString, needle);
+        static const QString text = poppler(
+            "pdftotext", {"-enc", "UTF-8", saved(pdfOf("fixture.cnpdb", reproducible()), "f.pdf"), "-"});
+        QVERIFY2(text.contains(needle), qPrintable(needle + "\n" + text.left(400)));
+    }
+
+    // Every font embedded (a subset), one of them with CJK coverage for "基线".
+    void fontsEmbedded() {
+        const auto fonts = poppler("pdffonts", {saved(pdfOf("fixture.cnpdb", reproducible()), "fonts.pdf")});
+        const auto lines = fonts.split('\n', Qt::SkipEmptyParts).mid(2); // after the two header lines
+        QVERIFY2(!lines.isEmpty(), qPrintable(fonts));
+        static const QRegularExpression emb(QStringLiteral("\\s(yes|no)\\s+(yes|no)\\s+(yes|no)\\s"));
+        for (const auto& l : lines) {
+            const auto m = emb.match(l);
+            QVERIFY2(m.hasMatch() && m.captured(1) == "yes" && m.captured(2) == "yes", qPrintable(l));
+        }
+        QVERIFY2(fonts.contains("CJK"), qPrintable(fonts));
+    }
+
+    void paperSize_data() {
+        QTest::addColumn<int>("paper");
+        QTest::addColumn<QString>("size");
+        QTest::newRow("a4") << static_cast<int>(PaperSize::A4) << "595.28 x 841.89 pts (A4)";
+        QTest::newRow("letter") << static_cast<int>(PaperSize::Letter) << "612 x 792 pts (letter)";
+    }
+    void paperSize() {
+        QFETCH(int, paper);
+        QFETCH(QString, size);
+        auto opt = reproducible();
+        opt.paper = static_cast<PaperSize>(paper);
+        const auto info = poppler("pdfinfo", {saved(pdfOf("fixture.cnpdb", opt), "paper.pdf")});
+        QVERIFY2(info.contains(size), qPrintable(info));
+    }
+
+    void reproducibleOutput() {
+        QCOMPARE(pdfOf("fixture.cnpdb", reproducible()), pdfOf("fixture.cnpdb", reproducible()));
+    }
+
+    // The ablation table of 40 configurations continues on page 2 under its repeated header, and the
+    // footers count the pages.
+    void tablesSplitWithRepeatedHeaders() {
+        auto opt = reproducible();
+        opt.sections = {ReportSection::Ablation};
+        const auto path = saved(pdfOf("many.cnpdb", opt), "many.pdf");
+        const auto page1 = poppler("pdftotext", {"-f", "1", "-l", "1", "-enc", "UTF-8", path, "-"});
+        const auto page2 = poppler("pdftotext", {"-f", "2", "-l", "2", "-enc", "UTF-8", path, "-"});
+        QVERIFY2(page1.contains("Median step"), qPrintable(page1));
+        QVERIFY2(page2.contains("Median step"), qPrintable(page2)); // the header again
+        QVERIFY2(page2.contains("Config 39"), qPrintable(page2));
+        const auto pages = poppler("pdfinfo", {path});
+        static const QRegularExpression count(QStringLiteral("Pages:\\s+(\\d+)"));
+        const int n = count.match(pages).captured(1).toInt();
+        QVERIFY2(n >= 2, qPrintable(pages));
+        const auto last =
+            poppler("pdftotext", {"-f", QString::number(n), "-l", QString::number(n), path, "-"});
+        QVERIFY2(last.contains(QStringLiteral("page %1 of %1").arg(n)), qPrintable(last));
+    }
+
+    void longKernelNamesInAppendix() {
+        auto opt = reproducible();
+        opt.sections = {ReportSection::Kernels};
+        const auto text =
+            poppler("pdftotext", {"-enc", "UTF-8", saved(pdfOf("long.cnpdb", opt), "long.pdf"), "-"});
+        QVERIFY2(text.contains("Appendix: kernel names in full"), qPrintable(text));
+        // The numbered, elided cell. cairo writes the elided glyphs with the full name as their ActualText
+        // (copying the cell gives the whole name), so pdftotext cannot see the "…" drawn in the middle.
+        QVERIFY2(text.contains("[1] void cutlass"), qPrintable(text));
+        // The appendix wraps the name; compare without the whitespace of the line breaks.
+        static const QRegularExpression space(QStringLiteral("\\s"));
+        QString flat = text, name = QString::fromStdString(longKernel());
+        QVERIFY2(flat.remove(space).contains(name.remove(space)), qPrintable(text));
     }
 
     void emptyWorkspaceIsAnError() {

@@ -64,10 +64,12 @@ inline TraceData tinyTrace(const std::string& runName = "tiny") {
 }
 
 // Steps of the given GPU lengths (ns) on one rank: step i = ProfilerStep#i whose CPU range launches one
-// gemm kernel covering 80% of the step and one NCCL kernel covering the last 30% (10% overlapped).
-// Step windows follow METRICS.md: [gpu_start(i), gpu_start(i+1)), the last ends at its last kernel end.
+// gemm kernel (`gemmName`) covering 80% of the step and one NCCL kernel covering the last 30% (10%
+// overlapped). Step windows follow METRICS.md: [gpu_start(i), gpu_start(i+1)), the last ends at its last
+// kernel end.
 inline TraceData steppedTrace(const std::string& name, const std::string& config,
-                              const std::vector<Ns>& stepNs, double tokensPerStep = 8192) {
+                              const std::vector<Ns>& stepNs, double tokensPerStep = 8192,
+                              const std::string& gemmName = "sm90_xmma_gemm_bf16") {
     TraceData t;
     t.info.name = name;
     t.info.config = config;
@@ -104,7 +106,7 @@ inline TraceData steppedTrace(const std::string& name, const std::string& config
             t.kernels.push_back(k);
             ++corr;
         };
-        launch(gpu, gpu + len * 8 / 10, "sm90_xmma_gemm_bf16");
+        launch(gpu, gpu + len * 8 / 10, gemmName.c_str());
         launch(gpu + len * 7 / 10, gpu + len, "ncclDevKernel_AllReduce_Sum_bf16");
         gpu += len;
     }
