@@ -1,5 +1,7 @@
 #include "core/StringTable.h"
 
+#include "core/NameBound.h"
+
 namespace cnp {
 
 StringTable::StringTable() {
@@ -8,6 +10,8 @@ StringTable::StringTable() {
 }
 
 StringId StringTable::intern(std::string_view s) {
+    if (s.size() > kMaxNameBytes)
+        return intern(truncatedName(s)); // at most kMaxNameBytes: recurses once
     if (auto it = index_.find(s); it != index_.end())
         return it->second;
     const auto id = static_cast<StringId>(strings_.size());

@@ -1,6 +1,7 @@
 #include "ingest/IngestPipeline.h"
 
 #include "core/InputError.h"
+#include "core/NameBound.h"
 #include "ingest/Importer.h"
 #include "metrics/Categoriser.h"
 #include "metrics/CategoryRules.h"
@@ -295,6 +296,9 @@ IngestResult ingest(Workspace& ws, const IngestRequest& req, const ProgressSink&
     res.ranks = static_cast<std::int32_t>(trace.ranks.size());
     res.skipped = trace.info.skipped;
     res.files = files;
+    if (const std::size_t cut = countTruncatedNames(trace.strings); cut > 0)
+        res.notes.push_back(std::to_string(cut) + " name(s) longer than " + std::to_string(kMaxNameBytes) +
+                            " bytes were truncated");
     for (const auto& r : trace.ranks)
         if (r.clockSkewEstimateNs != 0 || r.clockOffsetNs != 0)
             res.notes.push_back("rank " + std::to_string(r.rank) + ": clock offset " +

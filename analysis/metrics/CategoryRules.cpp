@@ -34,6 +34,12 @@ const std::vector<std::string>& builtinPriority() {
     return p;
 }
 
+// At most 80 bytes of a pattern for a message (a rule file may hold a megabyte-long pattern).
+std::string excerpt(const std::string& pattern) {
+    constexpr std::size_t kMax = 80;
+    return pattern.size() <= kMax ? pattern : pattern.substr(0, kMax) + "...";
+}
+
 } // namespace
 
 CategoryRules::CategoryRules() : rules_(builtinRules()), priority_(builtinPriority()) {
@@ -43,18 +49,18 @@ CategoryRules::CategoryRules() : rules_(builtinRules()), priority_(builtinPriori
 void CategoryRules::compile(const std::string& sourceName) {
     compiled_.clear();
     compiled_.reserve(rules_.size());
-    for (const auto& r : rules_) {
+    for (std::size_t i = 0; i < rules_.size(); ++i) {
+        const CategoryRule& r = rules_[i];
+        const std::string rule = "rule " + std::to_string(i + 1) + " (category '" + r.category + "')";
         if (r.category.empty())
-            throw InputError(sourceName, "rule with an empty category");
+            throw InputError(sourceName, "rule " + std::to_string(i + 1) + " has an empty category");
         if (r.category == kMemoryCategory || r.category == kIdleCategory)
-            throw InputError(sourceName, "category '" + r.category + "' is reserved");
-        try {
-            compiled_.emplace_back(r.pattern,
-                                   std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
-        } catch (const std::regex_error& e) {
-            throw InputError(sourceName, "invalid regex '" + r.pattern + "' for category '" + r.category +
-                                             "': " + e.what());
-        }
+            throw InputError(sourceName, rule + ": category '" + r.category + "' is reserved");
+        NameRegex re(r.pattern, NameRegex::Case::Insensitive);
+        if (!re.valid())
+            throw InputError(sourceName,
+                             rule + ": invalid regex '" + excerpt(r.pattern) + "': " + re.error());
+        compiled_.push_back(std::move(re));
     }
 }
 
@@ -154,7 +160,7 @@ std::string CategoryRules::toJson() const {
 
 std::string CategoryRules::classify(std::string_view kernelName) const {
     for (std::size_t i = 0; i < compiled_.size(); ++i)
-        if (std::regex_search(kernelName.begin(), kernelName.end(), compiled_[i]))
+        if (compiled_[i].search(kernelName))
             return rules_[i].category;
     return fallback_;
 }

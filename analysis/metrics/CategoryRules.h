@@ -1,14 +1,15 @@
 #pragma once
 // Ordered, user-editable kernel classification rules (docs/metrics.md, "Categories").
-// A rule is (category, ECMAScript regex); matching is case-insensitive and searches anywhere in the
-// demangled kernel name; the first matching rule wins; names matching no rule get the fallback
-// category ("other"). memcpy/memset activities are always category "memory" (kMemoryCategory).
-// Sources, in order of precedence: the workspace's meta key "category_rules" (a JSON document),
-// resources/rules/categories.json, then the built-in defaults (identical to that file).
-// Rule JSON: {"rules": [{"category": S, "pattern": S}, ...], "fallback": S,
+// A rule is (category, RE2 regex: core/NameRegex.h); matching is case-insensitive and searches anywhere
+// in the demangled kernel name, in time linear in the name's length; the first matching rule wins; names
+// matching no rule get the fallback category ("other"). memcpy/memset activities are always category "memory"
+// (kMemoryCategory). Sources, in order of precedence: the workspace's meta key "category_rules" (a JSON
+// document), resources/rules/categories.json, then the built-in defaults (identical to that file). Rule JSON:
+// {"rules": [{"category": S, "pattern": S}, ...], "fallback": S,
 //             "exclusive_priority": [compute categories, highest priority first]}.
+#include "core/NameRegex.h"
+
 #include <memory>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,7 +33,7 @@ public:
     // The built-in default rules of docs/metrics.md.
     CategoryRules();
     // Parses a rule document; throws InputError naming `sourceName` on bad JSON, a missing field
-    // or an invalid regex.
+    // or an invalid pattern (the message names the rule by its 1-based position and category).
     static CategoryRules fromJson(std::string_view json, const std::string& sourceName);
     static CategoryRules fromFile(const std::string& path);
     static CategoryRules defaults() { return CategoryRules(); }
@@ -58,7 +59,7 @@ private:
     std::vector<CategoryRule> rules_;
     std::string fallback_ = "other";
     std::vector<std::string> priority_;
-    std::vector<std::regex> compiled_;
+    std::vector<NameRegex> compiled_; // one per rule, same order
 };
 
 } // namespace cnp

@@ -1,10 +1,10 @@
 #include "metrics/StepDetector.h"
 
 #include "core/InputError.h"
+#include "core/NameRegex.h"
 
 #include <algorithm>
 #include <limits>
-#include <regex>
 #include <tuple>
 
 namespace cnp {
@@ -65,19 +65,16 @@ void detectSteps(TraceData& trace, const StepPattern& pattern) {
     };
     std::vector<Candidate> candidates;
     for (const auto& p : pattern.patterns) {
-        std::regex re;
-        try {
-            re = std::regex(p, std::regex::ECMAScript);
-        } catch (const std::regex_error& e) {
-            throw InputError("step pattern", "invalid regex '" + p + "': " + e.what());
-        }
+        const NameRegex re(p, NameRegex::Case::Sensitive);
+        if (!re.valid())
+            throw InputError("step pattern", "invalid regex '" + p + "': " + re.error());
         std::vector<std::int8_t> matches(trace.strings.size(), -1); // per name id: -1 unknown, 0 no, 1 yes
         for (const auto& r : trace.cpuRanges) {
             if (r.kind == CpuRangeKind::PythonFunction)
                 continue;
             auto& m = matches[r.name];
             if (m < 0)
-                m = std::regex_search(trace.strings.at(r.name), re) ? 1 : 0;
+                m = re.search(trace.strings.at(r.name)) ? 1 : 0;
             if (m == 1)
                 candidates.push_back({r.rank, r.start, r.end, r.name});
         }

@@ -21,7 +21,8 @@ struct StepPattern {
     std::vector<std::string> patterns = {R"(^ProfilerStep#\d+$)", R"(^(train_)?step\b)"};
 };
 
-// Replaces trace.steps. Throws InputError (file "step pattern") when a pattern is not a valid regex.
+// Replaces trace.steps. Patterns are case-sensitive RE2 (core/NameRegex.h), searched anywhere in the
+// name. Throws InputError (file "step pattern") when a pattern is not a valid regex.
 void detectSteps(TraceData& trace, const StepPattern& pattern = {});
 
 } // namespace cnp

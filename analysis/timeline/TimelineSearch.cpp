@@ -1,8 +1,9 @@
 #include "timeline/TimelineSearch.h"
 
+#include "core/NameRegex.h"
+
 #include <algorithm>
 #include <cctype>
-#include <regex>
 #include <tuple>
 
 namespace cnp::timeline {
@@ -21,15 +22,14 @@ TimelineSearch::TimelineSearch(const TimelineModel& m, const std::string& patter
         return;
     nameMatch_.assign(m.names.size(), false);
     if (regex) {
-        try {
-            const std::regex re(pattern, std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
-            for (std::size_t k = 1; k < m.names.size(); ++k)
-                nameMatch_[k] = std::regex_search(m.names[k], re);
-        } catch (const std::regex_error& e) {
-            error_ = "invalid regular expression '" + pattern + "': " + e.what();
+        const NameRegex re(pattern, NameRegex::Case::Insensitive);
+        if (!re.valid()) {
+            error_ = "invalid regular expression '" + pattern + "': " + re.error();
             nameMatch_.clear();
             return;
         }
+        for (std::size_t k = 1; k < m.names.size(); ++k)
+            nameMatch_[k] = re.search(m.names[k]);
     } else {
         const std::string needle = lower(pattern);
         for (std::size_t k = 1; k < m.names.size(); ++k)

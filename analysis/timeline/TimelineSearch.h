@@ -1,7 +1,7 @@
 #pragma once
-// Search of a TimelineModel by event name: case-insensitive substring, or ECMAScript regex (searched
-// anywhere in the name, case-insensitive). Names are matched once per distinct name
-// (O(names x pattern)); then every lane is scanned once (O(events)). Hits are kept both in time
+// Search of a TimelineModel by event name: case-insensitive substring, or RE2 regex (core/NameRegex.h:
+// searched anywhere in the name, case-insensitive, linear time). Names are matched once per distinct
+// name (O(total name length)); then every lane is scanned once (O(events)). Hits are kept both in time
 // order (next / previous) and per lane in index order (highlighting a draw span is a binary search).
 #include "timeline/TimelineModel.h"
 

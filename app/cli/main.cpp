@@ -9,13 +9,6 @@
 #include <exception>
 #include <iostream>
 
-namespace cnp::cli {
-std::vector<Command>& commandRegistry() {
-    static std::vector<Command> registry;
-    return registry;
-}
-} // namespace cnp::cli
-
 using namespace cnp::cli;
 
 static void printTopHelp() {

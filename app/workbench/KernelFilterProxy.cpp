@@ -14,10 +14,14 @@ void KernelFilterProxy::setCategory(const QString& category) {
 }
 
 bool KernelFilterProxy::setNamePattern(const QString& pattern) {
-    QRegularExpression re(pattern, QRegularExpression::CaseInsensitiveOption);
-    if (!re.isValid())
-        return false;
-    name_ = re;
+    if (pattern.isEmpty()) {
+        name_.reset();
+    } else {
+        auto re = std::make_unique<NameRegex>(pattern.toStdString(), NameRegex::Case::Insensitive);
+        if (!re->valid())
+            return false;
+        name_ = std::move(re);
+    }
     invalidateFilter();
     return true;
 }
@@ -36,8 +40,8 @@ bool KernelFilterProxy::filterAcceptsRow(int row, const QModelIndex& parent) con
     if (extraColumn_ >= 0 && !extraValue_.isEmpty() &&
         m->index(row, extraColumn_, parent).data(Qt::UserRole).toString() != extraValue_)
         return false;
-    if (!name_.pattern().isEmpty() &&
-        !name_.match(m->index(row, nameColumn_, parent).data(Qt::UserRole).toString()).hasMatch())
+    if (name_ &&
+        !name_->search(m->index(row, nameColumn_, parent).data(Qt::UserRole).toString().toStdString()))
         return false;
     return true;
 }

@@ -1,8 +1,12 @@
 #pragma once
 // Filters a kernel table by category (exact, empty = all) and by a case-insensitive regular expression
-// on the kernel name; sorts by the source model's raw-value role (Qt::UserRole).
-#include <QRegularExpression>
+// on the kernel name (RE2 via core/NameRegex.h: linear time whatever the pattern); sorts by the source
+// model's raw-value role (Qt::UserRole).
+#include "core/NameRegex.h"
+
 #include <QSortFilterProxyModel>
+
+#include <memory>
 
 namespace cnp::wb {
 
@@ -22,7 +26,7 @@ protected:
 private:
     int nameColumn_, categoryColumn_;
     QString category_;
-    QRegularExpression name_;
+    std::unique_ptr<NameRegex> name_; // null = no name filter
     int extraColumn_ = -1;
     QString extraValue_;
 };

@@ -342,11 +342,14 @@ bool Collector::start() {
     config_ = CollectorConfig::fromEnvironment(environ);
     if (config_.disabled)
         return false;
+    const bool poolFits = config_.boundBuffers(readMemoryLimits(""));
     for (const auto& w : config_.warnings) {
         const std::string line = "cnp-collector: " + w + "\n";
         const ssize_t ignored = ::write(2, line.data(), line.size());
         (void)ignored;
     }
+    if (!poolFits)
+        return false;
     CUptiResult r = cuptiGetVersion(&cuptiVersion_);
     if (r != CUPTI_SUCCESS) {
         warnOnce(std::string("CUPTI unusable (") + resultText(r) + "); the job runs untraced");

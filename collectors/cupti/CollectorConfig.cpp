@@ -2,6 +2,7 @@
 
 #include "core/EnvAllowList.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -65,8 +66,11 @@ CollectorConfig CollectorConfig::fromEnvironment(char** envp) {
     if (!c.capture.error.empty())
         c.warnings.push_back(c.capture.error + "; capturing the whole run");
     c.flushMs = static_cast<std::uint32_t>(number("CNP_FLUSH_MS", 50, 3600000, 2000));
-    c.bufferBytes = static_cast<std::size_t>(number("CNP_BUFFER_KB", 64, 1 << 20, 2048)) * 1024;
-    c.bufferCount = static_cast<std::size_t>(number("CNP_BUFFER_COUNT", 2, 1024, 32));
+    c.bufferBytes = static_cast<std::size_t>(
+                        number("CNP_BUFFER_KB", static_cast<long>(kMinBufferBytes >> 10), 1 << 20, 2048)) *
+                    1024;
+    c.bufferCount =
+        static_cast<std::size_t>(number("CNP_BUFFER_COUNT", static_cast<long>(kMinBufferCount), 1024, 32));
     const std::string drv = get("CNP_DRIVER_API");
     if (drv == "all")
         c.driverApi = DriverApi::All;
@@ -87,6 +91,28 @@ CollectorConfig CollectorConfig::fromEnvironment(char** envp) {
         if (cnp::isAllowedEnvName(k))
             c.allowedEnv.emplace_back(k, v);
     return c;
+}
+
+bool CollectorConfig::boundBuffers(const MemoryLimits& limits) {
+    const std::optional<std::uint64_t> budget = poolBudget(limits);
+    const std::uint64_t wanted = std::uint64_t(bufferCount) * bufferBytes;
+    if (!budget || wanted <= *budget)
+        return true;
+    const std::string settings = "CNP_BUFFER_COUNT=" + std::to_string(bufferCount) +
+                                 " x CNP_BUFFER_KB=" + std::to_string(bufferBytes >> 10) + " (" +
+                                 byteText(wanted) + ") exceeds the buffer budget of " + byteText(*budget) +
+                                 " (1/" + std::to_string(kHeadroomShare) +
+                                 " of the free memory: " + describeLimits(limits) + ")";
+    if (*budget < std::uint64_t(kMinBufferCount) * kMinBufferBytes) {
+        warnings.push_back(settings + "; the job runs untraced");
+        return false;
+    }
+    bufferCount = static_cast<std::size_t>(std::max<std::uint64_t>(kMinBufferCount, *budget / bufferBytes));
+    if (std::uint64_t(bufferCount) * bufferBytes > *budget) // even kMinBufferCount buffers are too big
+        bufferBytes = static_cast<std::size_t>(*budget / kMinBufferCount) / kMinBufferBytes * kMinBufferBytes;
+    warnings.push_back(settings + "; using " + std::to_string(bufferCount) + " buffers of " +
+                       std::to_string(bufferBytes >> 10) + " KiB");
+    return true;
 }
 
 std::string CollectorConfig::outputPath(const std::string& host, long pid) const {

@@ -3,13 +3,15 @@
 // without CUDA). Variables:
 //   CNP_OUTPUT_DIR (default "."), CNP_CONFIG, CNP_RUN, CNP_IMAGE, CNP_CAPTURE (CaptureSpec.h),
 //   CNP_FLUSH_MS (periodic flush, default 2000), CNP_BUFFER_KB (CUPTI buffer size, default 2048),
-//   CNP_BUFFER_COUNT (pre-allocated, pre-touched buffers, default 32: 64 MiB), CNP_DRIVER_API (launch | all |
+//   CNP_BUFFER_COUNT (pre-allocated, pre-touched buffers, default 32: 64 MiB; the pool is then bounded by
+//   boundBuffers), CNP_DRIVER_API (launch | all |
 //   none; default launch), CNP_RUNTIME_API (quiet | all; default quiet: state queries such as cudaGetDevice
 //   are left out), CNP_COLLECTOR_DISABLE=1 (inject nothing).
 // Rank / local rank / world size come from the usual launchers: torchrun (RANK, LOCAL_RANK, WORLD_SIZE),
 // Open MPI (OMPI_COMM_WORLD_*), PMI (PMI_RANK, PMI_SIZE) and Slurm (SLURM_PROCID, SLURM_LOCALID,
 // SLURM_NTASKS).
 #include "CaptureSpec.h"
+#include "MemoryBudget.h"
 
 #include <cstdint>
 #include <string>
@@ -34,8 +36,15 @@ struct CollectorConfig {
     std::vector<std::pair<std::string, std::string>> allowedEnv; // only EnvAllowList names
     std::vector<std::string> warnings;                           // bad values that fell back to defaults
 
+    static constexpr std::size_t kMinBufferBytes = 64u << 10, kMinBufferCount = 2;
+
     // Reads the process environment (`envp`, e.g. environ).
     static CollectorConfig fromEnvironment(char** envp);
+    // Shrinks the buffer pool to poolBudget(limits) when it is larger: fewer buffers first (down to
+    // kMinBufferCount), then smaller ones (down to kMinBufferBytes), with one warning naming the
+    // settings, the budget and its sources. Returns false (warning added) when even the smallest pool
+    // does not fit: the collector then stays out of the way and the job runs untraced.
+    bool boundBuffers(const MemoryLimits& limits);
     // `<dir>/<host>-<pid>[-r<rank>].cnpt`
     std::string outputPath(const std::string& host, long pid) const;
 };

@@ -1,9 +1,15 @@
 // Kernel classification rules: default categories of docs/metrics.md on real kernel names (taken from the
-// fixtures), first-match-wins order, JSON loading and its errors, the exclusive priority, the categoriser.
+// fixtures), first-match-wins order, JSON loading and its errors, the exclusive priority, the categoriser;
+// hostile rules and names (issue 14): linear-time matching, megabyte names and patterns, a rule stored in
+// a workspace.
 #include "core/InputError.h"
+#include "core/NameBound.h"
+#include "ingest/IngestPipeline.h"
 #include "metrics/Categoriser.h"
 #include "metrics/CategoryRules.h"
+#include "store/Workspace.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace cnp;
@@ -101,7 +107,13 @@ private slots:
         QTest::newRow("rule not object") << "{\"rules\":[1]}"
                                          << "\"category\" and \"pattern\"";
         QTest::newRow("bad regex") << "{\"rules\":[{\"category\":\"x\",\"pattern\":\"(unclosed\"}]}"
-                                   << "invalid regex";
+                                   << "rule 1 (category 'x'): invalid regex '(unclosed': missing )";
+        // ECMAScript features RE2 does not have (docs/metrics.md, "Rule syntax").
+        QTest::newRow("backreference") << "{\"rules\":[{\"category\":\"a\",\"pattern\":\"a\"},{\"category\":"
+                                          "\"x\",\"pattern\":\"(a)\\\\1\"}]}"
+                                       << "rule 2 (category 'x'): invalid regex '(a)\\1'";
+        QTest::newRow("lookahead") << "{\"rules\":[{\"category\":\"x\",\"pattern\":\"gemm(?=_)\"}]}"
+                                   << "rule 1 (category 'x'): invalid regex 'gemm(?=_)'";
         QTest::newRow("reserved") << "{\"rules\":[{\"category\":\"memory\",\"pattern\":\"x\"}]}"
                                   << "reserved";
         QTest::newRow("empty fallback") << "{\"rules\":[],\"fallback\":\"\"}"
@@ -118,6 +130,85 @@ private slots:
             QVERIFY2(what.startsWith("rules.json: "), qPrintable(what));
             QVERIFY2(what.contains(message), qPrintable(what));
         }
+    }
+
+    // Patterns that backtracking engines take exponential time (or stack depth) on: RE2 is linear.
+    void linearTime_data() {
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<int>("length");
+        QTest::newRow("(a+)+$, 28 chars") << "(a+)+$" << 28;
+        QTest::newRow("(a+)+$, 1 MB") << "(a+)+$" << (1 << 20);
+        QTest::newRow("(a|aa)*c, 1 MB") << "(a|aa)*c" << (1 << 20);
+        QTest::newRow("(.)*x, 1 MB") << "(.)*x" << (1 << 20);
+    }
+    void linearTime() {
+        QFETCH(QString, pattern);
+        QFETCH(int, length);
+        const auto r = CategoryRules::fromJson("{\"rules\":[{\"category\":\"evil\",\"pattern\":\"" +
+                                                   pattern.toStdString() + "\"}]}",
+                                               "evil.json");
+        const std::string name = std::string(static_cast<std::size_t>(length), 'a') + "!";
+        QElapsedTimer clock;
+        clock.start();
+        QCOMPARE(QString::fromStdString(r.classify(name)), QStringLiteral("other"));
+        QVERIFY2(clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed()) + " ms"));
+    }
+
+    // A megabyte-long pattern either compiles or is refused naming the rule; it never crashes.
+    void megabytePattern() {
+        const std::string json =
+            "{\"rules\":[{\"category\":\"big\",\"pattern\":\"" + std::string(1 << 20, 'a') + "\"}]}";
+        try {
+            const auto r = CategoryRules::fromJson(json, "big.json");
+            QCOMPARE(QString::fromStdString(r.classify("aaa")), QStringLiteral("other"));
+        } catch (const InputError& e) {
+            const QString what = QString::fromStdString(e.what());
+            QVERIFY2(what.startsWith("big.json: rule 1 (category 'big'): invalid regex 'aaaa"),
+                     qPrintable(what));
+            QVERIFY2(what.size() < 300, "the message quotes an excerpt, not the megabyte");
+        }
+    }
+
+    // A megabyte name is bounded at intake (core/NameBound.h) and categorised.
+    void megabyteName() {
+        TraceData t;
+        KernelEvent k;
+        k.name = t.strings.intern(std::string(1 << 20, 'x') + "gemm");
+        t.kernels.push_back(k);
+        k.name = t.strings.intern("nvjet_" + std::string(1 << 20, 'y'));
+        t.kernels.push_back(k);
+        QCOMPARE(countTruncatedNames(t.strings), std::size_t(2));
+        QCOMPARE(t.strings.at(t.kernels[0].name).size() <= kMaxNameBytes, true);
+        QVERIFY(QString::fromStdString(t.strings.at(t.kernels[1].name)).endsWith("...[1048582 bytes]"));
+        categoriseKernels(t, CategoryRules());
+        // The "gemm" suffix was cut off; the nvjet_ prefix was kept.
+        QCOMPARE(QString::fromStdString(t.strings.at(t.kernels[0].category)), QStringLiteral("other"));
+        QCOMPARE(QString::fromStdString(t.strings.at(t.kernels[1].category)), QStringLiteral("gemm"));
+    }
+
+    // A rule stored in a workspace (meta category_rules) applies to every later ingest; with std::regex a
+    // long name made (.)* recurse per character and crash every ingest into that workspace.
+    void ruleStoredInWorkspace() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("ws.cnpdb").toStdString();
+        Workspace ws(path, Workspace::Mode::CreateIfMissing);
+        ws.setMeta(std::string(kCategoryRulesMetaKey),
+                   "{\"rules\":[{\"category\":\"evil\",\"pattern\":\"^(.)*z$\"}]}");
+        TraceData t;
+        t.info.name = "long names";
+        RankInfo rank;
+        t.ranks.push_back(rank);
+        for (const std::string& n : {std::string(4000, 'q') + "z", std::string(1 << 20, 'q')}) {
+            KernelEvent k;
+            k.start = 100;
+            k.end = 200;
+            k.name = t.strings.intern(n);
+            t.kernels.push_back(k);
+        }
+        const std::int64_t run = addTrace(ws, t);
+        QVERIFY(run > 0);
+        QCOMPARE(QString::fromStdString(t.strings.at(t.kernels[0].category)), QStringLiteral("evil"));
+        QCOMPARE(QString::fromStdString(t.strings.at(t.kernels[1].category)), QStringLiteral("other"));
     }
 
     void categoriser() {

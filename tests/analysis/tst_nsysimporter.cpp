@@ -3,7 +3,11 @@
 // the SQLite C API, on the fixture file itself (the queries are the specification of the mapping in
 // docs/nsys-mapping.md). A few hand-checked constants (kernel counts, driver version) guard against
 // both sides being empty; they were read with the sqlite3 shell when the test was written.
+// Hostile exports (issue 14) are copies of a fixture edited here: views in place of tables, times that
+// overflow int64, and a query that only a raised cancel flag can end.
 #include "core/InputError.h"
+#include "core/TimeBounds.h"
+#include "import/nsys/NsysDatabase.h"
 #include "import/nsys/NsysNames.h"
 #include "ingest/Importer.h"
 #include "ingest/IngestPipeline.h"
@@ -17,7 +21,9 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
+#include <thread>
 
 using namespace cnp;
 
@@ -109,6 +115,25 @@ void expectInputError(const QString& file, const QString& fragment) {
     }
 }
 
+// A writable copy of `fixture` in `dir` with `sql` run on it.
+QString editedCopy(const QTemporaryDir& dir, const QString& fixture, const QString& sql) {
+    const QString path = dir.filePath("edited.sqlite");
+    QFile::remove(path);
+    if (!QFile::copy(fixture, path))
+        qFatal("cannot copy %s", qPrintable(fixture));
+    QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+    sqlite3* db = nullptr;
+    char* err = nullptr;
+    if (sqlite3_open(path.toUtf8().constData(), &db) != SQLITE_OK ||
+        sqlite3_exec(db, sql.toUtf8().constData(), nullptr, nullptr, &err) != SQLITE_OK)
+        qFatal("cannot edit the copy: %s", err ? err : sqlite3_errmsg(db));
+    sqlite3_close(db);
+    return path;
+}
+
+// Rows of an infinite recursive CTE: any query over it runs until interrupted.
+const QString kEndless = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) ";
+
 } // namespace
 
 class TestNsysImporter : public QObject {
@@ -139,6 +164,10 @@ private slots:
     void badFiles_data();
     void badFiles();
     void badFileLeavesWorkspaceUnchanged();
+    void viewsAreNotTables_data();
+    void viewsAreNotTables();
+    void cancelInterruptsAnEndlessQuery();
+    void timesOutOfRangeAreSkipped();
 };
 
 void TestNsysImporter::stripSuffix_data() {
@@ -742,6 +771,77 @@ void TestNsysImporter::badFileLeavesWorkspaceUnchanged() {
     QCOMPARE(ws.runs().size(), std::size_t(1));
     QCOMPARE(queryInt(ws.db(), "SELECT count(*) FROM kernels"), kernelsBefore);
     QCOMPARE(queryInt(ws.db(), "SELECT count(*) FROM api_calls"), 57LL);
+}
+
+void TestNsysImporter::viewsAreNotTables_data() {
+    QTest::addColumn<QString>("sql");
+    QTest::addColumn<QString>("error"); // "" = imports as the fixture does
+    QTest::newRow("kernel table replaced by an endless view")
+        << "DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL; CREATE VIEW CUPTI_ACTIVITY_KIND_KERNEL AS " + kEndless +
+               "SELECT x AS start, x AS end, 0 AS deviceId, 0 AS streamId FROM r;"
+        << "'CUPTI_ACTIVITY_KIND_KERNEL' is a view or virtual table, not a table";
+    QTest::newRow("StringIds as a view")
+        << "ALTER TABLE StringIds RENAME TO s2; CREATE VIEW StringIds AS SELECT * FROM s2;"
+        << "'StringIds' is a view";
+    QTest::newRow("an unrelated endless view is never read")
+        << "CREATE VIEW my_notes AS " + kEndless + "SELECT x FROM r;"
+        << "";
+}
+
+void TestNsysImporter::viewsAreNotTables() {
+    QFETCH(QString, sql);
+    QFETCH(QString, error);
+    QTemporaryDir dir;
+    const QString path = editedCopy(dir, kSaxpy, sql);
+    if (error.isEmpty())
+        QCOMPARE(importNsys(path).kernels.size(), importNsys(kSaxpy).kernels.size());
+    else
+        expectInputError(path, error);
+}
+
+// What Ctrl-C does during a query that never ends on its own (cnp ingest raises the flag on
+// SIGINT/SIGTERM): the progress handler interrupts SQLite and the query throws Cancelled.
+void TestNsysImporter::cancelInterruptsAnEndlessQuery() {
+    nsys::NsysDatabase db(kSaxpy.toStdString());
+    std::atomic<bool> cancel{false};
+    db.setCancelFlag(&cancel);
+    std::thread raiser([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        cancel = true;
+    });
+    QElapsedTimer clock;
+    clock.start();
+    QVERIFY_THROWS_EXCEPTION(Cancelled, db.queryInt((kEndless + "SELECT count(*) FROM r").toStdString()));
+    raiser.join();
+    QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed()) + " ms"));
+}
+
+// Times near INT64_MAX / INT64_MIN, alone or pushed over by the session epoch, are skipped and counted;
+// every stored event lies in the sane range with end >= start.
+void TestNsysImporter::timesOutOfRangeAreSkipped() {
+    QTemporaryDir dir;
+    // A copy of the table's first row with new times (and no launch).
+    const QString insert =
+        "CREATE TEMP TABLE k AS SELECT * FROM %1 LIMIT 1; UPDATE k SET start = %2, end = %3, "
+        "correlationId = 0; INSERT INTO %1 SELECT * FROM k; DROP TABLE k;";
+    const QString kernel = "CUPTI_ACTIVITY_KIND_KERNEL", api = "CUPTI_ACTIVITY_KIND_RUNTIME";
+    const QString sql =
+        insert.arg(kernel, "9223372036854775000", "9223372036854775807") +
+        insert.arg(kernel, "-9223372036854775807", "-9223372036854775000") +
+        insert.arg(kernel, "4611686018427387000", "4611686018427387100") + // + epoch overflows
+        insert.arg(api, "-9223372036854775807", "9223372036854775807");
+    const QString path = editedCopy(dir, kSaxpy, sql);
+    const TraceData clean = importNsys(kSaxpy);
+    const TraceData t = importNsys(path);
+    QCOMPARE(t.kernels.size(), clean.kernels.size());
+    QCOMPARE(t.apiCalls.size(), clean.apiCalls.size());
+    QCOMPARE(t.info.skipped.count, clean.info.skipped.count + 4);
+    QVERIFY2(QString::fromStdString(t.info.skipped.firstReason).endsWith(": time out of range"),
+             t.info.skipped.firstReason.c_str());
+    for (const auto& k : t.kernels)
+        QVERIFY(saneTime(k.start) && saneTime(k.end) && k.end >= k.start);
+    for (const auto& a : t.apiCalls)
+        QVERIFY(saneTime(a.start) && saneTime(a.end) && a.end >= a.start);
 }
 
 QTEST_GUILESS_MAIN(TestNsysImporter)

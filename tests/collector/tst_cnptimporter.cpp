@@ -3,8 +3,11 @@
 // memory counter, skipped-event report, env allow-list); (2) bad input; (3) a real file from the GPU check
 // (tests/data/gpu-run/capture.cnpt.gz: llama_train.py on one H200 under the collector with
 // CNP_CAPTURE=steps:4:3), whose expected figures were derived at authoring time with an independent Python
-// parser of the format (struct/zlib over the bytes; see tests/data/gpu-run/README.md).
+// parser of the format (struct/zlib over the bytes; see tests/data/gpu-run/README.md); (4) hostile files
+// (issue 14): a gzip bomb read in bounded memory, times that overflow int64, a record running past its
+// chunk, counts that would wrap.
 #include "CnptWriter.h"
+#include "Crc32.h"
 #include "core/InputError.h"
 #include "import/cnpt/CnptClockModel.h"
 #include "import/cnpt/CnptImporter.h"
@@ -13,8 +16,12 @@
 
 #include <QtTest>
 
+#include <sys/resource.h>
+#include <zlib.h>
+
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <map>
 
 using namespace cnp;
@@ -146,12 +153,85 @@ std::uint64_t writeSynthetic(const std::string& path, bool withClock = true) {
     return before;
 }
 
+// One chunk's bytes: type, payload length, payload, CRC-32 of the three (CnptRecords.h).
+std::string chunk(ChunkType type, const std::string& payload) {
+    std::string c(8, '\0');
+    const auto t = static_cast<std::uint32_t>(type), n = static_cast<std::uint32_t>(payload.size());
+    std::memcpy(c.data(), &t, 4);
+    std::memcpy(c.data() + 4, &n, 4);
+    c += payload;
+    const std::uint32_t crc = Crc32::of(c.data(), c.size());
+    c.append(reinterpret_cast<const char*>(&crc), 4);
+    return c;
+}
+
+// A header chunk with one key/value pair.
+std::string headerChunk() {
+    std::string p;
+    auto u32 = [&](std::uint32_t v) { p.append(reinterpret_cast<const char*>(&v), 4); };
+    u32(1);
+    u32(3);
+    p += "run";
+    u32(4);
+    p += "bomb";
+    return chunk(ChunkType::Header, p);
+}
+
+// `bytes` as one gzip member (deflate level 9).
+std::string gzipMember(const std::string& bytes) {
+    z_stream z{};
+    if (deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK)
+        qFatal("deflateInit2");
+    std::string out(deflateBound(&z, static_cast<uLong>(bytes.size())), '\0');
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+    z.avail_in = static_cast<uInt>(bytes.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = static_cast<uInt>(out.size());
+    if (deflate(&z, Z_FINISH) != Z_STREAM_END)
+        qFatal("deflate");
+    out.resize(z.total_out);
+    deflateEnd(&z);
+    return out;
+}
+
+void writeFile(const std::string& path, const std::string& bytes) {
+    std::ofstream f(path, std::ios::binary);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::int64_t peakRssKiB() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss;
+}
+
 } // namespace
 
 class TestCnptImporter : public QObject {
     Q_OBJECT
 
 private slots:
+    // First slot, while the process's peak RSS is still small: a 64 MiB .cnpt in a ~70 KiB gzip file
+    // (four gzip members of one 16 MiB events chunk of empty records) is streamed. Held whole it would add
+    // at least 64 MiB to the peak RSS; streamed, about one chunk (16 MiB).
+    void gzipBombStreams() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("bomb.cnpt.gz").toStdString();
+        const std::string events = chunk(ChunkType::Events, std::string(16u << 20, '\0'));
+        std::string file = gzipMember(std::string(kMagic, sizeof kMagic) + headerChunk());
+        const std::string member = gzipMember(events);
+        for (int i = 0; i < 4; ++i)
+            file += member;
+        writeFile(path, file);
+        QVERIFY(file.size() < (1u << 20));
+        const std::int64_t before = peakRssKiB();
+        const TraceData t = CnptImporter().read(path, {});
+        const std::int64_t grown = peakRssKiB() - before;
+        QCOMPARE(t.info.name, std::string("bomb"));
+        QCOMPARE(t.kernels.size(), std::size_t(0));
+        QVERIFY2(grown < 40 * 1024, qPrintable(QString("peak RSS grew by %1 MiB").arg(grown / 1024)));
+    }
+
     void clockModel_data() {
         QTest::addColumn<QList<qint64>>("errors"); // realtime error of each pair (ns)
         QTest::addColumn<qint64>("halfBracket");
@@ -295,6 +375,95 @@ private slots:
         QVERIFY(imp.canRead("x.bin", std::string_view("CNPT\r\n\x1a\n....", 12)));
         QVERIFY(!imp.canRead("x.cnpt", "{\"traceEvents\": []}"));
         QVERIFY(!imp.canRead("x.cnpt", ""));
+    }
+
+    // Crafted times: a raw timestamp above INT64_MAX, one that the clock offset pushes past the sane range
+    // (core/TimeBounds.h), a clock pair that would overflow the model (ignored). Each event is skipped and
+    // counted; nothing stored has a negative duration.
+    void timesOutOfRangeAreSkipped() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("times.cnpt").toStdString();
+        CnptWriter w;
+        QVERIFY(w.open(path));
+        w.writeHeader({{"run", "times"}});
+        w.add(RecordType::ClockPair, pair(1000, 0, 20));
+        w.add(RecordType::ClockPair, ClockPairRecord{std::numeric_limits<std::uint64_t>::max(), 0,
+                                                     std::numeric_limits<std::uint64_t>::max()});
+        KernelRecord k{};
+        k.start = 10000;
+        k.end = 12000;
+        w.add(RecordType::Kernel, k); // kept
+        k.start = std::numeric_limits<std::uint64_t>::max() - 10;
+        k.end = std::numeric_limits<std::uint64_t>::max();
+        w.add(RecordType::Kernel, k); // above INT64_MAX
+        k.start = std::uint64_t(1) << 62;
+        k.end = k.start + 5;
+        w.add(RecordType::Kernel, k); // + kBase leaves the range
+        ApiRecord a{};
+        a.start = 0;
+        a.end = std::uint64_t(std::numeric_limits<std::int64_t>::max());
+        w.add(RecordType::Api, a);
+        MarkerRecord mark = marker(std::numeric_limits<std::uint64_t>::max(), 1, 1);
+        w.add(RecordType::Marker, mark);
+        w.close();
+        const TraceData t = CnptImporter().read(path, {});
+        QCOMPARE(t.ranks[0].clockOffsetNs, static_cast<Ns>(kBase)); // the overflowing pair was ignored
+        QCOMPARE(t.kernels.size(), std::size_t(1));
+        QCOMPARE(t.kernels[0].start, static_cast<Ns>(kBase) + 10000);
+        QCOMPARE(t.apiCalls.size(), std::size_t(0));
+        QCOMPARE(t.cpuRanges.size(), std::size_t(0));
+        QCOMPARE(t.info.skipped.count, std::int64_t(4));
+        QCOMPARE(t.info.skipped.firstReason, std::string("kernel time out of range"));
+    }
+
+    // A record whose body runs past the end of its events chunk is counted, with its offset.
+    void recordPastItsChunkIsCounted() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("past.cnpt").toStdString();
+        KernelRecord k{};
+        k.start = 100;
+        k.end = 200;
+        std::string records;
+        auto record = [&](std::uint16_t type, std::uint16_t size, const void* body, std::size_t have) {
+            records.append(reinterpret_cast<const char*>(&type), 2);
+            records.append(reinterpret_cast<const char*>(&size), 2);
+            records.append(static_cast<const char*>(body), have);
+        };
+        record(1, sizeof k, &k, sizeof k);     // whole
+        record(1, sizeof k, &k, sizeof k / 2); // says sizeof k, holds half: runs past the chunk
+        const std::string head = std::string(kMagic, sizeof kMagic) + headerChunk();
+        writeFile(path, head + chunk(ChunkType::Events, records));
+        const TraceData t = CnptImporter().read(path, {});
+        QCOMPARE(t.kernels.size(), std::size_t(1));
+        // The cut record, then "no clock pair".
+        QCOMPARE(t.info.skipped.count, std::int64_t(2));
+        QCOMPARE(t.info.skipped.firstReason, std::string("record runs past the end of its chunk"));
+        QCOMPARE(t.info.skipped.firstOffset, static_cast<std::int64_t>(head.size() + 8 + 4 + sizeof k));
+    }
+
+    // Dropped-record counts near 2^64 saturate instead of wrapping to a negative skipped count.
+    void hugeDroppedCountsSaturate() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("dropped.cnpt").toStdString();
+        CnptWriter w;
+        QVERIFY(w.open(path));
+        w.writeHeader({{"run", "dropped"}});
+        w.add(RecordType::ClockPair, pair(1000, 0, 20));
+        DroppedRecord d{};
+        d.count = std::numeric_limits<std::uint64_t>::max() / 2 + 1;
+        w.add(RecordType::Dropped, d);
+        w.add(RecordType::Dropped, d);
+        MemoryRecord m{};
+        m.timestamp = 2000;
+        m.operation = 1;
+        m.bytes = std::numeric_limits<std::uint64_t>::max();
+        w.add(RecordType::Memory, m);
+        w.add(RecordType::Memory, m); // the running total saturates
+        w.close();
+        const TraceData t = CnptImporter().read(path, {});
+        QCOMPARE(t.info.skipped.count, std::numeric_limits<std::int64_t>::max());
+        QCOMPARE(t.counters.size(), std::size_t(2));
+        QCOMPARE(t.counters[1].value, static_cast<double>(std::numeric_limits<std::int64_t>::max()));
     }
 
     // The real GPU-check file, through the pipeline's importFile (gzip) and the step detector.

@@ -1,19 +1,35 @@
 #include "import/cnpt/CnptClockModel.h"
 
+#include "core/TimeBounds.h"
+
 #include <algorithm>
 
 namespace cnp {
+
+namespace {
+
+// A raw timestamp as a sane int64, or nullopt.
+std::optional<std::int64_t> saneRaw(std::uint64_t t) {
+    return shiftedRawTime(t, 0);
+}
+
+} // namespace
 
 CnptClockModel::CnptClockModel(const std::vector<cnpt::ClockPairRecord>& pairs) {
     std::vector<std::int64_t> offsets;
     std::int64_t halfBracket = 0;
     for (const auto& p : pairs) {
-        if (p.cuptiAfter < p.cuptiBefore || p.realtimeNs == 0)
+        const auto before = saneRaw(p.cuptiBefore), after = saneRaw(p.cuptiAfter),
+                   real = saneRaw(p.realtimeNs);
+        if (!before || !after || !real || *after < *before || *real == 0)
             continue;
-        const std::uint64_t mid = p.cuptiBefore + (p.cuptiAfter - p.cuptiBefore) / 2;
-        offsets.push_back(static_cast<std::int64_t>(p.realtimeNs) - static_cast<std::int64_t>(mid));
-        halfBracket = std::max<std::int64_t>(
-            halfBracket, static_cast<std::int64_t>((p.cuptiAfter - p.cuptiBefore + 1) / 2));
+        // All three lie in [0, kMaxTraceTimeNs]: the midpoint, bracket and offset cannot overflow.
+        const std::int64_t mid = *before + (*after - *before) / 2;
+        const std::int64_t offset = *real - mid;
+        if (!saneTime(offset))
+            continue;
+        offsets.push_back(offset);
+        halfBracket = std::max<std::int64_t>(halfBracket, (*after - *before) / 2 + (*after - *before) % 2);
     }
     if (offsets.empty())
         return;
@@ -24,8 +40,12 @@ CnptClockModel::CnptClockModel(const std::vector<cnpt::ClockPairRecord>& pairs) 
     std::int64_t spread = 0;
     for (auto o : offsets)
         spread = std::max<std::int64_t>(spread, o > offset_ ? o - offset_ : offset_ - o);
-    skew_ = spread + halfBracket;
+    skew_ = saturatingAdd(spread, halfBracket);
     valid_ = true;
+}
+
+std::optional<std::int64_t> CnptClockModel::toRealtime(std::uint64_t cuptiNs) const {
+    return shiftedRawTime(cuptiNs, offset_);
 }
 
 } // namespace cnp

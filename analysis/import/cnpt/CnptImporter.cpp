@@ -2,16 +2,19 @@
 
 #include "core/EnvAllowList.h"
 #include "core/InputError.h"
+#include "core/NameBound.h"
+#include "core/TimeBounds.h"
 #include "import/cnpt/CnptClockModel.h"
+#include "import/common/ByteSource.h"
 
 #include <cxxabi.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <unordered_map>
 
@@ -21,31 +24,47 @@ namespace {
 
 using namespace cnpt;
 
-// The whole file, gunzipped when it starts with the gzip magic.
-std::string readAll(const std::string& path) {
-    gzFile f = gzopen(path.c_str(), "rb"); // plain files read through unchanged
-    if (!f)
-        throw InputError(path, "cannot open file");
-    std::string out;
-    char buf[1 << 16];
-    for (;;) {
-        const int n = gzread(f, buf, sizeof buf);
-        if (n < 0) {
-            int err = 0;
-            const std::string msg = gzerror(f, &err);
-            gzclose(f);
-            throw InputError(path, "cannot read (" + msg + ")");
-        }
-        if (n == 0)
-            break;
-        out.append(buf, static_cast<std::size_t>(n));
-    }
-    gzclose(f);
-    return out;
+// A gzip file's content for CnptReader::fromStream: inflated as it is read, one pass per open.
+class GzipInput : public ByteInput {
+public:
+    explicit GzipInput(const std::string& path) : source_(path) {}
+    std::size_t read(char* out, std::size_t capacity) override { return source_.read(out, capacity); }
+
+private:
+    ByteSource source_;
+};
+
+// Vectors are reserved from the first pass's record counts, but no more than this many elements up
+// front: a crafted file's counts must not allocate gigabytes before a record is checked.
+constexpr std::size_t kMaxReserve = 1u << 22;
+
+std::size_t reserveCount(std::size_t n) {
+    return std::min(n, kMaxReserve);
 }
 
+// Adds `n` skipped events (the first with `offset` and `reason` when none were skipped yet).
+void addSkipped(SkipReport& s, std::uint64_t n, std::int64_t offset, const std::string& reason) {
+    if (n == 0)
+        return;
+    s.add(offset, reason);
+    const std::uint64_t more = std::min<std::uint64_t>(n - 1, std::numeric_limits<std::int64_t>::max());
+    s.count = saturatingAdd(s.count, static_cast<std::int64_t>(more));
+}
+
+// a + b without wrapping (u64 counts from the file).
+std::uint64_t saturatingAddU64(std::uint64_t a, std::uint64_t b) {
+    return b > std::numeric_limits<std::uint64_t>::max() - a ? std::numeric_limits<std::uint64_t>::max()
+                                                             : a + b;
+}
+
+// A byte count from the file as a non-negative int64, clamped.
+std::int64_t byteCount(std::uint64_t b) {
+    return static_cast<std::int64_t>(std::min<std::uint64_t>(b, std::numeric_limits<std::int64_t>::max()));
+}
+
+// Names longer than the string table keeps are not demangled (the demangler is recursive).
 std::string demangle(const std::string& name) {
-    if (name.size() < 2 || name[0] != '_' || name[1] != 'Z')
+    if (name.size() < 2 || name[0] != '_' || name[1] != 'Z' || name.size() > kMaxNameBytes)
         return name;
     int status = 0;
     char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
@@ -111,8 +130,10 @@ TraceData CnptImporter::read(const std::string& path, const ProgressSink& sink) 
     }
     const bool gzip = magic[0] == 0x1f && magic[1] == 0x8b;
     try {
-        // Plain files are mapped; gzip ones are inflated into memory first.
-        const CnptReader reader = gzip ? CnptReader::fromBytes(readAll(path)) : CnptReader(path);
+        // Plain files are mapped; gzip ones are streamed (inflated once per pass, never held whole).
+        const CnptReader reader =
+            gzip ? CnptReader::fromStream([path] { return std::make_unique<GzipInput>(path); })
+                 : CnptReader(path);
         return convert(reader, path, sink);
     } catch (const FormatError& e) {
         throw InputError(path, e.what(), e.offset());
@@ -166,17 +187,34 @@ TraceData CnptImporter::convert(const CnptReader& r, const std::string& path, co
             pairs.push_back(CnptReader::decode<ClockPairRecord>(body, size));
     });
     auto count = [&](RecordType t) { return counts[static_cast<unsigned>(t)]; };
-    t.kernels.reserve(count(RecordType::Kernel));
-    t.memcpys.reserve(count(RecordType::Memcpy));
-    t.memsets.reserve(count(RecordType::Memset));
-    t.apiCalls.reserve(count(RecordType::Api));
-    t.flows.reserve(count(RecordType::Kernel) + count(RecordType::Memcpy) + count(RecordType::Memset));
-    t.cpuRanges.reserve(count(RecordType::Marker) / 2 + count(RecordType::Synchronization));
-    t.counters.reserve(count(RecordType::Memory));
+    t.kernels.reserve(reserveCount(count(RecordType::Kernel)));
+    t.memcpys.reserve(reserveCount(count(RecordType::Memcpy)));
+    t.memsets.reserve(reserveCount(count(RecordType::Memset)));
+    t.apiCalls.reserve(reserveCount(count(RecordType::Api)));
+    t.flows.reserve(
+        reserveCount(count(RecordType::Kernel) + count(RecordType::Memcpy) + count(RecordType::Memset)));
+    t.cpuRanges.reserve(reserveCount(count(RecordType::Marker) / 2 + count(RecordType::Synchronization)));
+    t.counters.reserve(reserveCount(count(RecordType::Memory)));
     const CnptClockModel clock(pairs);
     rank.clockOffsetNs = clock.offsetNs();
     rank.clockSkewEstimateNs = clock.skewEstimateNs();
-    auto at = [&](std::uint64_t ts) { return clock.toRealtime(ts); };
+    // [start, end] of a record on the realtime clock; false (the record skipped and counted) when it
+    // ends before it starts or either time is out of the sane range.
+    auto span = [&](std::uint64_t start, std::uint64_t end, std::int64_t offset, const char* what, Ns& s,
+                    Ns& e) {
+        if (end < start) {
+            t.info.skipped.add(offset, std::string(what) + " ends before it starts");
+            return false;
+        }
+        const auto a = clock.toRealtime(start), b = clock.toRealtime(end);
+        if (!a || !b) {
+            t.info.skipped.add(offset, std::string(what) + " time out of range");
+            return false;
+        }
+        s = *a;
+        e = *b;
+        return true;
+    };
 
     // File string ids -> trace string ids, interned on first use (kernel names demangled).
     std::vector<StringId> plain(r.strings().size(), 0), demangled(r.strings().size(), 0);
@@ -208,7 +246,7 @@ TraceData CnptImporter::convert(const CnptReader& r, const std::string& path, co
     };
     std::vector<Pending> gpuLaunches;
     gpuLaunches.reserve(t.flows.capacity());
-    apiByCorrelation.reserve(count(RecordType::Api));
+    apiByCorrelation.reserve(reserveCount(count(RecordType::Api)));
     std::map<std::uint32_t, StringId> copyNames; // (kind, src, dst) or memory kind -> name
     std::unordered_map<std::uint32_t, OpenRange> open;
     std::unordered_map<std::uint32_t, std::size_t> rangeById; // marker id -> index in t.cpuRanges
@@ -219,6 +257,7 @@ TraceData CnptImporter::convert(const CnptReader& r, const std::string& path, co
     struct SyncWait {
         std::uint64_t start, end;
         std::uint32_t correlation, type;
+        std::int64_t offset;
     };
     std::vector<SyncWait> syncs;
     std::uint64_t dropped = 0;
@@ -233,13 +272,9 @@ TraceData CnptImporter::convert(const CnptReader& r, const std::string& path, co
         switch (type) {
         case RecordType::Kernel: {
             const auto k = CnptReader::decode<KernelRecord>(body, size);
-            if (k.end < k.start) {
-                t.info.skipped.add(offset, "kernel ends before it starts");
-                return;
-            }
             KernelEvent e;
-            e.start = at(k.start);
-            e.end = at(k.end);
+            if (!span(k.start, k.end, offset, "kernel", e.start, e.end))
+                return;
             e.correlation = k.correlation;
             e.stream = k.stream;
             e.rank = rk;
@@ -256,16 +291,12 @@ TraceData CnptImporter::convert(const CnptReader& r, const std::string& path, co
         }
         case RecordType::Memcpy: {
             const auto m = CnptReader::decode<MemcpyRecord>(body, size);
-            if (m.end < m.start) {
-                t.info.skipped.add(offset, "memcpy ends before it starts");
-                return;
-            }
             MemcpyEvent e;
-            e.start = at(m.start);
-            e.end = at(m.end);
+            if (!span(m.start, m.end, offset, "memcpy", e.start, e.end))
+                return;
             e.correlation = m.correlation;
             e.stream = m.stream;
-            e.bytes = static_cast<std::int64_t>(m.bytes);
+            e.bytes = byteCount(m.bytes);
             e.rank = rk;
             e.device = static_cast<std::int32_t>(m.device);
             e.kind = m.copyKind <= 10 ? static_cast<MemcpyKind>(m.copyKind) : MemcpyKind::Unknown;
@@ -285,16 +316,12 @@ TraceData CnptImporter::convert(const CnptReader& r, const std::string& path, co
         }
         case RecordType::Memset: {
             const auto m = CnptReader::decode<MemsetRecord>(body, size);
-            if (m.end < m.start) {
-                t.info.skipped.add(offset, "memset ends before it starts");
-                return;
-            }
             MemsetEvent e;
-            e.start = at(m.start);
-            e.end = at(m.end);
+            if (!span(m.start, m.end, offset, "memset", e.start, e.end))
+                return;
             e.correlation = m.correlation;
             e.stream = m.stream;
-            e.bytes = static_cast<std::int64_t>(m.bytes);
+            e.bytes = byteCount(m.bytes);
             e.rank = rk;
             e.device = static_cast<std::int32_t>(m.device);
             e.value = static_cast<std::int32_t>(m.value);
@@ -310,13 +337,9 @@ TraceData CnptImporter::convert(const CnptReader& r, const std::string& path, co
         }
         case RecordType::Api: {
             const auto a = CnptReader::decode<ApiRecord>(body, size);
-            if (a.end < a.start) {
-                t.info.skipped.add(offset, "API call ends before it starts");
-                return;
-            }
             ApiCall e;
-            e.start = at(a.start);
-            e.end = at(a.end);
+            if (!span(a.start, a.end, offset, "API call", e.start, e.end))
+                return;
             e.correlation = a.correlation;
             e.pid = a.pid;
             e.tid = a.tid;
@@ -340,8 +363,10 @@ TraceData CnptImporter::convert(const CnptReader& r, const std::string& path, co
                     return; // its start lies before the capture window or the file's beginning
                 const OpenRange& o = it->second;
                 CpuRange c;
-                c.start = at(o.start);
-                c.end = at(std::max(m.timestamp, o.start));
+                if (!span(o.start, std::max(m.timestamp, o.start), offset, "NVTX range", c.start, c.end)) {
+                    open.erase(it);
+                    return;
+                }
                 c.pid = o.pid;
                 c.tid = o.tid;
                 c.correlation = m.id;
@@ -354,7 +379,8 @@ TraceData CnptImporter::convert(const CnptReader& r, const std::string& path, co
                 open.erase(it);
             } else if (m.flags & 1u) { // instantaneous mark
                 CpuRange c;
-                c.start = c.end = at(m.timestamp);
+                if (!span(m.timestamp, m.timestamp, offset, "NVTX mark", c.start, c.end))
+                    return;
                 c.pid = m.pid;
                 c.tid = m.tid;
                 c.correlation = m.id;
@@ -375,13 +401,12 @@ TraceData CnptImporter::convert(const CnptReader& r, const std::string& path, co
         }
         case RecordType::Synchronization: {
             const auto s = CnptReader::decode<SynchronizationRecord>(body, size);
-            if (s.end >= s.start)
-                syncs.push_back({s.start, s.end, s.correlation, s.type});
+            syncs.push_back({s.start, s.end, s.correlation, s.type, offset});
             return;
         }
         case RecordType::Overhead: {
             const auto o = CnptReader::decode<OverheadRecord>(body, size);
-            if (o.end < o.start || o.objectKind != 2) // thread-attributed overhead only
+            if (o.objectKind != 2) // thread-attributed overhead only
                 return;
             static const char* kinds[] = {"unknown",
                                           "CUPTI buffer flush",
@@ -394,8 +419,8 @@ TraceData CnptImporter::convert(const CnptReader& r, const std::string& path, co
                                           "UVM activity init"};
             const unsigned k = o.overheadKind == 1 ? 0 : (o.overheadKind >> 16);
             CpuRange c;
-            c.start = at(o.start);
-            c.end = at(o.end);
+            if (!span(o.start, o.end, offset, "CUPTI overhead", c.start, c.end))
+                return;
             c.pid = o.objectA;
             c.tid = o.objectB;
             c.rank = rk;
@@ -411,20 +436,22 @@ TraceData CnptImporter::convert(const CnptReader& r, const std::string& path, co
             const auto m = CnptReader::decode<MemoryRecord>(body, size);
             auto& cur = allocated[m.device];
             if (m.operation == 1) { // allocation
-                cur += static_cast<std::int64_t>(m.bytes);
+                cur = saturatingAdd(cur, byteCount(m.bytes));
                 liveAllocations[m.address] = {m.device, m.bytes};
             } else if (m.operation == 2) { // release: CUPTI reports the bytes freed
                 auto it = liveAllocations.find(m.address);
                 const std::uint64_t b =
                     m.bytes ? m.bytes : (it != liveAllocations.end() ? it->second.second : 0);
-                cur -= static_cast<std::int64_t>(b);
+                cur = saturatingAdd(cur, -byteCount(b));
                 if (it != liveAllocations.end())
                     liveAllocations.erase(it);
             } else {
                 return;
             }
             CounterSample c;
-            c.ts = at(m.timestamp);
+            Ns ignored = 0;
+            if (!span(m.timestamp, m.timestamp, offset, "memory record", c.ts, ignored))
+                return;
             c.value = static_cast<double>(cur);
             c.rank = rk;
             c.device = static_cast<std::int32_t>(m.device);
@@ -443,7 +470,7 @@ TraceData CnptImporter::convert(const CnptReader& r, const std::string& path, co
             return;
         }
         case RecordType::Dropped:
-            dropped += CnptReader::decode<DroppedRecord>(body, size).count;
+            dropped = saturatingAddU64(dropped, CnptReader::decode<DroppedRecord>(body, size).count);
             return;
         case RecordType::Context:
         case RecordType::Name:
@@ -466,8 +493,8 @@ TraceData CnptImporter::convert(const CnptReader& r, const std::string& path, co
                                       "CUDA sync: context"};
     for (const auto& s : syncs) {
         CpuRange c;
-        c.start = at(s.start);
-        c.end = at(s.end);
+        if (!span(s.start, s.end, s.offset, "synchronisation", c.start, c.end))
+            continue;
         c.correlation = s.correlation;
         c.rank = rk;
         c.kind = CpuRangeKind::Other;
@@ -485,17 +512,10 @@ TraceData CnptImporter::convert(const CnptReader& r, const std::string& path, co
             t.cpuRanges[it->second].color = colour;
     }
 
-    if (!open.empty()) {
-        const std::int64_t n = static_cast<std::int64_t>(open.size());
-        t.info.skipped.add(-1, "NVTX range without its end (process ended inside it)");
-        t.info.skipped.count += n - 1;
-    }
-    if (dropped > 0) {
-        if (t.info.skipped.count == 0)
-            t.info.skipped.firstReason =
-                "CUPTI dropped " + std::to_string(dropped) + " activity records (buffers full)";
-        t.info.skipped.count += static_cast<std::int64_t>(dropped);
-    }
+    addSkipped(t.info.skipped, open.size(), -1, "NVTX range without its end (process ended inside it)");
+    addSkipped(t.info.skipped, r.badRecords(), r.firstBadRecord(), "record runs past the end of its chunk");
+    addSkipped(t.info.skipped, dropped, -1,
+               "CUPTI dropped " + std::to_string(dropped) + " activity records (buffers full)");
     if (r.stopOffset() >= 0)
         t.info.skipped.add(r.stopOffset(),
                            std::string(r.stopReason()) + ": the file's last " +

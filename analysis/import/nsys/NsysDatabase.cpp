@@ -56,6 +56,21 @@ std::string quoteLiteral(std::string_view s) {
     return out + "'";
 }
 
+// Names of the tables an export holds (and this importer may read).
+bool looksLikeExportTable(const std::string& name) {
+    for (const char* prefix :
+         {"CUPTI_", "NVTX_", "StringIds", "TARGET_INFO_", "ENUM_", "META_DATA_", "EXPORT_META"})
+        if (name.rfind(prefix, 0) == 0)
+            return true;
+    return false;
+}
+
+// SQLite's progress callback: a non-zero return interrupts the running statement (SQLITE_INTERRUPT).
+int interruptWhenCancelled(void* flag) {
+    const auto* cancel = *static_cast<const std::atomic<bool>* const*>(flag);
+    return cancel && cancel->load(std::memory_order_relaxed) ? 1 : 0;
+}
+
 } // namespace
 
 bool NsysDatabase::hasSqliteMagic(std::string_view head) {
@@ -64,6 +79,16 @@ bool NsysDatabase::hasSqliteMagic(std::string_view head) {
 
 void NsysDatabase::fail(const std::string& message) const {
     throw InputError(path_, message);
+}
+
+void NsysDatabase::failQuery(const std::string& what) const {
+    if (cancel_ && cancel_->load(std::memory_order_relaxed))
+        throw Cancelled();
+    fail(what + ": " + sqlite3_errmsg(db_));
+}
+
+void NsysDatabase::setCancelFlag(const std::atomic<bool>* cancel) {
+    cancel_ = cancel;
 }
 
 // Reads the 100-byte database header. The page count at offset 28 is authoritative when the
@@ -118,6 +143,11 @@ NsysDatabase::NsysDatabase(const std::string& path) : path_(path) {
         db_ = nullptr;
         fail("cannot open SQLite database: " + msg);
     }
+    // A crafted export is untrusted: no schema-defined functions run, the schema cannot be written, and
+    // every statement checks the cancel flag every kProgressOps virtual-machine steps.
+    sqlite3_db_config(db_, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+    sqlite3_db_config(db_, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    sqlite3_progress_handler(db_, kProgressOps, &interruptWhenCancelled, &cancel_);
     try {
         readCatalogue();
         if (isCnpWorkspace())
@@ -141,17 +171,33 @@ NsysDatabase::~NsysDatabase() {
     sqlite3_close(db_);
 }
 
+// Only ordinary tables count: a view or virtual table could compute anything (a view over an infinite
+// recursive CTE hangs every query), and Nsight Systems writes plain tables. A view or virtual table
+// named like the export's data tables is refused outright rather than silently ignored.
 void NsysDatabase::readCatalogue() {
     sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(db_, "SELECT name FROM sqlite_master WHERE type IN ('table','view')", -1, &st,
-                           nullptr) != SQLITE_OK)
+    if (sqlite3_prepare_v2(db_,
+                           "SELECT name, type = 'table' AND coalesce(sql, '') NOT LIKE 'CREATE VIRTUAL%' "
+                           "FROM sqlite_master WHERE type IN ('table', 'view') AND name IS NOT NULL",
+                           -1, &st, nullptr) != SQLITE_OK)
         fail(std::string("unreadable SQLite catalogue: ") + sqlite3_errmsg(db_));
+    std::string shadow;
     int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-        tables_.emplace(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const std::string name(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)),
+                               static_cast<std::size_t>(sqlite3_column_bytes(st, 0)));
+        if (sqlite3_column_int(st, 1))
+            tables_.insert(name);
+        else if (shadow.empty() && looksLikeExportTable(name))
+            shadow = name;
+    }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
-        fail(std::string("unreadable SQLite catalogue: ") + sqlite3_errmsg(db_));
+        failQuery("unreadable SQLite catalogue");
+    if (!shadow.empty())
+        fail("'" + shadow +
+             "' is a view or virtual table, not a table; Nsight Systems exports hold plain tables "
+             "(refused)");
 }
 
 void NsysDatabase::readMetaData() {
@@ -195,7 +241,8 @@ bool NsysDatabase::hasColumn(std::string_view table, std::string_view column) co
         if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
             fail(std::string("unreadable table ") + std::string(table) + ": " + sqlite3_errmsg(db_));
         while (sqlite3_step(st) == SQLITE_ROW)
-            cols.emplace(reinterpret_cast<const char*>(sqlite3_column_text(st, 1)));
+            if (const auto* name = sqlite3_column_text(st, 1))
+                cols.emplace(reinterpret_cast<const char*>(name));
         sqlite3_finalize(st);
         it = columns_.emplace(std::string(table), std::move(cols)).first;
     }
@@ -210,29 +257,33 @@ std::string NsysDatabase::columnOr(std::string_view table, std::string_view colu
 std::optional<std::int64_t> NsysDatabase::queryInt(const std::string& sql) const {
     sqlite3_stmt* st = nullptr;
     if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
-        fail(std::string("query failed: ") + sqlite3_errmsg(db_));
+        failQuery("query failed");
     std::optional<std::int64_t> v;
     const int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
         v = sqlite3_column_int64(st, 0);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+        sqlite3_finalize(st);
+        failQuery("corrupt or unreadable database");
+    }
     sqlite3_finalize(st);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        fail(std::string("corrupt or unreadable database: ") + sqlite3_errstr(rc));
     return v;
 }
 
 std::optional<std::string> NsysDatabase::queryText(const std::string& sql) const {
     sqlite3_stmt* st = nullptr;
     if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
-        fail(std::string("query failed: ") + sqlite3_errmsg(db_));
+        failQuery("query failed");
     std::optional<std::string> v;
     const int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
         v = std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)),
                         static_cast<std::size_t>(sqlite3_column_bytes(st, 0)));
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+        sqlite3_finalize(st);
+        failQuery("corrupt or unreadable database");
+    }
     sqlite3_finalize(st);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        fail(std::string("corrupt or unreadable database: ") + sqlite3_errstr(rc));
     return v;
 }
 

@@ -5,8 +5,12 @@
 // schemas) and adds or renames columns between versions, so every reader asks hasTable/hasColumn
 // first instead of assuming a layout (docs/nsys-mapping.md lists what we read).
 // Errors (not SQLite, truncated, not an nsys export, corrupt pages) are InputError naming the file.
+// The file is untrusted: only ordinary tables are read (a view or virtual table named like an export
+// table is refused), schema functions are not trusted, and a raised cancel flag (setCancelFlag)
+// interrupts any running statement, which then throws Cancelled.
 #include <sqlite3.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -27,7 +31,15 @@ public:
     NsysDatabase(const NsysDatabase&) = delete;
     NsysDatabase& operator=(const NsysDatabase&) = delete;
 
+    // Virtual-machine steps between two checks of the cancel flag (about 0.1 ms).
+    static constexpr int kProgressOps = 10000;
+
     sqlite3* db() const { return db_; }
+    // Raising `*cancel` interrupts the running statement; null = never. The flag must outlive this.
+    void setCancelFlag(const std::atomic<bool>* cancel);
+    // Throws Cancelled when the cancel flag is raised (the statement was interrupted), otherwise
+    // InputError "<what>: <SQLite's message>" naming the file.
+    [[noreturn]] void failQuery(const std::string& what) const;
     const std::string& path() const { return path_; }
 
     bool hasTable(std::string_view table) const;
@@ -69,6 +81,7 @@ private:
     std::set<std::string, std::less<>> tables_;
     mutable std::map<std::string, std::set<std::string, std::less<>>, std::less<>> columns_; // lazily filled
     std::string schemaVersion_, productVersion_;
+    const std::atomic<bool>* cancel_ = nullptr; // read by the progress handler through its address
 };
 
 } // namespace cnp::nsys

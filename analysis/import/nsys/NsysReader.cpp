@@ -1,6 +1,7 @@
 #include "import/nsys/NsysReader.h"
 
 #include "core/InputError.h"
+#include "core/TimeBounds.h"
 #include "import/nsys/NsysNames.h"
 
 #include <algorithm>
@@ -65,6 +66,7 @@ const char* syncTypeFallbackLabel(std::int64_t t) {
 } // namespace
 
 NsysReader::NsysReader(const std::string& path, const ProgressSink& sink) : db_(path), sink_(sink) {
+    db_.setCancelFlag(sink.cancel);
     if (sqlite3_prepare_v2(db_.db(), "SELECT value FROM StringIds WHERE id=?", -1, &stringLookup_, nullptr) !=
         SQLITE_OK)
         throw InputError(path, std::string("unreadable StringIds table: ") + sqlite3_errmsg(db_.db()));
@@ -82,8 +84,7 @@ std::uint64_t NsysReader::correlationKey(std::int64_t pid, std::int64_t correlat
 void NsysReader::forEachRow(const std::string& sql, const std::function<void(sqlite3_stmt*)>& row) {
     sqlite3_stmt* st = nullptr;
     if (sqlite3_prepare_v2(db_.db(), sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
-        throw InputError(db_.path(),
-                         std::string("unreadable Nsight Systems table: ") + sqlite3_errmsg(db_.db()));
+        db_.failQuery("unreadable Nsight Systems table");
     struct Finalizer {
         sqlite3_stmt* s;
         ~Finalizer() { sqlite3_finalize(s); }
@@ -96,8 +97,7 @@ void NsysReader::forEachRow(const std::string& sql, const std::function<void(sql
             sink_.checkCancel();
     }
     if (rc != SQLITE_DONE)
-        throw InputError(db_.path(),
-                         std::string("corrupt or unreadable SQLite data: ") + sqlite3_errmsg(db_.db()));
+        db_.failQuery("corrupt or unreadable SQLite data");
 }
 
 StringId NsysReader::nsysString(std::int64_t nsysId) {
@@ -111,7 +111,7 @@ StringId NsysReader::nsysString(std::int64_t nsysId) {
     if (rc == SQLITE_ROW)
         id = trace_.strings.intern(colText(stringLookup_, 0));
     else if (rc != SQLITE_DONE)
-        throw InputError(db_.path(), std::string("corrupt StringIds table: ") + sqlite3_errmsg(db_.db()));
+        db_.failQuery("corrupt StringIds table");
     stringCache_.emplace(nsysId, id);
     return id;
 }
@@ -124,6 +124,20 @@ StringId NsysReader::apiName(std::int64_t nsysId) {
     const StringId id = trace_.strings.intern(stripApiVersionSuffix(full));
     apiNameCache_.emplace(nsysId, id);
     return id;
+}
+
+bool NsysReader::rowTimes(sqlite3_stmt* st, const char* table, std::int64_t start, std::int64_t end, Ns& s,
+                          Ns& e) {
+    const auto a = shiftedTime(start, epoch_), b = shiftedTime(end, epoch_);
+    const char* why = !a || !b ? ": time out of range" : (*b < *a ? ": ends before it starts" : nullptr);
+    if (why) {
+        const std::int64_t row = colInt(st, 0);
+        trace_.info.skipped.add(row, std::string(table) + " row " + std::to_string(row) + why);
+        return false;
+    }
+    s = *a;
+    e = *b;
+    return true;
 }
 
 std::int32_t NsysReader::rankOfGlobalId(std::int64_t globalId) const {
@@ -253,14 +267,8 @@ void NsysReader::readKernels() {
         if (rank < 0)
             return;
         KernelEvent k;
-        k.start = colInt(st, 1) + epoch_;
-        k.end = colInt(st, 2) + epoch_;
-        if (k.end < k.start) {
-            trace_.info.skipped.add(colInt(st, 0), "CUPTI_ACTIVITY_KIND_KERNEL row " +
-                                                       std::to_string(colInt(st, 0)) +
-                                                       ": kernel ends before it starts");
+        if (!rowTimes(st, "CUPTI_ACTIVITY_KIND_KERNEL", colInt(st, 1), colInt(st, 2), k.start, k.end))
             return;
-        }
         k.device = static_cast<std::int32_t>(colInt(st, 3));
         k.stream = colInt(st, 4);
         k.correlation = colInt(st, 5);
@@ -295,14 +303,8 @@ void NsysReader::readMemcpys() {
         if (rank < 0)
             return;
         MemcpyEvent m;
-        m.start = colInt(st, 1) + epoch_;
-        m.end = colInt(st, 2) + epoch_;
-        if (m.end < m.start) {
-            trace_.info.skipped.add(colInt(st, 0), "CUPTI_ACTIVITY_KIND_MEMCPY row " +
-                                                       std::to_string(colInt(st, 0)) +
-                                                       ": copy ends before it starts");
+        if (!rowTimes(st, "CUPTI_ACTIVITY_KIND_MEMCPY", colInt(st, 1), colInt(st, 2), m.start, m.end))
             return;
-        }
         m.device = static_cast<std::int32_t>(colInt(st, 3));
         m.stream = colInt(st, 4);
         m.correlation = colInt(st, 5);
@@ -337,14 +339,8 @@ void NsysReader::readMemsets() {
         if (rank < 0)
             return;
         MemsetEvent m;
-        m.start = colInt(st, 1) + epoch_;
-        m.end = colInt(st, 2) + epoch_;
-        if (m.end < m.start) {
-            trace_.info.skipped.add(colInt(st, 0), "CUPTI_ACTIVITY_KIND_MEMSET row " +
-                                                       std::to_string(colInt(st, 0)) +
-                                                       ": memset ends before it starts");
+        if (!rowTimes(st, "CUPTI_ACTIVITY_KIND_MEMSET", colInt(st, 1), colInt(st, 2), m.start, m.end))
             return;
-        }
         m.device = static_cast<std::int32_t>(colInt(st, 3));
         m.stream = colInt(st, 4);
         m.correlation = colInt(st, 5);
@@ -384,14 +380,8 @@ void NsysReader::readApiCalls() {
         if (rank < 0)
             return;
         ApiCall a;
-        a.start = colInt(st, 1) + epoch_;
-        a.end = colInt(st, 2) + epoch_;
-        if (a.end < a.start) {
-            trace_.info.skipped.add(colInt(st, 0), "CUPTI_ACTIVITY_KIND_RUNTIME row " +
-                                                       std::to_string(colInt(st, 0)) +
-                                                       ": call ends before it starts");
+        if (!rowTimes(st, "CUPTI_ACTIVITY_KIND_RUNTIME", colInt(st, 1), colInt(st, 2), a.start, a.end))
             return;
-        }
         a.kind =
             colInt(st, 3) == driverClass && driverClass != runtimeClass ? ApiKind::Driver : ApiKind::Runtime;
         a.pid = pidOf(gtid);
@@ -440,14 +430,9 @@ void NsysReader::readSynchronization() {
         if (rank < 0)
             return;
         CpuRange r;
-        r.start = colInt(st, 1) + epoch_;
-        r.end = colInt(st, 2) + epoch_;
-        if (r.end < r.start) {
-            trace_.info.skipped.add(colInt(st, 0), "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION row " +
-                                                       std::to_string(colInt(st, 0)) +
-                                                       ": ends before it starts");
+        if (!rowTimes(st, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", colInt(st, 1), colInt(st, 2), r.start,
+                      r.end))
             return;
-        }
         r.pid = pidOf(gpid);
         r.correlation = colInt(st, 4);
         auto api = apiByCorrelation_.find(correlationKey(r.pid, r.correlation));
@@ -504,19 +489,14 @@ void NsysReader::readNvtx() {
         if (rank < 0)
             return;
         CpuRange r;
-        r.start = colInt(st, 1) + epoch_;
         const bool isMark = colInt(st, 3) == mark;
         if (!isMark && colIsNull(st, 2)) {
             trace_.info.skipped.add(colInt(st, 0), "NVTX_EVENTS row " + std::to_string(colInt(st, 0)) +
                                                        ": range never ended");
             return;
         }
-        r.end = isMark ? r.start : colInt(st, 2) + epoch_;
-        if (r.end < r.start) {
-            trace_.info.skipped.add(colInt(st, 0), "NVTX_EVENTS row " + std::to_string(colInt(st, 0)) +
-                                                       ": range ends before it starts");
+        if (!rowTimes(st, kNvtxTable, colInt(st, 1), isMark ? colInt(st, 1) : colInt(st, 2), r.start, r.end))
             return;
-        }
         r.pid = pidOf(gtid);
         r.tid = tidOf(gtid);
         r.rank = rank;
