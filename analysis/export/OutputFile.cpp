@@ -2,10 +2,12 @@
 
 #include "core/InputError.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <unistd.h>
 
 namespace cnp {
 
@@ -15,19 +17,39 @@ bool endsWith(const std::string& s, std::string_view suffix) {
 }
 } // namespace
 
-OutputFile::OutputFile(std::string path)
-    : path_(std::move(path)), partial_(path_ + ".partial-" + std::to_string(::getpid())) {
+OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
     buffer_.reserve(kBufferBytes);
+    const int fd = createTemporary();
     if (endsWith(path_, ".gz")) {
-        gz_ = gzopen(partial_.c_str(), "wb6");
-        if (!gz_)
-            fail(std::string("cannot create file: ") + std::strerror(errno));
-        gzbuffer(gz_, 256 * 1024);
+        gz_ = gzdopen(fd, "wb6");
+        if (gz_)
+            gzbuffer(gz_, 256 * 1024);
     } else {
-        file_ = std::fopen(partial_.c_str(), "wb");
-        if (!file_)
+        file_ = ::fdopen(fd, "wb");
+    }
+    if (!gz_ && !file_) {
+        const int err = errno;
+        ::close(fd);
+        std::error_code ec;
+        std::filesystem::remove(partial_, ec);
+        fail(std::string("cannot create file: ") + std::strerror(err));
+    }
+}
+
+// A fresh file no one else can have prepared: O_EXCL fails on any existing name, dangling symlinks
+// included, and the next name is tried. Mode 0666 less the umask, as for any new file.
+int OutputFile::createTemporary() {
+    constexpr int kAttempts = 100;
+    const std::string stem = path_ + ".partial-" + std::to_string(::getpid()) + "-";
+    for (int n = 0; n < kAttempts; ++n) {
+        partial_ = stem + std::to_string(n);
+        const int fd = ::open(partial_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd >= 0)
+            return fd;
+        if (errno != EEXIST)
             fail(std::string("cannot create file: ") + std::strerror(errno));
     }
+    fail("cannot create a temporary file next to it: " + std::to_string(kAttempts) + " names are taken");
 }
 
 OutputFile::~OutputFile() {

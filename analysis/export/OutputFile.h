@@ -1,7 +1,9 @@
 #pragma once
-// A buffered output file that appears only when complete: bytes go to "<path>.partial-<pid>" and
-// commit() renames it over `path`; destroying an uncommitted file removes the partial one, so a
-// failed or interrupted export never leaves a half-written file behind.
+// A buffered output file that appears only when complete: bytes go to a temporary file next to `path`
+// ("<path>.partial-<pid>-<n>", created with O_CREAT|O_EXCL|O_NOFOLLOW: never an existing file or
+// symlink, whoever planted it) and commit() renames it over `path` (replacing a symlink there rather
+// than writing through it); destroying an uncommitted file removes the temporary one, so a failed or
+// interrupted export never leaves a half-written file behind.
 // Paths ending in ".gz" are gzip-compressed (zlib, level 6). Write errors throw InputError naming
 // the output path. Also usable as a RapidJSON output stream (Ch, Put, Flush).
 #include <zlib.h>
@@ -42,6 +44,7 @@ private:
     static constexpr std::size_t kBufferBytes = 1 << 20;
     void drain();
     [[noreturn]] void fail(const std::string& what);
+    int createTemporary();
 
     std::string path_, partial_;
     std::FILE* file_ = nullptr;

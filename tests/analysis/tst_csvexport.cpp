@@ -114,6 +114,7 @@ private slots:
     void quoting_data();
     void quoting();
     void awkwardNamesRoundTrip();
+    void formulaNamesNeutralisedNumbersNot();
     void nsysRunTablesAndSummaries();
     void withoutSummaries();
 };
@@ -142,6 +143,33 @@ void TestCsvExport::quoting_data() {
     QTest::newRow("utf8") << QString::fromUtf8("f\xc3\xbcr") << QString::fromUtf8("f\xc3\xbcr");
     QTest::newRow("only quote") << "\""
                                 << "\"\"\"\"";
+    // Formula injection (OWASP): text that a spreadsheet would evaluate gets a leading single quote.
+    QTest::newRow("formula =") << "=1+2"
+                               << "'=1+2";
+    QTest::newRow("formula + with a function") << "+SUM(A1:A9)"
+                                               << "'+SUM(A1:A9)";
+    QTest::newRow("formula - arithmetic") << "-2+3"
+                                          << "'-2+3";
+    QTest::newRow("formula @") << "@SUM(A1)"
+                               << "'@SUM(A1)";
+    QTest::newRow("leading tab") << "\tcmd"
+                                 << "'\tcmd";
+    QTest::newRow("leading CR (neutralised, then quoted)") << "\r=1"
+                                                           << "\"'\r=1\"";
+    QTest::newRow("formula with quotes and commas") << "=HYPERLINK(\"http://x\",\"y\")"
+                                                    << "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"";
+    QTest::newRow("lone minus") << "-"
+                                << "'-";
+    QTest::newRow("negative number stays numeric") << "-1.5"
+                                                   << "-1.5";
+    QTest::newRow("signed exponent number stays numeric") << "+3e-8"
+                                                          << "+3e-8";
+    QTest::newRow("number without leading digit") << "-.5"
+                                                  << "-.5";
+    QTest::newRow("dangling exponent is text") << "-1e"
+                                               << "'-1e";
+    QTest::newRow("operator inside, not leading") << "a=b"
+                                                  << "a=b";
 }
 
 void TestCsvExport::quoting() {
@@ -179,6 +207,21 @@ void TestCsvExport::awkwardNamesRoundTrip() {
     const Table memcpys = readCsv(dir.filePath("out/memcpys.csv"));
     QCOMPARE(memcpys[1][column(memcpys, "copy_kind")], QStringLiteral("DtoH"));
     QCOMPARE(memcpys[1][column(memcpys, "bytes")], QStringLiteral("4096"));
+}
+
+// End to end through CsvExporter: a kernel named like a formula is neutralised; the numeric columns,
+// negative ones included (cpu_ranges start_ns = -30 in tinyTrace), are written as numbers.
+void TestCsvExport::formulaNamesNeutralisedNumbersNot() {
+    TraceData t = cnp::testing::tinyTrace();
+    t.kernels[0].name = t.strings.intern("=cmd|' /C calc'!A0");
+    t.cpuRanges[0].name = t.strings.intern("-1.5");
+    QTemporaryDir dir;
+    CsvExporter(t, nullptr).write(dir.filePath("out").toStdString());
+    const Table kernels = readCsv(dir.filePath("out/kernels.csv"));
+    QCOMPARE(kernels[1][column(kernels, "name")], QStringLiteral("'=cmd|' /C calc'!A0"));
+    const Table cpu = readCsv(dir.filePath("out/cpu_ranges.csv"));
+    QCOMPARE(cpu[1][column(cpu, "name")], QStringLiteral("-1.5"));
+    QCOMPARE(cpu[1][column(cpu, "start_ns")], QStringLiteral("-30"));
 }
 
 void TestCsvExport::nsysRunTablesAndSummaries() {
