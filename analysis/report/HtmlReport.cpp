@@ -30,7 +30,8 @@ using report::ms;
 
 std::string ratioCell(const RatioWithCi& r) {
     const std::string s = report::ratioText(r);
-    return r.significant ? s : "<span class=\"ns\">" + s + report::kNotSignificant + "</span>";
+    return r.significant ? s
+                         : "<span class=\"ns\">" + s + (r.hasCi ? report::kNotSignificant : "") + "</span>";
 }
 
 // "<table><tr><th>H1</th>...</tr>\n"
@@ -64,14 +65,25 @@ void writeAblation(const AblationResult& a, const std::vector<std::string>& plan
         o << "<tr><td><span class=\"swatch\" style=\"background:" << colorOf(c.config) << "\"></span>"
           << htmlEscape(c.config) << "</td><td class=\"n\">" << c.runs.size() << "</td><td class=\"n\">"
           << c.stepTimesNs.size() << "</td><td class=\"n\">" << ms(c.medianStepNs) << "</td><td class=\"n\">"
-          << ms(c.ciLoNs) << " – " << ms(c.ciHiNs) << "</td><td class=\"n\">"
-          << units::rate(c.throughput, c.throughputUnit) << "</td><td class=\"n\">"
-          << (c.mfu ? units::percent(*c.mfu) : "–") << "</td><td>"
+          << report::ciText(c) << "</td><td class=\"n\">" << units::rate(c.throughput, c.throughputUnit)
+          << "</td><td class=\"n\">" << (c.mfu ? units::percent(*c.mfu) : "–") << "</td><td>"
           << (c.config == a.baseline ? std::string("baseline") : ratioCell(c.speedupVsBaseline))
           << "</td><td>" << (c.gainVsPrevious ? ratioCell(*c.gainVsPrevious) : std::string("–"))
           << "</td></tr>\n";
     }
     o << "</table>\n";
+    if (!a.notInPlan.empty()) {
+        o << "<p>Not in the plan (not compared):";
+        for (const auto& c : a.notInPlan)
+            o << " " << htmlEscape(c);
+        o << "</p>\n";
+    }
+    if (!a.warnings.empty()) {
+        o << "<ul class=\"warnings\">\n";
+        for (const auto& w : a.warnings)
+            o << "<li>" << htmlEscape(w.message) << "</li>\n";
+        o << "</ul>\n";
+    }
 }
 
 void writeBreakdown(const AblationResult& a, std::ostream& o) {

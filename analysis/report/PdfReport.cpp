@@ -358,7 +358,7 @@ Cell num(std::string text) {
 Cell ratioCell(const RatioWithCi& r) {
     if (r.significant)
         return Cell{report::ratioText(r)};
-    return Cell{report::ratioText(r) + report::kNotSignificant, kNotSig};
+    return Cell{report::ratioText(r) + (r.hasCi ? report::kNotSignificant : ""), kNotSig};
 }
 
 Table runsTable(const Workspace& ws) {
@@ -379,13 +379,13 @@ Table ablationTable(const AblationResult& a, const std::vector<std::string>& pla
     t.headers = report::ablationHeaders();
     t.numeric = {false, true, true, true, true, true, true, false, false};
     for (const auto& c : a.configs)
-        t.rows.push_back(
-            {Cell{c.config, kText, false, report::configurationColor(c.config, plan)},
-             num(std::to_string(c.runs.size())), num(std::to_string(c.stepTimesNs.size())),
-             num(report::ms(c.medianStepNs)), num(report::ms(c.ciLoNs) + " – " + report::ms(c.ciHiNs)),
-             num(units::rate(c.throughput, c.throughputUnit)), num(c.mfu ? units::percent(*c.mfu) : "–"),
-             c.config == a.baseline ? Cell{"baseline"} : ratioCell(c.speedupVsBaseline),
-             c.gainVsPrevious ? ratioCell(*c.gainVsPrevious) : Cell{"–"}});
+        t.rows.push_back({Cell{c.config, kText, false, report::configurationColor(c.config, plan)},
+                          num(std::to_string(c.runs.size())), num(std::to_string(c.stepTimesNs.size())),
+                          num(report::ms(c.medianStepNs)), num(report::ciText(c)),
+                          num(units::rate(c.throughput, c.throughputUnit)),
+                          num(c.mfu ? units::percent(*c.mfu) : "–"),
+                          c.config == a.baseline ? Cell{"baseline"} : ratioCell(c.speedupVsBaseline),
+                          c.gainVsPrevious ? ratioCell(*c.gainVsPrevious) : Cell{"–"}});
     return t;
 }
 
@@ -467,6 +467,8 @@ void writePdfReport(const Workspace& ws, std::ostream& out, const ReportOptions&
     const std::string unit = ablation.configs.empty() ? "steps/s" : ablation.configs.front().throughputUnit;
     l.barChart(report::ablationBars(ablation, plan), unit);
     l.table(ablationT);
+    for (const auto& w : ablation.warnings)
+        l.paragraph("Warning: " + w.message);
 
     const auto breakdownT = breakdownTable(ablation);
     l.heading("Where the time went",

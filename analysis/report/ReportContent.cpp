@@ -65,7 +65,13 @@ std::pair<double, double> throughputBounds(const AblationConfig& c) {
 }
 
 std::string ratioText(const RatioWithCi& r) {
+    if (!r.hasCi)
+        return units::ratio(r.value) + " (too few steps for a CI)";
     return units::ratio(r.value) + " [" + units::ratio(r.ci95.lo) + ", " + units::ratio(r.ci95.hi) + "]";
+}
+
+std::string ciText(const AblationConfig& c) {
+    return c.hasCi ? ms(c.ciLoNs) + " – " + ms(c.ciHiNs) : std::string(kTooFewSteps);
 }
 
 std::string configurationColor(const std::string& config, const std::vector<std::string>& plan) {

@@ -37,6 +37,7 @@ inline constexpr const char* kAttributionIntro =
     "Change of the mean step time against the previous configuration, attributed to kernel categories and "
     "idle time (exclusive time; the parts sum exactly to the total). Negative is faster.";
 inline constexpr const char* kNotSignificant = " not significant";
+inline constexpr const char* kTooFewSteps = "too few steps";
 
 // Table headers (the attribution table's are its categories plus "Total (ms)").
 const std::vector<std::string>& runsHeaders();
@@ -52,6 +53,8 @@ std::string ms(Ns ns); // fixed milliseconds with 2 decimals, e.g. 10'000'000 ->
 std::pair<double, double> throughputBounds(const AblationConfig& c);
 // "1.25× [1.20×, 1.31×]"; renderers mark a non-significant ratio (kNotSignificant, greyed).
 std::string ratioText(const RatioWithCi& r);
+// The median step's CI in ms, "12.00 – 12.50", or kTooFewSteps when the configuration has none.
+std::string ciText(const AblationConfig& c);
 // Palette colour of a configuration from its position in the plan order.
 std::string configurationColor(const std::string& config, const std::vector<std::string>& plan);
 // Attribution of one category (or "idle") vs the previous configuration; 0 when absent.
