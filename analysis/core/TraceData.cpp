@@ -1,5 +1,7 @@
 #include "core/TraceData.h"
 
+#include "core/MemoryKindNames.h"
+
 #include <algorithm>
 
 namespace cnp {
@@ -32,10 +34,7 @@ const char* toString(MemcpyKind k) {
 }
 
 const char* toString(MemoryKind k) {
-    static const char* names[] = {"unknown", "pageable", "pinned",        "device",
-                                  "array",   "managed",  "device_static", "managed_static"};
-    const auto i = static_cast<unsigned>(k);
-    return i < std::size(names) ? names[i] : "unknown";
+    return memoryKindId(k);
 }
 
 void TraceData::merge(TraceData&& o) {

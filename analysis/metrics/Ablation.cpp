@@ -1,12 +1,16 @@
 #include "metrics/Ablation.h"
 
+#include "core/CommaList.h"
 #include "core/InputError.h"
 #include "metrics/Breakdown.h"
 #include "metrics/CategoryRules.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
+#include <set>
 
 namespace cnp {
 
@@ -26,42 +30,171 @@ struct StepSample {
     ExclusiveNs exclusive;
 };
 
-std::vector<StepSample> samplesOfRun(const Workspace& ws, const RunRecord& run, int skipFirst) {
+// What one traced run contributes: its steps and the evidence of profiler overhead.
+struct RunSamples {
+    std::vector<StepSample> steps;
+    Ns launchBoundNs = 0; // launch-bound idle gaps inside the counted steps (on the step's defining rank)
+    Ns stepTotalNs = 0;   // sum of the counted step times
+    std::int64_t cpuRanges = 0;
+    Ns windowNs = 0; // sum over ranks of the whole-trace GPU window
+};
+
+// Launch-bound idle per (rank, step index) from every stored gap (>= 10 µs); step -1 = outside steps.
+std::map<std::pair<std::int32_t, std::int32_t>, Ns> launchBoundIdle(const RunSummaryReader& reader) {
+    std::map<std::pair<std::int32_t, std::int32_t>, Ns> out;
+    for (const auto& g : reader.idleGaps(0))
+        if (g.cpuState == "launch-bound")
+            out[{g.rank, g.stepIndex}] += g.length();
+    return out;
+}
+
+// An untraced run (no events: a repeat that only has log figures) contributes no samples.
+RunSamples samplesOfRun(const Workspace& ws, const RunRecord& run, int skipFirst) {
+    RunSamples out;
+    if (run.eventCount == 0)
+        return out;
     const RunSummaryReader reader(ws, run.id);
+    const auto ranks = reader.ranks();
+    for (const auto& r : ranks) {
+        out.cpuRanges += r.counts.cpuRange;
+        out.windowNs += r.window ? r.window->length() : 0;
+    }
+    const auto lb = launchBoundIdle(reader);
     const auto steps = reader.steps();
     const auto multi = aggregateSteps(steps);
-    std::vector<StepSample> out;
     if (!multi.empty()) {
-        for (std::size_t i = static_cast<std::size_t>(std::max(0, skipFirst)); i < multi.size(); ++i)
-            out.push_back({multi[i].stepTimeNs, multi[i].slowest->breakdown, multi[i].slowest->exclusive});
+        for (std::size_t i = static_cast<std::size_t>(std::max(0, skipFirst)); i < multi.size(); ++i) {
+            const auto& m = multi[i];
+            out.steps.push_back({m.stepTimeNs, m.slowest->breakdown, m.slowest->exclusive});
+            out.stepTotalNs += m.stepTimeNs;
+            auto it = lb.find({m.slowestRank, m.index});
+            out.launchBoundNs += it == lb.end() ? 0 : it->second;
+        }
         return out;
     }
     // No step markers: the whole trace is one window (the longest over ranks).
-    const auto ranks = reader.ranks();
     const RankSummary* best = nullptr;
     for (const auto& r : ranks)
         if (r.window && (!best || r.window->length() > best->window->length()))
             best = &r;
-    if (best)
-        out.push_back({best->window->length(), best->breakdown, best->exclusive});
+    if (best) {
+        out.steps.push_back({best->window->length(), best->breakdown, best->exclusive});
+        out.stepTotalNs = best->window->length();
+        for (const auto& [key, ns] : lb)
+            if (key.first == best->rank)
+                out.launchBoundNs += ns;
+    }
     return out;
+}
+
+std::optional<double> numberAttribute(const Workspace& ws, std::int64_t runId, const std::string& key) {
+    const auto v = ws.runAttribute(runId, key);
+    if (!v)
+        return std::nullopt;
+    char* end = nullptr;
+    const double d = std::strtod(v->c_str(), &end);
+    if (end == v->c_str() || *end != '\0' || !std::isfinite(d) || d <= 0)
+        return std::nullopt;
+    return d;
+}
+
+// A run's log figures: throughput (with its unit) and the step time, reported or derived from a
+// throughput in steps/s or in tokens/s with tokens per step known. 0 = not known.
+struct RunLog {
+    double throughput = 0;
+    std::string unit, source;
+    Ns stepNs = 0;
+};
+
+RunLog logOfRun(const Workspace& ws, const RunRecord& run, double tokensPerStep) {
+    RunLog l;
+    if (auto t = numberAttribute(ws, run.id, "log.throughput")) {
+        l.throughput = *t;
+        l.unit = ws.runAttribute(run.id, "log.throughput_unit").value_or("");
+    }
+    l.source = ws.runAttribute(run.id, "log.source").value_or("log");
+    if (auto st = numberAttribute(ws, run.id, "log.step_time_s"))
+        l.stepNs = std::llround(*st * 1e9);
+    else if (l.throughput > 0 && l.unit == "steps/s")
+        l.stepNs = std::llround(1e9 / l.throughput);
+    else if (l.throughput > 0 && l.unit == "tokens/s" && tokensPerStep > 0)
+        l.stepNs = std::llround(tokensPerStep / l.throughput * 1e9);
+    return l;
 }
 
 std::vector<double> asDoubles(const std::vector<Ns>& v) {
     return {v.begin(), v.end()};
 }
 
-RatioWithCi ratio(const Bootstrap& bs, const std::vector<Ns>& num, const std::vector<Ns>& den) {
+std::vector<std::vector<double>> asGroups(const std::vector<std::vector<Ns>>& runs) {
+    std::vector<std::vector<double>> g;
+    for (const auto& r : runs)
+        if (!r.empty())
+            g.push_back(asDoubles(r));
+    return g;
+}
+
+std::size_t sampleCount(const std::vector<std::vector<Ns>>& runs) {
+    std::size_t n = 0;
+    for (const auto& r : runs)
+        n += r.size();
+    return n;
+}
+
+std::vector<Ns> pooled(const std::vector<std::vector<Ns>>& runs) {
+    std::vector<Ns> all;
+    for (const auto& r : runs)
+        all.insert(all.end(), r.begin(), r.end());
+    return all;
+}
+
+// Ratio of medians num / den with its hierarchical bootstrap CI, when both sides have enough samples.
+RatioWithCi ratio(const Bootstrap& bs, const std::vector<std::vector<Ns>>& num,
+                  const std::vector<std::vector<Ns>>& den) {
     RatioWithCi r;
-    const auto a = asDoubles(num), b = asDoubles(den);
-    const double mb = Bootstrap::median(b);
-    r.value = mb > 0 ? Bootstrap::median(a) / mb : 0;
-    r.ci95 = bs.ratioOfMediansCi(a, b);
-    r.significant = r.ci95.excludes(1.0);
+    const double mb = Bootstrap::median(asDoubles(pooled(den)));
+    r.value = mb > 0 ? Bootstrap::median(asDoubles(pooled(num))) / mb : 0;
+    r.hasCi = sampleCount(num) >= kMinSamplesForCi && sampleCount(den) >= kMinSamplesForCi;
+    r.ci95 =
+        r.hasCi ? bs.ratioOfMediansCi(asGroups(num), asGroups(den)) : ConfidenceInterval{r.value, r.value};
+    r.significant = r.hasCi && r.ci95.excludes(1.0);
     return r;
 }
 
+std::string percentText(double f) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f%%", 100.0 * f);
+    return b;
+}
+
+std::string fixedText(double v, int decimals) {
+    char b[48];
+    std::snprintf(b, sizeof b, "%.*f", decimals, v);
+    return b;
+}
+
+std::string ratioText(double r) {
+    return fixedText(r, 2) + "x";
+}
+
 } // namespace
+
+const char* toString(AblationSource s) {
+    return s == AblationSource::Log ? "log" : "trace";
+}
+
+std::optional<AblationSource> ablationSourceFrom(const std::string& s) {
+    if (s == "trace")
+        return AblationSource::Trace;
+    if (s == "log")
+        return AblationSource::Log;
+    return std::nullopt;
+}
+
+AblationSource workspaceAblationSource(const Workspace& ws) {
+    const auto m = ws.meta("ablation_source");
+    return m ? ablationSourceFrom(*m).value_or(AblationSource::Trace) : AblationSource::Trace;
+}
 
 std::vector<Ns> apportionMeans(const std::vector<Ns>& sums, std::int64_t n) {
     std::vector<Ns> q(sums.size(), 0);
@@ -83,47 +216,236 @@ std::vector<Ns> apportionMeans(const std::vector<Ns>& sums, std::int64_t n) {
     return q;
 }
 
-AblationResult computeAblation(const Workspace& ws, const AblationOptions& opt) {
-    const auto runs = ws.runs();
-    if (runs.empty())
-        throw InputError(ws.path(), "the workspace has no runs");
-    std::vector<std::string> order = opt.order.empty() ? ws.planOrder() : opt.order;
-    std::map<std::string, std::vector<const RunRecord*>> byConfig;
-    for (const auto& r : runs)
-        byConfig[r.info.config].push_back(&r);
-    if (opt.order.empty())
+namespace {
+
+// The configurations compared, in order, and those left out. With a plan order in the workspace (meta
+// `plan_order`) only its configurations take part; without one, every configuration in ingest order.
+void chooseConfigurations(const Workspace& ws, const AblationOptions& opt,
+                          const std::map<std::string, std::vector<const RunRecord*>>& byConfig,
+                          AblationResult& res, std::vector<std::string>& order) {
+    const auto plan = ws.meta("plan_order");
+    if (!opt.order.empty()) {
+        order = opt.order;
+    } else {
+        order = plan ? splitCommaList(*plan) : ws.planOrder();
         std::erase_if(order, [&](const std::string& c) { return !byConfig.count(c); });
+    }
     for (const auto& c : order)
         if (!byConfig.count(c))
             throw InputError(ws.path(), "no runs with configuration '" + c + "'");
+    for (const auto& c : ws.planOrder())
+        if (byConfig.count(c) && std::find(order.begin(), order.end(), c) == order.end())
+            res.notInPlan.push_back(c);
     if (order.empty())
-        throw InputError(ws.path(), "no configurations to compare");
-    AblationResult res;
+        throw InputError(ws.path(), plan ? "no configuration of the plan order has runs (plan: " + *plan + ")"
+                                         : "no configurations to compare");
     res.baseline = opt.baseline.empty() ? order.front() : opt.baseline;
     if (std::find(order.begin(), order.end(), res.baseline) == order.end())
         throw InputError(ws.path(),
                          "baseline configuration '" + res.baseline + "' is not among the compared ones");
+}
+
+double tokensOf(const std::vector<const RunRecord*>& runs, double overrideValue) {
+    if (overrideValue > 0)
+        return overrideValue;
+    for (const auto* r : runs)
+        if (r->info.tokensPerStep > 0)
+            return r->info.tokensPerStep;
+    return 0;
+}
+
+// The configuration's log figures over its runs; throws when its runs' logs use different units.
+std::optional<LogFigures> logFiguresOf(const Workspace& ws, const std::string& config,
+                                       const std::vector<const RunRecord*>& runs, double tokensPerStep,
+                                       std::vector<Ns>& stepTimes) {
+    LogFigures f;
+    std::vector<double> throughputs;
+    for (const auto* r : runs) {
+        const RunLog l = logOfRun(ws, *r, tokensPerStep);
+        if (l.throughput <= 0 && l.stepNs <= 0)
+            continue;
+        ++f.runs;
+        if (f.source.empty())
+            f.source = l.source;
+        else if (f.source.find(l.source) == std::string::npos)
+            f.source += "+" + l.source;
+        if (l.throughput > 0) {
+            if (!f.throughputUnit.empty() && f.throughputUnit != l.unit)
+                throw InputError(ws.path(), "configuration '" + config + "' has log throughputs in " +
+                                                f.throughputUnit + " and in " + l.unit +
+                                                "; one unit per ablation (cnp edit --throughput ... --unit)");
+            f.throughputUnit = l.unit;
+            throughputs.push_back(l.throughput);
+        }
+        if (l.stepNs > 0)
+            stepTimes.push_back(l.stepNs);
+    }
+    if (f.runs == 0)
+        return std::nullopt;
+    f.throughput = Bootstrap::median(throughputs);
+    f.medianStepNs = std::llround(Bootstrap::median(asDoubles(stepTimes)));
+    return f;
+}
+
+// Exclusive per category + idle, and the breakdown parts, as exact integer means over `ss`.
+void setMeans(AblationConfig& ac, const std::vector<StepSample>& ss,
+              const std::vector<std::string>& categories) {
+    const auto n = static_cast<std::int64_t>(ss.size());
+    std::vector<Ns> exSums(categories.size(), 0);
+    std::vector<Ns> bdSums(4, 0);
+    Ns overlapSum = 0, commTotalSum = 0;
+    for (const auto& s : ss) {
+        for (const auto& [cat, ns] : s.exclusive) {
+            auto it = std::find(categories.begin(), categories.end(), cat);
+            if (it != categories.end())
+                exSums[static_cast<std::size_t>(it - categories.begin())] += ns;
+        }
+        bdSums[0] += s.breakdown.compute;
+        bdSums[1] += s.breakdown.communication;
+        bdSums[2] += s.breakdown.memory;
+        bdSums[3] += s.breakdown.idle;
+        overlapSum += s.breakdown.overlap;
+        commTotalSum += s.breakdown.communicationTotal;
+    }
+    const auto exMean = apportionMeans(exSums, n);
+    const auto bdMean = apportionMeans(bdSums, n);
+    ac.meanStepNs = 0;
+    for (std::size_t i = 0; i < exMean.size(); ++i) {
+        ac.exclusiveMeanNs.emplace_back(categories[i], exMean[i]);
+        ac.meanStepNs += exMean[i];
+    }
+    ac.breakdownMeanNs = {bdMean[0], bdMean[1], apportionMeans({overlapSum}, n)[0],
+                          bdMean[2], bdMean[3], apportionMeans({commTotalSum}, n)[0]};
+}
+
+// Profiler-overhead caveats (docs/metrics.md, "Profiler overhead"): a traced step with launch-bound idle
+// is one the CPU could not feed, and a profiler's per-op CPU cost makes exactly that time longer. If all
+// of it were overhead the unprofiled step would be (1 - share) x the traced one, so a speedup vs the
+// baseline is bounded by speedup x (1 - share_baseline) / (1 - share_config).
+constexpr double kLaunchBoundWarnShare = 0.05;
+constexpr double kSpeedupBiasWarn = 0.02;
+
+void addOverheadWarnings(AblationResult& res) {
+    const auto& base = *std::find_if(res.configs.begin(), res.configs.end(),
+                                     [&](const AblationConfig& c) { return c.config == res.baseline; });
+    for (const auto& c : res.configs) {
+        const auto& o = c.overhead;
+        if (o.launchBoundShare >= kLaunchBoundWarnShare) {
+            std::string m = c.config + ": " + percentText(o.launchBoundShare) +
+                            " of the traced step time is launch-bound GPU idle (profiler " + o.profiler +
+                            ", " + fixedText(o.cpuRangesPerMs, 1) +
+                            " CPU ranges per ms): the CPU did not keep the GPU fed while traced";
+            if (o.profiler.find("kineto") != std::string::npos)
+                m += ", and torch.profiler adds CPU time to every op";
+            m += "; the unprofiled step may be up to " + percentText(o.launchBoundShare) + " shorter";
+            res.warnings.push_back({c.config, "profiler-overhead", m, std::nullopt});
+        }
+        if (c.config == res.baseline || res.source != AblationSource::Trace || c.speedupVsBaseline.value <= 0)
+            continue;
+        const double bounded = c.speedupVsBaseline.value * (1 - base.overhead.launchBoundShare) /
+                               (1 - std::min(0.99, o.launchBoundShare));
+        if (std::abs(bounded / c.speedupVsBaseline.value - 1) < kSpeedupBiasWarn)
+            continue;
+        res.warnings.push_back(
+            {c.config, "profiler-overhead",
+             c.config + ": the traced speedup " + ratioText(c.speedupVsBaseline.value) + " vs " +
+                 res.baseline + " would be " + ratioText(bounded) + " if the launch-bound idle of both (" +
+                 percentText(base.overhead.launchBoundShare) + " and " + percentText(o.launchBoundShare) +
+                 ") were profiler overhead; compare with unprofiled figures (log source) before quoting it",
+             bounded});
+    }
+}
+
+void addFigureWarnings(AblationResult& res) {
+    std::string noCi;
+    for (const auto& c : res.configs)
+        if (!c.hasCi)
+            noCi += (noCi.empty() ? "" : ", ") + c.config + " " + c.ciMissingReason;
+    if (!noCi.empty())
+        res.warnings.push_back({"", "too-few-samples",
+                                "no confidence interval (fewer than " + std::to_string(kMinSamplesForCi) +
+                                    " samples per configuration): " + noCi +
+                                    "; medians and ratios are shown without one and are never significant",
+                                std::nullopt});
+    for (const auto& c : res.configs) {
+        if (!c.log || c.log->medianStepNs <= 0 || c.tracedMedianStepNs <= 0)
+            continue;
+        const double d =
+            static_cast<double>(c.tracedMedianStepNs) / static_cast<double>(c.log->medianStepNs) - 1;
+        if (std::abs(d) >= kLaunchBoundWarnShare)
+            res.warnings.push_back({c.config, "log-vs-trace",
+                                    c.config + ": the traced median step is " + percentText(std::abs(d)) +
+                                        (d > 0 ? " above" : " below") + " the step time its log reported",
+                                    std::nullopt});
+    }
+}
+
+} // namespace
+
+AblationResult computeAblation(const Workspace& ws, const AblationOptions& opt) {
+    const auto runs = ws.runs();
+    if (runs.empty())
+        throw InputError(ws.path(), "the workspace has no runs");
+    std::map<std::string, std::vector<const RunRecord*>> byConfig;
+    for (const auto& r : runs)
+        byConfig[r.info.config].push_back(&r);
+    AblationResult res;
+    res.source = opt.source.value_or(workspaceAblationSource(ws));
+    std::vector<std::string> order;
+    chooseConfigurations(ws, opt, byConfig, res, order);
 
     auto catOrder = CategoryOrder::fromComputePriority(CategoryRules::forWorkspace(ws).computePriority());
     std::vector<std::vector<StepSample>> samples;
+    std::vector<std::vector<std::vector<Ns>>> compared; // per config, per run: the compared figure
     for (const auto& c : order) {
         AblationConfig ac;
         ac.config = c;
         std::vector<StepSample> all;
+        Ns launchBound = 0, stepTotal = 0, window = 0;
+        std::int64_t cpuRanges = 0;
+        std::set<std::string> profilers;
         for (const auto* r : byConfig[c]) {
             ac.runs.push_back(r->info.name);
             ac.worldSize = std::max(ac.worldSize, r->info.worldSize);
-            auto s = samplesOfRun(ws, *r, opt.skipFirstSteps);
-            all.insert(all.end(), s.begin(), s.end());
-            for (const auto& step : s)
+            auto rs = samplesOfRun(ws, *r, opt.skipFirstSteps);
+            std::vector<Ns> times;
+            for (const auto& step : rs.steps) {
+                times.push_back(step.time);
                 for (const auto& e : step.exclusive)
                     if (e.first != kIdleCategory)
                         catOrder.indexOf(e.first); // registers categories the rules do not know
+            }
+            if (!rs.steps.empty())
+                profilers.insert(r->info.sourceFormat);
+            launchBound += rs.launchBoundNs, stepTotal += rs.stepTotalNs, window += rs.windowNs;
+            cpuRanges += rs.cpuRanges;
+            all.insert(all.end(), rs.steps.begin(), rs.steps.end());
+            ac.stepTimesNs.insert(ac.stepTimesNs.end(), times.begin(), times.end());
+            ac.stepTimesByRun.push_back(std::move(times));
         }
-        if (all.empty())
-            throw InputError(ws.path(), "configuration '" + c + "' has no GPU work to time");
-        for (const auto& s : all)
-            ac.stepTimesNs.push_back(s.time);
+        for (const auto& p : profilers)
+            ac.overhead.profiler += (ac.overhead.profiler.empty() ? "" : "+") + p;
+        ac.overhead.launchBoundShare =
+            stepTotal > 0 ? static_cast<double>(launchBound) / static_cast<double>(stepTotal) : 0;
+        ac.overhead.cpuRangesPerMs =
+            window > 0 ? static_cast<double>(cpuRanges) / (static_cast<double>(window) / 1e6) : 0;
+        std::vector<Ns> logSteps;
+        ac.log = logFiguresOf(ws, c, byConfig[c], tokensOf(byConfig[c], opt.tokensPerStep), logSteps);
+        if (res.source == AblationSource::Trace) {
+            if (all.empty())
+                throw InputError(ws.path(), "configuration '" + c + "' has no traced GPU work to time" +
+                                                (ac.log ? " (its runs have log figures: --source log)" : ""));
+            compared.push_back(ac.stepTimesByRun);
+        } else {
+            if (logSteps.empty())
+                throw InputError(ws.path(), "configuration '" + c +
+                                                "' has no step time from a log; enter one with `cnp edit "
+                                                "--throughput VALUE --unit steps/s --run RUN` or compare "
+                                                "traces (--source trace)");
+            compared.push_back({});
+            for (Ns t : logSteps)
+                compared.back().push_back({t});
+        }
         samples.push_back(std::move(all));
         res.configs.push_back(std::move(ac));
     }
@@ -131,71 +453,70 @@ AblationResult computeAblation(const Workspace& ws, const AblationOptions& opt) 
     res.categories.emplace_back(kIdleCategory);
 
     const Bootstrap bs(opt.seed, opt.resamples);
-    const auto baseIt = std::find(order.begin(), order.end(), res.baseline);
-    const auto& baseTimes = res.configs[static_cast<std::size_t>(baseIt - order.begin())].stepTimesNs;
+    const auto baseK =
+        static_cast<std::size_t>(std::find(order.begin(), order.end(), res.baseline) - order.begin());
+    std::string unit;
     for (std::size_t k = 0; k < res.configs.size(); ++k) {
         auto& ac = res.configs[k];
-        const auto& ss = samples[k];
-        const auto times = asDoubles(ac.stepTimesNs);
-        const double med = Bootstrap::median(times);
+        const auto& byRun = compared[k];
+        const auto figure = asDoubles(pooled(byRun));
+        const double med = Bootstrap::median(figure);
         ac.medianStepNs = std::llround(med);
-        const auto ci = bs.medianCi(times);
-        ac.ciLoNs = std::llround(ci.lo);
-        ac.ciHiNs = std::llround(ci.hi);
-        const auto n = static_cast<std::int64_t>(ss.size());
-
-        // Exclusive per category + idle, and the breakdown parts, as exact integer means.
-        std::vector<Ns> exSums(res.categories.size(), 0);
-        std::vector<Ns> bdSums(4, 0);
-        Ns overlapSum = 0, commTotalSum = 0;
-        for (const auto& s : ss) {
-            for (const auto& [cat, ns] : s.exclusive) {
-                auto it = std::find(res.categories.begin(), res.categories.end(), cat);
-                if (it != res.categories.end())
-                    exSums[static_cast<std::size_t>(it - res.categories.begin())] += ns;
-            }
-            bdSums[0] += s.breakdown.compute;
-            bdSums[1] += s.breakdown.communication;
-            bdSums[2] += s.breakdown.memory;
-            bdSums[3] += s.breakdown.idle;
-            overlapSum += s.breakdown.overlap;
-            commTotalSum += s.breakdown.communicationTotal;
+        ac.tracedMedianStepNs = std::llround(Bootstrap::median(asDoubles(ac.stepTimesNs)));
+        const std::size_t n = figure.size();
+        ac.hasCi = n >= kMinSamplesForCi;
+        const char* what = res.source == AblationSource::Trace ? "steps" : "runs with a log figure";
+        if (ac.hasCi) {
+            const auto ci = bs.medianCi(asGroups(byRun));
+            ac.ciLoNs = std::llround(ci.lo);
+            ac.ciHiNs = std::llround(ci.hi);
+        } else {
+            ac.ciLoNs = ac.ciHiNs = ac.medianStepNs;
+            ac.ciMissingReason = std::string("too few ") + what + " (" + std::to_string(n) + " < " +
+                                 std::to_string(kMinSamplesForCi) + ")";
         }
-        const auto exMean = apportionMeans(exSums, n);
-        const auto bdMean = apportionMeans(bdSums, n);
-        ac.meanStepNs = 0;
-        for (std::size_t i = 0; i < exMean.size(); ++i) {
-            ac.exclusiveMeanNs.emplace_back(res.categories[i], exMean[i]);
-            ac.meanStepNs += exMean[i];
-        }
-        ac.breakdownMeanNs = {bdMean[0], bdMean[1], apportionMeans({overlapSum}, n)[0],
-                              bdMean[2], bdMean[3], apportionMeans({commTotalSum}, n)[0]};
+        if (!samples[k].empty())
+            setMeans(ac, samples[k], res.categories);
+        else // untraced configuration compared by its log figures: no breakdown
+            for (const auto& cat : res.categories)
+                ac.exclusiveMeanNs.emplace_back(cat, 0);
 
-        // Throughput and MFU from the median step time.
+        // Throughput and MFU from the median of the compared figure; a log's own throughput when the log
+        // source is compared and the log reported one.
         const double sec = med / 1e9;
-        double tokens = opt.tokensPerStep, flops = opt.flopsPerStep, peak = opt.peakFlops;
+        double flops = opt.flopsPerStep, peak = opt.peakFlops;
         for (const auto& r : runs)
             if (r.info.config == ac.config) {
-                if (tokens <= 0)
-                    tokens = r.info.tokensPerStep;
                 if (flops <= 0)
                     flops = r.info.flopsPerStep;
                 if (peak <= 0)
                     peak = r.info.peakFlops;
             }
+        const double tokens = tokensOf(byConfig[ac.config], opt.tokensPerStep);
         const double perStep = tokens > 0 ? tokens : 1.0;
         ac.throughputUnit = tokens > 0 ? "tokens/s" : "steps/s";
         ac.throughput = sec > 0 ? perStep / sec : 0;
         // Throughput is monotone decreasing in step time, so the step-time CI maps to its CI exactly.
         ac.throughputCiLo = ac.ciHiNs > 0 ? perStep / (static_cast<double>(ac.ciHiNs) / 1e9) : ac.throughput;
         ac.throughputCiHi = ac.ciLoNs > 0 ? perStep / (static_cast<double>(ac.ciLoNs) / 1e9) : ac.throughput;
+        if (res.source == AblationSource::Log && ac.log && ac.log->throughput > 0) {
+            ac.throughput = ac.throughputCiLo = ac.throughputCiHi = ac.log->throughput;
+            ac.throughputUnit = ac.log->throughputUnit;
+        }
+        if (unit.empty())
+            unit = ac.throughputUnit;
+        else if (unit != ac.throughputUnit)
+            throw InputError(ws.path(),
+                             "throughputs in different units (" + res.configs.front().config + ": " + unit +
+                                 ", " + ac.config + ": " + ac.throughputUnit +
+                                 "); give --tokens-per-step or record tokens per step for every run");
         if (flops > 0 && peak > 0 && sec > 0)
             ac.mfu = flops / sec / (peak * std::max(1, ac.worldSize));
 
-        ac.speedupVsBaseline = ratio(bs, baseTimes, ac.stepTimesNs);
+        ac.speedupVsBaseline = ratio(bs, compared[baseK], byRun);
         if (k > 0) {
             const auto& prev = res.configs[k - 1];
-            ac.gainVsPrevious = ratio(bs, prev.stepTimesNs, ac.stepTimesNs);
+            ac.gainVsPrevious = ratio(bs, compared[k - 1], byRun);
             ExclusiveNs attr;
             for (std::size_t i = 0; i < ac.exclusiveMeanNs.size(); ++i)
                 attr.emplace_back(res.categories[i],
@@ -204,6 +525,8 @@ AblationResult computeAblation(const Workspace& ws, const AblationOptions& opt) 
             ac.attributionTotalNs = ac.meanStepNs - prev.meanStepNs;
         }
     }
+    addFigureWarnings(res);
+    addOverheadWarnings(res);
     return res;
 }
 

@@ -16,30 +16,78 @@
 
 namespace cnp {
 
+// Which figure the ablation compares: the traced step windows, or the step time the workloads' logs
+// reported (run attributes log.*, docs/schema.md). Breakdown and attribution always come from the trace.
+enum class AblationSource { Trace, Log };
+const char* toString(AblationSource s);
+// "trace" / "log"; nullopt for anything else.
+std::optional<AblationSource> ablationSourceFrom(const std::string& s);
+// The workspace's choice (meta key `ablation_source`), Trace when unset.
+AblationSource workspaceAblationSource(const Workspace& ws);
+
+// Below this many samples per configuration (steps of all its runs pooled; runs when comparing log
+// figures) a bootstrap CI is not reported: the figure stands without one (docs/metrics.md, "Ablation").
+constexpr std::size_t kMinSamplesForCi = 5;
+
 struct AblationOptions {
-    std::string baseline;           // empty: the first configuration in order
-    std::vector<std::string> order; // empty: the workspace's plan order; else exactly these configs
-    double tokensPerStep = 0;       // > 0 overrides the runs' metadata
-    double flopsPerStep = 0;        // > 0 overrides the runs' metadata (model FLOPs per step, whole job)
-    double peakFlops = 0;           // > 0 overrides the runs' metadata (peak FLOP/s of one GPU)
-    int skipFirstSteps = 0;         // steps dropped at the start of every run (warm-up)
+    std::string baseline;                 // empty: the first configuration in order
+    std::vector<std::string> order;       // empty: the workspace's plan order; else exactly these configs
+    std::optional<AblationSource> source; // nullopt: the workspace's choice
+    double tokensPerStep = 0;             // > 0 overrides the runs' metadata
+    double flopsPerStep = 0; // > 0 overrides the runs' metadata (model FLOPs per step, whole job)
+    double peakFlops = 0;    // > 0 overrides the runs' metadata (peak FLOP/s of one GPU)
+    int skipFirstSteps = 0;  // steps dropped at the start of every run (warm-up)
     int resamples = Bootstrap::kDefaultResamples;
     std::uint64_t seed = Bootstrap::kDefaultSeed;
 };
 
 struct RatioWithCi {
     double value = 0;
+    bool hasCi = false; // false: too few samples on either side (ci95 is then [value, value])
     ConfidenceInterval ci95;
-    bool significant = false; // the CI excludes 1
+    bool significant = false; // the CI exists and excludes 1
+};
+
+// The figures a run's log reported, averaged over the configuration's runs that have them.
+struct LogFigures {
+    std::int64_t runs = 0;      // runs with a log figure
+    double throughput = 0;      // median over those runs, in `throughputUnit` (0 = none reported)
+    std::string throughputUnit; // tokens/s, samples/s or steps/s
+    Ns medianStepNs = 0;        // median over runs of their step time (0 = not derivable)
+    std::string source;         // "log", "user" or "log+user"
+};
+
+// How much a traced step may overstate the unprofiled one (docs/metrics.md, "Profiler overhead").
+struct ProfilerOverhead {
+    double launchBoundShare = 0; // launch-bound GPU idle inside the counted steps / their total time
+    std::string profiler;        // the runs' source formats, e.g. "kineto" (torch.profiler), "cnpt"
+    double cpuRangesPerMs =
+        0; // CPU ranges (ops, annotations) per ms of GPU window, a proxy of CPU op density
+};
+
+// A caveat the ablation prints beside its figures.
+struct AblationWarning {
+    std::string config; // empty: the whole ablation
+    std::string kind;   // "profiler-overhead", "too-few-samples", "log-vs-trace"
+    std::string message;
+    // The figure the caveat bounds: for profiler-overhead the speedup vs the baseline if every
+    // launch-bound idle ns were profiler overhead (nullopt when not a speedup caveat).
+    std::optional<double> boundedSpeedup;
 };
 
 struct AblationConfig {
     std::string config;
     std::vector<std::string> runs;
-    std::vector<Ns> stepTimesNs; // every step of every run (multi-rank: max over ranks)
-    Ns medianStepNs = 0;         // rounded to the nearest ns
-    Ns ciLoNs = 0, ciHiNs = 0;   // 95% bootstrap CI of the median
-    Ns meanStepNs = 0;           // rounded mean; == sum of exclusiveNs and of the breakdown parts
+    std::vector<Ns> stepTimesNs;                 // every step of every run (multi-rank: max over ranks)
+    std::vector<std::vector<Ns>> stepTimesByRun; // the same, one vector per run (in `runs` order)
+    Ns medianStepNs = 0;                         // of the compared figure (source), rounded to the nearest ns
+    bool hasCi = false;            // false: fewer than kMinSamplesForCi samples; ciLoNs == ciHiNs == median
+    std::string ciMissingReason;   // why there is no CI, e.g. "too few steps (3 < 5)"
+    Ns ciLoNs = 0, ciHiNs = 0;     // 95% bootstrap CI of the median
+    Ns tracedMedianStepNs = 0;     // median of the traced step windows, whatever the source
+    std::optional<LogFigures> log; // nullopt: no run of the configuration has a log figure
+    ProfilerOverhead overhead;
+    Ns meanStepNs = 0; // rounded mean; == sum of exclusiveNs and of the breakdown parts
     double throughput = 0;
     double throughputCiLo = 0, throughputCiHi = 0; // 95% CI: the step-time CI mapped through 1/x
     std::string throughputUnit;                    // "tokens/s" or "steps/s"
@@ -55,12 +103,16 @@ struct AblationConfig {
 
 struct AblationResult {
     std::string baseline;
+    AblationSource source = AblationSource::Trace;
     std::vector<AblationConfig> configs;
     std::vector<std::string> categories; // exclusive categories in priority order, "idle" last
+    std::vector<std::string> notInPlan;  // configurations with runs that the plan order does not list
+    std::vector<AblationWarning> warnings;
 };
 
-// Throws InputError when a requested configuration or the baseline has no runs, or when the workspace
-// has no runs at all.
+// Throws InputError when a requested configuration or the baseline has no runs, when the workspace has
+// no runs at all, when the configurations' throughputs are in different units, or when the log source is
+// chosen and a configuration has no log figure to compare.
 AblationResult computeAblation(const Workspace& ws, const AblationOptions& options = {});
 
 // Integer apportionment used for exact partitions of means: returns q with sum(q) == round(sum(sums)/n)

@@ -38,6 +38,25 @@ double resampledMedian(const std::vector<double>& v, SplitMix64& rng, std::vecto
     return Bootstrap::median(std::move(scratch));
 }
 
+// One hierarchical draw: runs with replacement, then steps of each drawn run with replacement.
+double resampledMedian(const std::vector<std::vector<double>>& groups, SplitMix64& rng,
+                       std::vector<double>& scratch) {
+    if (groups.size() == 1)
+        return resampledMedian(groups.front(), rng, scratch);
+    scratch.clear();
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const auto& run = groups[rng.below(groups.size())];
+        for (std::size_t i = 0; i < run.size(); ++i)
+            scratch.push_back(run[rng.below(run.size())]);
+    }
+    return Bootstrap::median(std::move(scratch));
+}
+
+bool anyEmpty(const std::vector<std::vector<double>>& groups) {
+    return groups.empty() ||
+           std::any_of(groups.begin(), groups.end(), [](const auto& g) { return g.empty(); });
+}
+
 } // namespace
 
 Bootstrap::Bootstrap(std::uint64_t seed, int resamples, double confidence)
@@ -83,6 +102,30 @@ ConfidenceInterval Bootstrap::medianCi(const std::vector<double>& values) const 
 ConfidenceInterval Bootstrap::ratioOfMediansCi(const std::vector<double>& num,
                                                const std::vector<double>& den) const {
     if (num.empty() || den.empty())
+        return {0, 0};
+    SplitMix64 rng(seed_);
+    std::vector<double> stats(static_cast<std::size_t>(resamples_)), scratch;
+    for (auto& s : stats) {
+        const double a = resampledMedian(num, rng, scratch);
+        const double b = resampledMedian(den, rng, scratch);
+        s = b != 0 ? a / b : 0;
+    }
+    return percentiles(stats);
+}
+
+ConfidenceInterval Bootstrap::medianCi(const std::vector<std::vector<double>>& groups) const {
+    if (anyEmpty(groups))
+        return {0, 0};
+    SplitMix64 rng(seed_);
+    std::vector<double> stats(static_cast<std::size_t>(resamples_)), scratch;
+    for (auto& s : stats)
+        s = resampledMedian(groups, rng, scratch);
+    return percentiles(stats);
+}
+
+ConfidenceInterval Bootstrap::ratioOfMediansCi(const std::vector<std::vector<double>>& num,
+                                               const std::vector<std::vector<double>>& den) const {
+    if (anyEmpty(num) || anyEmpty(den))
         return {0, 0};
     SplitMix64 rng(seed_);
     std::vector<double> stats(static_cast<std::size_t>(resamples_)), scratch;

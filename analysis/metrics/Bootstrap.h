@@ -28,6 +28,14 @@ public:
     // CI of median(numerator) / median(denominator), both resampled independently.
     ConfidenceInterval ratioOfMediansCi(const std::vector<double>& numerator,
                                         const std::vector<double>& denominator) const;
+
+    // Hierarchical versions for repeated runs: `groups` holds one vector of step values per run. Each
+    // resample draws as many runs as there are, with replacement, then each drawn run's steps with
+    // replacement, and takes the median of the pooled draw, so the CI carries run-to-run variance as well
+    // as step-to-step variance. With one group they equal the single-level functions above.
+    ConfidenceInterval medianCi(const std::vector<std::vector<double>>& groups) const;
+    ConfidenceInterval ratioOfMediansCi(const std::vector<std::vector<double>>& numerator,
+                                        const std::vector<std::vector<double>>& denominator) const;
     int resamples() const { return resamples_; }
 
 private:

@@ -19,8 +19,13 @@ namespace {
 const std::vector<CategoryRule>& builtinRules() {
     static const std::vector<CategoryRule> rules = {
         {"communication", "nccl|rccl|accl|msccl|nvshmem|hccl"},
-        {"attention", "flash|fmha|attention|sdpa"},
-        {"gemm", "gemm|cutlass|cublas|xmma|nvjet|wgmma|matmul"},
+        {"attention", "flash|fmha|attention|sdpa|\\bmha_(fwd|bwd)"},
+        // MIOpen's normalisation/pooling kernels before its convolutions (ROCm).
+        {"elementwise/reduction", "^MIOpen(BatchNorm|Softmax|Pooling|Neuron|LRN|LayerNorm)|^mloPooling"},
+        {"convolution", "miopen|naive_conv|igemm_(fwd|bwd|wrw)|gridwise_convolution|implicit_convolve|conv("
+                        "olution)?_?(fwd|bwd|wrw)"},
+        // rocBLAS / hipBLASLt GEMMs are Tensile kernels named Cijk_<layout>_...
+        {"gemm", "gemm|cutlass|cublas|xmma|nvjet|wgmma|matmul|^Cijk_|tensile|rocblas|hipblaslt"},
         {"optimizer", "multi_tensor_apply|adam|sgd"},
         {"triton-fused", "^triton_"},
         {"elementwise/reduction", "elementwise|vectorized|reduce|unrolled"},
@@ -30,7 +35,7 @@ const std::vector<CategoryRule>& builtinRules() {
 
 const std::vector<std::string>& builtinPriority() {
     static const std::vector<std::string> p = {
-        "gemm", "attention", "triton-fused", "elementwise/reduction", "optimizer", "other"};
+        "gemm", "attention", "convolution", "triton-fused", "elementwise/reduction", "optimizer", "other"};
     return p;
 }
 

@@ -1,5 +1,6 @@
 #include "metrics/Insights.h"
 
+#include "core/Units.h"
 #include "metrics/EnvironmentChecks.h"
 #include "metrics/RunSummaryReader.h"
 
@@ -33,20 +34,158 @@ std::string pct(double f) {
 }
 
 std::string ms(Ns ns) {
-    char b[32];
-    if (std::llabs(ns) < 1'000'000)
-        std::snprintf(b, sizeof b, "%.1f us", static_cast<double>(ns) / 1e3);
-    else
-        std::snprintf(b, sizeof b, "%.2f ms", static_cast<double>(ns) / 1e6);
-    return b;
+    return units::duration(static_cast<double>(ns));
+}
+
+// "1 launch", "3 launches".
+std::string countOf(std::int64_t n, const std::string& singular, const std::string& plural) {
+    return units::count(n) + " " + (n == 1 ? singular : plural);
+}
+
+// Severity by the share of time at stake: below `warning` info, from it warning, from 3x it critical.
+InsightSeverity severityForShare(double share, double warning) {
+    return share >= 3 * warning ? InsightSeverity::Critical
+           : share >= warning   ? InsightSeverity::Warning
+                                : InsightSeverity::Info;
+}
+
+// What a check may assume about the program: a PyTorch training loop (advice may name torch.compile,
+// .item(), DataLoader) with steps, or any CUDA program.
+struct RunContext {
+    bool pytorch = false;
+    bool hasSteps = false;
+    Ns totalWindow = 0;   // sum over ranks of the whole-trace GPU window
+    Ns totalStepTime = 0; // sum over ranks of the step windows (0 without steps)
+};
+
+// PyTorch when the profiler was torch.profiler (Kineto), the steps are ProfilerStep#N, or the kernels are
+// ATen's: nsys and .cnpt captures of other CUDA programs get framework-neutral advice.
+bool looksLikePyTorch(const RunRecord& run, const std::vector<StepSummary>& steps,
+                      const RunSummaryReader& reader) {
+    if (run.info.sourceFormat == "kineto")
+        return true;
+    for (const auto& s : steps)
+        if (s.name.rfind("ProfilerStep", 0) == 0)
+            return true;
+    for (const auto& k : reader.kernelStats(-1))
+        if (k.name.find("at::native") != std::string::npos || k.name.rfind("triton_", 0) == 0)
+            return true;
+    return false;
 }
 
 void sortBySeverity(std::vector<Insight>& v) {
+    for (auto& in : v)
+        in.evidenceTotal = std::max(in.evidenceTotal, in.evidence.size());
     std::stable_sort(v.begin(), v.end(), [](const Insight& a, const Insight& b) {
         if (a.severity != b.severity)
             return a.severity > b.severity;
         return a.value > b.value;
     });
+}
+
+// 1. GPU idle gaps and what the CPU was doing. Counts, total and share cover every gap at or above the
+// threshold; only the evidence list is cut to the longest ones (evidenceTotal says how many there were).
+void idleGapInsight(const RunSummaryReader& reader, const RunContext& ctx, const InsightOptions& o,
+                    std::vector<Insight>& out) {
+    if (ctx.totalWindow <= 0)
+        return;
+    const auto gaps = reader.idleGaps(o.idleGapNs);
+    if (gaps.empty())
+        return;
+    Ns gapTotal = 0;
+    std::map<std::string, Ns> byState;
+    for (const auto& g : gaps) {
+        gapTotal += g.length();
+        byState[g.cpuState] += g.length();
+    }
+    const double share = static_cast<double>(gapTotal) / static_cast<double>(ctx.totalWindow);
+    Insight in;
+    in.id = "idle-gaps";
+    in.value = share;
+    in.severity = severityForShare(share, o.idleShareWarning);
+    std::string dominant;
+    Ns best = -1;
+    for (const auto& [st, ns] : byState)
+        if (ns > best)
+            best = ns, dominant = st;
+    in.title = countOf(static_cast<std::int64_t>(gaps.size()), "GPU idle gap", "GPU idle gaps") + " ≥ " +
+               ms(o.idleGapNs) + " cost " + ms(gapTotal) + " (" + pct(share) +
+               " of the GPU window), mostly " + dominant;
+    std::string parts;
+    for (const auto& [st, ns] : byState)
+        parts += (parts.empty() ? "" : ", ") + st + " " + ms(ns);
+    const std::string remedies =
+        ctx.pytorch ? "fewer, larger kernels (torch.compile, CUDA graphs) or a faster host loop help. "
+                      "'waiting-on-data' means a DataLoader range covered the gap: add workers, pin memory "
+                      "or prefetch. "
+                    : "fewer, larger kernels (fusion, CUDA graphs) or a faster host loop help. "
+                      "'waiting-on-data' means a data-loading range covered the gap. ";
+    in.explanation =
+        "The GPU had nothing to run for " + ms(gapTotal) + " in gaps of at least " + ms(o.idleGapNs) + " (" +
+        parts +
+        "). 'launch-bound' means the work that ended the gap was launched only after the GPU "
+        "went idle: the CPU (host code, framework overhead, launch latency) could not keep the GPU "
+        "fed; " +
+        remedies +
+        "'synchronising' means a blocking synchronisation call covered it; 'gpu-dependency' means "
+        "the next work was already queued and waited on another stream, event or peer.";
+    in.evidenceTotal = gaps.size();
+    for (std::size_t i = 0; i < gaps.size() && i < o.maxEvidence; ++i) {
+        const auto& g = gaps[i];
+        InsightEvidence e;
+        e.rank = g.rank;
+        e.stepIndex = g.stepIndex;
+        e.start = g.start;
+        e.end = g.end;
+        if (!g.nextKernel.empty())
+            e.kernels.push_back(g.nextKernel);
+        e.detail = g.cpuState + ", " + ms(g.length()) + ", " + countOf(g.launches, "launch", "launches") +
+                   " during the gap";
+        in.evidence.push_back(std::move(e));
+    }
+    out.push_back(std::move(in));
+}
+
+// CPU-blocking stream/event synchronisation inside steps (cudaStreamSynchronize after a device-to-host
+// copy is what `.item()` / `.cpu()` do). Severity by the share of the step time the CPU was blocked.
+void blockingSyncInsight(const RunSummaryReader& reader, const RunContext& ctx, const InsightOptions& o,
+                         std::vector<Insight>& out) {
+    const auto syncs = reader.blockingSyncs();
+    if (syncs.empty() || ctx.totalStepTime <= 0)
+        return;
+    Ns blocked = 0;
+    std::int64_t afterCopy = 0;
+    for (const auto& y : syncs) {
+        blocked += y.length();
+        afterCopy += y.dtohBytes > 0;
+    }
+    const double share = static_cast<double>(blocked) / static_cast<double>(ctx.totalStepTime);
+    Insight in;
+    in.id = "stream-sync";
+    in.value = share;
+    in.severity = severityForShare(share, o.blockingSyncShare);
+    in.title = countOf(static_cast<std::int64_t>(syncs.size()), "stream/event synchronisation",
+                       "stream/event synchronisations") +
+               " blocked the CPU for " + ms(blocked) + " inside steps (" + pct(share) + " of the step time)";
+    in.explanation =
+        "cudaStreamSynchronize / cudaEventSynchronize stop the CPU thread until the GPU has finished the "
+        "stream's queued work, so no new work is queued meanwhile and the GPU runs dry after it. " +
+        std::to_string(afterCopy) + " of them directly follow a device-to-host copy on the same thread" +
+        (ctx.pytorch ? ", the pattern of .item(), .cpu() or .tolist() on a GPU tensor (a loss logged every "
+                       "step, a Python condition on a GPU value). Log every N steps, keep the value on the "
+                       "GPU, or copy it with non_blocking=True into pinned memory and read it a step later."
+                     : ": the host reads back a result it needs before it can continue. Copy into pinned "
+                       "memory with cudaMemcpyAsync and read it later, or overlap the wait with other "
+                       "work.");
+    in.evidenceTotal = syncs.size();
+    for (std::size_t i = 0; i < syncs.size() && i < o.maxEvidence; ++i) {
+        const auto& y = syncs[i];
+        std::string detail = y.api + " blocked " + ms(y.length());
+        if (y.dtohBytes > 0)
+            detail += " after a " + units::bytes(static_cast<double>(y.dtohBytes)) + " device-to-host copy";
+        in.evidence.push_back({y.rank, y.stepIndex, y.start, y.end, {}, detail});
+    }
+    out.push_back(std::move(in));
 }
 
 } // namespace
@@ -58,67 +197,17 @@ std::vector<Insight> computeInsights(const Workspace& ws, const std::string& run
     const auto ranks = reader.ranks();
     const auto steps = reader.steps();
     std::vector<Insight> out;
-    Ns totalWindow = 0;
+    RunContext ctx;
+    ctx.pytorch = looksLikePyTorch(run, steps, reader);
+    ctx.hasSteps = !steps.empty();
     for (const auto& r : ranks)
         if (r.window)
-            totalWindow += r.window->length();
+            ctx.totalWindow += r.window->length();
+    for (const auto& s : steps)
+        ctx.totalStepTime += s.length();
 
-    // 1. GPU idle gaps and what the CPU was doing.
-    if (totalWindow > 0) {
-        const auto gaps = reader.idleGaps(o.idleGapNs);
-        Ns gapTotal = 0;
-        std::map<std::string, Ns> byState;
-        for (const auto& g : gaps) {
-            gapTotal += g.length();
-            byState[g.cpuState] += g.length();
-        }
-        const double share = static_cast<double>(gapTotal) / static_cast<double>(totalWindow);
-        if (!gaps.empty()) {
-            Insight in;
-            in.id = "idle-gaps";
-            in.value = share;
-            in.severity = share >= 3 * o.idleShareWarning ? InsightSeverity::Critical
-                          : share >= o.idleShareWarning   ? InsightSeverity::Warning
-                                                          : InsightSeverity::Info;
-            std::string dominant;
-            Ns best = -1;
-            for (const auto& [s, ns] : byState)
-                if (ns > best)
-                    best = ns, dominant = s;
-            in.title = std::to_string(gaps.size()) + " GPU idle gaps >= " + ms(o.idleGapNs) + " cost " +
-                       ms(gapTotal) + " (" + pct(share) + " of the GPU window), mostly " + dominant;
-            std::string parts;
-            for (const auto& [s, ns] : byState)
-                parts += (parts.empty() ? "" : ", ") + s + " " + ms(ns);
-            in.explanation =
-                "The GPU had nothing to run for " + ms(gapTotal) + " in gaps of at least " + ms(o.idleGapNs) +
-                " (" + parts +
-                "). 'launch-bound' means the work that ended the gap was launched only after the GPU "
-                "went idle: the CPU (Python, framework overhead, launch latency) could not keep the GPU fed; "
-                "fewer, "
-                "larger kernels (torch.compile, CUDA graphs) or a faster host loop help. 'waiting-on-data' "
-                "means a "
-                "DataLoader range covered the gap: add workers, pin memory or prefetch. 'synchronising' "
-                "means a "
-                "blocking synchronisation call covered it; 'gpu-dependency' means the next work was already "
-                "queued "
-                "and waited on another stream, event or peer.";
-            for (std::size_t i = 0; i < gaps.size() && i < o.maxEvidence; ++i) {
-                const auto& g = gaps[i];
-                InsightEvidence e;
-                e.rank = g.rank;
-                e.stepIndex = g.stepIndex;
-                e.start = g.start;
-                e.end = g.end;
-                if (!g.nextKernel.empty())
-                    e.kernels.push_back(g.nextKernel);
-                e.detail = g.cpuState + ", " + ms(g.length()) + ", " + std::to_string(g.launches) +
-                           " launches during the gap";
-                in.evidence.push_back(std::move(e));
-            }
-            out.push_back(std::move(in));
-        }
-    }
+    idleGapInsight(reader, ctx, o, out);
+    blockingSyncInsight(reader, ctx, o, out);
 
     // 2. Exposed communication per step; 3. low comm/compute overlap.
     {
@@ -144,18 +233,20 @@ std::vector<Insight> computeInsights(const Workspace& ws, const std::string& run
             in.value = worst;
             in.severity =
                 worst >= 2 * o.exposedCommShare ? InsightSeverity::Critical : InsightSeverity::Warning;
-            in.title = "Exposed communication up to " + pct(worst) + " of a step";
+            const std::string scope = ctx.hasSteps ? "a step" : "the GPU window";
+            in.title = "Exposed communication up to " + pct(worst) + " of " + scope;
             in.explanation =
                 "Communication kernels (NCCL and friends) ran with no compute kernel beside them for up "
                 "to " +
-                pct(worst) +
-                " of a step window. That time is pure waiting on the network or "
+                pct(worst) + " of " + scope +
+                ". That time is pure waiting on the network or "
                 "on peers. Overlap collectives with compute (bucketed gradient all-reduce, prefetching "
                 "FSDP/ZeRO parameters, separate communication streams), reduce the volume (gradient "
                 "compression, larger buckets) or check for a straggler rank that others wait for.";
             std::sort(bad.begin(), bad.end(), [](const StepSummary* a, const StepSummary* b) {
                 return a->breakdown.communication > b->breakdown.communication;
             });
+            in.evidenceTotal = bad.size();
             for (std::size_t i = 0; i < bad.size() && i < o.maxEvidence; ++i)
                 in.evidence.push_back({bad[i]->rank,
                                        bad[i]->index,
@@ -197,7 +288,8 @@ std::vector<Insight> computeInsights(const Workspace& ws, const std::string& run
         }
     }
 
-    // 4. Kernels shorter than their launch cost.
+    // 4. Kernels shorter than their launch cost (graph replays have no launch call of their own and are
+    // not counted: RunSummaries).
     for (const auto& r : ranks) {
         if (r.launch.launchedKernels < o.minKernelsForLaunchCheck)
             continue;
@@ -211,13 +303,23 @@ std::vector<Insight> computeInsights(const Workspace& ws, const std::string& run
         in.severity = InsightSeverity::Warning;
         in.title = "Rank " + std::to_string(r.rank) + ": " + pct(share) +
                    " of kernels are shorter than their launch call";
-        in.explanation =
-            std::to_string(r.launch.shorterThanLaunch) + " of " + std::to_string(r.launch.launchedKernels) +
-            " kernels ran for less time than the CPU spent launching them (mean launch call " +
-            ms(static_cast<Ns>(r.launch.meanLaunchCallNs)) +
-            "). Such a workload is bound by launch "
-            "overhead, not by the GPU: fuse the small kernels with torch.compile, or capture the step "
-            "in CUDA graphs so one launch replays many kernels.";
+        const bool usesGraphs = r.launch.graphLaunches > 0;
+        std::string remedy =
+            ctx.pytorch ? "fuse the small kernels with torch.compile" : "fuse the small kernels";
+        if (usesGraphs)
+            remedy += ", or move the kernels still launched one by one into the CUDA graphs the run already "
+                      "replays (" +
+                      countOf(r.launch.graphKernels, "graph kernel", "graph kernels") + " in " +
+                      countOf(r.launch.graphLaunches, "graph launch", "graph launches") + ")";
+        else
+            remedy += ", or capture the " + std::string(ctx.hasSteps ? "step" : "work") +
+                      " in CUDA graphs so one launch replays many kernels";
+        in.explanation = units::count(r.launch.shorterThanLaunch) + " of " +
+                         countOf(r.launch.launchedKernels, "kernel", "kernels") +
+                         " launched one by one ran for less time than the CPU spent launching them (mean "
+                         "launch call " +
+                         ms(static_cast<Ns>(r.launch.meanLaunchCallNs)) +
+                         "). Such a workload is bound by launch overhead, not by the GPU: " + remedy + ".";
         InsightEvidence e;
         e.rank = r.rank;
         if (r.window)
@@ -230,21 +332,29 @@ std::vector<Insight> computeInsights(const Workspace& ws, const std::string& run
         out.push_back(std::move(in));
     }
 
-    // 5. Synchronous or pageable memcpy; 6. device-wide synchronisation inside steps.
+    // 5. Synchronous or pageable memcpy; 6. device-wide synchronisation inside steps. Severity by the
+    // share of the rank's GPU window (resp. step time) at stake.
     for (const auto& r : ranks) {
-        if (r.syncMemcpyCount > 0 || r.pageableMemcpyCount > 0) {
+        const Ns window = r.window ? r.window->length() : 0;
+        if ((r.syncMemcpyCount > 0 || r.pageableMemcpyCount > 0) && window > 0) {
             Insight in;
             in.id = "sync-memcpy";
             in.value = static_cast<double>(r.syncMemcpyCount + r.pageableMemcpyCount);
-            in.severity = InsightSeverity::Warning;
-            in.title = "Rank " + std::to_string(r.rank) + ": " + std::to_string(r.syncMemcpyCount) +
-                       " synchronous and " + std::to_string(r.pageableMemcpyCount) +
-                       " pageable memory copies";
+            const Ns atStake = std::min(window, r.syncMemcpyNs + r.pageableMemcpyNs);
+            const double share = static_cast<double>(atStake) / static_cast<double>(window);
+            in.severity = severityForShare(share, o.copyShareWarning);
+            in.title = "Rank " + std::to_string(r.rank) + ": " + units::count(r.syncMemcpyCount) +
+                       " synchronous and " +
+                       countOf(r.pageableMemcpyCount, "pageable memory copy", "pageable memory copies") +
+                       " (" + pct(share) + " of the GPU window)";
             in.explanation =
                 "Synchronous copies (cudaMemcpy without Async) block the CPU until the GPU has drained "
                 "its queue, and copies from pageable host memory are staged through a driver buffer and "
-                "cannot overlap with compute. Use pinned memory (pin_memory=True, tensor.pin_memory()) "
-                "and non_blocking=True / cudaMemcpyAsync, and avoid .item()/.cpu() inside the step.";
+                "cannot overlap with compute. " +
+                std::string(ctx.pytorch ? "Use pinned memory (pin_memory=True, tensor.pin_memory()) and "
+                                          "non_blocking=True, and avoid .item()/.cpu() inside the step."
+                                        : "Use pinned host memory (cudaMallocHost / cudaHostRegister) and "
+                                          "cudaMemcpyAsync on a non-default stream.");
             in.evidence.push_back(
                 {r.rank,
                  -1,
@@ -255,25 +365,44 @@ std::vector<Insight> computeInsights(const Workspace& ws, const std::string& run
             out.push_back(std::move(in));
         }
         if (r.deviceSyncCount > 0) {
+            Ns rankSteps = 0;
+            for (const auto& s : steps)
+                if (s.rank == r.rank)
+                    rankSteps += s.length();
+            const Ns scope = ctx.hasSteps ? rankSteps : window;
             Insight in;
             in.id = "device-sync";
             in.value = static_cast<double>(r.deviceSyncCount);
-            in.severity = InsightSeverity::Warning;
-            in.title = "Rank " + std::to_string(r.rank) + ": " + std::to_string(r.deviceSyncCount) +
-                       " device-wide synchronisations inside steps (" + ms(r.deviceSyncNs) + ")";
+            const double share =
+                scope > 0 ? static_cast<double>(std::min(scope, r.deviceSyncNs)) / static_cast<double>(scope)
+                          : 1.0;
+            in.severity = severityForShare(share, o.blockingSyncShare);
+            in.title =
+                "Rank " + std::to_string(r.rank) + ": " +
+                countOf(r.deviceSyncCount, "device-wide synchronisation", "device-wide synchronisations") +
+                (ctx.hasSteps ? " inside steps (" : " (") + ms(r.deviceSyncNs) + ")";
             in.explanation =
-                "cudaDeviceSynchronize inside a training step stops the CPU until every stream is idle, "
-                "so the GPU runs dry while the CPU prepares the next work. Typical sources: "
-                "torch.cuda.synchronize() for timing, .item() on a loss for logging, or a library "
-                "barrier. Remove it from the hot loop or log asynchronously.";
+                ctx.pytorch
+                    ? "cudaDeviceSynchronize inside a training step stops the CPU until every stream is "
+                      "idle, "
+                      "so the GPU runs dry while the CPU prepares the next work. Typical sources: "
+                      "torch.cuda.synchronize() for timing, .item() on a loss for logging, or a library "
+                      "barrier. Remove it from the hot loop or log asynchronously."
+                    : "cudaDeviceSynchronize stops the CPU until every stream is idle, so the GPU runs dry "
+                      "while the CPU prepares the next work. Synchronise on the one stream or event the host "
+                      "needs, or later.";
             for (const auto& s : steps)
-                if (s.rank == r.rank && s.deviceSyncCount > 0 && in.evidence.size() < o.maxEvidence)
-                    in.evidence.push_back({s.rank,
-                                           s.index,
-                                           s.cpuStart,
-                                           s.cpuEnd,
-                                           {},
-                                           std::to_string(s.deviceSyncCount) + " device synchronisations"});
+                if (s.rank == r.rank && s.deviceSyncCount > 0) {
+                    if (in.evidence.size() < o.maxEvidence)
+                        in.evidence.push_back({s.rank,
+                                               s.index,
+                                               s.cpuStart,
+                                               s.cpuEnd,
+                                               {},
+                                               countOf(s.deviceSyncCount, "device synchronisation",
+                                                       "device synchronisations")});
+                    ++in.evidenceTotal;
+                }
             out.push_back(std::move(in));
         }
     }
@@ -313,6 +442,7 @@ std::vector<Insight> computeInsights(const Workspace& ws, const std::string& run
                 "waits (it shows up as exposed communication on them). Look at the straggler's host "
                 "(thermal throttling, a noisy neighbour, a slower link), its data loading, and uneven "
                 "sequence lengths or pipeline stages.";
+            in.evidenceTotal = skewed.size();
             for (std::size_t i = 0; i < skewed.size() && i < o.maxEvidence; ++i) {
                 const auto* m = skewed[i];
                 in.evidence.push_back({m->lastToFinishRank,

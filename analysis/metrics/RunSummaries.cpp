@@ -10,6 +10,7 @@
 #include <set>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace cnp {
 
@@ -29,6 +30,10 @@ CREATE TABLE IF NOT EXISTS summary_rank(
   launch_delay_p95_ns INTEGER, launch_delay_max_ns INTEGER, short_kernel_count INTEGER,
   launch_api_mean_ns REAL, device_sync_count INTEGER, device_sync_ns INTEGER,
   stream_sync_count INTEGER, stream_sync_ns INTEGER,
+  graph_launch_count INTEGER, graph_kernel_count INTEGER, orphan_count INTEGER, orphan_ns INTEGER,
+  launched_window_start_ns INTEGER, launched_window_end_ns INTEGER, launched_compute_ns INTEGER,
+  launched_communication_ns INTEGER, launched_overlap_ns INTEGER, launched_memory_ns INTEGER,
+  launched_idle_ns INTEGER, launched_communication_total_ns INTEGER,
   PRIMARY KEY(run_id, rank));
 CREATE TABLE IF NOT EXISTS summary_step(
   run_id INTEGER NOT NULL, rank INTEGER NOT NULL, step_index INTEGER NOT NULL, name_id INTEGER,
@@ -49,17 +54,27 @@ CREATE TABLE IF NOT EXISTS summary_gap(
   run_id INTEGER NOT NULL, rank INTEGER NOT NULL, step_index INTEGER, start_ns INTEGER, end_ns INTEGER,
   cpu_state TEXT, launches INTEGER, sync_ns INTEGER, data_wait_ns INTEGER, next_name_id INTEGER,
   next_launch_ns INTEGER);
+CREATE TABLE IF NOT EXISTS summary_sync(
+  run_id INTEGER NOT NULL, rank INTEGER NOT NULL, step_index INTEGER NOT NULL, name_id INTEGER,
+  start_ns INTEGER, end_ns INTEGER, dtoh_bytes INTEGER);
 CREATE INDEX IF NOT EXISTS summary_gap_by_run ON summary_gap(run_id, rank, start_ns);
 CREATE INDEX IF NOT EXISTS summary_kernel_by_run ON summary_kernel(run_id, rank, total_ns);
 )sql";
 
-constexpr const char* kSummaryTables[] = {"summary_rank", "summary_step", "summary_exclusive",
-                                          "summary_kernel", "summary_gap"};
+constexpr const char* kSummaryTables[] = {"summary_rank",   "summary_step", "summary_exclusive",
+                                          "summary_kernel", "summary_gap",  "summary_sync"};
 
-// Gaps shorter than this are not stored (insight thresholds below it see none); at most
-// kMaxGapsPerRank of the longest gaps per rank are kept.
+// Columns added to summary_rank after its first release, in table order: ensureSummaryTables adds the
+// missing ones to an older workspace (their rows read as 0 until `cnp reclassify` rebuilds them).
+constexpr const char* kLaterRankColumns[] = {
+    "graph_launch_count",  "graph_kernel_count",        "orphan_count",
+    "orphan_ns",           "launched_window_start_ns",  "launched_window_end_ns",
+    "launched_compute_ns", "launched_communication_ns", "launched_overlap_ns",
+    "launched_memory_ns",  "launched_idle_ns",          "launched_communication_total_ns"};
+
+// Gaps shorter than this are not stored (insight thresholds below it see none). Every longer gap is
+// stored, so counts and totals over any threshold >= it are complete.
 constexpr Ns kMinStoredGapNs = 10'000;
-constexpr std::size_t kMaxGapsPerRank = 256;
 
 bool contains(std::string_view hay, std::string_view needle) {
     return hay.find(needle) != std::string_view::npos;
@@ -69,15 +84,21 @@ bool isLaunchApi(std::string_view n) {
     return contains(n, "LaunchKernel") || contains(n, "GraphLaunch") || contains(n, "cuLaunch") ||
            contains(n, "LaunchCooperative");
 }
-bool isDeviceSync(std::string_view n) {
-    return contains(n, "cudaDeviceSynchronize") || contains(n, "cuCtxSynchronize");
+// cudaGraphLaunch, cuGraphLaunch, hipGraphLaunch (and their _ptsz variants).
+bool isGraphLaunchApi(std::string_view n) {
+    return contains(n, "GraphLaunch");
 }
-bool isStreamSync(std::string_view n) {
-    return contains(n, "StreamSynchronize") || contains(n, "EventSynchronize") ||
-           contains(n, "StreamWaitEvent");
+bool isDeviceSync(std::string_view n) {
+    return contains(n, "DeviceSynchronize") || contains(n, "cuCtxSynchronize");
+}
+// Calls that block the calling CPU thread until a stream or event completes (cudaStreamWaitEvent does
+// not: it makes a stream wait on the GPU).
+bool isBlockingStreamSync(std::string_view n) {
+    return contains(n, "StreamSynchronize") || contains(n, "EventSynchronize");
 }
 bool isSyncMemcpyApi(std::string_view n) {
-    return (contains(n, "cudaMemcpy") || contains(n, "cuMemcpy")) && !contains(n, "Async");
+    return (contains(n, "cudaMemcpy") || contains(n, "cuMemcpy") || contains(n, "hipMemcpy")) &&
+           !contains(n, "Async");
 }
 bool isDataLoading(std::string_view n) {
     // DataLoader iteration in PyTorch profiles, typical user annotations around batch fetching.
@@ -89,7 +110,21 @@ bool isDataLoading(std::string_view n) {
     return false;
 }
 
-Ns percentile(std::vector<Ns>& v, double p) { // nearest-rank, v sorted
+// What the CPU was doing during an idle gap (docs/metrics.md, "Insights", idle-gaps). `nextLaunch`: start
+// of the launch call of the kernel that ended the gap, -1 unknown.
+const char* cpuStateOf(Interval gap, Ns dataNs, Ns syncNs, Ns nextLaunch) {
+    if (dataNs * 2 >= gap.length())
+        return "waiting-on-data";
+    if (syncNs * 2 >= gap.length())
+        return "synchronising";
+    if (nextLaunch >= gap.start)
+        return "launch-bound";
+    if (nextLaunch >= 0)
+        return "gpu-dependency";
+    return "unknown";
+}
+
+Ns percentile(const std::vector<Ns>& v, double p) { // nearest-rank, v sorted
     if (v.empty())
         return 0;
     auto idx = static_cast<std::size_t>(std::ceil(p * static_cast<double>(v.size())));
@@ -135,7 +170,45 @@ public:
     void run();
 
 private:
+    // One rank's events, gathered once for every summary of the rank.
+    struct RankEvents {
+        std::vector<TimedActivity> acts; // kernels, copies, memsets
+        std::vector<const KernelEvent*> kernels;
+        std::vector<const MemcpyEvent*> copies;
+        std::vector<const MemsetEvent*> memsets;
+        std::vector<const ApiCall*> apis;                        // by start
+        std::unordered_map<std::int64_t, const ApiCall*> byCorr; // correlation -> API call
+        std::unordered_set<std::int64_t> flowCorr;               // correlations of launch flows
+        IntervalSet dataLoading;
+        std::int64_t memsetCount = 0, runtimeCount = 0, driverCount = 0, cpuRangeCount = 0, flowCount = 0,
+                     annotationCount = 0, memcpyBytes = 0;
+        Ns kernelTime = 0, memcpyTime = 0, memsetTime = 0;
+        const ApiCall* launchOf(std::int64_t corr) const {
+            auto it = corr != 0 ? byCorr.find(corr) : byCorr.end();
+            return it == byCorr.end() ? nullptr : it->second;
+        }
+    };
+    struct LaunchSummary {
+        std::int64_t launched = 0; // kernels with their own launch call (graph replays excluded)
+        double delayMean = 0, launchCallMean = 0;
+        Ns delayMedian = 0, delayP95 = 0, delayMax = 0;
+        std::int64_t shortKernels = 0;
+        std::int64_t graphLaunches = 0, graphKernels = 0;
+    };
+    struct OrphanSummary {
+        std::int64_t count = 0;
+        Ns busyNs = 0;                           // sum of the orphans' durations
+        std::vector<TimedActivity> launchedActs; // the other activities; empty when count == 0
+    };
+
     void writeRank(std::int32_t rank);
+    RankEvents collectRank(std::int32_t rank);
+    LaunchSummary launchSummary(const RankEvents& ev) const;
+    OrphanSummary orphanSummary(const RankEvents& ev) const;
+    void writeBlockingSyncs(std::int32_t rank, const RankEvents& ev,
+                            const std::vector<const StepRange*>& steps);
+    void writeGaps(std::int32_t rank, const RankEvents& ev, const RankTimeline& timeline,
+                   const std::vector<const StepRange*>& steps);
     void writeKernelStats();
     template <class V, class F> void forRank(const V& v, std::int32_t rank, F&& f);
 
@@ -153,7 +226,7 @@ private:
         auto& k = syncKind_[name];
         if (k == 0) {
             const auto& n = t_.strings.at(name);
-            k = isDeviceSync(n) ? 1 : isStreamSync(n) ? 2 : 3;
+            k = isDeviceSync(n) ? 1 : isBlockingStreamSync(n) ? 2 : 3;
         }
         return k;
     }
@@ -208,92 +281,23 @@ template <class V, class F> void SummaryWriter::forRank(const V& v, std::int32_t
 }
 
 void SummaryWriter::writeRank(std::int32_t rank) {
-    std::vector<TimedActivity> acts;
-    std::int64_t kernelCount = 0, memcpyCount = 0, memsetCount = 0;
-    Ns kernelTime = 0, memcpyTime = 0, memsetTime = 0;
-    std::int64_t memcpyBytes = 0;
-    std::vector<const KernelEvent*> kernels;
-    forRank(t_.kernels, rank, [&](const KernelEvent& k) {
-        acts.push_back({k.start, k.end, catIndex_[k.category]});
-        ++kernelCount;
-        kernelTime += k.end - k.start;
-        kernels.push_back(&k);
-    });
-    std::vector<const MemcpyEvent*> copies;
-    forRank(t_.memcpys, rank, [&](const MemcpyEvent& m) {
-        ++memcpyCount;
-        memcpyTime += m.end - m.start;
-        memcpyBytes += m.bytes;
-        copies.push_back(&m);
-    });
-    forRank(t_.memsets, rank, [&](const MemsetEvent& m) {
-        ++memsetCount;
-        memsetTime += m.end - m.start;
-        acts.push_back({m.start, m.end, -1});
-    });
-    for (const auto* m : copies)
-        acts.push_back({m->start, m->end, -1});
-    for (auto& a : acts)
-        if (a.category < 0)
-            a.category = order_.memory;
-    const RankTimeline timeline(acts, order_);
-
-    // API calls of this rank, by correlation.
-    std::int64_t runtimeCount = 0, driverCount = 0;
-    std::vector<const ApiCall*> apis;
-    std::unordered_map<std::int64_t, const ApiCall*> byCorr;
-    forRank(t_.apiCalls, rank, [&](const ApiCall& a) {
-        (a.kind == ApiKind::Driver ? driverCount : runtimeCount)++;
-        apis.push_back(&a);
-        if (a.correlation != 0)
-            byCorr.emplace(a.correlation, &a);
-    });
-    std::sort(apis.begin(), apis.end(),
-              [](const ApiCall* a, const ApiCall* b) { return a->start < b->start; });
-    std::int64_t cpuRangeCount = 0, flowCount = 0, annotationCount = 0;
-    std::vector<Interval> dataRanges;
-    forRank(t_.cpuRanges, rank, [&](const CpuRange& r) {
-        ++cpuRangeCount;
-        if (isDataLoading(t_.strings.at(r.name)))
-            dataRanges.push_back({r.start, r.end});
-    });
-    const IntervalSet dataLoading = unionOf(std::move(dataRanges));
-    forRank(t_.flows, rank, [&](const Flow&) { ++flowCount; });
-    forRank(t_.gpuAnnotations, rank, [&](const GpuAnnotation&) { ++annotationCount; });
-
-    // Launch statistics.
-    std::vector<Ns> delays;
-    std::int64_t shortKernels = 0;
-    double launchApiSum = 0;
-    for (const auto* k : kernels) {
-        auto it = byCorr.find(k->correlation);
-        if (k->correlation == 0 || it == byCorr.end())
-            continue;
-        const ApiCall* a = it->second;
-        delays.push_back(k->start - a->start);
-        launchApiSum += static_cast<double>(a->end - a->start);
-        if (k->end - k->start < a->end - a->start)
-            ++shortKernels;
-    }
-    std::sort(delays.begin(), delays.end());
-    double delayMean = 0;
-    for (Ns d : delays)
-        delayMean += static_cast<double>(d);
-    if (!delays.empty())
-        delayMean /= static_cast<double>(delays.size());
+    RankEvents ev = collectRank(rank);
+    const RankTimeline timeline(ev.acts, order_);
+    const LaunchSummary launch = launchSummary(ev);
+    const OrphanSummary orphans = orphanSummary(ev);
 
     // Memcpy flavours.
     std::int64_t pageable = 0, syncCopies = 0;
     Ns pageableNs = 0, syncCopyNs = 0;
-    for (const auto* m : copies) {
+    for (const auto* m : ev.copies) {
         const bool isPageable = m->srcKind == MemoryKind::Pageable || m->dstKind == MemoryKind::Pageable ||
                                 contains(t_.strings.at(m->name), "Pageable");
         if (isPageable) {
             ++pageable;
             pageableNs += m->end - m->start;
         }
-        auto it = m->correlation ? byCorr.find(m->correlation) : byCorr.end();
-        if (it != byCorr.end() && isSyncMemcpyApi(t_.strings.at(it->second->name))) {
+        const ApiCall* call = ev.launchOf(m->correlation);
+        if (call && isSyncMemcpyApi(t_.strings.at(call->name))) {
             ++syncCopies;
             syncCopyNs += m->end - m->start;
         }
@@ -309,7 +313,7 @@ void SummaryWriter::writeRank(std::int32_t rank) {
     std::int64_t devSync = 0, streamSync = 0;
     Ns devSyncNs = 0, streamSyncNs = 0;
     std::vector<std::int64_t> stepDevSync(steps.size(), 0);
-    for (const auto* a : apis) {
+    for (const auto* a : ev.apis) {
         const std::uint8_t f = syncKind(a->name);
         const bool dev = f == 1, str = f == 2;
         if (!dev && !str)
@@ -335,28 +339,38 @@ void SummaryWriter::writeRank(std::int32_t rank) {
 
     const Interval whole = timeline.span();
     const WindowBreakdown wb = timeline.breakdown(whole);
-    const bool hasGpu = whole.length() > 0 || !acts.empty();
+    const bool hasGpu = whole.length() > 0 || !ev.acts.empty();
 
     RowBuffer& rs = out_.rank;
     int c = 0;
     auto put = [&](auto v) { rs.bind(++c, v); };
     auto putNull = [&] { rs.bindNull(++c); };
-    rs.bindRunId(++c), put(rank), put(kernelCount), put(memcpyCount), put(memsetCount);
-    put(runtimeCount), put(driverCount), put(cpuRangeCount), put(flowCount), put(annotationCount),
-        put(kernelTime);
-    if (hasGpu)
-        put(whole.start), put(whole.end);
-    else
-        putNull(), putNull();
-    put(wb.compute), put(wb.communication), put(wb.overlap), put(wb.memory), put(wb.idle),
-        put(wb.communicationTotal);
-    put(memcpyBytes), put(memcpyTime), put(memsetTime);
+    auto putWindow = [&](bool present, const Interval& w, const WindowBreakdown& b) {
+        if (present)
+            put(w.start), put(w.end);
+        else
+            putNull(), putNull();
+        put(b.compute), put(b.communication), put(b.overlap), put(b.memory), put(b.idle),
+            put(b.communicationTotal);
+    };
+    rs.bindRunId(++c), put(rank), put(static_cast<std::int64_t>(ev.kernels.size()));
+    put(static_cast<std::int64_t>(ev.copies.size())), put(ev.memsetCount);
+    put(ev.runtimeCount), put(ev.driverCount), put(ev.cpuRangeCount), put(ev.flowCount),
+        put(ev.annotationCount), put(ev.kernelTime);
+    putWindow(hasGpu, whole, wb);
+    put(ev.memcpyBytes), put(ev.memcpyTime), put(ev.memsetTime);
     put(pageable), put(pageableNs), put(syncCopies), put(syncCopyNs);
-    put(static_cast<std::int64_t>(delays.size())), put(delayMean);
-    put(percentile(delays, 0.5)), put(percentile(delays, 0.95));
-    put(delays.empty() ? Ns{0} : delays.back()), put(shortKernels);
-    put(delays.empty() ? 0.0 : launchApiSum / static_cast<double>(delays.size()));
+    put(launch.launched), put(launch.delayMean);
+    put(launch.delayMedian), put(launch.delayP95), put(launch.delayMax), put(launch.shortKernels);
+    put(launch.launchCallMean);
     put(devSync), put(devSyncNs), put(streamSync), put(streamSyncNs);
+    put(launch.graphLaunches), put(launch.graphKernels), put(orphans.count), put(orphans.busyNs);
+    if (orphans.count == 0) {
+        putWindow(hasGpu, whole, wb);
+    } else {
+        const RankTimeline launched(orphans.launchedActs, order_);
+        putWindow(!orphans.launchedActs.empty(), launched.span(), launched.breakdown(launched.span()));
+    }
     rs.exec();
 
     RowBuffer& ex = out_.exclusive;
@@ -395,40 +409,187 @@ void SummaryWriter::writeRank(std::int32_t rank) {
         if (gpu)
             writeExclusive(s->index, b);
     }
+    writeBlockingSyncs(rank, ev, steps);
+    if (hasGpu)
+        writeGaps(rank, ev, timeline, steps);
+}
 
-    // Idle gaps: the longest ones, with what the CPU was doing meanwhile.
-    if (!hasGpu)
-        return;
-    IntervalSet gaps = timeline.idleGaps(whole);
-    std::erase_if(gaps, [](const Interval& g) { return g.length() < kMinStoredGapNs; });
-    if (gaps.size() > kMaxGapsPerRank) {
-        std::nth_element(gaps.begin(), gaps.begin() + kMaxGapsPerRank, gaps.end(),
-                         [](const Interval& a, const Interval& b) { return a.length() > b.length(); });
-        gaps.resize(kMaxGapsPerRank);
-        std::sort(gaps.begin(), gaps.end(),
-                  [](const Interval& a, const Interval& b) { return a.start < b.start; });
+SummaryWriter::RankEvents SummaryWriter::collectRank(std::int32_t rank) {
+    RankEvents ev;
+    forRank(t_.kernels, rank, [&](const KernelEvent& k) {
+        ev.acts.push_back({k.start, k.end, catIndex_[k.category]});
+        ev.kernelTime += k.end - k.start;
+        ev.kernels.push_back(&k);
+    });
+    forRank(t_.memcpys, rank, [&](const MemcpyEvent& m) {
+        ev.memcpyTime += m.end - m.start;
+        ev.memcpyBytes += m.bytes;
+        ev.copies.push_back(&m);
+        ev.acts.push_back({m.start, m.end, order_.memory});
+    });
+    forRank(t_.memsets, rank, [&](const MemsetEvent& m) {
+        ++ev.memsetCount;
+        ev.memsetTime += m.end - m.start;
+        ev.memsets.push_back(&m);
+        ev.acts.push_back({m.start, m.end, order_.memory});
+    });
+    forRank(t_.apiCalls, rank, [&](const ApiCall& a) {
+        (a.kind == ApiKind::Driver ? ev.driverCount : ev.runtimeCount)++;
+        ev.apis.push_back(&a);
+        if (a.correlation != 0)
+            ev.byCorr.emplace(a.correlation, &a);
+    });
+    std::sort(ev.apis.begin(), ev.apis.end(),
+              [](const ApiCall* a, const ApiCall* b) { return a->start < b->start; });
+    std::vector<Interval> dataRanges;
+    forRank(t_.cpuRanges, rank, [&](const CpuRange& r) {
+        ++ev.cpuRangeCount;
+        if (isDataLoading(t_.strings.at(r.name)))
+            dataRanges.push_back({r.start, r.end});
+    });
+    ev.dataLoading = unionOf(std::move(dataRanges));
+    forRank(t_.flows, rank, [&](const Flow& f) {
+        ++ev.flowCount;
+        if (f.correlation != 0)
+            ev.flowCorr.insert(f.correlation);
+    });
+    forRank(t_.gpuAnnotations, rank, [&](const GpuAnnotation&) { ++ev.annotationCount; });
+    return ev;
+}
+
+// A cudaGraphLaunch replays every kernel of the graph under the launch's one correlation id, so a graph
+// kernel has no launch call of its own: graph kernels are counted apart and kept out of the per-kernel
+// launch comparison (delay, shorter than the launch call).
+SummaryWriter::LaunchSummary SummaryWriter::launchSummary(const RankEvents& ev) const {
+    LaunchSummary s;
+    std::vector<Ns> delays;
+    double launchCallSum = 0;
+    std::set<std::int64_t> graphLaunches;
+    for (const auto* k : ev.kernels) {
+        const ApiCall* a = ev.launchOf(k->correlation);
+        if (!a)
+            continue;
+        if (isGraphLaunchApi(t_.strings.at(a->name))) {
+            ++s.graphKernels;
+            graphLaunches.insert(k->correlation);
+            continue;
+        }
+        delays.push_back(k->start - a->start);
+        launchCallSum += static_cast<double>(a->end - a->start);
+        if (k->end - k->start < a->end - a->start)
+            ++s.shortKernels;
     }
-    std::vector<const KernelEvent*> byStart = kernels;
+    s.graphLaunches = static_cast<std::int64_t>(graphLaunches.size());
+    std::sort(delays.begin(), delays.end());
+    s.launched = static_cast<std::int64_t>(delays.size());
+    if (delays.empty())
+        return s;
+    double sum = 0;
+    for (Ns d : delays)
+        sum += static_cast<double>(d);
+    s.delayMean = sum / static_cast<double>(delays.size());
+    s.delayMedian = percentile(delays, 0.5);
+    s.delayP95 = percentile(delays, 0.95);
+    s.delayMax = delays.back();
+    s.launchCallMean = launchCallSum / static_cast<double>(delays.size());
+    return s;
+}
+
+// Orphan GPU work: an activity with a correlation id that no API call or launch flow of its rank carries,
+// i.e. launched before the capture began. A rank without any API call or flow has no launches to match,
+// so nothing on it is called an orphan; activities without a correlation id (0) are never orphans.
+SummaryWriter::OrphanSummary SummaryWriter::orphanSummary(const RankEvents& ev) const {
+    OrphanSummary s;
+    if (ev.byCorr.empty() && ev.flowCorr.empty())
+        return s;
+    auto orphan = [&](std::int64_t corr) {
+        return corr != 0 && !ev.byCorr.count(corr) && !ev.flowCorr.count(corr);
+    };
+    auto visit = [&](Ns start, Ns end, std::int64_t corr, int category) {
+        if (orphan(corr)) {
+            ++s.count;
+            s.busyNs += end - start;
+        } else {
+            s.launchedActs.push_back({start, end, category});
+        }
+    };
+    for (const auto* k : ev.kernels)
+        visit(k->start, k->end, k->correlation, catIndex_[k->category]);
+    for (const auto* m : ev.copies)
+        visit(m->start, m->end, m->correlation, order_.memory);
+    for (const auto* m : ev.memsets)
+        visit(m->start, m->end, m->correlation, order_.memory);
+    if (s.count == 0)
+        s.launchedActs.clear();
+    return s;
+}
+
+// Every CPU-blocking stream/event synchronisation that starts inside a step, with the bytes of the
+// device-to-host copy its thread issued just before it (the `.item()` / `.cpu()` pattern), 0 when none.
+void SummaryWriter::writeBlockingSyncs(std::int32_t rank, const RankEvents& ev,
+                                       const std::vector<const StepRange*>& steps) {
+    std::unordered_map<std::int64_t, const MemcpyEvent*> copyByCorr;
+    for (const auto* m : ev.copies)
+        if (m->correlation != 0)
+            copyByCorr.emplace(m->correlation, m);
+    std::map<std::pair<std::int64_t, std::int64_t>, const ApiCall*> previousOnThread;
+    for (const auto* a : ev.apis) { // ordered by start
+        const std::pair<std::int64_t, std::int64_t> thread{a->pid, a->tid};
+        const ApiCall* before = previousOnThread[thread];
+        previousOnThread[thread] = a;
+        if (!isBlockingStreamSync(t_.strings.at(a->name)))
+            continue;
+        const StepRange* step = nullptr;
+        for (const auto* s : steps)
+            if (a->start >= s->cpuStart && a->start < s->cpuEnd)
+                step = s;
+        if (!step)
+            continue;
+        std::int64_t dtohBytes = 0;
+        if (before && before->correlation != 0) {
+            auto it = copyByCorr.find(before->correlation);
+            if (it != copyByCorr.end() && it->second->kind == MemcpyKind::DtoH)
+                dtohBytes = it->second->bytes;
+        }
+        out_.sync.bindRunId(1).bind(2, rank).bind(3, step->index).bindStringId(4, t_.strings.at(a->name));
+        out_.sync.bind(5, a->start).bind(6, a->end).bind(7, dtohBytes).exec();
+    }
+}
+
+// Every idle gap >= kMinStoredGapNs of the rank's whole window, with what the CPU was doing meanwhile.
+// O(gaps log n + API calls inside gaps).
+void SummaryWriter::writeGaps(std::int32_t rank, const RankEvents& ev, const RankTimeline& timeline,
+                              const std::vector<const StepRange*>& steps) {
+    IntervalSet gaps = timeline.idleGaps(timeline.span());
+    std::erase_if(gaps, [](const Interval& g) { return g.length() < kMinStoredGapNs; });
+    std::vector<const StepRange*> gpuSteps; // steps with GPU work, by GPU start
+    for (const auto* s : steps)
+        if (s->gpuStart >= 0)
+            gpuSteps.push_back(s);
+    std::sort(gpuSteps.begin(), gpuSteps.end(),
+              [](const StepRange* a, const StepRange* b) { return a->gpuStart < b->gpuStart; });
+    std::vector<const KernelEvent*> byStart = ev.kernels;
     std::sort(byStart.begin(), byStart.end(),
               [](const KernelEvent* a, const KernelEvent* b) { return a->start < b->start; });
     RowBuffer& gs = out_.gap;
     for (const auto& g : gaps) {
         int stepIndex = -1;
-        for (const auto* s : steps)
-            if (s->gpuStart >= 0 && g.start >= s->gpuStart && g.start < s->gpuEnd)
-                stepIndex = s->index;
+        auto st = std::upper_bound(gpuSteps.begin(), gpuSteps.end(), g.start,
+                                   [](Ns t, const StepRange* s) { return t < s->gpuStart; });
+        if (st != gpuSteps.begin() && g.start < (*std::prev(st))->gpuEnd)
+            stepIndex = (*std::prev(st))->index;
         std::int64_t launches = 0;
         Ns syncNs = 0;
-        auto lo = std::lower_bound(apis.begin(), apis.end(), g.start,
+        auto lo = std::lower_bound(ev.apis.begin(), ev.apis.end(), g.start,
                                    [](const ApiCall* a, Ns t) { return a->start < t; });
-        for (auto it = lo; it != apis.end() && (*it)->start < g.end; ++it) {
+        for (auto it = lo; it != ev.apis.end() && (*it)->start < g.end; ++it) {
             const auto& n = t_.strings.at((*it)->name);
             if (isLaunchApi(n))
                 ++launches;
-            if (isDeviceSync(n) || isStreamSync(n) || isSyncMemcpyApi(n))
+            if (isDeviceSync(n) || isBlockingStreamSync(n) || isSyncMemcpyApi(n))
                 syncNs += std::min((*it)->end, g.end) - (*it)->start;
         }
-        const Ns dataNs = totalLength(clip(dataLoading, g));
+        const Ns dataNs = totalLength(clip(ev.dataLoading, g));
         // Next activity: the first kernel starting at or after the gap end.
         auto nk = std::lower_bound(byStart.begin(), byStart.end(), g.end,
                                    [](const KernelEvent* k, Ns t) { return k->start < t; });
@@ -436,22 +597,11 @@ void SummaryWriter::writeRank(std::int32_t rank) {
         Ns nextLaunch = -1;
         if (nk != byStart.end()) {
             nextName = &t_.strings.at((*nk)->name);
-            auto it = (*nk)->correlation ? byCorr.find((*nk)->correlation) : byCorr.end();
-            if (it != byCorr.end())
-                nextLaunch = it->second->start;
+            if (const ApiCall* call = ev.launchOf((*nk)->correlation))
+                nextLaunch = call->start;
         }
-        std::string state;
-        if (dataNs * 2 >= g.length())
-            state = "waiting-on-data";
-        else if (syncNs * 2 >= g.length())
-            state = "synchronising";
-        else if (nextLaunch >= g.start)
-            state = "launch-bound";
-        else if (nextLaunch >= 0)
-            state = "gpu-dependency";
-        else
-            state = "unknown";
-        gs.bindRunId(1).bind(2, rank).bind(3, stepIndex).bind(4, g.start).bind(5, g.end).bind(6, state);
+        gs.bindRunId(1).bind(2, rank).bind(3, stepIndex).bind(4, g.start).bind(5, g.end);
+        gs.bind(6, cpuStateOf(g, dataNs, syncNs, nextLaunch));
         gs.bind(7, launches).bind(8, syncNs).bind(9, dataNs);
         if (nextName)
             gs.bindStringId(10, *nextName);
@@ -512,6 +662,15 @@ void SummaryWriter::writeKernelStats() {
 
 void ensureSummaryTables(Workspace& ws) {
     execSql(ws.db(), kSummarySchema);
+    for (const char* column : kLaterRankColumns)
+        if (!hasColumn(ws, "summary_rank", column))
+            execSql(ws.db(), std::string("ALTER TABLE summary_rank ADD COLUMN ") + column + " INTEGER");
+}
+
+bool hasColumn(const Workspace& ws, std::string_view table, std::string_view column) {
+    Statement st(ws.db(), "SELECT COUNT(*) FROM pragma_table_info(?) WHERE name = ?");
+    st.bind(1, table).bind(2, column);
+    return st.step() && st.i64(0) > 0;
 }
 
 void deleteRunSummaries(Workspace& ws, std::int64_t runId) {
@@ -531,7 +690,7 @@ RunSummaryRows computeRunSummaries(const TraceData& trace, const CategoryRules& 
 void writeRunSummaries(Workspace& ws, std::int64_t runId, const RunSummaryRows& rows) {
     ensureSummaryTables(ws);
     deleteRunSummaries(ws, runId);
-    for (const RowBuffer* b : {&rows.rank, &rows.step, &rows.exclusive, &rows.kernel, &rows.gap})
+    for (const RowBuffer* b : {&rows.rank, &rows.step, &rows.exclusive, &rows.kernel, &rows.gap, &rows.sync})
         b->flush(ws, runId);
 }
 

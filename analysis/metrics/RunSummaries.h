@@ -5,7 +5,8 @@
 //   summary_step       per (run, rank, step): CPU range, GPU window, breakdown
 //   summary_exclusive  per (run, rank, step or -1 = whole window, category): exclusive ns
 //   summary_kernel     per (run, rank or -1 = all ranks, kernel name): cuda_gpu_kern_sum columns
-//   summary_gap        per (run, rank): the largest GPU idle gaps and what the CPU was doing
+//   summary_gap        per (run, rank): every GPU idle gap >= 10 us and what the CPU was doing
+//   summary_sync       per (run, rank): CPU-blocking stream/event synchronisations inside steps
 // The writing functions must run inside the caller's Transaction; they create the tables if needed.
 #include "core/TraceData.h"
 #include "metrics/CategoryRules.h"
@@ -19,12 +20,14 @@ namespace cnp {
 // The summary rows of one run, computed without the database (so an ingest computes them while another
 // thread inserts the events) and written by writeRunSummaries.
 struct RunSummaryRows {
-    RowBuffer rank{"INSERT INTO summary_rank "
-                   "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"};
+    RowBuffer rank{
+        "INSERT INTO summary_rank VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+        "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"};
     RowBuffer step{"INSERT INTO summary_step VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"};
     RowBuffer exclusive{"INSERT INTO summary_exclusive VALUES(?,?,?,?,?)"};
     RowBuffer kernel{"INSERT INTO summary_kernel VALUES(?,?,?,?,?,?,?,?,?,?,?)"};
     RowBuffer gap{"INSERT INTO summary_gap VALUES(?,?,?,?,?,?,?,?,?,?,?)"};
+    RowBuffer sync{"INSERT INTO summary_sync VALUES(?,?,?,?,?,?,?)"};
 };
 
 // `trace`: normalised and categorised (with `rules`), steps detected. Pure: no I/O. O(n log n).
@@ -40,6 +43,9 @@ void rebuildRunSummaries(Workspace& ws, std::int64_t runId);
 
 // Creates the summary tables when missing (idempotent).
 void ensureSummaryTables(Workspace& ws);
+// Whether `table` has `column` (summary tables gain columns over time; readers of older workspaces
+// read the missing ones as 0).
+bool hasColumn(const Workspace& ws, std::string_view table, std::string_view column);
 // Deletes every summary row of one run.
 void deleteRunSummaries(Workspace& ws, std::int64_t runId);
 

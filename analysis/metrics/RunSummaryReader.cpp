@@ -101,7 +101,40 @@ std::vector<RankSummary> RunSummaryReader::ranks() const {
     }
     for (auto& r : out)
         r.exclusive = exclusive(r.rank, -1);
+    readLaterRankColumns(out);
     return out;
+}
+
+// Columns summary_rank gained after its first release; a workspace summarised before keeps 0s and the
+// whole window as the launched window until `cnp reclassify` rebuilds it.
+void RunSummaryReader::readLaterRankColumns(std::vector<RankSummary>& ranks) const {
+    for (auto& r : ranks) {
+        r.orphans.launchedWindow = r.window;
+        r.orphans.launchedBreakdown = r.breakdown;
+    }
+    if (!hasColumn(ws_, "summary_rank", "launched_communication_total_ns"))
+        return;
+    Statement st(ws_.db(),
+                 "SELECT rank, graph_launch_count, graph_kernel_count, orphan_count, orphan_ns, "
+                 "launched_window_start_ns, launched_window_end_ns, launched_compute_ns, "
+                 "launched_communication_ns, launched_overlap_ns, launched_memory_ns, launched_idle_ns, "
+                 "launched_communication_total_ns FROM summary_rank WHERE run_id = ? AND "
+                 "orphan_count IS NOT NULL ORDER BY rank");
+    st.bind(1, runId_);
+    while (st.step()) {
+        auto r = std::find_if(ranks.begin(), ranks.end(),
+                              [&](const RankSummary& x) { return x.rank == st.i32(0); });
+        if (r == ranks.end())
+            continue;
+        r->launch.graphLaunches = st.i64(1);
+        r->launch.graphKernels = st.i64(2);
+        r->orphans.count = st.i64(3);
+        r->orphans.busyNs = st.i64(4);
+        r->orphans.launchedWindow.reset();
+        if (!st.isNull(5))
+            r->orphans.launchedWindow = Interval{st.i64(5), st.i64(6)};
+        r->orphans.launchedBreakdown = {st.i64(7), st.i64(8), st.i64(9), st.i64(10), st.i64(11), st.i64(12)};
+    }
 }
 
 ExclusiveNs RunSummaryReader::exclusive(std::int32_t rank, std::int32_t step) const {
@@ -214,6 +247,21 @@ std::vector<IdleGap> RunSummaryReader::idleGaps(Ns minLengthNs) const {
         g.nextLaunchNs = st.i64(9);
         out.push_back(std::move(g));
     }
+    return out;
+}
+
+std::vector<BlockingSync> RunSummaryReader::blockingSyncs() const {
+    std::vector<BlockingSync> out;
+    if (queryInt(ws_.db(), "SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name='summary_sync'") ==
+        0)
+        return out;
+    Statement st(ws_.db(), "SELECT y.rank, y.step_index, s.value, y.start_ns, y.end_ns, y.dtoh_bytes FROM "
+                           "summary_sync y LEFT JOIN strings s ON s.id = y.name_id WHERE y.run_id = ? "
+                           "ORDER BY y.end_ns - y.start_ns DESC, y.rank, y.start_ns");
+    st.bind(1, runId_);
+    while (st.step())
+        out.push_back({st.i32(0), st.i32(1), st.isNull(2) ? std::string() : st.text(2), st.i64(3), st.i64(4),
+                       st.i64(5)});
     return out;
 }
 

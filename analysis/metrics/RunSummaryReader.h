@@ -41,6 +41,18 @@ struct LaunchStats {
     Ns medianDelayNs = 0, p95DelayNs = 0, maxDelayNs = 0;
     std::int64_t shorterThanLaunch = 0; // kernels whose duration < their launch call's duration
     double meanLaunchCallNs = 0;
+    // CUDA graph replays: kernels whose launch call is a graph launch (not in launchedKernels), and the
+    // number of distinct graph launches that replayed them.
+    std::int64_t graphKernels = 0, graphLaunches = 0;
+};
+
+// GPU work whose launch call is not in the trace (launched before the capture began), and the window
+// and breakdown of the rank without it (docs/metrics.md, "Windows").
+struct OrphanStats {
+    std::int64_t count = 0;
+    Ns busyNs = 0; // sum of the orphan activities' durations
+    std::optional<Interval> launchedWindow;
+    BreakdownNs launchedBreakdown;
 };
 
 struct RankSummary {
@@ -55,6 +67,7 @@ struct RankSummary {
     std::int64_t pageableMemcpyCount = 0, syncMemcpyCount = 0;
     Ns pageableMemcpyNs = 0, syncMemcpyNs = 0;
     LaunchStats launch;
+    OrphanStats orphans;
     std::int64_t deviceSyncCount = 0, streamSyncCount = 0; // inside steps
     Ns deviceSyncNs = 0, streamSyncNs = 0;
 };
@@ -107,6 +120,15 @@ struct IdleGap {
     Ns length() const { return end - start; }
 };
 
+// A CPU-blocking stream/event synchronisation inside a step (cudaStreamSynchronize, cudaEventSynchronize).
+struct BlockingSync {
+    std::int32_t rank = 0, stepIndex = 0;
+    std::string api;
+    Ns start = 0, end = 0;
+    std::int64_t dtohBytes = 0; // the device-to-host copy its thread issued just before, 0 = none
+    Ns length() const { return end - start; }
+};
+
 class RunSummaryReader {
 public:
     // Throws InputError when the run has no summaries (a workspace written before they existed).
@@ -117,11 +139,14 @@ public:
     // Kernel statistics of one rank, or of all ranks together (rank = -1), by total time descending.
     // limit 0 = all rows.
     std::vector<KernelStatRow> kernelStats(std::int32_t rank = -1, std::size_t limit = 0) const;
-    // Stored idle gaps at least minLengthNs long (gaps under 10 us are never stored), longest first.
+    // Every idle gap at least minLengthNs long (gaps under 10 us are never stored), longest first.
     std::vector<IdleGap> idleGaps(Ns minLengthNs) const;
+    // Every CPU-blocking stream/event synchronisation inside a step, longest first.
+    std::vector<BlockingSync> blockingSyncs() const;
 
 private:
     ExclusiveNs exclusive(std::int32_t rank, std::int32_t step) const;
+    void readLaterRankColumns(std::vector<RankSummary>& ranks) const;
     const Workspace& ws_;
     std::int64_t runId_;
     CategoryOrder order_; // exclusive-priority order of the workspace's rules, read once

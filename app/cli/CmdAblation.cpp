@@ -16,20 +16,111 @@ namespace cnp::cli {
 namespace {
 
 void ratioJson(JsonOutput& j, const RatioWithCi& r) {
-    j.beginObject()
-        .key("value")
-        .real(r.value)
-        .key("ci95")
-        .beginArray()
-        .real(r.ci95.lo)
-        .real(r.ci95.hi)
-        .endArray();
+    j.beginObject().key("value").real(r.value).key("ci95");
+    if (r.hasCi)
+        j.beginArray().real(r.ci95.lo).real(r.ci95.hi).endArray();
+    else
+        j.null();
     j.key("significant").boolean(r.significant).endObject();
+}
+
+void logJson(JsonOutput& j, const std::optional<LogFigures>& log) {
+    if (!log) {
+        j.null();
+        return;
+    }
+    j.beginObject().key("runs").num(log->runs).key("throughput");
+    if (log->throughput > 0)
+        j.real(log->throughput);
+    else
+        j.null();
+    j.key("unit").str(log->throughputUnit).key("step_time_ns");
+    if (log->medianStepNs > 0)
+        j.num(log->medianStepNs);
+    else
+        j.null();
+    j.key("source").str(log->source).endObject();
+}
+
+void warningsJson(JsonOutput& j, const std::vector<AblationWarning>& warnings) {
+    j.beginArray();
+    for (const auto& w : warnings) {
+        j.beginObject().key("config").str(w.config).key("kind").str(w.kind).key("message").str(w.message);
+        j.key("bounded_speedup").real(w.boundedSpeedup).endObject();
+    }
+    j.endArray();
+}
+
+void configJson(JsonOutput& j, const AblationConfig& c, bool synthetic) {
+    j.beginObject().key("config").str(c.config).key("synthetic").boolean(synthetic);
+    j.key("runs").num(static_cast<std::int64_t>(c.runs.size()));
+    j.key("run_names").beginArray();
+    for (const auto& r : c.runs)
+        j.str(r);
+    j.endArray();
+    j.key("steps").num(static_cast<std::int64_t>(c.stepTimesNs.size()));
+    j.key("step_time_ns").beginObject().key("median").num(c.medianStepNs).key("ci95");
+    if (c.hasCi)
+        j.beginArray().num(c.ciLoNs).num(c.ciHiNs).endArray();
+    else
+        j.null();
+    j.key("ci_missing_reason");
+    if (c.hasCi)
+        j.null();
+    else
+        j.str(c.ciMissingReason);
+    j.key("traced_median").num(c.tracedMedianStepNs);
+    j.key("mean").num(c.meanStepNs).key("values").beginArray();
+    for (auto t : c.stepTimesNs)
+        j.num(t);
+    j.endArray().endObject();
+    j.key("log");
+    logJson(j, c.log);
+    j.key("profiler_overhead").beginObject().key("launch_bound_share").real(c.overhead.launchBoundShare);
+    j.key("profiler").str(c.overhead.profiler).key("cpu_ranges_per_ms").real(c.overhead.cpuRangesPerMs);
+    j.endObject();
+    j.key("throughput").beginObject().key("value").real(c.throughput).key("unit").str(c.throughputUnit);
+    j.key("ci95");
+    if (c.hasCi)
+        j.beginArray().real(c.throughputCiLo).real(c.throughputCiHi).endArray();
+    else
+        j.null();
+    j.endObject();
+    j.key("mfu").real(c.mfu);
+    j.key("speedup_vs_baseline");
+    ratioJson(j, c.speedupVsBaseline);
+    j.key("gain_vs_previous");
+    if (c.gainVsPrevious)
+        ratioJson(j, *c.gainVsPrevious);
+    else
+        j.null();
+    const auto& b = c.breakdownMeanNs;
+    j.key("breakdown_ns")
+        .beginObject()
+        .key("compute")
+        .num(b.compute)
+        .key("communication")
+        .num(b.communication);
+    j.key("overlap").num(b.overlap).key("memory").num(b.memory).key("idle").num(b.idle).endObject();
+    j.key("exclusive_ns").beginObject();
+    for (const auto& [cat, ns] : c.exclusiveMeanNs)
+        j.key(cat).num(ns);
+    j.endObject();
+    j.key("attribution_vs_previous_ns");
+    if (c.attributionVsPreviousNs) {
+        j.beginObject();
+        for (const auto& [cat, ns] : *c.attributionVsPreviousNs)
+            j.key(cat).num(ns);
+        j.key("total").num(c.attributionTotalNs).endObject();
+    } else {
+        j.null();
+    }
+    j.endObject();
 }
 
 int runAblation(const std::vector<std::string>& args) {
     ArgParser p({"--baseline", "--order", "--tokens-per-step", "--flops-per-step", "--peak-flops",
-                 "--skip-first", "--resamples", "--seed"},
+                 "--skip-first", "--resamples", "--seed", "--source"},
                 {"--json"});
     p.parse(args);
     p.requirePositionals(1, 1, "WORKSPACE");
@@ -48,6 +139,11 @@ int runAblation(const std::vector<std::string>& args) {
         throw UsageFailure{"--resamples must be >= 1000"};
     if (auto s = p.number("--seed"))
         o.seed = static_cast<std::uint64_t>(*s);
+    if (auto s = p.value("--source")) {
+        o.source = ablationSourceFrom(*s);
+        if (!o.source)
+            throw UsageFailure{"--source must be trace or log"};
+    }
     Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);
     const auto res = computeAblation(ws, o);
     // Configurations with a generated run are flagged in every output: never mistaken for measurements.
@@ -63,71 +159,37 @@ int runAblation(const std::vector<std::string>& args) {
     if (p.has("--json")) {
         JsonOutput j;
         j.beginObject().key("baseline").str(res.baseline).key("resamples").num(o.resamples);
+        j.key("source")
+            .str(toString(res.source))
+            .key("min_steps_for_ci")
+            .num(static_cast<std::int64_t>(kMinSamplesForCi));
         j.key("configs").beginArray();
-        for (const auto& c : res.configs) {
-            j.beginObject().key("config").str(c.config).key("synthetic").boolean(isSynthetic(c));
-            j.key("runs").num(static_cast<std::int64_t>(c.runs.size()));
-            j.key("run_names").beginArray();
-            for (const auto& r : c.runs)
-                j.str(r);
-            j.endArray();
-            j.key("steps").num(static_cast<std::int64_t>(c.stepTimesNs.size()));
-            j.key("step_time_ns").beginObject().key("median").num(c.medianStepNs);
-            j.key("ci95").beginArray().num(c.ciLoNs).num(c.ciHiNs).endArray();
-            j.key("mean").num(c.meanStepNs).key("values").beginArray();
-            for (auto t : c.stepTimesNs)
-                j.num(t);
-            j.endArray().endObject();
-            j.key("throughput")
-                .beginObject()
-                .key("value")
-                .real(c.throughput)
-                .key("unit")
-                .str(c.throughputUnit);
-            j.key("ci95").beginArray().real(c.throughputCiLo).real(c.throughputCiHi).endArray();
-            j.endObject();
-            j.key("mfu").real(c.mfu);
-            j.key("speedup_vs_baseline");
-            ratioJson(j, c.speedupVsBaseline);
-            j.key("gain_vs_previous");
-            if (c.gainVsPrevious)
-                ratioJson(j, *c.gainVsPrevious);
-            else
-                j.null();
-            const auto& b = c.breakdownMeanNs;
-            j.key("breakdown_ns")
-                .beginObject()
-                .key("compute")
-                .num(b.compute)
-                .key("communication")
-                .num(b.communication);
-            j.key("overlap").num(b.overlap).key("memory").num(b.memory).key("idle").num(b.idle).endObject();
-            j.key("exclusive_ns").beginObject();
-            for (const auto& [cat, ns] : c.exclusiveMeanNs)
-                j.key(cat).num(ns);
-            j.endObject();
-            j.key("attribution_vs_previous_ns");
-            if (c.attributionVsPreviousNs) {
-                j.beginObject();
-                for (const auto& [cat, ns] : *c.attributionVsPreviousNs)
-                    j.key(cat).num(ns);
-                j.key("total").num(c.attributionTotalNs).endObject();
-            } else {
-                j.null();
-            }
-            j.endObject();
-        }
-        j.endArray().endObject();
+        for (const auto& c : res.configs)
+            configJson(j, c, isSynthetic(c));
+        j.endArray();
+        j.key("not_in_plan").beginArray();
+        for (const auto& c : res.notInPlan)
+            j.str(c);
+        j.endArray();
+        j.key("warnings");
+        warningsJson(j, res.warnings);
+        j.endObject();
         std::cout << j.text();
         return Ok;
     }
 
     using T = TableOutput;
     std::cout << "ablation over " << res.configs.size() << " configurations, baseline " << res.baseline
-              << " (median step time, 95% bootstrap CI over steps, " << o.resamples << " resamples)\n\n";
-    T t({"config", ">runs", ">steps", ">median step", ">95% CI", ">throughput", ">MFU", ">speedup",
-         ">gain vs prev"});
+              << " ("
+              << (res.source == AblationSource::Log ? "median step time from the runs' logs"
+                                                    : "median traced step time")
+              << ", 95% bootstrap CI, " << o.resamples << " resamples; no CI below " << kMinSamplesForCi
+              << " samples)\n\n";
+    T t({"config", ">runs", ">steps", ">median step", ">95% CI", ">traced", ">log", ">throughput", ">MFU",
+         ">speedup", ">gain vs prev"});
     auto sig = [](const RatioWithCi& r) {
+        if (!r.hasCi)
+            return T::fixed(r.value, 3) + "x (no CI)";
         return T::fixed(r.value, 3) + "x [" + T::fixed(r.ci95.lo, 3) + ", " + T::fixed(r.ci95.hi, 3) + "]" +
                (r.significant ? " *" : "");
     };
@@ -135,7 +197,11 @@ int runAblation(const std::vector<std::string>& args) {
         t.addRow(
             {c.config + (isSynthetic(c) ? " [synthetic]" : ""), std::to_string(c.runs.size()),
              std::to_string(c.stepTimesNs.size()), T::duration(static_cast<double>(c.medianStepNs)),
-             T::duration(static_cast<double>(c.ciLoNs)) + " - " + T::duration(static_cast<double>(c.ciHiNs)),
+             c.hasCi ? T::duration(static_cast<double>(c.ciLoNs)) + " - " +
+                           T::duration(static_cast<double>(c.ciHiNs))
+                     : std::string("too few steps"),
+             c.tracedMedianStepNs > 0 ? T::duration(static_cast<double>(c.tracedMedianStepNs)) : "-",
+             c.log && c.log->medianStepNs > 0 ? T::duration(static_cast<double>(c.log->medianStepNs)) : "-",
              T::fixed(c.throughput, c.throughputUnit == "steps/s" ? 2 : 0) + " " + c.throughputUnit,
              c.mfu ? T::fixed(100 * *c.mfu, 1) + "%" : std::string("-"), sig(c.speedupVsBaseline),
              c.gainVsPrevious ? sig(*c.gainVsPrevious) : std::string("-")});
@@ -143,6 +209,14 @@ int runAblation(const std::vector<std::string>& args) {
     std::cout << "(* = significant: the CI of the ratio excludes 1)\n";
     if (std::any_of(res.configs.begin(), res.configs.end(), isSynthetic))
         std::cout << "[synthetic] = generated by cnp synth (a model, not a measurement; docs/synth.md)\n";
+    if (!res.notInPlan.empty()) {
+        std::cout << "not in the plan (not compared):";
+        for (const auto& c : res.notInPlan)
+            std::cout << " [" << c << "]";
+        std::cout << '\n';
+    }
+    for (const auto& w : res.warnings)
+        std::cout << "warning: " << w.message << '\n';
     std::cout << '\n';
     std::vector<std::string> h{"mean per step"};
     for (const auto& c : res.configs)
@@ -184,9 +258,12 @@ CNP_COMMAND(
     "ablation", "compare configurations: step time with CI, speedup, attribution",
     "usage: cnp ablation WS [--baseline LABEL] [--order L1,L2,...] [--tokens-per-step N] [--json]\n"
     "                       [--flops-per-step F --peak-flops P] [--skip-first N] [--resamples N] [--seed "
-    "S]\n\n"
-    "Per configuration (runs grouped by their --config label, in plan order): the median step time\n"
-    "over all steps of all its runs with a seeded 95% percentile-bootstrap CI, throughput (tokens/s\n"
+    "S]\n"
+    "                       [--source trace|log]\n\n"
+    "Per configuration (runs grouped by their --config label; only the plan order's configurations,\n"
+    "the others are listed as not in the plan): the median step time over all steps of all its runs\n"
+    "with a seeded 95% bootstrap CI (runs, then steps, resampled; none below 5 steps), the traced and\n"
+    "the log-reported step time side by side, warnings on profiler overhead, throughput (tokens/s\n"
     "when tokens per step is known, else steps/s), MFU when FLOPs per step and peak FLOP/s are known,\n"
     "speedup vs the baseline and gain vs the previous configuration (each with a CI; significant when\n"
     "the CI excludes 1), the mean per-step breakdown and exclusive time per category, and the\n"
@@ -199,6 +276,8 @@ CNP_COMMAND(
     "  --skip-first N       drop the first N steps of every run (warm-up)\n"
     "  --resamples N        bootstrap resamples (default 2000, at least 1000)\n"
     "  --seed S             bootstrap seed (default fixed: results are reproducible)\n"
+    "  --source trace|log   compare traced step windows or the step times the runs' logs reported\n"
+    "                       (default: the workspace's choice, meta ablation_source, else trace)\n"
     "  --json               machine-readable output (docs/cli.md)\n",
     runAblation);
 

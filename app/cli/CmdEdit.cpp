@@ -1,22 +1,51 @@
-// cnp edit WS --remove RUN | --rename RUN NEW | --relabel RUN CONFIG | --plan L1,L2,...
+// cnp edit WS --remove RUN | --rename RUN NEW | --relabel RUN CONFIG | --plan L1,L2,... |
+//             --throughput VALUE --unit U --run RUN | --ablation-source trace|log
 #include "ArgParser.h"
 #include "CommandRegistry.h"
 
 #include "core/CommaList.h"
+#include "metrics/Ablation.h"
 #include "store/Workspace.h"
 
+#include <cmath>
 #include <iostream>
 
 namespace cnp::cli {
 namespace {
 
+// Records a throughput the user read off the workload's own log as run RUN's log figure (log.* run
+// attributes, log.source = user), replacing any step time the log had reported.
+void setUserThroughput(Workspace& ws, const ArgParser& p, double value) {
+    const auto runName = p.value("--run");
+    const auto unit = p.value("--unit");
+    if (!runName || !unit)
+        throw UsageFailure{"--throughput needs --run RUN and --unit tokens/s|samples/s|steps/s"};
+    if (*unit != "tokens/s" && *unit != "samples/s" && *unit != "steps/s")
+        throw UsageFailure{"--unit must be tokens/s, samples/s or steps/s"};
+    if (!(value > 0) || !std::isfinite(value))
+        throw UsageFailure{"--throughput must be a positive number"};
+    const auto run = ws.runOrThrow(*runName);
+    Transaction tx(ws.db());
+    ws.setRunAttribute(run.id, "log.throughput", p.valueOr("--throughput", ""));
+    ws.setRunAttribute(run.id, "log.throughput_unit", *unit);
+    ws.setRunAttribute(run.id, "log.source", "user");
+    ws.eraseRunAttribute(run.id, "log.step_time_s");
+    tx.commit();
+    std::cout << "run '" << *runName << "': log throughput " << value << ' ' << *unit
+              << " (entered by user)\n";
+}
+
 int runEdit(const std::vector<std::string>& args) {
-    ArgParser p({"--remove", "--rename", "--relabel", "--plan"}, {});
+    ArgParser p({"--remove", "--rename", "--relabel", "--plan", "--throughput", "--unit", "--run",
+                 "--ablation-source"},
+                {});
     p.parse(args);
-    const int actions = int(p.value("--remove").has_value()) + int(p.value("--rename").has_value()) +
-                        int(p.value("--relabel").has_value()) + int(p.value("--plan").has_value());
+    int actions = 0;
+    for (const char* a : {"--remove", "--rename", "--relabel", "--plan", "--throughput", "--ablation-source"})
+        actions += int(p.value(a).has_value());
     if (actions != 1)
-        throw UsageFailure{"give exactly one of --remove, --rename, --relabel, --plan"};
+        throw UsageFailure{"give exactly one of --remove, --rename, --relabel, --plan, --throughput, "
+                           "--ablation-source"};
     const bool twoArgs = p.value("--rename") || p.value("--relabel");
     p.requirePositionals(twoArgs ? 2 : 1, twoArgs ? 2 : 1,
                          twoArgs ? "WORKSPACE and the new value" : "WORKSPACE");
@@ -30,6 +59,14 @@ int runEdit(const std::vector<std::string>& args) {
     } else if (auto name = p.value("--relabel")) {
         ws.relabelRun(*name, p.positionals()[1]);
         std::cout << "run '" << *name << "' now has configuration '" << p.positionals()[1] << "'\n";
+    } else if (auto t = p.number("--throughput")) {
+        setUserThroughput(ws, p, *t);
+    } else if (auto src = p.value("--ablation-source")) {
+        if (!ablationSourceFrom(*src))
+            throw UsageFailure{"--ablation-source must be trace or log"};
+        ws.setMeta("ablation_source", *src);
+        std::cout << "ablations compare " << (*src == "log" ? "the runs' log figures" : "traced step windows")
+                  << " by default\n";
     } else if (auto plan = p.value("--plan")) {
         ws.setPlanOrder(splitCommaList(*plan));
         std::cout << "plan order:";
@@ -40,14 +77,19 @@ int runEdit(const std::vector<std::string>& args) {
     return Ok;
 }
 
-CNP_COMMAND("edit", "remove, rename or relabel runs; set the configuration plan order",
-            "usage: cnp edit WORKSPACE --remove RUN\n"
-            "       cnp edit WORKSPACE --rename RUN NEW_NAME\n"
-            "       cnp edit WORKSPACE --relabel RUN CONFIG\n"
-            "       cnp edit WORKSPACE --plan CONFIG1,CONFIG2,...\n\n"
-            "--plan sets the order of configurations used by ablations (the first is the default baseline);\n"
-            "configurations not listed follow in order of first ingest.\n",
-            runEdit);
+CNP_COMMAND(
+    "edit", "remove, rename or relabel runs; set the configuration plan order",
+    "usage: cnp edit WORKSPACE --remove RUN\n"
+    "       cnp edit WORKSPACE --rename RUN NEW_NAME\n"
+    "       cnp edit WORKSPACE --relabel RUN CONFIG\n"
+    "       cnp edit WORKSPACE --plan CONFIG1,CONFIG2,...\n"
+    "       cnp edit WORKSPACE --throughput VALUE --unit tokens/s|samples/s|steps/s --run RUN\n"
+    "       cnp edit WORKSPACE --ablation-source trace|log\n\n"
+    "--plan sets the configurations ablations compare, in order (the first is the default baseline);\n"
+    "runs of configurations not listed are shown as not in the plan.\n"
+    "--throughput records the throughput RUN's own log reported (log.source = user), shown beside\n"
+    "the traced figure. --ablation-source chooses which figure ablations compare by default.\n",
+    runEdit);
 
 } // namespace
 } // namespace cnp::cli

@@ -34,6 +34,7 @@ int runInsights(const std::vector<std::string>& args) {
         for (const auto& in : insights) {
             j.beginObject().key("id").str(in.id).key("severity").str(toString(in.severity));
             j.key("title").str(in.title).key("explanation").str(in.explanation).key("value").real(in.value);
+            j.key("evidence_total").num(static_cast<std::int64_t>(in.evidenceTotal));
             j.key("evidence").beginArray();
             for (const auto& e : in.evidence) {
                 j.beginObject().key("rank").num(e.rank).key("step").num(e.stepIndex);
@@ -72,6 +73,9 @@ int runInsights(const std::vector<std::string>& args) {
             }
             std::cout << '\n';
         }
+        if (in.evidenceTotal > in.evidence.size())
+            std::cout << "    (the " << in.evidence.size() << " most telling of " << in.evidenceTotal
+                      << " shown)\n";
         std::cout << '\n';
     }
     return Ok;
@@ -83,7 +87,8 @@ CNP_COMMAND("insights", "findings with severity, explanation and evidence for on
             "usage: cnp insights WS --run NAME [--idle-gap-us N] [--json]\n\n"
             "Checks run NAME for: GPU idle gaps and what the CPU was doing (launch-bound, waiting on data,\n"
             "synchronising), exposed communication, low communication/compute overlap, kernels shorter than\n"
-            "their launch call, synchronous or pageable memcpy, device-wide synchronisation inside steps,\n"
+            "their launch call, synchronous or pageable memcpy, CPU-blocking stream/event and device-wide\n"
+            "synchronisation inside steps,\n"
             "stragglers and rank imbalance, and the training image's release-note rules on run metadata\n"
             "(NCCL_SOCKET_IFNAME per pod size, CUDA vs driver version, DeepSpeed prefetch bucket size).\n"
             "Most severe first. Thresholds: docs/metrics.md.\n\n"

@@ -37,7 +37,7 @@ void kernelJson(JsonOutput& j, const KernelStatRow& k) {
 }
 
 int runStats(const std::vector<std::string>& args) {
-    ArgParser p({"--run", "--top"}, {"--json"});
+    ArgParser p({"--run", "--top"}, {"--json", "--exclude-orphans"});
     p.parse(args);
     p.requirePositionals(1, 1, "WORKSPACE");
     const auto runName = p.value("--run");
@@ -49,7 +49,13 @@ int runStats(const std::vector<std::string>& args) {
     Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);
     const auto run = ws.runOrThrow(*runName);
     const RunSummaryReader reader(ws, run.id);
-    const auto ranks = reader.ranks();
+    auto ranks = reader.ranks();
+    const bool excludeOrphans = p.has("--exclude-orphans");
+    if (excludeOrphans)
+        for (auto& r : ranks) {
+            r.window = r.orphans.launchedWindow;
+            r.breakdown = r.orphans.launchedBreakdown;
+        }
     const auto steps = reader.steps();
     const auto multi = aggregateSteps(steps);
     const auto limit = static_cast<std::size_t>(top);
@@ -58,6 +64,7 @@ int runStats(const std::vector<std::string>& args) {
         JsonOutput j;
         j.beginObject();
         j.key("run").str(run.info.name).key("config").str(run.info.config);
+        j.key("window").str(excludeOrphans ? "launched" : "all");
         j.key("ranks").beginArray();
         for (const auto& r : ranks) {
             j.beginObject();
@@ -93,6 +100,17 @@ int runStats(const std::vector<std::string>& args) {
             j.key("delay_max_ns").num(r.launch.maxDelayNs);
             j.key("kernels_shorter_than_launch").num(r.launch.shorterThanLaunch);
             j.key("launch_call_mean_ns").real(r.launch.meanLaunchCallNs);
+            j.key("graph_launches")
+                .num(r.launch.graphLaunches)
+                .key("graph_kernels")
+                .num(r.launch.graphKernels);
+            j.endObject();
+            j.key("orphans")
+                .beginObject()
+                .key("count")
+                .num(r.orphans.count)
+                .key("busy_ns")
+                .num(r.orphans.busyNs);
             j.endObject();
             j.key("steps").beginArray();
             for (const auto& s : steps) {
@@ -158,8 +176,18 @@ int runStats(const std::vector<std::string>& args) {
         }
         const double w = static_cast<double>(r.window->length());
         auto frac = [&](Ns v) { return w > 0 ? T::percent(static_cast<double>(v) / w) : std::string("-"); };
-        std::cout << "  GPU window " << T::duration(w) << ", kernel time "
-                  << T::duration(static_cast<double>(r.kernelTimeNs)) << "\n\n";
+        std::cout << "  GPU window " << T::duration(w) << (excludeOrphans ? " (orphan work excluded)" : "")
+                  << ", kernel time " << T::duration(static_cast<double>(r.kernelTimeNs)) << '\n';
+        if (r.orphans.count > 0)
+            std::cout << "  orphan GPU work (launched before the capture began): "
+                      << T::count(r.orphans.count) << (r.orphans.count == 1 ? " activity, " : " activities, ")
+                      << T::duration(static_cast<double>(r.orphans.busyNs)) << " busy"
+                      << (excludeOrphans ? "" : " (--exclude-orphans leaves it out of the window)") << '\n';
+        if (r.launch.graphKernels > 0)
+            std::cout << "  CUDA graphs: " << T::count(r.launch.graphKernels) << " kernels replayed by "
+                      << T::count(r.launch.graphLaunches) << " graph launch"
+                      << (r.launch.graphLaunches == 1 ? "" : "es") << '\n';
+        std::cout << '\n';
         T b({"part", ">time", ">share"});
         b.addRow(
             {"compute", T::duration(static_cast<double>(r.breakdown.compute)), frac(r.breakdown.compute)});
@@ -225,16 +253,19 @@ int runStats(const std::vector<std::string>& args) {
 
 CNP_COMMAND(
     "stats", "per-rank breakdown, steps and top kernels of one run",
-    "usage: cnp stats WS --run NAME [--top N] [--json]\n\n"
+    "usage: cnp stats WS --run NAME [--top N] [--exclude-orphans] [--json]\n\n"
     "For each rank of run NAME: event counts, total kernel time, the whole-trace GPU window and its\n"
     "temporal breakdown (compute, exposed communication, exposed memory, idle: integer ns summing to\n"
     "the window; overlap = communication hidden under compute), exclusive time per kernel category,\n"
     "launch statistics, the steps found with their own breakdowns, and the top N kernels (default 10)\n"
     "with the columns of Nsight Systems' cuda_gpu_kern_sum. Multi-rank runs also get step times\n"
-    "(max over ranks), skew and stragglers. Definitions: docs/metrics.md; JSON shape: docs/cli.md.\n\n"
-    "  --run NAME   the run to describe (see cnp runs)\n"
-    "  --top N      kernels listed per rank and for the run (default 10, 0 = all)\n"
-    "  --json       machine-readable output\n",
+    "(max over ranks), skew and stragglers. GPU work whose launch is not in the trace (launched before\n"
+    "the capture began) is counted as orphan work. Definitions: docs/metrics.md; JSON: docs/cli.md.\n\n"
+    "  --run NAME         the run to describe (see cnp runs)\n"
+    "  --top N            kernels listed per rank and for the run (default 10, 0 = all)\n"
+    "  --exclude-orphans  whole-trace window and breakdown without orphan GPU work (the window of\n"
+    "                     tools that start at the first launch)\n"
+    "  --json             machine-readable output\n",
     runStats);
 
 } // namespace cnp::cli

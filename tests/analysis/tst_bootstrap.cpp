@@ -69,6 +69,33 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, Bootstrap(1, 0));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, Bootstrap(1, 1000, 1.0));
     }
+
+    // Three runs of one configuration at 10, 12 and 14 (50 steps each). Pooling the 150 steps hides the
+    // run-to-run spread: the resampled median is 12 unless >= 75 of 150 draws hit one run (a 4-sigma
+    // event), so the single-level CI is [12, 12]. Resampling runs first: two or more draws of the first
+    // run (probability 7/27 = 26%) give a median of 10, of the last run 14, so the 2.5th/97.5th
+    // percentiles are 10 and 14.
+    void hierarchicalCarriesRunVariance() {
+        const std::vector<std::vector<double>> runs{
+            std::vector<double>(50, 10.0), std::vector<double>(50, 12.0), std::vector<double>(50, 14.0)};
+        std::vector<double> pooled;
+        for (const auto& r : runs)
+            pooled.insert(pooled.end(), r.begin(), r.end());
+        const Bootstrap bs;
+        const auto flat = bs.medianCi(pooled);
+        QCOMPARE(flat.lo, 12.0);
+        QCOMPARE(flat.hi, 12.0);
+        const auto h = bs.medianCi(runs);
+        QCOMPARE(h.lo, 10.0);
+        QCOMPARE(h.hi, 14.0);
+        // One run: the same as the single-level bootstrap (same draws).
+        const std::vector<double> one{3, 1, 4, 1, 5, 9, 2, 6};
+        const auto a = bs.medianCi(one), b = bs.medianCi(std::vector<std::vector<double>>{one});
+        QCOMPARE(a.lo, b.lo);
+        QCOMPARE(a.hi, b.hi);
+        // Ratio of two such configurations: 1 lies inside the hierarchical CI.
+        QVERIFY(!bs.ratioOfMediansCi(runs, runs).excludes(1.0));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestBootstrap)

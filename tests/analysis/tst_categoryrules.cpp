@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <map>
+
 using namespace cnp;
 
 class TestCategoryRules : public QObject {
@@ -59,11 +61,45 @@ private slots:
                                << "other";
         QTest::newRow("empty") << ""
                                << "other";
+        // ROCm: rocBLAS/hipBLASLt (Tensile), MIOpen, composable-kernel FMHA, RCCL.
+        QTest::newRow("tensile gemm") << "Cijk_Alik_Bljk_SB_Bias_AS_SAV_UserArgs_MT64x16x32_MI16x16x1_SN_"
+                                         "LDSB0_AFC1_AFEM1_ISA90a_WG64_4_1"
+                                      << "gemm";
+        QTest::newRow("hipblaslt") << "Cijk_Ailk_Bljk_BBS_BH_Bias_HAS_SAV_UserArgs_MT256x256x64_MI32x32x8"
+                                   << "gemm";
+        QTest::newRow("miopen conv asm") << "miopenSp3AsmConv_v21_1_3_gfx9_fp32_stride1"
+                                         << "convolution";
+        QTest::newRow("miopen naive conv") << "naive_conv_fwd_nchw_float_double_float"
+                                           << "convolution";
+        QTest::newRow("miopen igemm conv") << "igemm_fwd_gtcx_nchw_fp32_bx0_ex1_bt128x128x16_wt32x32x2"
+                                           << "convolution"; // a convolution, though "gemm" is in the name
+        QTest::newRow("miopen batchnorm") << "MIOpenBatchNormFwdTrainSpatial"
+                                          << "elementwise/reduction";
+        QTest::newRow("ck fmha")
+            << "ck_tile::kentry<256, 2, ck_tile::FmhaFwdKernel<ck_tile::BlockFmhaPipelineQRKSVS>>"
+            << "attention";
+        QTest::newRow("rccl") << "ncclDevKernel_Generic_4(ncclDevKernelArgsStorage<4096ul>)"
+                              << "communication";
     }
     void defaults() {
         QFETCH(QString, name);
         QFETCH(QString, category);
         QCOMPARE(QString::fromStdString(CategoryRules().classify(name.toStdString())), category);
+    }
+
+    // The MI250 trace (HTA test data, ROCm 6.2): its 14 kernels by category, counted independently with a
+    // Python re.search over the JSON's kernel names: 2 Tensile Cijk_ GEMMs (the old rules left them
+    // "other"), 1 multi_tensor_apply, 11 at::native elementwise/reduce kernels.
+    void mi250TraceCategories() {
+        TraceData t =
+            importFile(CNP_TEST_DATA_DIR "/hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz");
+        categoriseKernels(t, CategoryRules());
+        std::map<std::string, int> counts;
+        for (const auto& k : t.kernels)
+            ++counts[t.strings.at(k.category)];
+        const std::map<std::string, int> expected{
+            {"gemm", 2}, {"optimizer", 1}, {"elementwise/reduction", 11}};
+        QCOMPARE(counts, expected);
     }
 
     void resourceFileMatchesBuiltins() {
@@ -93,7 +129,8 @@ private slots:
     void defaultPriority() {
         const auto p = CategoryRules().computePriority();
         const std::vector<std::string> expected{
-            "gemm", "attention", "triton-fused", "elementwise/reduction", "optimizer", "other"};
+            "gemm",      "attention", "convolution", "triton-fused", "elementwise/reduction",
+            "optimizer", "other"};
         QCOMPARE(p, expected);
     }
 

@@ -2,6 +2,8 @@
 // quiet otherwise; release-note rules on run metadata are table-driven.
 #include "tst_analysis_synthetic.h"
 
+#include "core/Units.h"
+#include "ingest/IngestPipeline.h"
 #include "metrics/Insights.h"
 
 #include <QTemporaryDir>
@@ -30,6 +32,7 @@ class TestInsights : public QObject {
     QTemporaryDir dir;
     std::unique_ptr<Workspace> ws;
     int serial = 0;
+    bool ncclRun_ = false;
 
     std::vector<Insight> run(SyntheticTrace s) {
         const std::string name = "r" + std::to_string(++serial);
@@ -143,6 +146,130 @@ private slots:
         QCOMPARE(in->value, 400.0 / 1200.0);
         QCOMPARE(in->severity, InsightSeverity::Critical);
         QCOMPARE(in->evidence[0].rank, 1);
+    }
+
+    // Rank 0 of a real 2-rank NCCL job (HTA test data). Expected values from an independent Python pass
+    // over the JSON (decimal text read exactly, ns = round(us * 1000) for ts and dur, union of
+    // kernel/gpu_memcpy/gpu_memset intervals, gaps between merged intervals): window 660551005 ns; gaps
+    // >= 100 µs: 1281 totalling 442163968 ns (66.9%); gaps >= 10 µs: 2446 totalling 501129034 ns. Storing
+    // only the 256 longest gaps gave 256 / 253.8 ms and the same figures for both thresholds.
+    void idleGapsOnRealNcclTrace_data() {
+        QTest::addColumn<qint64>("thresholdNs");
+        QTest::addColumn<qint64>("count");
+        QTest::addColumn<qint64>("totalNs");
+        QTest::newRow("100 us") << qint64(100'000) << qint64(1281) << qint64(442'163'968);
+        QTest::newRow("10 us") << qint64(10'000) << qint64(2446) << qint64(501'129'034);
+    }
+    void idleGapsOnRealNcclTrace() {
+        QFETCH(qint64, thresholdNs);
+        QFETCH(qint64, count);
+        QFETCH(qint64, totalNs);
+        if (!ncclRun_) {
+            TraceData t = importFile(CNP_TEST_DATA_DIR "/hta/nccl_parser_config/nccl_data.json.gz");
+            t.info.name = t.info.config = "nccl";
+            storeRun(*ws, std::move(t));
+            ncclRun_ = true;
+        }
+        InsightOptions o;
+        o.idleGapNs = thresholdNs;
+        const auto v = computeInsights(*ws, "nccl", o);
+        const auto* in = find(v, "idle-gaps");
+        QVERIFY(in);
+        QCOMPARE(in->evidenceTotal, std::size_t(count));
+        QCOMPARE(in->evidence.size(), o.maxEvidence);
+        QCOMPARE(in->value, double(totalNs) / 660'551'005.0);
+        QVERIFY2(in->title.rfind(units::count(count) + " GPU idle gaps ≥ ", 0) == 0, in->title.c_str());
+    }
+
+    // A cudaGraphLaunch replaying 40 kernels of 2 µs under one correlation id, beside 120 kernels of
+    // 2 ns each launched by its own 5 ns call: only the 120 are compared with their launch call (all
+    // shorter: 100%), the 40 are graph replays, and the advice does not tell a graph user to use graphs.
+    void cudaGraphKernels() {
+        SyntheticTrace s("x");
+        s.api(0, 30'000, "cudaGraphLaunch", 999);
+        for (int i = 0; i < 40; ++i) {
+            KernelEvent k;
+            k.start = 40'000 + 2'000 * i;
+            k.end = k.start + 2'000;
+            k.correlation = 999;
+            k.name = s.t.strings.intern("graph_gemm");
+            s.t.kernels.push_back(k);
+        }
+        for (int i = 0; i < 120; ++i)
+            s.kernel(200'000 + 1000 * i + 100, 200'000 + 1000 * i + 102, "tiny_add", i + 1, 0,
+                     200'000 + 1000 * i);
+        const auto v = run(s);
+        const auto* in = find(v, "short-kernels");
+        QVERIFY(in);
+        QCOMPARE(in->value, 1.0);
+        QVERIFY2(in->explanation.find("120 kernels launched one by one") != std::string::npos,
+                 in->explanation.c_str());
+        QVERIFY2(in->explanation.find("40 graph kernels in 1 graph launch") != std::string::npos,
+                 in->explanation.c_str());
+        QVERIFY(in->explanation.find("capture the") == std::string::npos);
+    }
+
+    // .item(): a 4-byte DtoH cudaMemcpyAsync then a cudaStreamSynchronize blocking 300 µs of a 1 ms step
+    // (30% of the step time: critical, >= 3 x 5%); a cudaStreamWaitEvent (GPU-side wait) is not counted.
+    void blockingStreamSync() {
+        SyntheticTrace s("x");
+        s.range(0, 1'000'000, "ProfilerStep#1");
+        s.kernel(10'000, 1'010'000, "sgemm", 1, 0, 0);
+        MemcpyEvent m;
+        m.start = 1'010'000;
+        m.end = 1'011'000;
+        m.correlation = 2;
+        m.kind = MemcpyKind::DtoH;
+        m.srcKind = MemoryKind::Device;
+        m.dstKind = MemoryKind::Pinned;
+        m.bytes = 4;
+        m.name = s.t.strings.intern("Memcpy DtoH");
+        s.t.memcpys.push_back(m);
+        s.api(600'000, 600'010, "cudaMemcpyAsync", 2);
+        s.api(600'020, 900'020, "cudaStreamSynchronize");
+        s.api(950'000, 950'100, "cudaStreamWaitEvent");
+        const auto v = run(s);
+        const auto* in = find(v, "stream-sync");
+        QVERIFY(in);
+        QCOMPARE(in->evidence.size(), std::size_t{1});
+        QCOMPARE(in->evidence[0].start, Ns{600'020});
+        QCOMPARE(in->evidence[0].stepIndex, 0);
+        QVERIFY2(in->evidence[0].detail.find("after a 4 B device-to-host copy") != std::string::npos,
+                 in->evidence[0].detail.c_str());
+        // Step window [10 µs, 1011 µs): 300 µs of 1001 µs.
+        QCOMPARE(in->value, 300'000.0 / 1'001'000.0);
+        QCOMPARE(in->severity, InsightSeverity::Critical);
+    }
+
+    // An nsys export of a plain CUDA program: no steps, no PyTorch. 81 µs of pageable copies in a 1 s
+    // window (0.008%) is info, not a warning; no advice names torch, .item() or steps; one launch is
+    // "1 launch".
+    void nonPyTorchProgram() {
+        SyntheticTrace s("x");
+        s.t.info.sourceFormat = "nsys";
+        // Gaps [10, 500) µs (0 launches inside) and [581, 990) µs (the second kernel's launch at 850 µs).
+        s.kernel(0, 10'000, "saxpy_kernel", 1, 0, 0)
+            .kernel(990'000, 1'000'000'000, "saxpy_kernel", 2, 0, 850'000);
+        s.memcpy(500'000, 581'000, 3, 0, MemoryKind::Pageable);
+        s.api(400'000, 600'000, "cudaMemcpy", 3);
+        s.api(700'000, 800'000, "cudaDeviceSynchronize");
+        const auto v = run(s);
+        const auto* m = find(v, "sync-memcpy");
+        QVERIFY(m);
+        QCOMPARE(m->severity, InsightSeverity::Info);
+        for (const auto& in : v) {
+            const std::string text = in.title + " " + in.explanation;
+            for (const char* banned : {"torch", ".item()", "step", "DataLoader", " us "})
+                QVERIFY2(text.find(banned) == std::string::npos,
+                         qPrintable(QString::fromStdString(in.id + ": " + text)));
+        }
+        const auto* g = find(v, "idle-gaps");
+        QVERIFY(g);
+        QCOMPARE(g->evidence.size(), std::size_t{2});
+        QVERIFY2(g->evidence[0].detail.find(", 0 launches during") != std::string::npos,
+                 g->evidence[0].detail.c_str());
+        QVERIFY2(g->evidence[1].detail.find(", 1 launch during") != std::string::npos,
+                 g->evidence[1].detail.c_str());
     }
 
     void releaseNotes_data() {

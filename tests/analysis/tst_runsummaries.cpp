@@ -127,6 +127,44 @@ private slots:
         QVERIFY(st.step());
         QCOMPARE(st.text(0), std::string("mine"));
     }
+
+    // Orphan GPU work: a kernel whose correlation id (77) no API call carries, launched before the
+    // capture. By hand: orphan [0, 500) -> 1 orphan, 500 ns busy; whole window [0, 3500) with 500 ns idle
+    // (the gap [500, 1000)); launched window [1000, 3500): gemm 2000 + memcpy 500, no idle. A memset
+    // without correlation id is never an orphan.
+    void orphanWork() {
+        SyntheticTrace s("orphans");
+        KernelEvent early;
+        early.start = 0;
+        early.end = 500;
+        early.correlation = 77;
+        early.name = s.t.strings.intern("early_gemm");
+        s.t.kernels.push_back(early);
+        s.kernel(1000, 3000, "sgemm", 1).memcpy(3000, 3500, 2).api(2900, 2950, "cudaMemcpyAsync", 2);
+        s.memset(1500, 1600);
+        const auto id = storeRun(*ws, s.t);
+        const auto ranks = RunSummaryReader(*ws, id).ranks();
+        QCOMPARE(ranks.size(), std::size_t{1});
+        const auto& r = ranks.front();
+        QCOMPARE(r.orphans.count, std::int64_t{1});
+        QCOMPARE(r.orphans.busyNs, Ns{500});
+        QCOMPARE(r.window->length(), Ns{3500});
+        QCOMPARE(r.breakdown.idle, Ns{500});
+        QVERIFY(r.orphans.launchedWindow);
+        QCOMPARE(*r.orphans.launchedWindow, (Interval{1000, 3500}));
+        QCOMPARE(r.orphans.launchedBreakdown.compute, Ns{2000});
+        QCOMPARE(r.orphans.launchedBreakdown.memory, Ns{500});
+        QCOMPARE(r.orphans.launchedBreakdown.idle, Ns{0});
+    }
+
+    // The real trace has no orphan (python over the JSON: every kernel/memcpy/memset correlation is
+    // carried by a cuda_runtime call), so both windows are the same.
+    void noOrphansInRealTrace() {
+        for (const auto& r : RunSummaryReader(*ws, runId).ranks()) {
+            QCOMPARE(r.orphans.count, std::int64_t{0});
+            QCOMPARE(r.orphans.launchedWindow, r.window);
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRunSummaries)

@@ -129,6 +129,18 @@ private slots:
         QVERIFY(r.out.contains("ncclKernel_AllReduce"));
     }
 
+    // --exclude-orphans: the launched window; this trace has no orphan work (python over the JSON), so
+    // the window is the same and the orphan count 0.
+    void excludeOrphans() {
+        const auto r = runCli({"stats", ws, "--run", "nccl", "--json", "--exclude-orphans"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto doc = QJsonDocument::fromJson(r.out);
+        QCOMPARE(doc["window"].toString(), QStringLiteral("launched"));
+        const auto rank = doc["ranks"].toArray()[0].toObject();
+        QCOMPARE(rank["orphans"].toObject()["count"].toInteger(), 0);
+        QCOMPARE(rank["gpu_window_ns"], rank0["gpu_window_ns"]);
+    }
+
     void errors_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("exitCode");

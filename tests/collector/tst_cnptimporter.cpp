@@ -146,7 +146,7 @@ std::uint64_t writeSynthetic(const std::string& path, bool withClock = true) {
     m.bytes = 1 << 20;
     m.copyKind = 1;
     m.srcKind = 2;
-    m.dstKind = 3;
+    m.dstKind = 6; // CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC (cudaMemcpyToSymbol)
     m.correlation = 1234;
     w.add(RecordType::Memcpy, m);
     w.close();
@@ -301,8 +301,11 @@ private slots:
         QCOMPARE(t.flows[0].gpuTs, off + 10000);
         QCOMPARE(t.flows[0].tid, std::int64_t(11));
         QCOMPARE(t.memcpys.size(), std::size_t(1));
-        QCOMPARE(t.strings.at(t.memcpys[0].name), std::string("Memcpy HtoD (Pinned -> Device)"));
+        // The name of Nsight Systems and Kineto for the same copy (core/MemoryKindNames.h); this importer
+        // used to write "Device" for a static destination.
+        QCOMPARE(t.strings.at(t.memcpys[0].name), std::string("Memcpy HtoD (Pinned -> Device Static)"));
         QCOMPARE(t.memcpys[0].kind, MemcpyKind::HtoD);
+        QCOMPARE(t.memcpys[0].dstKind, MemoryKind::DeviceStatic);
 
         std::map<std::string, CpuRange> ranges;
         for (const auto& c : t.cpuRanges)

@@ -2,6 +2,7 @@
 
 #include "core/EnvAllowList.h"
 #include "core/InputError.h"
+#include "core/MemoryKindNames.h"
 #include "core/NameBound.h"
 #include "core/TimeBounds.h"
 #include "import/cnpt/CnptClockModel.h"
@@ -88,12 +89,6 @@ std::string cudaVersionText(const std::string& v) {
     if (v.empty() || !end || *end || n < 1000)
         return v;
     return std::to_string(n / 1000) + "." + std::to_string((n % 1000) / 10);
-}
-
-const char* memoryKindName(unsigned k) {
-    static const char* names[] = {"Unknown", "Pageable", "Pinned", "Device",
-                                  "Array",   "Managed",  "Device", "Managed"};
-    return k < std::size(names) ? names[k] : "Unknown";
 }
 
 // A finite positive number, else 0 (= unknown): header values are untrusted text.
@@ -300,15 +295,15 @@ TraceData CnptImporter::convert(const CnptReader& r, const std::string& path, co
             e.rank = rk;
             e.device = static_cast<std::int32_t>(m.device);
             e.kind = m.copyKind <= 10 ? static_cast<MemcpyKind>(m.copyKind) : MemcpyKind::Unknown;
-            e.srcKind = m.srcKind <= 7 ? static_cast<MemoryKind>(m.srcKind) : MemoryKind::Unknown;
-            e.dstKind = m.dstKind <= 7 ? static_cast<MemoryKind>(m.dstKind) : MemoryKind::Unknown;
+            e.srcKind = memoryKindFromCupti(m.srcKind);
+            e.dstKind = memoryKindFromCupti(m.dstKind);
             const std::uint32_t key =
                 (1u << 24) | (std::uint32_t(m.copyKind) << 16) | (std::uint32_t(m.srcKind) << 8) | m.dstKind;
             auto [nameIt, isNew] = copyNames.emplace(key, 0);
             if (isNew)
                 nameIt->second =
                     t.strings.intern(std::string("Memcpy ") + toString(e.kind) + " (" +
-                                     memoryKindName(m.srcKind) + " -> " + memoryKindName(m.dstKind) + ")");
+                                     memoryKindLabel(e.srcKind) + " -> " + memoryKindLabel(e.dstKind) + ")");
             e.name = nameIt->second;
             t.memcpys.push_back(e);
             gpuLaunches.push_back({m.correlation, e.start, e.stream});
@@ -325,11 +320,10 @@ TraceData CnptImporter::convert(const CnptReader& r, const std::string& path, co
             e.rank = rk;
             e.device = static_cast<std::int32_t>(m.device);
             e.value = static_cast<std::int32_t>(m.value);
-            e.memKind = m.memoryKind <= 7 ? static_cast<MemoryKind>(m.memoryKind) : MemoryKind::Unknown;
+            e.memKind = memoryKindFromCupti(m.memoryKind);
             auto [nameIt, isNew] = copyNames.emplace(std::uint32_t(m.memoryKind), 0);
             if (isNew)
-                nameIt->second =
-                    t.strings.intern(std::string("Memset (") + memoryKindName(m.memoryKind) + ")");
+                nameIt->second = t.strings.intern(std::string("Memset (") + memoryKindLabel(e.memKind) + ")");
             e.name = nameIt->second;
             t.memsets.push_back(e);
             gpuLaunches.push_back({m.correlation, e.start, e.stream});

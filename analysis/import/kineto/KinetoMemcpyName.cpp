@@ -1,5 +1,7 @@
 #include "import/kineto/KinetoMemcpyName.h"
 
+#include "core/MemoryKindNames.h"
+
 #include <cctype>
 
 namespace cnp {
@@ -38,24 +40,6 @@ MemcpyKind memcpyKindFromText(std::string_view text) {
     return MemcpyKind::Unknown;
 }
 
-MemoryKind memoryKindFromText(std::string_view text) {
-    static constexpr struct {
-        std::string_view name;
-        MemoryKind kind;
-    } kinds[] = {{"Pageable", MemoryKind::Pageable},
-                 {"Pinned", MemoryKind::Pinned},
-                 {"Device", MemoryKind::Device},
-                 {"Array", MemoryKind::Array},
-                 {"Managed", MemoryKind::Managed},
-                 {"Device Static", MemoryKind::DeviceStatic},
-                 {"Managed Static", MemoryKind::ManagedStatic}};
-    text = trim(text);
-    for (const auto& k : kinds)
-        if (equalsIgnoreCase(text, k.name))
-            return k.kind;
-    return MemoryKind::Unknown;
-}
-
 void parseMemcpyName(std::string_view name, MemcpyKind& kind, MemoryKind& src, MemoryKind& dst) {
     kind = MemcpyKind::Unknown;
     src = dst = MemoryKind::Unknown;
@@ -75,8 +59,8 @@ void parseMemcpyName(std::string_view name, MemcpyKind& kind, MemoryKind& src, M
     const auto arrow = inner.find("->");
     if (arrow == std::string_view::npos)
         return;
-    src = memoryKindFromText(inner.substr(0, arrow));
-    dst = memoryKindFromText(inner.substr(arrow + 2));
+    src = memoryKindFromName(inner.substr(0, arrow));
+    dst = memoryKindFromName(inner.substr(arrow + 2));
 }
 
 MemoryKind memsetMemoryKind(std::string_view name) {
@@ -87,7 +71,7 @@ MemoryKind memsetMemoryKind(std::string_view name) {
     const auto close = name.rfind(')');
     if (open == std::string_view::npos || close == std::string_view::npos || close < open)
         return MemoryKind::Unknown;
-    return memoryKindFromText(name.substr(open + 1, close - open - 1));
+    return memoryKindFromName(name.substr(open + 1, close - open - 1));
 }
 
 } // namespace cnp

@@ -39,13 +39,6 @@ const char* memcpyKindLabel(MemcpyKind kind) {
     return i < std::size(names) ? names[i] : "Unknown";
 }
 
-const char* memoryKindLabel(MemoryKind kind) {
-    static const char* names[] = {"Unknown", "Pageable", "Pinned",        "Device",
-                                  "Array",   "Managed",  "Device Static", "Managed Static"};
-    const auto i = static_cast<unsigned>(kind);
-    return i < std::size(names) ? names[i] : "Unknown";
-}
-
 std::string memcpyDisplayName(MemcpyKind kind, MemoryKind src, MemoryKind dst) {
     return std::string("Memcpy ") + memcpyKindLabel(kind) + " (" + memoryKindLabel(src) + " -> " +
            memoryKindLabel(dst) + ")";

@@ -1,5 +1,6 @@
 #pragma once
 // Name and enum conversions between Nsight Systems' export and our TraceData (docs/nsys-mapping.md).
+#include "core/MemoryKindNames.h"
 #include "core/TraceData.h"
 
 #include <cstdint>
@@ -26,7 +27,6 @@ MemoryKind memoryKindFromNsys(std::int64_t memKind);
 std::string memcpyDisplayName(MemcpyKind kind, MemoryKind src, MemoryKind dst);
 std::string memsetDisplayName(MemoryKind kind);
 const char* memcpyKindLabel(MemcpyKind kind); // "HtoD"
-const char* memoryKindLabel(MemoryKind kind); // "Pageable"
 
 // NvDriverVersion 52510517 -> "525.105.17"; 0 or negative -> "".
 std::string formatDriverVersion(std::int64_t v);
