@@ -55,6 +55,7 @@ std::string planNames(const Workspace& ws, const std::vector<RunRecord>& runs) {
     return s;
 }
 
+// runsOf points into runs: filled last, and moving the context on return keeps the vector's buffer.
 detail::StudyContext studyContext(const Workspace& ws, const ReportOptions& options) {
     detail::StudyContext c{ws, options, computeAblation(ws, options.ablation), {}, {}, ws.planOrder(), {}};
     for (const auto& cfg : c.ablation.configs)
