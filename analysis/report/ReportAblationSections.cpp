@@ -10,15 +10,12 @@ namespace cnp::report::detail {
 
 namespace {
 
-// Below this many steps a bootstrap CI of the median is too coarse to trust.
-constexpr std::size_t kFewSteps = 10;
-
 std::string unitOf(const AblationResult& a) {
     return a.configs.empty() ? "steps/s" : a.configs.front().throughputUnit;
 }
 
 Cell ratioCell(const RatioWithCi& r) {
-    Cell c = numberCell(ratioText(r) + (r.significant ? "" : " n.s."),
+    Cell c = numberCell(ratioText(r) + (r.significant || !r.hasCi ? "" : " n.s."),
                         {r.value, r.ci95.lo, r.ci95.hi, r.significant ? 1.0 : 0.0});
     c.muted = !r.significant;
     return c;
@@ -64,8 +61,11 @@ Table ablationTable(const StudyContext& c) {
         row.push_back(numberCell(std::to_string(cfg.stepTimesNs.size()),
                                  {static_cast<double>(cfg.stepTimesNs.size())}));
         row.push_back(nsCell(cfg.medianStepNs));
-        row.push_back(numberCell(ms(cfg.ciLoNs) + " – " + ms(cfg.ciHiNs),
-                                 {static_cast<double>(cfg.ciLoNs), static_cast<double>(cfg.ciHiNs)}));
+        if (cfg.hasCi)
+            row.push_back(numberCell(ms(cfg.ciLoNs) + " – " + ms(cfg.ciHiNs),
+                                     {static_cast<double>(cfg.ciLoNs), static_cast<double>(cfg.ciHiNs)}));
+        else
+            row.push_back(numberCell("too few steps", {kUnknown, kUnknown}));
         row.push_back(numberCell(units::rate(cfg.throughput, cfg.throughputUnit),
                                  {cfg.throughput, cfg.throughputCiLo, cfg.throughputCiHi}));
         row.push_back(numberCell(cfg.mfu ? units::percent(*cfg.mfu) : "–", {cfg.mfu ? *cfg.mfu : kUnknown}));
@@ -82,18 +82,26 @@ Table ablationTable(const StudyContext& c) {
     return t;
 }
 
-// The warnings of the analysis that qualify its numbers. Generic notes: further analysis warnings
-// (profiler overhead, too few steps for a CI...) join this list.
+// The caveats that qualify the ablation's numbers: the analysis' own warnings (profiler overhead, too few
+// samples for a CI, log vs trace), configurations left out of the plan, synthetic data.
 NoteList ablationWarnings(const StudyContext& c) {
     NoteList w;
+    for (const auto& aw : c.ablation.warnings)
+        w.notes.push_back({InsightSeverity::Warning,
+                           (aw.config.empty() ? std::string() : aw.config + ": ") + aw.kind,
+                           aw.message,
+                           {}});
+    if (!c.ablation.notInPlan.empty()) {
+        std::string names;
+        for (const auto& n : c.ablation.notInPlan)
+            names += (names.empty() ? "" : ", ") + n;
+        w.notes.push_back(
+            {InsightSeverity::Info,
+             "not in the plan",
+             "Runs of these configurations are not compared (not in the plan order): " + names + ".",
+             {}});
+    }
     for (const auto& cfg : c.ablation.configs) {
-        if (cfg.stepTimesNs.size() < kFewSteps)
-            w.notes.push_back({InsightSeverity::Warning,
-                               cfg.config + ": only " + std::to_string(cfg.stepTimesNs.size()) + " steps",
-                               "A bootstrap CI of the median over fewer than " + std::to_string(kFewSteps) +
-                                   " steps is coarse; collect more steps (or repeats) before quoting this "
-                                   "configuration's speedup.",
-                               {}});
         const auto& runs = c.runsOf.at(cfg.config);
         if (std::any_of(runs.begin(), runs.end(), [](const RunRecord* r) { return r->info.synthetic; }))
             w.notes.push_back(
