@@ -269,6 +269,11 @@ void PlansPage::showLint(const plan::ParseResult& r) {
         it->setForeground(error ? QColor(170, 20, 20) : QColor(140, 90, 0));
         errors += error;
     }
+    if (r.findings.empty()) {
+        auto* none = new QListWidgetItem(tr("No findings: the plan follows every lint rule (docs/plans.md)"),
+                                         findings_);
+        none->setFlags(Qt::NoItemFlags);
+    }
     if (!r.plan.configurations.empty() || r.ok())
         form_->setPlan(r.plan);
     if (!runner_->isRunning())

@@ -3,6 +3,7 @@
 // through a fake `cnp` ($CNP_CLI, tests/data/plans/fake-cnp.sh) that speaks `cnp run`'s progress protocol and
 // ingests a real trace with the real cnp, so the run appears in the workspace. With CNP_SCREENSHOT_DIR set,
 // it also writes the page's screenshots (editing, lint error, running) at 1280x800 and 1024x640.
+#include "AblationPage.h"
 #include "MainWindow.h"
 #include "PlanEditor.h"
 #include "PlanForm.h"
@@ -205,6 +206,13 @@ private slots:
                  QStringLiteral("Finished: 1 done, 1 failed, 0 skipped, 0 cancelled (exit 2)"));
         QVERIFY(window->session()->findRun("Base-r1"));
         QCOMPARE(window->session()->configurations(), QStringList{"Base"});
+        // ... and on the ablation page.
+        window->showPage(PageId::Ablation);
+        auto* ablation = qobject_cast<AblationPage*>(window->page(PageId::Ablation));
+        QTRY_VERIFY_WITH_TIMEOUT(ablation->isContentReady() && !ablation->result().configs.empty(), 20000);
+        QCOMPARE(ablation->result().configs.size(), std::size_t(1));
+        QCOMPARE(ablation->result().configs[0].config, std::string("Base"));
+        window->showPage(PageId::Plans);
     }
 
     void cancelStopsTheRun() {
