@@ -104,7 +104,7 @@ RunSimulator::RunSimulator(const SynthParams& params, const ConfigSpec& config, 
 
 RunSimulator::~RunSimulator() = default;
 
-void RunSimulator::runStep(int) {
+void RunSimulator::runStep() {
     // The straggler of this step (if any) is drawn once for all ranks.
     const bool straggle = shared_.chance(p_.host.stragglerProbability);
     const auto straggler = static_cast<std::size_t>(shared_.next() % ranks_.size());

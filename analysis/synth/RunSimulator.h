@@ -14,7 +14,7 @@
 namespace cnp::synth {
 
 struct RunShape {
-    int nodes = 1, gpusPerNode = 1, steps = 1, layers = 1;
+    int nodes = 1, gpusPerNode = 1, layers = 1;
     int split = 1; // every kernel is issued as `split` equal pieces (the --kernels-per-step knob)
     std::uint64_t seed = 0;
     Ns startNs = 0; // true (Unix) time of the run's first step
@@ -30,8 +30,8 @@ public:
     RunSimulator(const RunSimulator&) = delete;
     RunSimulator& operator=(const RunSimulator&) = delete;
 
-    // Simulates and writes step `index` on every rank (steps must be run in order 0, 1, ...).
-    void runStep(int index);
+    // Simulates and writes the next step on every rank.
+    void runStep();
     // Closes every file; returns the records written in all of them.
     std::uint64_t finish();
 

@@ -117,7 +117,6 @@ std::vector<GeneratedRun> generateStudy(const SynthParams& p, const StudyOptions
             RunShape shape;
             shape.nodes = o.nodes;
             shape.gpusPerNode = o.gpusPerNode;
-            shape.steps = o.steps;
             shape.layers = o.layers;
             const std::int64_t natural = naturalKernelsPerStep(p, c, o.layers);
             shape.split =
@@ -131,7 +130,7 @@ std::vector<GeneratedRun> generateStudy(const SynthParams& p, const StudyOptions
 
             RunSimulator sim(p, c, shape, run.folder, runHeader(p, run, o.seed, shape.startNs));
             for (int s = 0; s < o.steps; ++s) {
-                sim.runStep(s);
+                sim.runStep();
                 sink.report(++done / totalSteps);
                 sink.checkCancel();
             }

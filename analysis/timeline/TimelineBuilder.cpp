@@ -216,7 +216,6 @@ TimelineModel TimelineBuilder::build(const ProgressSink& sink) {
             break;
         case RowKind::GpuBusy:
             row.label = "GPU busy";
-            row.pinned = true;
             break;
         case RowKind::CpuThread:
             row.pid = a;
@@ -266,9 +265,7 @@ TimelineModel TimelineBuilder::build(const ProgressSink& sink) {
         sink.report(static_cast<double>(++done) / total);
     }
     lastRow_ = nullptr;
-    if (cluster)
-        for (std::size_t g = 0; g < m.groups.size(); ++g)
-            m.groups[g].collapsed = m.groups[g].parent < 0 && m.groups[g].rank != *ranks.begin();
+    m.collapseRanksBeyond(kExpandedRanks);
     m.names = std::move(names_);
     m.styles = std::move(styles_);
     std::sort(steps_.begin(), steps_.end(), [](const StepRange& x, const StepRange& y) {

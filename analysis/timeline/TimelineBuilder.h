@@ -18,10 +18,6 @@ namespace cnp::timeline {
 
 class TimelineBuilder {
 public:
-    // Runs with more ranks than this get per-rank GPU-busy rows and start with the rank groups after
-    // the first collapsed, so 16+ ranks fit on a screen.
-    static constexpr std::size_t kExpandedRanks = 4;
-
     TimelineBuilder();
 
     // Interns a display name / a style (category or kind name); id 0 = "".

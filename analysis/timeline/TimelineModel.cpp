@@ -35,7 +35,8 @@ std::size_t TimelineModel::memoryBytes() const {
 
 bool TimelineModel::isRowVisible(int row) const {
     const int own = rows[row].group;
-    for (int g = rows[row].pinned && own >= 0 ? groups[own].parent : own; g >= 0; g = groups[g].parent)
+    const bool summary = rows[row].kind == RowKind::GpuBusy && own >= 0;
+    for (int g = summary ? groups[own].parent : own; g >= 0; g = groups[g].parent)
         if (groups[g].collapsed)
             return false;
     return true;
@@ -75,6 +76,17 @@ std::vector<LayoutItem> TimelineModel::layout(int laneHeight, int headerHeight) 
         y += lanes * laneHeight;
     }
     return items;
+}
+
+void TimelineModel::collapseRanksBeyond(std::size_t expanded) {
+    std::vector<std::size_t> rankGroups;
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        if (groups[g].parent < 0)
+            rankGroups.push_back(g);
+    if (rankGroups.size() <= expanded)
+        return;
+    for (std::size_t i = 1; i < rankGroups.size(); ++i)
+        groups[rankGroups[i]].collapsed = true;
 }
 
 int TimelineModel::findStyle(const std::string& name) const {

@@ -4,7 +4,7 @@
 // Built off the GUI thread by TimelineBuilder (from a workspace: TimelineLoader); immutable afterwards
 // except for the groups' collapsed flags. Row order: per rank (ascending) the steps row, then per GPU
 // (ascending) its annotation row, its stream rows (ascending stream) and its counter rows, then the
-// CPU threads (ascending pid, tid). Clusters (more than TimelineBuilder::kExpandedRanks ranks) also get a
+// CPU threads (ascending pid, tid). Clusters (more than kExpandedRanks ranks) also get a
 // GPU-busy row per rank after its steps row, and every rank group but the first starts collapsed.
 #include "core/TraceData.h"
 #include "timeline/EventTrack.h"
@@ -16,7 +16,11 @@
 namespace cnp::timeline {
 
 // GpuBusy: a rank's GPU-busy summary (the union of all its GPU activity), built for clusters only
-// (TimelineBuilder::kExpandedRanks); it stays visible when its rank's group is collapsed.
+// (kExpandedRanks); it stays visible when its rank's group is collapsed.
+// Runs with more ranks than this get per-rank GPU-busy rows and start with every rank group after the
+// first collapsed, so 16 and more ranks fit on a screen.
+inline constexpr std::size_t kExpandedRanks = 4;
+
 enum class RowKind : std::uint8_t { Steps, GpuAnnotations, GpuStream, Counter, CpuThread, GpuBusy };
 
 // Samples of one counter (e.g. memory in use), sorted by time; the value holds until the next sample.
@@ -34,7 +38,6 @@ struct TimelineRow {
     std::int64_t stream = -1, pid = 0, tid = 0;
     std::vector<EventTrack> lanes; // lane k = nesting depth k
     CounterSeries counter;         // RowKind::Counter only
-    bool pinned = false;           // shown even when its own group is collapsed (not when an ancestor is)
     std::size_t eventCount() const;
 };
 
@@ -71,7 +74,12 @@ public:
     // The rows and group headers to draw, top to bottom; rows inside a collapsed group are left out.
     // Row height = max(1, lanes) * laneHeight (counters: 2 lanes). O(rows + groups).
     std::vector<LayoutItem> layout(int laneHeight, int headerHeight) const;
-    bool isRowVisible(int row) const;             // no collapsed ancestor (a pinned row: above its group)
+    // No collapsed ancestor; a GpuBusy row only needs its group's ancestors expanded (it is the collapsed
+    // rank's summary).
+    bool isRowVisible(int row) const;
+    // With more than `expanded` ranks, collapses every rank group but the first (the default view of a
+    // cluster run; TimelineBuilder and the stored overview both apply it). O(groups).
+    void collapseRanksBeyond(std::size_t expanded);
     int findStyle(const std::string& name) const; // -1 when absent
     // Rows of `rank` (in row order).
     std::vector<int> rowsOfRank(std::int32_t rank) const;

@@ -247,7 +247,8 @@ std::optional<TimelineModel> loadOverview(const Workspace& ws, std::int64_t runI
         o.rows.push_back(std::move(r));
     }
     if (!rd.ok)
-        return std::nullopt; // truncated or foreign data: fall back to the full load
+        return std::nullopt;               // truncated or foreign data: fall back to the full load
+    o.collapseRanksBeyond(kExpandedRanks); // not stored: the same default as the full model's
     return o;
 }
 

@@ -1,4 +1,4 @@
-// Timeline rank groups at cluster size (TimelineBuilder::kExpandedRanks): beyond four ranks every rank
+// Timeline rank groups at cluster size (kExpandedRanks): beyond four ranks every rank
 // group but the first starts collapsed, and each rank gets a pinned GPU-busy row (the union of its GPU
 // activity) that stays in the layout while its group is collapsed. Up to four ranks nothing changes.
 #include "timeline/TimelineBuilder.h"
