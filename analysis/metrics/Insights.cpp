@@ -1,5 +1,6 @@
 #include "metrics/Insights.h"
 
+#include "core/BoundedJson.h"
 #include "metrics/RunSummaryReader.h"
 
 #include <rapidjson/document.h>
@@ -452,9 +453,9 @@ std::vector<Insight> computeInsights(const Workspace& ws, const std::string& run
             const std::string cfg = envValue(run.info, "DEEPSPEED_CONFIG", &found);
             if (found) {
                 rapidjson::Document d;
-                d.Parse(cfg.c_str());
+                const bool parsed = parseBoundedJson(cfg, d).ok; // the run's env is workspace content
                 found = false;
-                if (!d.HasParseError() && d.IsObject() && d.HasMember("zero_optimization") &&
+                if (parsed && d.IsObject() && d.HasMember("zero_optimization") &&
                     d["zero_optimization"].IsObject() &&
                     d["zero_optimization"].HasMember("stage3_prefetch_bucket_size")) {
                     const auto& v = d["zero_optimization"]["stage3_prefetch_bucket_size"];

@@ -4,16 +4,16 @@
 #include "CommandRegistry.h"
 
 #include "core/CommaList.h"
-#include "core/InputError.h"
+#include "export/OutputFile.h"
 #include "report/HtmlReport.h"
 #include "report/PdfReport.h"
 #include "store/Workspace.h"
 
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
 
 namespace cnp::cli {
 namespace {
@@ -55,24 +55,18 @@ int runReport(const std::vector<std::string>& args) {
     opt.includeTimestamp = !p.has("--no-timestamp");
 
     Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);
-    // Written to a temporary name and renamed, so an existing report is never left half-written.
-    const std::string tmp = *out + ".part";
-    try {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f)
-            throw InputError(*out, "cannot write the report");
-        if (format == "pdf")
-            writePdfReport(ws, f, opt);
-        else
-            writeHtmlReport(ws, f, opt);
-        if (!f.flush())
-            throw InputError(*out, "write failed");
-    } catch (...) {
-        std::error_code ignored;
-        std::filesystem::remove(tmp, ignored); // a failed report leaves nothing behind
-        throw;
-    }
-    std::filesystem::rename(tmp, *out);
+    // The report shows the workspace as it was when it started, whatever another process ingests or
+    // removes meanwhile.
+    const ReadTransaction snapshot(ws.db());
+    std::ostringstream report;
+    if (format == "pdf")
+        writePdfReport(ws, report, opt);
+    else
+        writeHtmlReport(ws, report, opt);
+    // A temporary file renamed into place (OutputFile): an existing report is never left half-written.
+    OutputFile file(*out);
+    file.write(report.view());
+    file.commit();
     std::cout << "report written: " << *out << '\n';
     return Ok;
 }
