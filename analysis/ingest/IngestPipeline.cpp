@@ -12,8 +12,14 @@
 
 #include <zlib.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -36,15 +42,45 @@ const std::vector<std::unique_ptr<Importer>>& importers() {
     return list;
 }
 
+// Opens a trace for reading without ever blocking: O_NONBLOCK makes opening a FIFO return at once, and
+// anything but a regular file (FIFO, device, socket) is refused before a byte is read.
+int openRegularFile(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        throw InputError(path, "is not a regular file (a FIFO, device or socket), not a trace");
+    }
+    if (st.st_size == 0) {
+        ::close(fd);
+        throw InputError(path, "file is empty", 0);
+    }
+    return fd;
+}
+
 // First bytes of a file, gunzipped when it is gzip (so importers can sniff JSON inside .json.gz).
 std::string readHead(const std::string& path, std::size_t n = 4096) {
-    std::string head(n, '\0');
-    gzFile f = gzopen(path.c_str(), "rb"); // reads plain files transparently
+    gzFile f = gzdopen(openRegularFile(path), "rb"); // reads plain files transparently
     if (!f)
-        throw InputError(path, "cannot open file");
+        throw InputError(path, "cannot open file: out of memory");
+    std::string head(n, '\0');
     const int got = gzread(f, head.data(), static_cast<unsigned>(n));
+    int err = Z_OK;
+    const std::string zmsg = gzerror(f, &err);
+    const int sysErrno = errno;
     gzclose(f);
-    head.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
+    if (got == 0 && err == Z_OK)
+        throw InputError(path, "file is empty (a gzip stream of no data)", 0);
+    if (got <= 0)
+        throw InputError(path,
+                         err == Z_ERRNO ? std::string("cannot read: ") + std::strerror(sysErrno)
+                         : err == Z_BUF_ERROR
+                             ? "truncated gzip stream (the file ends inside the gzip header or data)"
+                             : "corrupt gzip stream (" + zmsg + ")",
+                         0);
+    head.resize(static_cast<std::size_t>(got));
     return head;
 }
 
@@ -105,8 +141,6 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs) {
 
 TraceData importFile(const std::string& path, const ProgressSink& sink) {
     const auto head = readHead(path);
-    if (head.empty())
-        throw InputError(path, "file is empty", 0);
     for (const auto& imp : importers())
         if (imp->canRead(path, head))
             return imp->read(path, sink);

@@ -1,10 +1,10 @@
 #include "metrics/CategoryRules.h"
 
+#include "core/BoundedJson.h"
 #include "core/InputError.h"
 #include "store/Workspace.h"
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -71,11 +71,9 @@ void CategoryRules::compile(const std::string& sourceName) {
 
 CategoryRules CategoryRules::fromJson(std::string_view json, const std::string& sourceName) {
     rapidjson::Document doc;
-    doc.Parse(json.data(), json.size());
-    if (doc.HasParseError())
-        throw InputError(sourceName,
-                         std::string("not valid JSON: ") + rapidjson::GetParseError_En(doc.GetParseError()),
-                         static_cast<std::int64_t>(doc.GetErrorOffset()));
+    if (const auto parsed = parseBoundedJson(json, doc); !parsed.ok)
+        throw InputError(sourceName, "not valid JSON: " + parsed.error,
+                         static_cast<std::int64_t>(parsed.offset));
     if (!doc.IsObject() || !doc.HasMember("rules") || !doc["rules"].IsArray())
         throw InputError(sourceName, "expected an object with a \"rules\" array");
     CategoryRules out;

@@ -1,5 +1,6 @@
 #include "metrics/EnvironmentChecks.h"
 
+#include "core/BoundedJson.h"
 #include "store/Sqlite.h"
 
 #include <rapidjson/document.h>
@@ -171,8 +172,8 @@ std::optional<std::string> prefetchBucket(const RunInfo& info) {
     if (!found)
         return std::nullopt;
     rapidjson::Document d;
-    d.Parse(cfg.c_str());
-    if (d.HasParseError() || !d.IsObject() || !d.HasMember("zero_optimization") ||
+    // The run's env is workspace content: parsed without recursion, depth-bounded (core/BoundedJson).
+    if (!parseBoundedJson(cfg, d).ok || !d.IsObject() || !d.HasMember("zero_optimization") ||
         !d["zero_optimization"].IsObject() ||
         !d["zero_optimization"].HasMember("stage3_prefetch_bucket_size"))
         return std::nullopt;

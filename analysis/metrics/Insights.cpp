@@ -1,5 +1,6 @@
 #include "metrics/Insights.h"
 
+#include "core/BoundedJson.h"
 #include "core/Units.h"
 #include "metrics/EnvironmentChecks.h"
 #include "metrics/RunSummaryReader.h"

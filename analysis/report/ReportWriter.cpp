@@ -8,7 +8,7 @@
 
 #include <cctype>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 
 namespace cnp {
 
@@ -43,30 +43,18 @@ std::optional<ReportFormat> reportFormatOf(const std::string& path) {
 
 namespace {
 
+// HTML and PDF are rendered into memory first, then written through OutputFile: an exclusive temporary
+// next to the target renamed into place (a planted file or symlink is never written through).
 void writeDocument(const report::ReportModel& model, ReportFormat format, PaperSize paper,
                    const std::string& path) {
-    const std::string tmp = path + ".part";
-    try {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f)
-            throw InputError(path, "cannot write the report");
-        if (format == ReportFormat::Pdf)
-            writePdfReport(model, f, paper);
-        else
-            writeHtmlReport(model, f);
-        if (!f.flush())
-            throw InputError(path, "write failed");
-    } catch (...) {
-        std::error_code ignored;
-        std::filesystem::remove(tmp, ignored);
-        throw;
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::filesystem::remove(tmp, ec);
-        throw InputError(path, "cannot replace the file: " + ec.message());
-    }
+    std::ostringstream doc;
+    if (format == ReportFormat::Pdf)
+        writePdfReport(model, doc, paper);
+    else
+        writeHtmlReport(model, doc);
+    OutputFile f(path);
+    f.write(doc.view());
+    f.commit();
 }
 
 } // namespace

@@ -68,9 +68,21 @@ CREATE TABLE IF NOT EXISTS run_attributes(
 
 const std::vector<EventTable>& eventTables() {
     static const std::vector<EventTable> tables = {
-        {"kernels", "start_ns"},   {"memcpys", "start_ns"},    {"memsets", "start_ns"},
-        {"api_calls", "start_ns"}, {"cpu_ranges", "start_ns"}, {"gpu_annotations", "start_ns"},
-        {"flows", "correlation"},  {"counters", "ts_ns"}};
+        {"kernels", "start_ns",
+         "run_id, rank, device, stream, start_ns, end_ns, correlation, grid_x, grid_y, grid_z, block_x, "
+         "block_y, "
+         "block_z, registers, static_smem, dynamic_smem, name_id, category_id"},
+        {"memcpys", "start_ns",
+         "run_id, rank, device, stream, start_ns, end_ns, correlation, bytes, copy_kind, src_kind, dst_kind, "
+         "name_id"},
+        {"memsets", "start_ns",
+         "run_id, rank, device, stream, start_ns, end_ns, correlation, bytes, value, mem_kind, name_id"},
+        {"api_calls", "start_ns", "run_id, rank, pid, tid, start_ns, end_ns, correlation, kind, name_id"},
+        {"cpu_ranges", "start_ns",
+         "run_id, rank, pid, tid, start_ns, end_ns, depth, kind, correlation, name_id, domain_id, color"},
+        {"gpu_annotations", "start_ns", "run_id, rank, device, stream, start_ns, end_ns, name_id"},
+        {"flows", "correlation", "run_id, rank, correlation, cpu_ns, tid, gpu_ns, stream"},
+        {"counters", "ts_ns", "run_id, rank, device, ts_ns, value, name_id"}};
     return tables;
 }
 

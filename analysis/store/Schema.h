@@ -16,6 +16,7 @@ std::string_view createTablesSql();
 struct EventTable {
     std::string_view name;
     std::string_view sortKey; // rows of a run are sorted by (rank, sortKey)
+    std::string_view columns; // every column but id, in table order (the v1 table's columns)
 };
 // The event tables with an id range per run in run_rows.
 const std::vector<EventTable>& eventTables();

@@ -1,19 +1,71 @@
 #include "store/Sqlite.h"
 
+#include "core/InputError.h"
+#include "core/Interrupt.h"
+
+#include <cerrno>
+#include <cstring>
 #include <utility>
 
 namespace cnp {
 
-static void check(sqlite3* db, int rc, const char* what) {
-    if (rc != SQLITE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
-        throw SqliteError(std::string(what) + ": " + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc)));
+namespace {
+
+thread_local std::uint64_t tStepCalls = 0;
+
+std::string formatSqliteError(const std::string& file, const std::string& cause) {
+    return file.empty() ? cause : file + ": " + cause;
+}
+
+// What went wrong, for a user: SQLite's message plus what it means for the common failures.
+std::string describe(sqlite3* db, int code) {
+    const std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(code);
+    const int sysErrno = db ? sqlite3_system_errno(db) : 0;
+    if (sysErrno == ENOSPC || (code & 0xff) == SQLITE_FULL)
+        return "disk full (" + msg + (sysErrno ? std::string(": ") + std::strerror(sysErrno) : "") +
+               "); the transaction was rolled back";
+    switch (code & 0xff) {
+    case SQLITE_CORRUPT:
+        return "the file is corrupt (" + msg + ")";
+    case SQLITE_NOTADB:
+        return "not an SQLite database (" + msg + ")";
+    case SQLITE_READONLY:
+        return "cannot write: the file is read-only (" + msg + ")";
+    case SQLITE_INTERRUPT:
+        return "a query ran longer than its time budget and was interrupted (the file may hold hostile "
+               "content)";
+    case SQLITE_IOERR:
+    case SQLITE_CANTOPEN:
+        return sysErrno ? msg + ": " + std::strerror(sysErrno) : msg;
+    default:
+        return msg;
+    }
+}
+
+// Throws for every result but OK, ROW and DONE: Cancelled when the user interrupted, else SqliteError.
+void check(sqlite3* db, int rc) {
+    if (rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE)
+        return;
+    const int code = db ? sqlite3_extended_errcode(db) : rc;
+    if ((code & 0xff) == SQLITE_INTERRUPT && interruptRequested())
+        throw Cancelled();
+    const char* file = db ? sqlite3_db_filename(db, "main") : nullptr;
+    throw SqliteError(file ? file : "", describe(db, code), code);
+}
+
+} // namespace
+
+SqliteError::SqliteError(std::string file, std::string cause, int code)
+    : std::runtime_error(formatSqliteError(file, cause)), file_(std::move(file)), cause_(std::move(cause)),
+      code_(code) {}
+
+std::uint64_t stepCallsOnThisThread() {
+    return tStepCalls;
 }
 
 Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
-    check(db,
-          sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt_,
-                             nullptr),
-          "prepare");
+    check(db, sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+                                 &stmt_, nullptr));
 }
 
 Statement::~Statement() {
@@ -32,30 +84,32 @@ Statement& Statement::operator=(Statement&& o) noexcept {
     return *this;
 }
 
-void Statement::throwError(const char* what) const {
-    throw SqliteError(std::string(what) + ": " + (db_ ? sqlite3_errmsg(db_) : "no database"));
+void Statement::throwError(int rc) const {
+    check(db_, rc);
+    throw std::logic_error("Statement::throwError: not an error");
 }
 
 Statement& Statement::bind(int i, double v) {
-    check(db_, sqlite3_bind_double(stmt_, i, v), "bind");
+    check(db_, sqlite3_bind_double(stmt_, i, v));
     return *this;
 }
 Statement& Statement::bind(int i, std::string_view v) {
-    check(db_, sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT), "bind");
+    check(db_, sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT));
     return *this;
 }
 Statement& Statement::bindNull(int i) {
-    check(db_, sqlite3_bind_null(stmt_, i), "bind");
+    check(db_, sqlite3_bind_null(stmt_, i));
     return *this;
 }
 
 bool Statement::step() {
+    ++tStepCalls;
     const int rc = sqlite3_step(stmt_);
     if (rc == SQLITE_ROW)
         return true;
     if (rc == SQLITE_DONE)
         return false;
-    throw SqliteError(std::string("step: ") + sqlite3_errmsg(db_));
+    throwError(rc);
 }
 
 void Statement::exec() {
@@ -75,13 +129,19 @@ std::string Statement::text(int col) const {
 }
 
 void execSql(sqlite3* db, std::string_view sql) {
-    char* err = nullptr;
+    ++tStepCalls;
     const std::string s(sql);
-    if (sqlite3_exec(db, s.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
-        std::string msg = err ? err : "unknown error";
-        sqlite3_free(err);
-        throw SqliteError(msg + " in: " + s.substr(0, 120));
+    check(db, sqlite3_exec(db, s.c_str(), nullptr, nullptr, nullptr));
+}
+
+std::string quoteIdentifier(std::string_view name) {
+    std::string q = "\"";
+    for (char c : name) {
+        if (c == '"')
+            q += '"';
+        q += c;
     }
+    return q + '"';
 }
 
 std::int64_t queryInt(sqlite3* db, std::string_view sql, std::int64_t fallback) {
@@ -96,6 +156,16 @@ Transaction::Transaction(sqlite3* db) : db_(db) {
 Transaction::~Transaction() {
     if (!done_)
         sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+ReadTransaction::ReadTransaction(sqlite3* db) : db_(db), owned_(sqlite3_get_autocommit(db) != 0) {
+    if (owned_)
+        execSql(db_, "BEGIN");
+}
+
+ReadTransaction::~ReadTransaction() {
+    if (owned_)
+        sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr); // nothing written: cannot fail but by misuse
 }
 
 void Transaction::commit() {

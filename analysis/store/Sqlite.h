@@ -1,5 +1,6 @@
 #pragma once
-// Thin RAII wrappers over the SQLite C API. Errors throw SqliteError carrying sqlite3_errmsg.
+// Thin RAII wrappers over the SQLite C API. Errors throw SqliteError naming the database file and the
+// cause; a query interrupted by the user (interruptRequested(), core/Interrupt.h) throws Cancelled.
 #include <sqlite3.h>
 
 #include <cstdint>
@@ -11,8 +12,21 @@ namespace cnp {
 
 class SqliteError : public std::runtime_error {
 public:
-    explicit SqliteError(const std::string& what) : std::runtime_error(what) {}
+    // what(): "FILE: CAUSE" (just CAUSE for an in-memory database); `code` is SQLite's extended result code.
+    SqliteError(std::string file, std::string cause, int code);
+    const std::string& file() const { return file_; }
+    const std::string& cause() const { return cause_; }
+    int code() const { return code_; }
+    int primaryCode() const { return code_ & 0xff; }
+
+private:
+    std::string file_, cause_;
+    int code_;
 };
+
+// The number of sqlite3_step calls made through Statement and execSql on this thread so far; QueryWatchdog
+// tells one call from the next by it.
+std::uint64_t stepCallsOnThisThread();
 
 class Statement {
 public:
@@ -27,8 +41,8 @@ public:
     // Binding is 1-based like sqlite3_bind_*.
     // Inline: bulk inserts bind tens of millions of integers.
     Statement& bind(int i, std::int64_t v) {
-        if (sqlite3_bind_int64(stmt_, i, v) != SQLITE_OK)
-            throwError("bind");
+        if (const int rc = sqlite3_bind_int64(stmt_, i, v); rc != SQLITE_OK)
+            throwError(rc);
         return *this;
     }
     Statement& bind(int i, int v) { return bind(i, static_cast<std::int64_t>(v)); }
@@ -49,13 +63,16 @@ public:
     sqlite3_stmt* handle() const { return stmt_; }
 
 private:
-    [[noreturn]] void throwError(const char* what) const;
+    [[noreturn]] void throwError(int rc) const;
 
     sqlite3* db_ = nullptr;
     sqlite3_stmt* stmt_ = nullptr;
 };
 
 void execSql(sqlite3* db, std::string_view sql);
+// `name` as an SQL identifier: in double quotes, inner double quotes doubled. For the rare name read from
+// a database that SQL must mention; never paste an unquoted one.
+std::string quoteIdentifier(std::string_view name);
 std::int64_t queryInt(sqlite3* db, std::string_view sql, std::int64_t fallback = 0);
 
 // BEGIN IMMEDIATE on construction, ROLLBACK in the destructor unless commit() was called.
@@ -70,6 +87,22 @@ public:
 private:
     sqlite3* db_;
     bool done_ = false;
+};
+
+// A read snapshot: BEGIN on construction, COMMIT in the destructor. In WAL mode every read in between
+// sees the database as of the first one, so a long read (a report, an export) stays consistent while
+// another process ingests or removes runs. Inside a transaction already open it does nothing (that
+// transaction is the snapshot).
+class ReadTransaction {
+public:
+    explicit ReadTransaction(sqlite3* db);
+    ~ReadTransaction();
+    ReadTransaction(const ReadTransaction&) = delete;
+    ReadTransaction& operator=(const ReadTransaction&) = delete;
+
+private:
+    sqlite3* db_;
+    bool owned_;
 };
 
 } // namespace cnp

@@ -1,16 +1,27 @@
 #include "store/Workspace.h"
 
+#include "core/BoundedJson.h"
 #include "core/CommaList.h"
 #include "core/InputError.h"
 #include "store/BatchInserter.h"
+#include "store/ConnectionDefences.h"
+#include "store/QueryWatchdog.h"
 #include "store/Schema.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <map>
@@ -46,10 +57,12 @@ std::string jsonObject(const std::vector<std::pair<std::string, std::string>>& k
     return buf.GetString();
 }
 
+// The JSON columns (gpu_models, env, ...) hold what this program wrote, but a shared workspace may hold
+// anything: malformed or too deeply nested JSON reads as empty.
 std::vector<std::string> parseJsonArray(const std::string& s) {
     std::vector<std::string> out;
     rapidjson::Document d;
-    if (d.Parse(s.c_str()).HasParseError() || !d.IsArray())
+    if (!parseBoundedJson(s, d).ok || !d.IsArray())
         return out;
     for (const auto& v : d.GetArray())
         if (v.IsString())
@@ -60,7 +73,7 @@ std::vector<std::string> parseJsonArray(const std::string& s) {
 std::vector<std::pair<std::string, std::string>> parseJsonObject(const std::string& s) {
     std::vector<std::pair<std::string, std::string>> out;
     rapidjson::Document d;
-    if (d.Parse(s.c_str()).HasParseError() || !d.IsObject())
+    if (!parseBoundedJson(s, d).ok || !d.IsObject())
         return out;
     for (const auto& m : d.GetObject())
         if (m.value.IsString())
@@ -86,79 +99,207 @@ constexpr const char* kRunColumns =
     "first_skip_reason, tokens_per_step, flops_per_step, peak_flops, created_at, "
     "(SELECT COUNT(*) FROM ranks r WHERE r.run_id = runs.id), kernel_count, event_count";
 
+// Refuses what is not a regular file before anything opens it: opening a FIFO blocks, a device is no
+// workspace.
+void refuseNonRegularFile(const std::string& path, Workspace::Mode mode) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+        if (errno != ENOENT)
+            throw InputError(path, std::string("cannot open workspace: ") + std::strerror(errno));
+        if (mode != Workspace::Mode::CreateIfMissing)
+            throw InputError(path, "no such workspace");
+        return;
+    }
+    if (S_ISDIR(st.st_mode))
+        throw InputError(path, "is a folder, not a workspace file");
+    if (!S_ISREG(st.st_mode))
+        throw InputError(path, "is not a regular file (a FIFO, device or socket), not a workspace");
+}
+
+// True when the file or its folder cannot be written (for the effective user).
+bool locationReadOnly(const std::string& path) {
+    std::error_code ec;
+    const auto folder = std::filesystem::absolute(path, ec).parent_path();
+    return ::access(path.c_str(), W_OK) != 0 || ::access(folder.c_str(), W_OK) != 0;
+}
+
+// An immutable open ignores the write-ahead log: refused when the log holds changes the file lacks.
+void refuseUnappliedLog(const std::string& path) {
+    std::error_code ec;
+    const std::string wal = path + "-wal";
+    if (std::filesystem::file_size(wal, ec) > 0 && !ec)
+        throw InputError(path, "workspace is read-only and its write-ahead log " + wal +
+                                   " holds changes not yet in the file; open it once where it can be written "
+                                   "(or copy both files to a writable folder)");
+}
+
+// file: URI of `path` opened read-only and immutable (SQLite then takes no locks and needs no -shm file).
+std::string immutableUri(const std::string& path) {
+    std::string uri = "file:";
+    for (unsigned char c : path) {
+        if (std::isalnum(c) || std::strchr("/-._~", c))
+            uri += static_cast<char>(c);
+        else {
+            char hex[4];
+            std::snprintf(hex, sizeof hex, "%%%02X", c);
+            uri += hex;
+        }
+    }
+    return uri + "?mode=ro&immutable=1";
+}
+
+// v1 -> v2: event tables gain `id INTEGER PRIMARY KEY` with each run's rows contiguous and sorted by
+// (rank, sort key), recorded in run_rows; the (run_id, rank, start_ns) indexes go. Copies by the fixed
+// column lists of schema::eventTables(): a v1 table lacking one fails the upgrade, extra columns stay
+// behind. O(events log events).
+void migrateV1ToV2(sqlite3* db) {
+    for (const auto& t : schema::eventTables())
+        execSql(db, "ALTER TABLE " + std::string(t.name) + " RENAME TO " + std::string(t.name) + "_v1");
+    execSql(db, schema::createTablesSql());
+    for (const auto& t : schema::eventTables()) {
+        const std::string name(t.name), old = name + "_v1", columns(t.columns);
+        execSql(db, "INSERT INTO " + name + "(" + columns + ") SELECT " + columns + " FROM " + old +
+                        " ORDER BY run_id, rank, " + std::string(t.sortKey) + ", rowid");
+        Statement rows(db, "INSERT INTO run_rows SELECT run_id, ?, MIN(id), MAX(id) FROM " + name +
+                               " GROUP BY run_id");
+        rows.bind(1, t.name).exec();
+        execSql(db, "DROP TABLE " + old); // its v1 indexes go with it
+    }
+}
+
 } // namespace
 
 Workspace::Workspace(const std::string& path, Mode mode) : path_(path), readOnly_(mode == Mode::ReadOnly) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const bool exists = fs::exists(path, ec);
-    if (!exists && mode != Mode::CreateIfMissing)
-        throw InputError(path, "no such workspace");
-    if (exists && fs::is_directory(path, ec))
-        throw InputError(path, "is a folder, not a workspace file");
-    int flags = SQLITE_OPEN_NOMUTEX;
-    flags |= readOnly_ ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
-        std::string msg = db_ ? sqlite3_errmsg(db_) : "cannot open";
-        sqlite3_close(db_);
-        db_ = nullptr;
-        throw InputError(path, "cannot open workspace: " + msg);
-    }
-    sqlite3_busy_timeout(db_, 5000);
+    refuseNonRegularFile(path, mode);
     try {
-        // A file that is not SQLite fails on its first read.
-        const auto tables = queryInt(db_, "SELECT COUNT(*) FROM sqlite_master WHERE type='table'");
-        const bool hasMeta = queryInt(db_, "SELECT COUNT(*) FROM sqlite_master WHERE name='meta'") > 0;
-        if (tables > 0 && !hasMeta)
-            throw InputError(path, "not a CNP workspace (an SQLite file without the workspace tables)");
-        if (!readOnly_) {
-            // Larger pages mean fewer B-tree pages per bulk-loaded event row; only settable before the
-            // file's first write (switching to WAL is one).
-            if (tables == 0)
-                execSql(db_, "PRAGMA page_size=16384");
-            execSql(db_, "PRAGMA journal_mode=WAL");
-            execSql(db_, "PRAGMA synchronous=NORMAL");
-        }
-        execSql(db_, "PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY; PRAGMA cache_size=" +
-                         std::to_string(kCacheSize));
-        if (tables == 0) {
-            if (readOnly_)
-                throw InputError(path, "not a CNP workspace (empty file)");
-            createSchema();
-        } else {
-            const int v = schemaVersion();
-            if (v > kSchemaVersion)
-                throw InputError(path, "workspace schema version " + std::to_string(v) +
-                                           " is newer than this program's (" +
-                                           std::to_string(kSchemaVersion) + ")");
-            if (v < kSchemaVersion) {
-                if (readOnly_) {
-                    // An older workspace is upgraded once, on a read-write connection of its own.
-                    try {
-                        Workspace upgrade(path, Mode::ReadWrite);
-                    } catch (const InputError& e) {
-                        throw InputError(path, "workspace schema version " + std::to_string(v) +
-                                                   " needs an upgrade, which failed: " + e.message());
-                    }
-                } else {
-                    migrate(v);
-                }
-            }
-        }
+        open(mode);
     } catch (const SqliteError& e) {
-        sqlite3_close(db_);
-        db_ = nullptr;
-        throw InputError(path, std::string("not a readable workspace: ") + e.what());
+        closeConnection();
+        throw InputError(path, "not a readable workspace: " + e.cause());
     } catch (...) {
-        sqlite3_close(db_);
-        db_ = nullptr;
+        closeConnection();
         throw;
     }
 }
 
 Workspace::~Workspace() {
+    closeConnection();
+}
+
+void Workspace::closeConnection() {
+    watchdog_.reset();
     if (db_)
         sqlite3_close(db_);
+    db_ = nullptr;
+}
+
+void Workspace::setQueryBudget(std::chrono::milliseconds budget) {
+    watchdog_->setBudget(budget);
+}
+
+// Order matters: no statement reads workspace content before the defences are on and the foreign
+// objects are refused.
+void Workspace::open(Mode mode) {
+    if (!readOnly_)
+        checkWritable();
+    std::int64_t tables = 0;
+    try {
+        openConnection(mode, false);
+        tables = queryInt(db_, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table'"); // first read
+    } catch (const SqliteError& e) {
+        // A read-only connection to a WAL workspace needs its -shm file: where it cannot be created (a
+        // read-only folder or mount), an immutable open reads the file alone, safe when there is no -wal.
+        if (!readOnly_ || e.primaryCode() != SQLITE_CANTOPEN || !locationReadOnly(path_))
+            throw;
+        refuseUnappliedLog(path_);
+        closeConnection();
+        openConnection(mode, true);
+        tables = queryInt(db_, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table'");
+    }
+    refuseForeignObjects(db_, path_);
+    if (tables > 0 && queryInt(db_, "SELECT COUNT(*) FROM sqlite_schema WHERE name = 'meta'") == 0)
+        throw InputError(path_, "not a CNP workspace (an SQLite file without the workspace tables)");
+    if (!readOnly_)
+        configureWriter(tables == 0);
+    if (tables == 0) {
+        if (readOnly_)
+            throw InputError(path_, "not a CNP workspace (empty file)");
+        createSchema();
+    } else {
+        upgradeIfOlder();
+    }
+}
+
+void Workspace::openConnection(Mode mode, bool immutable) {
+    int flags = SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0);
+    flags |= readOnly_ ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    const std::string name = immutable ? immutableUri(path_) : path_;
+    const int rc = sqlite3_open_v2(name.c_str(), &db_, flags, nullptr);
+    if (rc != SQLITE_OK) {
+        const std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+        const int sysErrno = db_ ? sqlite3_system_errno(db_) : 0;
+        closeConnection();
+        throw InputError(path_, (mode == Mode::CreateIfMissing ? "cannot create or open workspace: "
+                                                               : "cannot open workspace: ") +
+                                    msg + (sysErrno ? std::string(": ") + std::strerror(sysErrno) : ""));
+    }
+    // SQLite opens a file it may not write read-only without saying so.
+    if (!readOnly_ && sqlite3_db_readonly(db_, "main") == 1) {
+        closeConnection();
+        throw ReadOnlyWorkspace(path_, "the file cannot be written");
+    }
+    sqlite3_extended_result_codes(db_, 1);
+    watchdog_ = std::make_unique<QueryWatchdog>(db_, kQueryBudget);
+    applyConnectionDefences(db_);
+    sqlite3_busy_timeout(db_, 5000);
+    execSql(db_, "PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY; PRAGMA cache_size=" +
+                     std::to_string(kCacheSize));
+}
+
+// A writing command on a workspace it cannot write fails here, before SQLite reports "attempt to write a
+// readonly database" halfway. (access() answers for the effective user: root writes anything but a
+// read-only mount.)
+void Workspace::checkWritable() {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(path_, ec) && ::access(path_.c_str(), W_OK) != 0)
+        throw ReadOnlyWorkspace(path_, std::strerror(errno));
+    const fs::path folder = fs::absolute(path_, ec).parent_path();
+    if (::access(folder.c_str(), W_OK) == 0)
+        return;
+    if (errno == ENOENT || errno == ENOTDIR)
+        throw InputError(path_, "cannot create workspace: folder " + folder.string() + " does not exist");
+    throw ReadOnlyWorkspace(path_,
+                            "its folder " + folder.string() + " cannot be written: " + std::strerror(errno));
+}
+
+void Workspace::configureWriter(bool fresh) {
+    // Larger pages mean fewer B-tree pages per bulk-loaded event row; only settable before the file's first
+    // write (switching to WAL is one).
+    if (fresh)
+        execSql(db_, "PRAGMA page_size=16384");
+    execSql(db_, "PRAGMA journal_mode=WAL");
+    execSql(db_, "PRAGMA synchronous=NORMAL");
+}
+
+void Workspace::upgradeIfOlder() {
+    const int v = schemaVersion();
+    if (v > kSchemaVersion)
+        throw InputError(path_, "workspace schema version " + std::to_string(v) +
+                                    " is newer than this program's (" + std::to_string(kSchemaVersion) + ")");
+    if (v == kSchemaVersion)
+        return;
+    if (!readOnly_) {
+        migrate(v);
+        return;
+    }
+    // An older workspace is upgraded once, on a read-write connection of its own.
+    try {
+        Workspace upgrade(path_, Mode::ReadWrite);
+    } catch (const InputError& e) {
+        throw InputError(path_, "workspace schema version " + std::to_string(v) +
+                                    " needs a one-time upgrade, which failed: " + e.message());
+    }
 }
 
 void Workspace::createSchema() {
@@ -169,40 +310,20 @@ void Workspace::createSchema() {
     tx.commit();
 }
 
+// Every step below runs on the workspace's own tables with fixed SQL: no name read from the file reaches
+// SQL text (a v1 workspace is as untrusted as any other). A migration to a later version appends its own
+// `if (from < N)` block and runs in the same transaction.
 void Workspace::migrate(int from) {
     if (from < 1)
         throw InputError(path_, "unknown workspace schema version " + std::to_string(from));
-    if (from < 2) {
-        // v1 -> v2: event tables gain `id INTEGER PRIMARY KEY` with each run's rows contiguous and sorted by
-        // (rank, sort key), recorded in run_rows; the (run_id, rank, start_ns) indexes go. One transaction:
-        // an interrupted upgrade leaves the v1 workspace as it was. O(events log events).
-        Transaction tx(db_);
-        for (const auto& t : schema::eventTables())
-            execSql(db_, "ALTER TABLE " + std::string(t.name) + " RENAME TO " + std::string(t.name) + "_v1");
+    const QueryWatchdog::Unbounded bulk(*watchdog_);
+    Transaction tx(db_);
+    if (from < 2)
+        migrateV1ToV2(db_);
+    if (from < 3) // v2 -> v3 adds run_attributes (createTablesSql is idempotent); no existing row changes.
         execSql(db_, schema::createTablesSql());
-        for (const auto& t : schema::eventTables()) {
-            const std::string name(t.name), old = name + "_v1";
-            std::string cols;
-            Statement info(db_, "SELECT name FROM pragma_table_info(?) ORDER BY cid");
-            info.bind(1, old);
-            while (info.step())
-                cols += (cols.empty() ? "" : ", ") + info.text(0);
-            execSql(db_, "INSERT INTO " + name + "(" + cols + ") SELECT " + cols + " FROM " + old +
-                             " ORDER BY run_id, rank, " + std::string(t.sortKey) + ", rowid");
-            execSql(db_, "INSERT INTO run_rows SELECT run_id, '" + name + "', MIN(id), MAX(id) FROM " + name +
-                             " GROUP BY run_id");
-            execSql(db_, "DROP TABLE " + old); // its v1 indexes go with it
-        }
-        setMeta("schema_version", "2");
-        tx.commit();
-    }
-    if (from < 3) {
-        // v2 -> v3: adds run_attributes (createTablesSql is idempotent); no existing row changes.
-        Transaction tx(db_);
-        execSql(db_, schema::createTablesSql());
-        setMeta("schema_version", "3");
-        tx.commit();
-    }
+    setMeta("schema_version", std::to_string(kSchemaVersion));
+    tx.commit();
 }
 
 IdRange Workspace::eventRows(std::int64_t runId, std::string_view table) const {
@@ -238,8 +359,15 @@ std::int64_t Workspace::lowerBoundId(std::string_view table, IdRange range, std:
 }
 
 int Workspace::schemaVersion() const {
-    auto v = meta("schema_version");
-    return v ? std::stoi(*v) : 0;
+    const auto v = meta("schema_version");
+    if (!v)
+        return 0;
+    int version = 0;
+    const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), version);
+    if (ec != std::errc() || end != v->data() + v->size())
+        throw InputError(path_, "not a readable workspace: meta schema_version is '" + printableName(*v) +
+                                    "', not a version number");
+    return version;
 }
 
 std::map<std::string, std::string> Workspace::runAttributes(std::int64_t runId) const {
@@ -610,8 +738,10 @@ std::int64_t Workspace::insertEvents(const TraceData& t, const ProgressSink& sin
 // Deletes the run's rows from every table that has a run_id column (event, rank and summary tables).
 void Workspace::removeRun(const std::string& name) {
     const auto run = runOrThrow(name);
+    const QueryWatchdog::Unbounded bulk(*watchdog_);
     Transaction tx(db_);
-    Statement tables(db_, "SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) c "
+    // Every table with a run_id column, ours or an older version's (v1 summary tables).
+    Statement tables(db_, "SELECT m.name FROM sqlite_schema m JOIN pragma_table_info(m.name) c "
                           "WHERE m.type = 'table' AND c.name = 'run_id'");
     std::vector<std::string> names;
     while (tables.step())
@@ -626,7 +756,7 @@ void Workspace::removeRun(const std::string& name) {
     for (const auto& tname : names) {
         if (schema::findEventTable(tname))
             continue;
-        Statement del(db_, "DELETE FROM \"" + tname + "\" WHERE run_id = ?");
+        Statement del(db_, "DELETE FROM " + quoteIdentifier(tname) + " WHERE run_id = ?");
         del.bind(1, run.id).exec();
     }
     Statement del(db_, "DELETE FROM runs WHERE id = ?");
@@ -658,7 +788,9 @@ TraceData Workspace::loadRun(std::int64_t runId) const {
         Statement st(db_, std::string("SELECT ") + kRunColumns + " FROM runs WHERE id = ?");
         st.bind(1, runId);
         if (!st.step())
-            throw InputError(path_, "no run with id " + std::to_string(runId));
+            throw InputError(path_,
+                             "run id " + std::to_string(runId) +
+                                 " is no longer in the workspace (removed after the run list was read)");
         t.info = readRunRow(st).info;
     }
     std::map<std::int64_t, StringId> local; // workspace string id -> trace string id

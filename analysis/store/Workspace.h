@@ -2,12 +2,15 @@
 // A workspace: one SQLite file (*.cnpdb) holding many runs. Schema: docs/schema.md.
 // Opened in WAL mode so a reader (the GUI) can read while another process (the CLI) ingests.
 // All writes go through a Transaction: a failed or cancelled ingest leaves no trace of itself.
+#include "core/InputError.h"
 #include "core/TraceData.h"
 #include "store/Sqlite.h"
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -43,12 +46,28 @@ struct ProgressSink {
     void checkCancel() const;
 };
 
+class QueryWatchdog;
+
+// Thrown when a writing mode meets a workspace that cannot be written (read-only file, folder or mount);
+// the same workspace opens with Mode::ReadOnly.
+class ReadOnlyWorkspace : public InputError {
+public:
+    ReadOnlyWorkspace(const std::string& path, const std::string& cause)
+        : InputError(path, "workspace is read-only (" + cause + ")") {}
+};
+
 class Workspace {
 public:
     enum class Mode { ReadOnly, ReadWrite, CreateIfMissing };
     static constexpr int kSchemaVersion = 3;
+    // The longest one SQLite call may compute without returning a row before it is interrupted.
+    static constexpr std::chrono::milliseconds kQueryBudget{60000};
 
-    // Throws InputError naming the file when it is not a workspace or has a newer schema.
+    // Throws InputError naming the file when it is not a workspace, has a newer schema, is corrupt or holds
+    // objects the schema does not define (triggers, views, virtual tables: docs/errors.md); throws
+    // ReadOnlyWorkspace when `mode` writes and the workspace cannot be written. Every connection runs with
+    // SQLite's defences on (defensive mode, untrusted schema, no triggers, views or ATTACH) and a
+    // QueryWatchdog: the process-wide interrupt flag (Ctrl-C) or kQueryBudget interrupts any query.
     Workspace(const std::string& path, Mode mode);
     ~Workspace();
     Workspace(const Workspace&) = delete;
@@ -57,6 +76,9 @@ public:
     sqlite3* db() const { return db_; }
     const std::string& path() const { return path_; }
     int schemaVersion() const;
+    bool readOnly() const { return readOnly_; }
+    // Replaces kQueryBudget for this connection (tests use a short one).
+    void setQueryBudget(std::chrono::milliseconds budget);
 
     // Runs in plan order: configurations ordered by the workspace's plan (meta key "plan_order",
     // a comma-separated list) then by first ingest; within a configuration by repeat then name.
@@ -107,6 +129,12 @@ public:
     void setMeta(const std::string& key, const std::string& value);
 
 private:
+    void open(Mode mode);
+    void openConnection(Mode mode, bool immutable);
+    void checkWritable();
+    void configureWriter(bool fresh);
+    void upgradeIfOlder();
+    void closeConnection();
     void createSchema();
     void migrate(int from);
     RunRecord readRunRow(Statement& st) const;
@@ -114,6 +142,7 @@ private:
     sqlite3* db_ = nullptr;
     std::string path_;
     bool readOnly_ = false;
+    std::unique_ptr<QueryWatchdog> watchdog_;
 };
 
 } // namespace cnp

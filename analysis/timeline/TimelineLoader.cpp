@@ -46,12 +46,15 @@ TimelineModel loadTimeline(const std::string& workspacePath, std::int64_t runId,
 
 TimelineModel loadTimeline(const Workspace& ws, std::int64_t runId, const ProgressSink& sink) {
     sqlite3* db = ws.db();
+    const ReadTransaction snapshot(db); // one consistent view, whatever another process removes meanwhile
     std::string runName;
     {
         Statement st(db, "SELECT name FROM runs WHERE id = ?");
         st.bind(1, runId);
         if (!st.step())
-            throw InputError(ws.path(), "no run with id " + std::to_string(runId));
+            throw InputError(ws.path(),
+                             "run id " + std::to_string(runId) +
+                                 " is no longer in the workspace (removed after the run list was read)");
         runName = st.text(0);
     }
     // Progress denominator: rows of the run over every table read below.

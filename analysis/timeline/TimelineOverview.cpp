@@ -37,7 +37,7 @@ public:
     }
     std::string str() {
         const auto n = get<std::uint32_t>();
-        if (!ok || static_cast<std::size_t>(end_ - p_) < n) {
+        if (!ok || remaining() < n) {
             ok = false;
             return {};
         }
@@ -45,6 +45,17 @@ public:
         p_ += n;
         return s;
     }
+    // A count of records of at least `minBytes` each: 0 (and not ok) when the rest of the blob cannot
+    // hold that many, so no count read from a blob sizes an allocation beyond the blob itself.
+    std::uint32_t count(std::size_t minBytes) {
+        const auto n = get<std::uint32_t>();
+        if (!ok || n > remaining() / minBytes) {
+            ok = false;
+            return 0;
+        }
+        return n;
+    }
+    std::size_t remaining() const { return static_cast<std::size_t>(end_ - p_); }
     bool ok = true;
 
 private:
@@ -173,6 +184,127 @@ bool hasOverview(const Workspace& ws, std::int64_t runId) {
     return st.step();
 }
 
+namespace {
+
+// Serialised sizes of the smallest record of each kind (a string is a 4-byte length and its bytes).
+constexpr std::size_t kGroupBytes = 4 + 3 * 4, kStepBytes = 3 * 4 + 4 * 8,
+                      kRowBytes = 1 + 4 + 3 * 4 + 3 * 8 + 2 * 4, kSampleBytes = 8 + 8, kLaneBytes = 4,
+                      kEventBytes = 2 * 8 + 4 + 1 + 1;
+
+void readTables(Reader& rd, TimelineModel& o) {
+    o.runStart = rd.get<std::int64_t>();
+    o.runEnd = rd.get<std::int64_t>();
+    o.runName = rd.str();
+    for (auto n = rd.count(4); rd.ok && n > 0; --n)
+        o.names.push_back(rd.str());
+    for (auto n = rd.count(4); rd.ok && n > 0; --n)
+        o.styles.push_back(rd.str());
+    for (auto n = rd.count(kGroupBytes); rd.ok && n > 0; --n) {
+        TimelineGroup g;
+        g.label = rd.str();
+        g.parent = rd.get<std::int32_t>();
+        g.depth = rd.get<std::int32_t>();
+        g.rank = rd.get<std::int32_t>();
+        o.groups.push_back(g);
+    }
+    for (auto n = rd.count(kStepBytes); rd.ok && n > 0; --n) {
+        StepRange s;
+        s.rank = rd.get<std::int32_t>();
+        s.index = rd.get<std::int32_t>();
+        s.name = rd.get<std::uint32_t>();
+        s.cpuStart = rd.get<std::int64_t>();
+        s.cpuEnd = rd.get<std::int64_t>();
+        s.gpuStart = rd.get<std::int64_t>();
+        s.gpuEnd = rd.get<std::int64_t>();
+        o.steps.push_back(s);
+    }
+}
+
+EventTrack readLane(Reader& rd) {
+    EventTrack tr;
+    const auto n = rd.count(kEventBytes);
+    tr.reserve(n);
+    for (std::uint32_t i = 0; rd.ok && i < n; ++i) {
+        const Ns s = rd.get<std::int64_t>(), e = rd.get<std::int64_t>();
+        const auto name = rd.get<std::uint32_t>();
+        const auto style = rd.get<std::uint8_t>();
+        const auto kind = rd.get<std::uint8_t>();
+        tr.append(s, e, name, style, static_cast<EventKind>(kind));
+    }
+    tr.finish();
+    return tr;
+}
+
+TimelineRow readRow(Reader& rd) {
+    TimelineRow r;
+    r.kind = static_cast<RowKind>(rd.get<std::uint8_t>());
+    r.label = rd.str();
+    r.group = rd.get<std::int32_t>();
+    r.rank = rd.get<std::int32_t>();
+    r.device = rd.get<std::int32_t>();
+    r.stream = rd.get<std::int64_t>();
+    r.pid = rd.get<std::int64_t>();
+    r.tid = rd.get<std::int64_t>();
+    for (auto c = rd.count(kSampleBytes); rd.ok && c > 0; --c) {
+        r.counter.ts.push_back(rd.get<std::int64_t>());
+        r.counter.value.push_back(rd.get<double>());
+    }
+    if (!r.counter.value.empty()) {
+        const auto [mn, mx] = std::minmax_element(r.counter.value.begin(), r.counter.value.end());
+        r.counter.minValue = *mn;
+        r.counter.maxValue = *mx;
+    }
+    for (auto l = rd.count(kLaneBytes); rd.ok && l > 0; --l)
+        r.lanes.push_back(readLane(rd));
+    return r;
+}
+
+// Groups form a forest whose parents precede their children (so no cycles) at consistent depths.
+bool groupsConsistent(const std::vector<TimelineGroup>& groups) {
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const int parent = groups[g].parent;
+        if (parent < -1 || parent >= static_cast<int>(g))
+            return false;
+        if (groups[g].depth != (parent < 0 ? 0 : groups[static_cast<std::size_t>(parent)].depth + 1))
+            return false;
+    }
+    return true;
+}
+
+// EventTrack's invariant (sorted, not overlapping) and every table index in range.
+bool laneConsistent(const EventTrack& tr, const TimelineModel& o) {
+    for (std::size_t i = 0; i < tr.size(); ++i) {
+        if (tr.name(i) >= o.names.size() || tr.style(i) >= o.styles.size() || tr.kind(i) > EventKind::Step)
+            return false;
+        if (i + 1 < tr.size() && tr.effectiveEnd(i) > tr.start(i + 1))
+            return false;
+    }
+    return true;
+}
+
+bool rowConsistent(const TimelineRow& r, const TimelineModel& o) {
+    if (r.kind > RowKind::CpuThread || r.group < -1 || r.group >= static_cast<int>(o.groups.size()))
+        return false;
+    if (!std::is_sorted(r.counter.ts.begin(), r.counter.ts.end()))
+        return false;
+    return std::all_of(r.lanes.begin(), r.lanes.end(),
+                       [&](const EventTrack& tr) { return laneConsistent(tr, o); });
+}
+
+// Everything the timeline view indexes or searches is in range and ordered: a corrupt or crafted blob
+// is refused (the caller then loads the full events) instead of crashing or hanging the view. O(size).
+bool consistent(const TimelineModel& o) {
+    if (o.runStart > o.runEnd || o.names.empty() || !groupsConsistent(o.groups))
+        return false;
+    for (const auto& s : o.steps)
+        if (s.name >= o.names.size())
+            return false;
+    return std::all_of(o.rows.begin(), o.rows.end(),
+                       [&](const TimelineRow& r) { return rowConsistent(r, o); });
+}
+
+} // namespace
+
 std::optional<TimelineModel> loadOverview(const Workspace& ws, std::int64_t runId) {
     if (!hasOverview(ws, runId))
         return std::nullopt;
@@ -184,70 +316,11 @@ std::optional<TimelineModel> loadOverview(const Workspace& ws, std::int64_t runI
               static_cast<std::size_t>(sqlite3_column_bytes(st.handle(), 0)));
     TimelineModel o;
     o.runId = runId;
-    o.runStart = rd.get<std::int64_t>();
-    o.runEnd = rd.get<std::int64_t>();
-    o.runName = rd.str();
-    for (auto n = rd.get<std::uint32_t>(); rd.ok && n > 0; --n)
-        o.names.push_back(rd.str());
-    for (auto n = rd.get<std::uint32_t>(); rd.ok && n > 0; --n)
-        o.styles.push_back(rd.str());
-    for (auto n = rd.get<std::uint32_t>(); rd.ok && n > 0; --n) {
-        TimelineGroup g;
-        g.label = rd.str();
-        g.parent = rd.get<std::int32_t>();
-        g.depth = rd.get<std::int32_t>();
-        g.rank = rd.get<std::int32_t>();
-        o.groups.push_back(g);
-    }
-    for (auto n = rd.get<std::uint32_t>(); rd.ok && n > 0; --n) {
-        StepRange s;
-        s.rank = rd.get<std::int32_t>();
-        s.index = rd.get<std::int32_t>();
-        s.name = rd.get<std::uint32_t>();
-        s.cpuStart = rd.get<std::int64_t>();
-        s.cpuEnd = rd.get<std::int64_t>();
-        s.gpuStart = rd.get<std::int64_t>();
-        s.gpuEnd = rd.get<std::int64_t>();
-        o.steps.push_back(s);
-    }
-    for (auto n = rd.get<std::uint32_t>(); rd.ok && n > 0; --n) {
-        TimelineRow r;
-        r.kind = static_cast<RowKind>(rd.get<std::uint8_t>());
-        r.label = rd.str();
-        r.group = rd.get<std::int32_t>();
-        r.rank = rd.get<std::int32_t>();
-        r.device = rd.get<std::int32_t>();
-        r.stream = rd.get<std::int64_t>();
-        r.pid = rd.get<std::int64_t>();
-        r.tid = rd.get<std::int64_t>();
-        for (auto c = rd.get<std::uint32_t>(); rd.ok && c > 0; --c) {
-            r.counter.ts.push_back(rd.get<std::int64_t>());
-            r.counter.value.push_back(rd.get<double>());
-        }
-        if (!r.counter.value.empty()) {
-            const auto [mn, mx] = std::minmax_element(r.counter.value.begin(), r.counter.value.end());
-            r.counter.minValue = *mn;
-            r.counter.maxValue = *mx;
-        }
-        for (auto l = rd.get<std::uint32_t>(); rd.ok && l > 0; --l) {
-            EventTrack tr;
-            const auto cnt = rd.get<std::uint32_t>();
-            tr.reserve(rd.ok ? cnt : 0);
-            for (std::uint32_t i = 0; rd.ok && i < cnt; ++i) {
-                const Ns s = rd.get<std::int64_t>(), e = rd.get<std::int64_t>();
-                const auto name = rd.get<std::uint32_t>();
-                const auto style = rd.get<std::uint8_t>();
-                const auto kind = rd.get<std::uint8_t>();
-                tr.append(s, e, name < o.names.size() ? name : 0, style,
-                          static_cast<EventKind>(std::min<int>(kind, 6)));
-            }
-            tr.finish();
-            r.lanes.push_back(std::move(tr));
-        }
-        o.rows.push_back(std::move(r));
-    }
-    if (!rd.ok)
-        return std::nullopt;               // truncated or foreign data: fall back to the full load
+    readTables(rd, o);
+    for (auto n = rd.count(kRowBytes); rd.ok && n > 0; --n)
+        o.rows.push_back(readRow(rd));
+    if (!rd.ok || rd.remaining() != 0 || !consistent(o))
+        return std::nullopt; // truncated, foreign or inconsistent data: fall back to the full load
     o.collapseRanksBeyond(kExpandedRanks); // not stored: the same default as the full model's
     return o;
 }

@@ -3,21 +3,16 @@
 #include "CommandRegistry.h"
 #include "ProgressBar.h"
 
+#include "core/Interrupt.h"
 #include "ingest/IngestPipeline.h"
 #include "store/Workspace.h"
 
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 
 namespace cnp::cli {
 namespace {
-
-std::atomic<bool> gCancel{false};
-extern "C" void onInterrupt(int) {
-    gCancel.store(true);
-}
 
 int runIngest(const std::vector<std::string>& args) {
     ArgParser p({"--run", "--config", "--repeat", "--tokens-per-step", "--flops-per-step", "--peak-flops"},
@@ -40,11 +35,10 @@ int runIngest(const std::vector<std::string>& args) {
     IngestResult res;
     try {
         Workspace ws(wsPath, Workspace::Mode::CreateIfMissing);
-        // Ctrl-C cancels cleanly: the transaction rolls back and the workspace stays as it was.
-        std::signal(SIGINT, onInterrupt);
-        std::signal(SIGTERM, onInterrupt);
+        // Ctrl-C (main's handler raises interruptFlag()) cancels cleanly: the transaction rolls back and the
+        // workspace stays as it was.
         ProgressBar bar("ingest");
-        ProgressSink sink{[&](double f) { bar.update(f); }, &gCancel};
+        ProgressSink sink{[&](double f) { bar.update(f); }, &interruptFlag()};
         res = ingest(ws, req, sink);
     } catch (...) {
         // A workspace this command created for a failed ingest is removed again: nothing half-made stays.

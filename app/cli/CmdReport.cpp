@@ -10,6 +10,7 @@
 
 #include <iostream>
 #include <optional>
+#include <sstream>
 
 namespace cnp::cli {
 namespace {
@@ -87,8 +88,12 @@ int runReport(const std::vector<std::string>& args) {
     const ReportOptions opt = reportOptions(p);
 
     Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);
-    // The model first: a workspace that cannot be reported on leaves no file and no folder behind.
-    const auto model = report::buildReportModel(ws, opt);
+    // The model first, from one snapshot of the workspace (whatever another process ingests or removes
+    // meanwhile): a workspace that cannot be reported on leaves no file and no folder behind.
+    const auto model = [&] {
+        const ReadTransaction snapshot(ws.db());
+        return report::buildReportModel(ws, opt);
+    }();
     writeReport(model, format, opt.paper, *out);
     std::cout << "report written: " << *out << '\n';
     return Ok;

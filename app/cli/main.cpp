@@ -2,14 +2,35 @@
 #include "CommandRegistry.h"
 
 #include "core/InputError.h"
+#include "core/Interrupt.h"
 #include "store/Sqlite.h"
 
+#include <signal.h>
+
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <iostream>
 
 using namespace cnp::cli;
+
+// The first Ctrl-C (or SIGTERM) asks the command to stop: a running query is interrupted, an ingest rolls
+// back, and the command exits 2 saying so. A second one ends the process at once (default action).
+extern "C" void onInterrupt(int sig) {
+    if (cnp::interruptFlag().exchange(true)) {
+        std::signal(sig, SIG_DFL);
+        std::raise(sig);
+    }
+}
+
+static void installInterruptHandler() {
+    struct sigaction sa {};
+    sa.sa_handler = onInterrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+}
 
 static void printTopHelp() {
     auto cmds = commandRegistry();
@@ -53,6 +74,7 @@ int main(int argc, char** argv) {
             return Ok;
         }
     }
+    installInterruptHandler();
     try {
         return it->run(rest);
     } catch (const UsageFailure& e) {
@@ -62,7 +84,7 @@ int main(int argc, char** argv) {
         std::cerr << "cnp " << it->name << ": " << e.what() << '\n';
         return InputFailure;
     } catch (const cnp::Cancelled&) {
-        std::cerr << "cnp " << it->name << ": cancelled; workspace unchanged\n";
+        std::cerr << "cnp " << it->name << ": interrupted; nothing was written or changed\n";
         return InputFailure;
     } catch (const std::exception& e) {
         std::cerr << "cnp " << it->name << ": " << e.what() << '\n';

@@ -1,16 +1,31 @@
 #include "WorkspaceSession.h"
 
 #include <exception>
+#include <filesystem>
 
 namespace cnp::wb {
+
+namespace {
+// Read-write where possible; a read-only workspace (file, folder or mount) opens for reading, and the
+// edits that need writing report "workspace is read-only" on their own connection.
+std::shared_ptr<Workspace> openWorkspace(const std::string& path, bool create) {
+    try {
+        return std::make_shared<Workspace>(path, create ? Workspace::Mode::CreateIfMissing
+                                                        : Workspace::Mode::ReadWrite);
+    } catch (const ReadOnlyWorkspace&) {
+        if (!std::filesystem::exists(path))
+            throw; // a new workspace in a read-only folder: nothing to read
+        return std::make_shared<Workspace>(path, Workspace::Mode::ReadOnly);
+    }
+}
+} // namespace
 
 WorkspaceSession::WorkspaceSession(QObject* parent) : QObject(parent) {}
 WorkspaceSession::~WorkspaceSession() = default;
 
 bool WorkspaceSession::open(const QString& path, bool create, QString* error) {
     try {
-        auto ws = std::make_shared<Workspace>(path.toStdString(), create ? Workspace::Mode::CreateIfMissing
-                                                                         : Workspace::Mode::ReadWrite);
+        auto ws = openWorkspace(path.toStdString(), create);
         auto runs = ws->runs();
         ws_ = std::move(ws);
         runs_ = std::move(runs);

@@ -139,6 +139,8 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("not json") << "{rules"
                                   << "not valid JSON";
+        QTest::newRow("nested a million levels deep")
+            << "{\"rules\":" + QString(1000000, '[') << "not valid JSON: nested deeper than 64 levels";
         QTest::newRow("array") << "[]"
                                << "\"rules\" array";
         QTest::newRow("rule not object") << "{\"rules\":[1]}"

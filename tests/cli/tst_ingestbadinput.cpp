@@ -115,6 +115,10 @@ private slots:
         QTest::newRow("truncated plain") << "cut.json" << big.left(big.size() / 2) << "truncated JSON";
         QTest::newRow("truncated gzip")
             << "cut.json.gz" << bigGz.left(bigGz.size() / 2) << "truncated gzip stream";
+        QTest::newRow("gzip header only (10 bytes)")
+            << "head.json.gz" << bigGz.left(10) << "truncated gzip stream";
+        QTest::newRow("gzip of nothing")
+            << "nothing.json.gz" << gzip(QByteArray()) << "file is empty (a gzip stream of no data)";
         QTest::newRow("not gzip despite .gz") << "plain.json.gz" << big << "not gzip-compressed";
         QTest::newRow("random bytes") << "noise.json" << noise << "not valid JSON";
         QTest::newRow("random bytes, unknown name") << "noise.bin" << noise << "not a recognised trace";

@@ -1,0 +1,320 @@
+// A workspace is untrusted data: crafted workspaces, each built here with the plain SQLite C API, must
+// neither run their own SQL, nor crash, hang or touch another file when opened (docs/errors.md).
+#include "TestTraces.h"
+
+#include "core/InputError.h"
+#include "core/Interrupt.h"
+#include "store/Schema.h"
+#include "store/Workspace.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <zlib.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+using namespace cnp;
+
+namespace {
+
+// Runs `sql` on `file` through a plain connection (no workspace code, no defences).
+void rawExec(const std::string& file, const std::string& sql) {
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(file.c_str(), &db), SQLITE_OK);
+    char* err = nullptr;
+    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
+    const std::string msg = err ? err : "";
+    sqlite3_free(err);
+    sqlite3_close(db);
+    QVERIFY2(rc == SQLITE_OK, msg.c_str());
+}
+
+std::int64_t rawCount(const std::string& file, const std::string& table) {
+    sqlite3* db = nullptr;
+    sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+    sqlite3_stmt* st = nullptr;
+    std::int64_t n = -1;
+    if (sqlite3_prepare_v2(db, ("SELECT COUNT(*) FROM " + table).c_str(), -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
+}
+
+// A v2 workspace with the runs `names` (each tinyTrace: 2 kernels).
+void makeWorkspace(const std::string& file, const std::vector<std::string>& names) {
+    Workspace ws(file, Workspace::Mode::CreateIfMissing);
+    for (const auto& n : names) {
+        Transaction tx(ws.db());
+        ws.insertRun(cnp::testing::tinyTrace(n));
+        tx.commit();
+    }
+}
+
+void gunzipTo(const std::string& from, const std::string& to) {
+    gzFile in = gzopen(from.c_str(), "rb");
+    QVERIFY2(in, from.c_str());
+    std::ofstream out(to, std::ios::binary);
+    char buf[1 << 16];
+    int n = 0;
+    while ((n = gzread(in, buf, sizeof buf)) > 0)
+        out.write(buf, n);
+    gzclose(in);
+}
+
+std::string openError(const std::string& file, Workspace::Mode mode) {
+    try {
+        Workspace ws(file, mode);
+        ws.runs();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return {};
+}
+
+} // namespace
+
+class TestHostileWorkspace : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+    std::string path(const char* name) const { return dir_.filePath(name).toStdString(); }
+
+private slots:
+    // Defect 1: v1 -> v2 copied by column names read from the file, pasted into SQL. A renamed column
+    // carried an INSERT's end, then ATTACH of another workspace and DELETE of its runs.
+    void migrationRunsNoSqlFromTheFile_data() {
+        QTest::addColumn<QString>("alter");
+        QTest::addColumn<bool>("upgrades");
+        const QString evil =
+            "category_id) SELECT run_id, rank, device, stream, start_ns, end_ns, correlation, "
+            "grid_x, grid_y, grid_z, block_x, block_y, block_z, registers, static_smem, "
+            "dynamic_smem, name_id, 0 FROM kernels_v1; ATTACH DATABASE 'VICTIM' AS v; "
+            "DELETE FROM v.runs; --";
+        QTest::newRow("column renamed to SQL (upgrade fails: a v1 column is missing)")
+            << "ALTER TABLE kernels RENAME COLUMN category_id TO \"" + evil + "\"" << false;
+        QTest::newRow("extra column named SQL (ignored: the upgrade copies the v1 columns)")
+            << "ALTER TABLE kernels ADD COLUMN \"" + evil + "\"" << true;
+    }
+    void migrationRunsNoSqlFromTheFile() {
+        QFETCH(QString, alter);
+        QFETCH(bool, upgrades);
+        const std::string victim = path("victim.cnpdb"), crafted = path("crafted-v1.cnpdb");
+        std::filesystem::remove(victim);
+        makeWorkspace(victim, {"a", "b"});
+        gunzipTo(CNP_TEST_DATA_DIR "/workspace_v1.cnpdb.gz", crafted);
+        rawExec(crafted, alter.replace("VICTIM", QString::fromStdString(victim)).toStdString());
+
+        const std::string error = openError(crafted, Workspace::Mode::ReadWrite);
+        QCOMPARE(rawCount(victim, "runs"), std::int64_t(2));
+        QCOMPARE(rawCount(victim, "kernels"), std::int64_t(4));
+        if (upgrades) {
+            QCOMPARE(QString::fromStdString(error), QString());
+            QCOMPARE(Workspace(crafted, Workspace::Mode::ReadOnly).runs().size(), std::size_t(4));
+        } else {
+            QVERIFY2(error.rfind(crafted + ": ", 0) == 0, error.c_str());
+            QVERIFY2(error.find("no such column: category_id") != std::string::npos, error.c_str());
+            QCOMPARE(rawCount(crafted, "meta WHERE key = 'schema_version' AND value = '1'"), std::int64_t(1));
+        }
+    }
+
+    // The migration's fixed column lists are the tables' columns (all but id), in table order.
+    void eventTableColumnsMatchTheSchema() {
+        const std::string file = path("columns.cnpdb");
+        makeWorkspace(file, {});
+        Workspace ws(file, Workspace::Mode::ReadOnly);
+        for (const auto& t : schema::eventTables()) {
+            std::string columns;
+            Statement info(ws.db(), "SELECT name FROM pragma_table_info(?) WHERE name != 'id' ORDER BY cid");
+            info.bind(1, t.name);
+            while (info.step())
+                columns += (columns.empty() ? "" : ", ") + info.text(0);
+            QCOMPARE(QString::fromStdString(columns),
+                     QString::fromUtf8(t.columns.data(), int(t.columns.size())));
+        }
+    }
+
+    // Defect 2: objects the schema does not define are refused on every open, naming the object.
+    void foreignObjectsRefused_data() {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("trigger deleting runs on ingest")
+            << "CREATE TRIGGER wipe AFTER INSERT ON runs BEGIN DELETE FROM runs; END"
+            << "holds a trigger 'wipe'";
+        QTest::newRow("view replacing a table with an endless recursive CTE")
+            << "DROP TABLE kernels; CREATE VIEW kernels AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT "
+               "x + 1 FROM c) SELECT x AS id FROM c"
+            << "holds a view 'kernels'";
+        QTest::newRow("harmless-looking view") << "CREATE VIEW recent AS SELECT * FROM runs"
+                                               << "holds a view 'recent'";
+        QTest::newRow("virtual table") << "CREATE VIRTUAL TABLE notes USING fts5(text)"
+                                       << "holds a virtual table 'notes'";
+        QTest::newRow("control characters in the name are not echoed")
+            << "CREATE TRIGGER \"t\x1b[2J\" AFTER INSERT ON runs BEGIN SELECT 1; END"
+            << "holds a trigger 't?[2J'";
+    }
+    void foreignObjectsRefused() {
+        QFETCH(QString, sql);
+        QFETCH(QString, expected);
+        const std::string file = path("foreign.cnpdb");
+        std::filesystem::remove(file);
+        makeWorkspace(file, {"a"});
+        rawExec(file, sql.toStdString());
+        for (auto mode : {Workspace::Mode::ReadOnly, Workspace::Mode::ReadWrite}) {
+            const std::string error = openError(file, mode);
+            QVERIFY2(error.rfind(file + ": ", 0) == 0, error.c_str());
+            QVERIFY2(error.find(expected.toStdString()) != std::string::npos, error.c_str());
+        }
+        QCOMPARE(rawCount(file, "runs"), std::int64_t(1));
+    }
+
+    void unknownTablesAndIndexesAreIgnored() {
+        const std::string file = path("extra.cnpdb");
+        makeWorkspace(file, {"a"});
+        rawExec(file, "CREATE TABLE notes(text); CREATE INDEX kernels_by_name ON kernels(name_id)");
+        QCOMPARE(Workspace(file, Workspace::Mode::ReadOnly).runs().size(), std::size_t(1));
+    }
+
+    // Defect 2: JSON columns nested a million levels deep read as empty instead of overflowing the stack.
+    void deeplyNestedJsonColumnsReadAsEmpty() {
+        const std::string file = path("nested.cnpdb");
+        makeWorkspace(file, {"a"});
+        const std::string deepArray = std::string(1000000, '[') + std::string(1000000, ']');
+        std::string deepObject;
+        for (int i = 0; i < 200000; ++i)
+            deepObject += "{\"k\":";
+        deepObject += "1" + std::string(200000, '}');
+        rawExec(file, "UPDATE runs SET gpu_models = '" + deepArray + "', source_files = '" + deepArray +
+                          "', env = '" + deepObject + "'; UPDATE ranks SET gpu_names = '" + deepArray + "'");
+        Workspace ws(file, Workspace::Mode::ReadOnly);
+        const auto runs = ws.runs();
+        QCOMPARE(runs.size(), std::size_t(1));
+        QVERIFY(runs[0].info.gpuModels.empty());
+        QVERIFY(runs[0].info.env.empty());
+        const TraceData t = ws.loadRun(runs[0].id);
+        QCOMPARE(t.ranks.size(), std::size_t(1));
+        QVERIFY(t.ranks[0].gpuNames.empty());
+        QCOMPARE(t.kernels.size(), std::size_t(2));
+    }
+
+    void schemaVersionNotANumber() {
+        const std::string file = path("version.cnpdb");
+        makeWorkspace(file, {"a"});
+        rawExec(file, "UPDATE meta SET value = '2; DROP TABLE runs' WHERE key = 'schema_version'");
+        QCOMPARE(QString::fromStdString(openError(file, Workspace::Mode::ReadOnly)),
+                 QString::fromStdString(file + ": not a readable workspace: meta schema_version is '2; DROP "
+                                               "TABLE runs', not a version number"));
+    }
+
+    // Defect 2: SQLite's defences are on for every connection.
+    void connectionDefences_data() {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("ATTACH") << "ATTACH DATABASE ':memory:' AS other"
+                                << "too many attached databases";
+        QTest::newRow("writable_schema (defensive mode)")
+            << "PRAGMA writable_schema=ON; DELETE FROM sqlite_schema"
+            << "table sqlite_master may not be modified";
+    }
+    void connectionDefences() {
+        QFETCH(QString, sql);
+        QFETCH(QString, expected);
+        const std::string file = path("defences.cnpdb");
+        std::filesystem::remove(file);
+        makeWorkspace(file, {"a"});
+        Workspace ws(file, Workspace::Mode::ReadWrite);
+        try {
+            execSql(ws.db(), sql.toStdString());
+            QFAIL("accepted");
+        } catch (const SqliteError& e) {
+            QVERIFY2(std::string(e.what()).find(expected.toStdString()) != std::string::npos, e.what());
+        }
+    }
+
+    // Defect 2: no query computes longer than its budget, and the interrupt flag stops any query.
+    void queryBudgetInterrupts() {
+        const std::string file = path("budget.cnpdb");
+        makeWorkspace(file, {"a"});
+        Workspace ws(file, Workspace::Mode::ReadOnly);
+        ws.setQueryBudget(std::chrono::milliseconds(200));
+        const auto t0 = std::chrono::steady_clock::now();
+        try {
+            queryInt(ws.db(),
+                     "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) "
+                     "FROM c");
+            QFAIL("an endless query returned");
+        } catch (const SqliteError& e) {
+            const std::string msg = e.what();
+            QVERIFY2(msg.rfind(file + ": a query ran longer than its time budget", 0) == 0, e.what());
+        }
+        const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        QVERIFY2(seconds < 5, std::to_string(seconds).c_str());
+        // Long work that returns rows is not bounded: the budget is per call.
+        Statement rows(ws.db(),
+                       "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) "
+                       "SELECT x FROM c");
+        std::int64_t n = 0;
+        while (rows.step())
+            ++n;
+        QCOMPARE(n, std::int64_t(3000000));
+    }
+
+    void interruptFlagCancelsAQuery() {
+        const std::string file = path("interrupt.cnpdb");
+        makeWorkspace(file, {"a"});
+        Workspace ws(file, Workspace::Mode::ReadOnly);
+        std::thread ctrlC([] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            interruptFlag().store(true);
+        });
+        bool cancelled = false;
+        try {
+            queryInt(ws.db(),
+                     "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) "
+                     "FROM c");
+        } catch (const Cancelled&) {
+            cancelled = true;
+        }
+        ctrlC.join();
+        interruptFlag().store(false);
+        QVERIFY(cancelled);
+        QCOMPARE(ws.runs().size(), std::size_t(1));
+    }
+
+    // removeRun deletes from every table with a run_id column; a table name is quoted, not pasted.
+    void hostileTableNameQuoted() {
+        const std::string file = path("names.cnpdb");
+        makeWorkspace(file, {"a", "b"});
+        rawExec(file,
+                "CREATE TABLE \"x\"\" WHERE 1 OR \"\"\"(run_id INTEGER); INSERT INTO \"x\"\" WHERE 1 OR "
+                "\"\"\" VALUES (1), (2)");
+        Workspace(file, Workspace::Mode::ReadWrite).removeRun("a");
+        QCOMPARE(rawCount(file, "runs"), std::int64_t(1));
+        QCOMPARE(rawCount(file, "\"x\"\" WHERE 1 OR \"\"\" WHERE run_id = 2"), std::int64_t(1));
+        QCOMPARE(rawCount(file, "\"x\"\" WHERE 1 OR \"\"\""), std::int64_t(1));
+    }
+
+    // A long read (a report) sees the workspace as it was when it began, whatever is removed meanwhile.
+    void readSnapshotSurvivesARemoval() {
+        const std::string file = path("snapshot.cnpdb");
+        makeWorkspace(file, {"a", "b"});
+        Workspace reader(file, Workspace::Mode::ReadOnly);
+        std::int64_t idB = 0;
+        {
+            const ReadTransaction snapshot(reader.db());
+            idB = reader.runOrThrow("b").id;
+            Workspace(file, Workspace::Mode::ReadWrite).removeRun("b");
+            QCOMPARE(reader.runs().size(), std::size_t(2));
+            QCOMPARE(reader.loadRun(idB).kernels.size(), std::size_t(2));
+        }
+        QCOMPARE(reader.runs().size(), std::size_t(1));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHostileWorkspace)
+#include "tst_hostileworkspace.moc"

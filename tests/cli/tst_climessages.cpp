@@ -1,0 +1,270 @@
+// Every error names the file and the cause, in one line, with exit code 2 (docs/errors.md): corrupt,
+// hostile and read-only workspaces, FIFOs and devices given as input, a full disk, a planted symlink.
+// Inputs are made here; the trace is the HTA triton fixture. Mount-based cases (a tmpfs, read-only or
+// 1 MiB small: the tests run as root, which ignores permission bits) skip, saying so, where mounting is
+// not permitted.
+#include "CliRunner.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QtTest>
+
+#include <sqlite3.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+
+using namespace cnp::testing;
+
+namespace {
+
+const QString kTrace = QStringLiteral(CNP_TEST_DATA_DIR "/hta/triton_example/triton_example.json.gz");
+const QString kBigTrace = QStringLiteral(CNP_TEST_DATA_DIR "/hta/nccl_parser_config/nccl_data.json.gz");
+
+void rawExec(const QString& file, const QString& sql) {
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(file.toUtf8().constData(), &db), SQLITE_OK);
+    const int rc = sqlite3_exec(db, sql.toUtf8().constData(), nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    QCOMPARE(rc, SQLITE_OK);
+}
+
+// The one line on stderr, checked to start with "cnp CMD: FILE: " and to hold `cause`.
+void expectError(const CliResult& r, const QString& command, const QString& file, const QString& cause) {
+    const QString err = QString::fromUtf8(r.err).trimmed();
+    QVERIFY2(r.exitCode == 2, qPrintable(QString::number(r.exitCode) + " " + err));
+    QVERIFY2(!err.contains('\n'), qPrintable(err));
+    QVERIFY2(err.startsWith("cnp " + command + ": " + file + ": "), qPrintable(err));
+    QVERIFY2(err.contains(cause), qPrintable(err));
+}
+
+} // namespace
+
+class TestCliMessages : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString ws_;
+
+    QString path(const QString& name) const { return dir_.filePath(name); }
+    QString copyOfWorkspace(const QString& name) {
+        const QString p = path(name);
+        QFile::remove(p);
+        QFile::copy(ws_, p);
+        return p;
+    }
+    // A tmpfs at `dir` with mount `options`; false (after QSKIP's message) where mounting is refused.
+    static bool mountTmpfs(const QString& dir, const char* options) {
+        QDir().mkpath(dir);
+        return ::mount("cnp-test", dir.toUtf8().constData(), "tmpfs", 0, options) == 0;
+    }
+
+private slots:
+    void initTestCase() {
+        ws_ = path("good.cnpdb");
+        const auto r = runCli({"ingest", ws_, kTrace, "--run", "good", "--quiet"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+    }
+
+    void corruptWorkspace() {
+        const QString ws = copyOfWorkspace("corrupt.cnpdb");
+        QFile f(ws);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        const qint64 size = f.size();
+        f.seek(16384); // every page after the first (the schema) is overwritten
+        f.write(QByteArray(static_cast<int>(size - 16384), '\xa5'));
+        f.close();
+        expectError(runCli({"runs", ws}), "runs", ws,
+                    "the file is corrupt (database disk image is malformed)");
+    }
+
+    void notAWorkspace_data() {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("cause");
+        QTest::newRow("text") << QByteArray(5000, 'x') << "not a readable workspace: not an SQLite database";
+        QTest::newRow("empty") << QByteArray() << "not a CNP workspace (empty file)";
+    }
+    void notAWorkspace() {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, cause);
+        const QString ws = path("not.cnpdb");
+        QFile f(ws);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(content);
+        f.close();
+        expectError(runCli({"runs", ws}), "runs", ws, cause);
+    }
+
+    void otherFilesAsWorkspace_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("cause");
+        QTest::newRow("folder") << "a-folder"
+                                << "is a folder, not a workspace file";
+        QTest::newRow("SQLite, not a workspace")
+            << "foreign.sqlite"
+            << "not a CNP workspace (an SQLite file without the workspace tables)";
+    }
+    void otherFilesAsWorkspace() {
+        QFETCH(QString, name);
+        QFETCH(QString, cause);
+        const QString ws = path(name);
+        if (name == "a-folder")
+            QVERIFY(QDir().mkpath(ws));
+        else
+            rawExec(ws, "CREATE TABLE IF NOT EXISTS t(x)");
+        expectError(runCli({"runs", ws}), "runs", ws, cause);
+    }
+
+    void workspaceInMissingFolder() {
+        const QString ws = path("no-such-folder/ws.cnpdb");
+        expectError(runCli({"ingest", ws, kTrace}), "ingest", ws,
+                    "cannot create workspace: folder " + path("no-such-folder") + " does not exist");
+    }
+
+    void folderWithoutTraces() {
+        const QString folder = path("no-traces");
+        QVERIFY(QDir().mkpath(folder));
+        expectError(runCli({"ingest", path("nt.cnpdb"), folder}), "ingest", folder,
+                    "folder holds no trace files (*.json, *.json.gz, *.cnpt, *.cnpt.gz, *.sqlite)");
+        QVERIFY(!QFile::exists(path("nt.cnpdb")));
+    }
+
+    // Was "cnp runs: stoi".
+    void schemaVersionGarbage() {
+        const QString ws = copyOfWorkspace("version.cnpdb");
+        rawExec(ws, "UPDATE meta SET value = 'two' WHERE key = 'schema_version'");
+        expectError(runCli({"runs", ws}), "runs", ws,
+                    "not a readable workspace: meta schema_version is 'two', not a version number");
+    }
+
+    void newerWorkspace() {
+        const QString ws = copyOfWorkspace("newer.cnpdb");
+        rawExec(ws, "UPDATE meta SET value = '99' WHERE key = 'schema_version'");
+        expectError(runCli({"runs", ws}), "runs", ws,
+                    "workspace schema version 99 is newer than this program's");
+    }
+
+    void triggerRefusedBeforeIngest() {
+        const QString ws = copyOfWorkspace("trigger.cnpdb");
+        rawExec(ws, "CREATE TRIGGER wipe AFTER INSERT ON runs BEGIN DELETE FROM runs; END");
+        expectError(runCli({"ingest", ws, kTrace, "--run", "second"}), "ingest", ws,
+                    "holds a trigger 'wipe'");
+        expectError(runCli({"runs", ws}), "runs", ws, "holds a trigger 'wipe'");
+    }
+
+    // Opening a FIFO blocks until a writer comes: refused instead, at once.
+    void specialFilesRefused_data() {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<bool>("asWorkspace");
+        QTest::newRow("FIFO as trace") << "ingest" << false;
+        QTest::newRow("FIFO as workspace") << "runs" << true;
+        QTest::newRow("device as trace") << "ingest" << false;
+    }
+    void specialFilesRefused() {
+        QFETCH(QString, command);
+        QFETCH(bool, asWorkspace);
+        QString special = "/dev/null";
+        if (QByteArray(QTest::currentDataTag()).startsWith("FIFO")) {
+            special = path("fifo" + QString::number(asWorkspace));
+            QVERIFY(::mkfifo(special.toUtf8().constData(), 0600) == 0);
+        }
+        const QString ws = asWorkspace ? special : path("special.cnpdb");
+        const QStringList args = asWorkspace ? QStringList{command, ws} : QStringList{command, ws, special};
+        const auto r = runCli(args, 20000);
+        expectError(r, command, special,
+                    asWorkspace ? "is not a regular file (a FIFO, device or socket), not a workspace"
+                                : "is not a regular file (a FIFO, device or socket), not a trace");
+        QVERIFY(!QFile::exists(path("special.cnpdb")));
+    }
+
+    void truncatedGzipIsNotEmpty() {
+        const QString trace = path("cut.json.gz");
+        QFile in(kTrace), out(trace);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(in.read(10)); // the gzip header, no data
+        out.close();
+        expectError(runCli({"ingest", path("cut.cnpdb"), trace}), "ingest", trace,
+                    "truncated gzip stream (the file ends inside the gzip header or data)");
+    }
+
+    // The bug: the report went through "FILE.part", following a planted symlink onto a victim file.
+    void reportIgnoresPlantedSymlink() {
+        const QString victim = path("victim.txt"), out = path("report.html");
+        QFile v(victim);
+        QVERIFY(v.open(QIODevice::WriteOnly));
+        v.write("precious");
+        v.close();
+        QVERIFY(QFile::link(victim, out + ".part"));
+        const auto r = runCli({"report", ws_, "--out", out, "--no-timestamp"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(v.open(QIODevice::ReadOnly));
+        QCOMPARE(v.readAll(), QByteArray("precious"));
+        QVERIFY(QFileInfo(out).size() > 1000);
+    }
+
+    // Ctrl-C during an ingest: the transaction rolls back, the created workspace is removed, one line says
+    // so.
+    void ctrlCInterruptsCleanly() {
+        const QString ws = path("interrupted.cnpdb");
+        QProcess p;
+        p.start(QStringLiteral(CNP_CLI_PATH), {"ingest", ws, kBigTrace, "--quiet"});
+        QVERIFY(p.waitForStarted());
+        QThread::msleep(300);
+        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(60000));
+        if (p.exitCode() == 0)
+            QSKIP("the ingest finished before the interrupt arrived");
+        QCOMPARE(p.exitCode(), 2);
+        QCOMPARE(QString::fromUtf8(p.readAllStandardError()).trimmed(),
+                 QStringLiteral("cnp ingest: interrupted; nothing was written or changed"));
+        QVERIFY(!QFile::exists(ws));
+    }
+
+    void fullDisk() {
+        const QString mnt = path("full");
+        if (!mountTmpfs(mnt, "size=1m"))
+            QSKIP(qPrintable(QString("cannot mount a tmpfs here (%1): full-disk messages untested")
+                                 .arg(std::strerror(errno))));
+        const QString ws = mnt + "/ws.cnpdb";
+        expectError(runCli({"ingest", ws, kBigTrace, "--quiet"}), "ingest", ws, "disk full");
+        QVERIFY(!QFile::exists(ws)); // the workspace this failed ingest created is gone
+        QFile filler(mnt + "/filler");
+        QVERIFY(filler.open(QIODevice::WriteOnly));
+        while (filler.write(QByteArray(4096, 'f')) == 4096 && filler.flush()) {
+        }
+        filler.close();
+        const QString out = mnt + "/trace.json";
+        expectError(runCli({"export", ws_, "--run", "good", "--out", out}), "export", out,
+                    "No space left on device");
+        QVERIFY(QDir(mnt).entryList(QDir::Files) == QStringList{"filler"}); // no partial file remains
+        ::umount2(mnt.toUtf8().constData(), MNT_DETACH);
+    }
+
+    void readOnlyMount() {
+        const QString mnt = path("ro");
+        if (!mountTmpfs(mnt, "size=8m"))
+            QSKIP(qPrintable(QString("cannot mount a tmpfs here (%1): read-only mounts untested")
+                                 .arg(std::strerror(errno))));
+        const QString ws = mnt + "/ws.cnpdb";
+        QVERIFY(QFile::copy(ws_, ws));
+        QVERIFY(::mount(nullptr, mnt.toUtf8().constData(), nullptr, MS_REMOUNT | MS_RDONLY, nullptr) == 0);
+        const auto runs = runCli({"runs", ws});
+        QVERIFY2(runs.exitCode == 0, runs.err.constData());
+        QVERIFY(runs.out.contains("good"));
+        const auto stats = runCli({"stats", ws, "--run", "good"});
+        QVERIFY2(stats.exitCode == 0, stats.err.constData());
+        expectError(runCli({"edit", ws, "--remove", "good"}), "edit", ws,
+                    "workspace is read-only (Read-only file system)");
+        expectError(runCli({"ingest", ws, kTrace, "--run", "again"}), "ingest", ws,
+                    "workspace is read-only (Read-only file system)");
+        ::umount2(mnt.toUtf8().constData(), MNT_DETACH);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliMessages)
+#include "tst_climessages.moc"
