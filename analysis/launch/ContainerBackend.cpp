@@ -31,6 +31,8 @@ public:
         : engine_(s.engine), engineEnv_(s.engineEnv), container_(job.jobName), dir_(job.outputDir),
           group_(argv, s.engineEnv, (fs::path(job.outputDir) / "node0.log").string()) {}
 
+    ~ContainerJob() override { cancel(); } // a job abandoned by an error leaves no container behind
+
     std::optional<int> poll() override { return group_.poll(); }
 
     void cancel() override {

@@ -11,7 +11,7 @@ namespace cnp::launch {
 
 namespace {
 
-// FNV-1a, 24 bits as 6 hex digits: tells apart configurations whose names fold to the same label.
+// FNV-1a, 24 bits as 6 hex digits: tells apart jobs whose configuration names fold to the same label.
 std::string shortHash(const std::string& text) {
     std::uint32_t h = 2166136261u;
     for (unsigned char c : text)
@@ -108,8 +108,9 @@ std::vector<JobSpec> planJobs(const plan::Plan& plan, const JobSelection& sel,
     std::vector<JobSpec> jobs;
     for (const plan::Configuration* c : selectConfigurations(plan, sel.configs)) {
         const JobSpec base = baseJob(plan, *c);
-        // "cnp-" + label + "-" + 6 hex + "-r" + repeat digits stays within kMaxJobNameLength.
-        const std::string stem = "cnp-" + dnsLabel(c->name, 30) + "-" + shortHash(c->name);
+        // "cnp-" + label + "-" + 6 hex + "-r" + repeat digits stays within kMaxJobNameLength. The hash covers
+        // the plan file's hash too: another plan's "Base" on the same host or namespace gets another name.
+        const std::string stem = "cnp-" + dnsLabel(c->name, 30) + "-" + shortHash(plan.hash + "/" + c->name);
         for (int r = 1; r <= traced + plan.repeats.untraced; ++r) {
             JobSpec j = base;
             j.repeat = r;

@@ -243,7 +243,8 @@ private:
 } // namespace
 
 std::vector<std::string> kubectlArgv(const KubectlOptions& k, const std::vector<std::string>& args) {
-    std::vector<std::string> argv = {k.program};
+    // A bounded wait per request: an API server that stops answering must not hang the run (or its cancel).
+    std::vector<std::string> argv = {k.program, "--request-timeout=30s"};
     const std::pair<const char*, const std::string*> opts[] = {
         {"--kubeconfig", &k.kubeconfig}, {"--context", &k.context}, {"--namespace", &k.namespace_}};
     for (const auto& [flag, value] : opts)

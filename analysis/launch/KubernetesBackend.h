@@ -18,7 +18,7 @@ struct KubectlOptions {
     int fetchTimeoutSeconds = 300;               // for the fetch pod to finish
 };
 
-// [program, --kubeconfig K, --context C, --namespace N (those set), args...]
+// [program, --request-timeout=30s, --kubeconfig K, --context C, --namespace N (those set), args...]
 std::vector<std::string> kubectlArgv(const KubectlOptions& k, const std::vector<std::string>& args);
 
 class KubernetesBackend : public Backend {
