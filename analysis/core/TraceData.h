@@ -142,7 +142,7 @@ struct CounterSample {
 // A training step as found by the step detector (see docs/metrics.md).
 struct StepRange {
     std::int32_t rank = 0;
-    std::int32_t index = 0; // ordinal within the rank, 0-based, in time order
+    std::int32_t index = 0; // step number: ProfilerStep#3 -> 3, else the ordinal (StepDetector.h)
     StringId name = 0;
     Ns cpuStart = 0, cpuEnd = 0;
     Ns gpuStart = -1, gpuEnd = -1; // -1 = no GPU work found

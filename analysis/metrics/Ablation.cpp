@@ -287,6 +287,44 @@ std::optional<LogFigures> logFiguresOf(const Workspace& ws, const std::string& c
     return f;
 }
 
+// The traced steps of one configuration's runs (per run, in run order) and its profiler-overhead
+// figures; `all` receives every step sample. Registers categories the rules do not know in `catOrder`.
+AblationConfig tracedSamplesOf(const Workspace& ws, const std::string& config,
+                               const std::vector<const RunRecord*>& runs, int skipFirst,
+                               CategoryOrder& catOrder, std::vector<StepSample>& all) {
+    AblationConfig ac;
+    ac.config = config;
+    Ns launchBound = 0, stepTotal = 0, window = 0;
+    std::int64_t cpuRanges = 0;
+    std::set<std::string> profilers;
+    for (const auto* r : runs) {
+        ac.runs.push_back(r->info.name);
+        ac.worldSize = std::max(ac.worldSize, r->info.worldSize);
+        auto rs = samplesOfRun(ws, *r, skipFirst);
+        std::vector<Ns> times;
+        for (const auto& step : rs.steps) {
+            times.push_back(step.time);
+            for (const auto& e : step.exclusive)
+                if (e.first != kIdleCategory)
+                    catOrder.indexOf(e.first);
+        }
+        if (!rs.steps.empty())
+            profilers.insert(r->info.sourceFormat);
+        launchBound += rs.launchBoundNs, stepTotal += rs.stepTotalNs, window += rs.windowNs;
+        cpuRanges += rs.cpuRanges;
+        all.insert(all.end(), rs.steps.begin(), rs.steps.end());
+        ac.stepTimesNs.insert(ac.stepTimesNs.end(), times.begin(), times.end());
+        ac.stepTimesByRun.push_back(std::move(times));
+    }
+    for (const auto& p : profilers)
+        ac.overhead.profiler += (ac.overhead.profiler.empty() ? "" : "+") + p;
+    ac.overhead.launchBoundShare =
+        stepTotal > 0 ? static_cast<double>(launchBound) / static_cast<double>(stepTotal) : 0;
+    ac.overhead.cpuRangesPerMs =
+        window > 0 ? static_cast<double>(cpuRanges) / (static_cast<double>(window) / 1e6) : 0;
+    return ac;
+}
+
 // Exclusive per category + idle, and the breakdown parts, as exact integer means over `ss`.
 void setMeans(AblationConfig& ac, const std::vector<StepSample>& ss,
               const std::vector<std::string>& categories) {
@@ -398,39 +436,10 @@ AblationResult computeAblation(const Workspace& ws, const AblationOptions& opt) 
     std::vector<std::vector<StepSample>> samples;
     std::vector<std::vector<std::vector<Ns>>> compared; // per config, per run: the compared figure
     for (const auto& c : order) {
-        AblationConfig ac;
-        ac.config = c;
         std::vector<StepSample> all;
-        Ns launchBound = 0, stepTotal = 0, window = 0;
-        std::int64_t cpuRanges = 0;
-        std::set<std::string> profilers;
-        for (const auto* r : byConfig[c]) {
-            ac.runs.push_back(r->info.name);
-            ac.worldSize = std::max(ac.worldSize, r->info.worldSize);
-            auto rs = samplesOfRun(ws, *r, opt.skipFirstSteps);
-            std::vector<Ns> times;
-            for (const auto& step : rs.steps) {
-                times.push_back(step.time);
-                for (const auto& e : step.exclusive)
-                    if (e.first != kIdleCategory)
-                        catOrder.indexOf(e.first); // registers categories the rules do not know
-            }
-            if (!rs.steps.empty())
-                profilers.insert(r->info.sourceFormat);
-            launchBound += rs.launchBoundNs, stepTotal += rs.stepTotalNs, window += rs.windowNs;
-            cpuRanges += rs.cpuRanges;
-            all.insert(all.end(), rs.steps.begin(), rs.steps.end());
-            ac.stepTimesNs.insert(ac.stepTimesNs.end(), times.begin(), times.end());
-            ac.stepTimesByRun.push_back(std::move(times));
-        }
-        for (const auto& p : profilers)
-            ac.overhead.profiler += (ac.overhead.profiler.empty() ? "" : "+") + p;
-        ac.overhead.launchBoundShare =
-            stepTotal > 0 ? static_cast<double>(launchBound) / static_cast<double>(stepTotal) : 0;
-        ac.overhead.cpuRangesPerMs =
-            window > 0 ? static_cast<double>(cpuRanges) / (static_cast<double>(window) / 1e6) : 0;
+        AblationConfig ac = tracedSamplesOf(ws, c, byConfig.at(c), opt.skipFirstSteps, catOrder, all);
         std::vector<Ns> logSteps;
-        ac.log = logFiguresOf(ws, c, byConfig[c], tokensOf(byConfig[c], opt.tokensPerStep), logSteps);
+        ac.log = logFiguresOf(ws, c, byConfig.at(c), tokensOf(byConfig.at(c), opt.tokensPerStep), logSteps);
         if (res.source == AblationSource::Trace) {
             if (all.empty())
                 throw InputError(ws.path(), "configuration '" + c + "' has no traced GPU work to time" +

@@ -43,9 +43,9 @@ struct AblationOptions {
 
 struct RatioWithCi {
     double value = 0;
-    bool hasCi = false; // false: too few samples on either side (ci95 is then [value, value])
-    ConfidenceInterval ci95;
+    ConfidenceInterval ci95;  // [value, value] when !hasCi
     bool significant = false; // the CI exists and excludes 1
+    bool hasCi = false;       // false: too few samples on either side
 };
 
 // The figures a run's log reported, averaged over the configuration's runs that have them.

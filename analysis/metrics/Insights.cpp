@@ -189,28 +189,9 @@ void blockingSyncInsight(const RunSummaryReader& reader, const RunContext& ctx, 
     out.push_back(std::move(in));
 }
 
-} // namespace
-
-std::vector<Insight> computeInsights(const Workspace& ws, const std::string& runName,
-                                     const InsightOptions& o) {
-    const auto run = ws.runOrThrow(runName);
-    const RunSummaryReader reader(ws, run.id);
-    const auto ranks = reader.ranks();
-    const auto steps = reader.steps();
-    std::vector<Insight> out;
-    RunContext ctx;
-    ctx.pytorch = looksLikePyTorch(run, steps, reader);
-    ctx.hasSteps = !steps.empty();
-    for (const auto& r : ranks)
-        if (r.window)
-            ctx.totalWindow += r.window->length();
-    for (const auto& s : steps)
-        ctx.totalStepTime += s.length();
-
-    idleGapInsight(reader, ctx, o, out);
-    blockingSyncInsight(reader, ctx, o, out);
-
-    // 2. Exposed communication per step; 3. low comm/compute overlap.
+// 2. Exposed communication per step; 3. low comm/compute overlap.
+void communicationInsights(const std::vector<RankSummary>& ranks, const std::vector<StepSummary>& steps,
+                           const RunContext& ctx, const InsightOptions& o, std::vector<Insight>& out) {
     {
         std::vector<const StepSummary*> bad;
         double worst = 0;
@@ -288,9 +269,12 @@ std::vector<Insight> computeInsights(const Workspace& ws, const std::string& run
             out.push_back(std::move(in));
         }
     }
+}
 
-    // 4. Kernels shorter than their launch cost (graph replays have no launch call of their own and are
-    // not counted: RunSummaries).
+// 4. Kernels shorter than their launch cost (graph replays have no launch call of their own and are
+// not counted: RunSummaries).
+void shortKernelInsights(const RunSummaryReader& reader, const std::vector<RankSummary>& ranks,
+                         const RunContext& ctx, const InsightOptions& o, std::vector<Insight>& out) {
     for (const auto& r : ranks) {
         if (r.launch.launchedKernels < o.minKernelsForLaunchCheck)
             continue;
@@ -332,9 +316,12 @@ std::vector<Insight> computeInsights(const Workspace& ws, const std::string& run
         in.evidence.push_back(std::move(e));
         out.push_back(std::move(in));
     }
+}
 
-    // 5. Synchronous or pageable memcpy; 6. device-wide synchronisation inside steps. Severity by the
-    // share of the rank's GPU window (resp. step time) at stake.
+// 5. Synchronous or pageable memcpy; 6. device-wide synchronisation inside steps. Severity by the
+// share of the rank's GPU window (resp. step time) at stake.
+void copyAndDeviceSyncInsights(const std::vector<RankSummary>& ranks, const std::vector<StepSummary>& steps,
+                               const RunContext& ctx, const InsightOptions& o, std::vector<Insight>& out) {
     for (const auto& r : ranks) {
         const Ns window = r.window ? r.window->length() : 0;
         if ((r.syncMemcpyCount > 0 || r.pageableMemcpyCount > 0) && window > 0) {
@@ -407,8 +394,11 @@ std::vector<Insight> computeInsights(const Workspace& ws, const std::string& run
             out.push_back(std::move(in));
         }
     }
+}
 
-    // 7. Stragglers and rank imbalance.
+// 7. Stragglers and rank imbalance.
+void stragglerInsight(const std::vector<RankSummary>& ranks, const std::vector<StepSummary>& steps,
+                      const InsightOptions& o, std::vector<Insight>& out) {
     if (ranks.size() > 1) {
         const auto multi = aggregateSteps(steps);
         std::map<std::int32_t, int> lastCount;
@@ -458,11 +448,42 @@ std::vector<Insight> computeInsights(const Workspace& ws, const std::string& run
             out.push_back(std::move(in));
         }
     }
+}
 
-    // 8. Checks from the training image's release notes, on run metadata: the failed ones.
+// 8. Checks from the training image's release notes, on run metadata: the failed ones
+// (metrics/EnvironmentChecks holds every check with its verdict).
+void releaseNoteInsights(const Workspace& ws, const RunRecord& run, std::vector<Insight>& out) {
     for (auto& check : checkEnvironment(ws, run))
         if (check.failure)
             out.push_back(std::move(*check.failure));
+}
+
+} // namespace
+
+std::vector<Insight> computeInsights(const Workspace& ws, const std::string& runName,
+                                     const InsightOptions& o) {
+    const auto run = ws.runOrThrow(runName);
+    const RunSummaryReader reader(ws, run.id);
+    const auto ranks = reader.ranks();
+    const auto steps = reader.steps();
+    std::vector<Insight> out;
+    RunContext ctx;
+    ctx.pytorch = looksLikePyTorch(run, steps, reader);
+    ctx.hasSteps = !steps.empty();
+    for (const auto& r : ranks)
+        if (r.window)
+            ctx.totalWindow += r.window->length();
+    for (const auto& s : steps)
+        ctx.totalStepTime += s.length();
+
+    idleGapInsight(reader, ctx, o, out);
+    blockingSyncInsight(reader, ctx, o, out);
+
+    communicationInsights(ranks, steps, ctx, o, out);
+    shortKernelInsights(reader, ranks, ctx, o, out);
+    copyAndDeviceSyncInsights(ranks, steps, ctx, o, out);
+    stragglerInsight(ranks, steps, o, out);
+    releaseNoteInsights(ws, run, out);
     sortBySeverity(out);
     return out;
 }

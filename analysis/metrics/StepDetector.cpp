@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <string_view>
 #include <tuple>
 
 namespace cnp {
@@ -52,6 +53,36 @@ std::vector<CorrelatedGpuWork> correlatedWork(const TraceData& t) {
     }
     w.resize(out);
     return w;
+}
+
+// The number a step's name ends with ("ProfilerStep#3" -> 3, "train_step 12" -> 12); -1 when none.
+std::int64_t trailingNumber(std::string_view name) {
+    std::size_t i = name.size();
+    while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+        --i;
+    if (i == name.size() || name.size() - i > 9)
+        return -1;
+    std::int64_t v = 0;
+    for (; i < name.size(); ++i)
+        v = v * 10 + (name[i] - '0');
+    return v;
+}
+
+// One numbering scheme per run (docs/metrics.md, "Steps and windows"): a step is numbered by its name
+// (ProfilerStep#3 is step 3) when every step of the run has a number and each rank's numbers increase
+// strictly in time order; otherwise every step keeps its 0-based ordinal. `steps` is grouped by rank, in
+// time order within a rank.
+void numberSteps(std::vector<StepRange>& steps, const StringTable& strings) {
+    std::vector<std::int64_t> numbers;
+    numbers.reserve(steps.size());
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const std::int64_t n = trailingNumber(strings.at(steps[i].name));
+        if (n < 0 || (i > 0 && steps[i - 1].rank == steps[i].rank && n <= numbers.back()))
+            return;
+        numbers.push_back(n);
+    }
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        steps[i].index = static_cast<std::int32_t>(numbers[i]);
 }
 
 } // namespace
@@ -160,6 +191,7 @@ void detectSteps(TraceData& trace, const StepPattern& pattern) {
         }
         trace.steps.insert(trace.steps.end(), steps.begin(), steps.end());
     }
+    numberSteps(trace.steps, trace.strings);
 }
 
 } // namespace cnp

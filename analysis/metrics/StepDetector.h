@@ -9,6 +9,9 @@
 // (any thread of the rank: backward kernels are launched from autograd threads).
 // Window i = [gpuStart(i), gpuStart(next step with GPU work)); the last step with GPU work ends at the
 // latest end of its own GPU work. Steps without GPU work keep gpuStart = gpuEnd = -1.
+// Numbering (StepRange::index), one scheme per run: the number the step's name ends with (ProfilerStep#3
+// is step 3) when every step has one and they increase within each rank, else the 0-based ordinal. Every
+// output (timeline, insights, align at step, JSON) shows this index; ranks are matched by it.
 // Complexity: O(n log n) in the number of API calls, CPU ranges and GPU activities.
 #include "core/TraceData.h"
 

@@ -21,6 +21,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <exception>
 
 namespace cnp::wb {
 
@@ -34,9 +35,10 @@ QString ratioLabel(const RatioWithCi& r) {
 
 AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
     : WorkbenchPage(session, parent), metricBox_(new QComboBox), baselineBox_(new QComboBox),
-      summary_(new QLabel), stack_(new QStackedWidget), message_(new QLabel), valueChart_(new ChartView),
-      waterfallChart_(new ChartView), breakdownChart_(new ChartView), attributionChart_(new ChartView),
-      tableView_(new QTableView), table_(new AblationTableModel(this)) {
+      sourceBox_(new QComboBox), summary_(new QLabel), warnings_(new QLabel), stack_(new QStackedWidget),
+      message_(new QLabel), valueChart_(new ChartView), waterfallChart_(new ChartView),
+      breakdownChart_(new ChartView), attributionChart_(new ChartView), tableView_(new QTableView),
+      table_(new AblationTableModel(this)) {
     auto* layout = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
     metricBox_->setObjectName(QStringLiteral("metricBox"));
@@ -45,6 +47,11 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
     metricBox_->setCurrentIndex(std::clamp(QSettings().value(kMetricKey, 0).toInt(), 0, 1));
     baselineBox_->setObjectName(QStringLiteral("baselineBox"));
     baselineBox_->setMinimumContentsLength(14);
+    sourceBox_->setObjectName(QStringLiteral("sourceBox"));
+    sourceBox_->addItem(tr("Traced steps"));
+    sourceBox_->addItem(tr("Log-reported steps"));
+    sourceBox_->setToolTip(tr("Compare the traced step windows or the step times the runs' own logs "
+                              "reported (cnp edit --throughput)"));
     auto* orderButton = new QPushButton(tr("Configurations…"));
     orderButton->setToolTip(tr("Choose which configurations to show and their order"));
     controls->addWidget(new QLabel(tr("Metric:")));
@@ -55,11 +62,19 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
     controls->addSpacing(12);
     controls->addWidget(orderButton);
     controls->addSpacing(12);
+    controls->addWidget(new QLabel(tr("Figure:")));
+    controls->addWidget(sourceBox_);
+    controls->addSpacing(12);
     controls->addWidget(summary_, 1);
     summary_->setTextFormat(Qt::RichText);
     summary_->setWordWrap(true);
     summary_->setMinimumWidth(80);
     layout->addLayout(controls);
+    warnings_->setObjectName(QStringLiteral("ablationWarnings"));
+    warnings_->setWordWrap(true);
+    warnings_->setTextFormat(Qt::RichText);
+    warnings_->hide();
+    layout->addWidget(warnings_);
 
     auto* charts = new QWidget;
     auto* grid = new QGridLayout(charts);
@@ -102,6 +117,8 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
     });
     connect(baselineBox_, &QComboBox::activated, this,
             [this]() { setBaseline(baselineBox_->currentText()); });
+    connect(sourceBox_, &QComboBox::activated, this,
+            [this](int i) { setSource(i == 1 ? AblationSource::Log : AblationSource::Trace); });
     connect(orderButton, &QPushButton::clicked, this, [this]() {
         ConfigOrderDialog d(this->session()->configurations(), order_, this);
         if (d.exec() == QDialog::Accepted)
@@ -129,7 +146,38 @@ void AblationPage::setOrder(const QStringList& configs) {
     order_ = configs;
     if (!order_.isEmpty() && !order_.contains(baseline_))
         baseline_.clear();
+    if (Workspace* ws = session()->workspace(); ws && !configs.isEmpty()) {
+        std::vector<std::string> plan;
+        for (const QString& c : configs)
+            plan.push_back(c.toStdString());
+        try {
+            ws->setPlanOrder(plan);
+        } catch (const std::exception& e) {
+            showMessage(tr("Cannot store the configuration order:\n%1").arg(QString::fromUtf8(e.what())));
+            return;
+        }
+        session()->reload(); // runs and colours follow the plan
+    }
     recompute();
+}
+
+void AblationPage::setSource(AblationSource source) {
+    if (Workspace* ws = session()->workspace())
+        ws->setMeta("ablation_source", toString(source));
+    recompute();
+}
+
+QString AblationPage::warningsText() const {
+    QStringList lines;
+    if (!result_.notInPlan.empty()) {
+        QStringList names;
+        for (const auto& c : result_.notInPlan)
+            names << QString::fromStdString(c).toHtmlEscaped();
+        lines << tr("Not in the plan (not compared): %1").arg(names.join(QStringLiteral(", ")));
+    }
+    for (const auto& w : result_.warnings)
+        lines << QStringLiteral("⚠ ") + QString::fromStdString(w.message).toHtmlEscaped();
+    return lines.join(QStringLiteral("<br>"));
 }
 
 void AblationPage::refresh() {
@@ -147,6 +195,7 @@ void AblationPage::showMessage(const QString& text) {
     message_->setText(text);
     stack_->setCurrentWidget(message_);
     summary_->clear();
+    warnings_->hide();
 }
 
 void AblationPage::recompute() {
@@ -164,6 +213,9 @@ void AblationPage::recompute() {
     }
     AblationOptions options;
     options.baseline = baseline_.toStdString();
+    const AblationSource source = workspaceAblationSource(*session()->workspace());
+    sourceBox_->setCurrentIndex(source == AblationSource::Log ? 1 : 0);
+    options.source = source;
     for (const QString& c : order_)
         options.order.push_back(c.toStdString());
     const std::string path = session()->path().toStdString();
@@ -208,6 +260,9 @@ void AblationPage::showResult() {
         baselineBox_->setCurrentText(QString::fromStdString(result_.baseline));
     }
     table_->setResult(result_);
+    const QString warnings = warningsText();
+    warnings_->setText(warnings);
+    warnings_->setVisible(!warnings.isEmpty());
     drawValueChart();
     drawWaterfall();
     drawBreakdown();

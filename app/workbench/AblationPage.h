@@ -5,7 +5,10 @@
 //  - stacked mean-step breakdown bars (compute / exposed communication / memory / idle, overlap marked);
 //  - the attribution of each configuration's step-time delta to categories and idle;
 //  - the table of every number (AblationTableModel).
-// Baseline, metric and configuration order are selectable; the metric choice persists in QSettings.
+// Baseline, metric, configuration order and the compared figure (traced or log-reported step time) are
+// selectable; the metric choice persists in QSettings, the order as the workspace's plan order and the
+// figure as its `ablation_source`. The analysis' warnings (profiler overhead, too few steps, not in the
+// plan) are shown under the controls.
 // computeAblation() runs on a worker thread; results of superseded requests are dropped.
 #include "WorkbenchPage.h"
 #include "metrics/Ablation.h"
@@ -34,7 +37,10 @@ public:
     Metric metric() const;
     void setMetric(Metric m);
     void setBaseline(const QString& config);
+    // Compares `configs` in this order and stores it as the workspace's plan order.
     void setOrder(const QStringList& configs);
+    void setSource(AblationSource source);
+    QString warningsText() const;
 
     ChartView* valueChart() const { return valueChart_; }
     ChartView* waterfallChart() const { return waterfallChart_; }
@@ -63,7 +69,9 @@ private:
 
     QComboBox* metricBox_;
     QComboBox* baselineBox_;
+    QComboBox* sourceBox_;
     QLabel* summary_;
+    QLabel* warnings_;
     QStackedWidget* stack_;
     QLabel* message_;
     ChartView* valueChart_;

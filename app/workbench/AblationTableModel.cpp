@@ -23,6 +23,8 @@ int AblationTableModel::columnCount(const QModelIndex& parent) const {
 }
 
 QString AblationTableModel::ratioText(const RatioWithCi& r) {
+    if (!r.hasCi)
+        return UnitFormat::ratio(r.value) + QStringLiteral(" (too few steps for a CI)");
     QString s = QStringLiteral("%1 [%2, %3]")
                     .arg(UnitFormat::ratio(r.value), QString::number(r.ci95.lo, 'f', 3),
                          QString::number(r.ci95.hi, 'f', 3));
@@ -48,8 +50,13 @@ QVariant AblationTableModel::data(const QModelIndex& index, int role) const {
         case MedianColumn:
             return UnitFormat::duration(double(c.medianStepNs));
         case CiColumn:
+            if (!c.hasCi)
+                return tr("too few steps");
             return QStringLiteral("%1 – %2").arg(UnitFormat::duration(double(c.ciLoNs)),
                                                  UnitFormat::duration(double(c.ciHiNs)));
+        case LogColumn:
+            return c.log && c.log->medianStepNs > 0 ? UnitFormat::duration(double(c.log->medianStepNs))
+                                                    : QStringLiteral("—");
         case ThroughputColumn:
             return UnitFormat::rate(c.throughput, QString::fromStdString(c.throughputUnit));
         case MfuColumn:
@@ -115,6 +122,8 @@ QVariant AblationTableModel::data(const QModelIndex& index, int role) const {
         case MedianColumn:
             return UnitFormat::durationExact(c.medianStepNs);
         case CiColumn:
+            if (!c.hasCi)
+                return QString::fromStdString(c.ciMissingReason);
             return QStringLiteral("95% bootstrap CI of the median: %1 – %2")
                 .arg(UnitFormat::durationExact(c.ciLoNs), UnitFormat::durationExact(c.ciHiNs));
         case MeanColumn:
@@ -161,7 +170,7 @@ QVariant AblationTableModel::headerData(int section, Qt::Orientation o, int role
     static const char* names[] = {"Configuration",    "Runs",       "Steps",   "Median step",
                                   "95% CI",           "Throughput", "MFU",     "Speedup vs baseline",
                                   "Gain vs previous", "Mean step",  "Compute", "Exposed comm.",
-                                  "Overlap",          "Memory",     "Idle"};
+                                  "Overlap",          "Memory",     "Idle",    "Log step"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

@@ -27,6 +27,7 @@ public:
         OverlapColumn,
         MemoryColumn,
         IdleColumn,
+        LogColumn, // the step time the runs' logs reported, beside the traced one
         ColumnCount
     };
     explicit AblationTableModel(QObject* parent = nullptr);

@@ -95,7 +95,7 @@ private slots:
         QVERIFY(ex);
         QCOMPARE(ex->value, 0.5);
         QCOMPARE(ex->severity, InsightSeverity::Critical);
-        QCOMPARE(ex->evidence[0].stepIndex, 0);
+        QCOMPARE(ex->evidence[0].stepIndex, 1); // ProfilerStep#1
         const auto* lo = find(v, "low-overlap");
         QVERIFY(lo);
         QCOMPARE(lo->value, 100.0 / 600.0);
@@ -125,7 +125,7 @@ private slots:
         const auto* d = find(v, "device-sync");
         QVERIFY(d);
         QCOMPARE(d->value, 1.0);
-        QCOMPARE(d->evidence[0].stepIndex, 0);
+        QCOMPARE(d->evidence[0].stepIndex, 1); // ProfilerStep#1
         const auto* m = find(v, "sync-memcpy");
         QVERIFY(m);
         QCOMPARE(m->value, 2.0); // one synchronous + one pageable (the same copy)
@@ -233,7 +233,7 @@ private slots:
         QVERIFY(in);
         QCOMPARE(in->evidence.size(), std::size_t{1});
         QCOMPARE(in->evidence[0].start, Ns{600'020});
-        QCOMPARE(in->evidence[0].stepIndex, 0);
+        QCOMPARE(in->evidence[0].stepIndex, 1); // ProfilerStep#1
         QVERIFY2(in->evidence[0].detail.find("after a 4 B device-to-host copy") != std::string::npos,
                  in->evidence[0].detail.c_str());
         // Step window [10 µs, 1011 µs): 300 µs of 1001 µs.

@@ -35,10 +35,11 @@ private slots:
         s.kernel(50, 150, "a", 1, 0, 10).kernel(160, 170, "b", 2, 0, 110).kernel(175, 260, "c", 3, 0, 120);
         s.kernel(270, 400, "d", 4, 0, 210);
         detectSteps(s.t);
-        // Step 0 ends where step 1's GPU work starts (160); the last ends at its own last end (400).
-        QCOMPARE(describe(s.t), QStringLiteral("r0#0 ProfilerStep#1 cpu[0,100) gpu[50,160) | "
-                                               "r0#1 ProfilerStep#2 cpu[100,200) gpu[160,270) | "
-                                               "r0#2 ProfilerStep#3 cpu[200,300) gpu[270,400)"));
+        // Steps are numbered by their names (ProfilerStep#1 is step 1). Step 1 ends where step 2's GPU work
+        // starts (160); the last ends at its own last end (400).
+        QCOMPARE(describe(s.t), QStringLiteral("r0#1 ProfilerStep#1 cpu[0,100) gpu[50,160) | "
+                                               "r0#2 ProfilerStep#2 cpu[100,200) gpu[160,270) | "
+                                               "r0#3 ProfilerStep#3 cpu[200,300) gpu[270,400)"));
     }
 
     void nestedDuplicateDropped() {
@@ -46,7 +47,7 @@ private slots:
         s.range(0, 100, "ProfilerStep#1").range(10, 20, "ProfilerStep#1", 0, CpuRangeKind::CpuOp);
         s.kernel(30, 40, "a", 1, 0, 15);
         detectSteps(s.t);
-        QCOMPARE(describe(s.t), QStringLiteral("r0#0 ProfilerStep#1 cpu[0,100) gpu[30,40)"));
+        QCOMPARE(describe(s.t), QStringLiteral("r0#1 ProfilerStep#1 cpu[0,100) gpu[30,40)"));
     }
 
     void fallbackPattern_data() {
@@ -72,7 +73,7 @@ private slots:
         SyntheticTrace s("t");
         s.range(0, 100, "ProfilerStep#7").range(5, 90, "train_step").kernel(20, 30, "k", 1, 0, 10);
         detectSteps(s.t);
-        QCOMPARE(describe(s.t), QStringLiteral("r0#0 ProfilerStep#7 cpu[0,100) gpu[20,30)"));
+        QCOMPARE(describe(s.t), QStringLiteral("r0#7 ProfilerStep#7 cpu[0,100) gpu[20,30)"));
     }
 
     void stepWithoutGpuWork() {
@@ -80,10 +81,10 @@ private slots:
         s.range(0, 100, "ProfilerStep#1").range(100, 200, "ProfilerStep#2").range(200, 300, "ProfilerStep#3");
         s.kernel(50, 60, "a", 1, 0, 10).kernel(250, 260, "b", 2, 0, 210);
         detectSteps(s.t);
-        // Step 1 launched nothing: -1; step 0's window runs to step 2's GPU start.
-        QCOMPARE(describe(s.t), QStringLiteral("r0#0 ProfilerStep#1 cpu[0,100) gpu[50,250) | "
-                                               "r0#1 ProfilerStep#2 cpu[100,200) gpu[-1,-1) | "
-                                               "r0#2 ProfilerStep#3 cpu[200,300) gpu[250,260)"));
+        // Step 2 launched nothing: -1; step 1's window runs to step 3's GPU start.
+        QCOMPARE(describe(s.t), QStringLiteral("r0#1 ProfilerStep#1 cpu[0,100) gpu[50,250) | "
+                                               "r0#2 ProfilerStep#2 cpu[100,200) gpu[-1,-1) | "
+                                               "r0#3 ProfilerStep#3 cpu[200,300) gpu[250,260)"));
     }
 
     void memcpyAndFlowsCount() {
@@ -93,7 +94,7 @@ private slots:
         s.t.flows.push_back(Flow{9, 0, 20, 1, 40, 0});
         s.kernel(60, 80, "k", 0); // no correlation: not attributed
         detectSteps(s.t);
-        QCOMPARE(describe(s.t), QStringLiteral("r0#0 ProfilerStep#1 cpu[0,100) gpu[40,45)"));
+        QCOMPARE(describe(s.t), QStringLiteral("r0#1 ProfilerStep#1 cpu[0,100) gpu[40,45)"));
     }
 
     void pythonFunctionsIgnored() {
@@ -108,8 +109,8 @@ private slots:
         s.range(0, 100, "ProfilerStep#1", 0).range(0, 100, "ProfilerStep#1", 1);
         s.kernel(20, 50, "a", 1, 0, 10).kernel(30, 90, "a", 1, 1, 10); // same correlation id on both ranks
         detectSteps(s.t);
-        QCOMPARE(describe(s.t), QStringLiteral("r0#0 ProfilerStep#1 cpu[0,100) gpu[20,50) | "
-                                               "r1#0 ProfilerStep#1 cpu[0,100) gpu[30,90)"));
+        QCOMPARE(describe(s.t), QStringLiteral("r0#1 ProfilerStep#1 cpu[0,100) gpu[20,50) | "
+                                               "r1#1 ProfilerStep#1 cpu[0,100) gpu[30,90)"));
     }
 
     void customPatternAndBadRegex() {
@@ -121,6 +122,33 @@ private slots:
         QCOMPARE(s.t.steps.size(), std::size_t{1});
         p.patterns = {"("};
         QVERIFY_THROWS_EXCEPTION(InputError, detectSteps(s.t, p));
+    }
+
+    // One numbering scheme per run: names with increasing numbers are the step numbers (HTA's traces start
+    // at ProfilerStep#4); when one name has no number, or a rank's numbers do not increase, every step of
+    // the run is numbered by its 0-based ordinal.
+    void numbering_data() {
+        QTest::addColumn<QStringList>("names");
+        QTest::addColumn<QList<int>>("indexes");
+        QTest::newRow("profiler steps")
+            << QStringList{"ProfilerStep#4", "ProfilerStep#5", "ProfilerStep#6"} << QList<int>{4, 5, 6};
+        QTest::newRow("train_step n") << QStringList{"train_step 12", "train_step 13"} << QList<int>{12, 13};
+        QTest::newRow("unnumbered") << QStringList{"train_step", "train_step"} << QList<int>{0, 1};
+        QTest::newRow("one unnumbered") << QStringList{"step 1", "step"} << QList<int>{0, 1};
+        QTest::newRow("not increasing") << QStringList{"step 5", "step 2"} << QList<int>{0, 1};
+    }
+    void numbering() {
+        QFETCH(QStringList, names);
+        QFETCH(QList<int>, indexes);
+        SyntheticTrace s("t");
+        for (int i = 0; i < names.size(); ++i)
+            s.range(100 * i, 100 * i + 100, names[i].toStdString())
+                .kernel(100 * i + 20, 100 * i + 30, "k", i + 1, 0, 100 * i + 10);
+        detectSteps(s.t);
+        QList<int> got;
+        for (const auto& st : s.t.steps)
+            got << st.index;
+        QCOMPARE(got, indexes);
     }
 };
 

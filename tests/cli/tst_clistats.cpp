@@ -89,6 +89,7 @@ private slots:
         QCOMPARE(steps.size(), 3);
         const auto s = steps[i].toObject();
         QTEST(s["name"].toString(), "name");
+        QCOMPARE(s["index"].toInt(), i + 4); // the step's own number: ProfilerStep#4 is step 4
         QVERIFY(s["cpu_end_ns"].toInteger() > s["cpu_start_ns"].toInteger());
         const qint64 len = s["gpu_end_ns"].toInteger() - s["gpu_start_ns"].toInteger();
         QFETCH(qint64, window);

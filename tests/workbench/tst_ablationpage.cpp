@@ -146,10 +146,13 @@ void TestAblationPage::chartsEqualCliJson() {
         QCOMPARE(c.value(QStringLiteral("config")).toString(),
                  QString::fromStdString(page->result().configs[size_t(i)].config));
         QCOMPARE(bars[i], st.value(QStringLiteral("median")).toDouble() / 1e6);
-        const QJsonArray ci = st.value(QStringLiteral("ci95")).toArray();
+        // 3 steps per configuration: no CI (ci95 null), so no error bar and a "too few steps" mark.
+        QVERIFY(st.value(QStringLiteral("ci95")).isNull());
         auto err = page->valueErrorBars()->data()->at(i);
-        QVERIFY(qAbs(bars[i] - err.errorMinus - ci[0].toDouble() / 1e6) < 1e-9);
-        QVERIFY(qAbs(bars[i] + err.errorPlus - ci[1].toDouble() / 1e6) < 1e-9);
+        QCOMPARE(err.errorMinus, 0.0);
+        QCOMPARE(err.errorPlus, 0.0);
+        QCOMPARE(page->tableModel()->index(i, AblationTableModel::CiColumn).data().toString(),
+                 QStringLiteral("too few steps"));
         const QJsonObject b = c.value(QStringLiteral("breakdown_ns")).toObject();
         QCOMPARE(page->breakdownValues(QStringLiteral("compute"))[i],
                  b.value(QStringLiteral("compute")).toDouble() / 1e6);
@@ -183,6 +186,14 @@ void TestAblationPage::baselineAndOrder() {
     const AblationResult e = computeAblation(ws, o);
     QCOMPARE(page->result().configs[0].speedupVsBaseline.value, e.configs[0].speedupVsBaseline.value);
     QCOMPARE(page->tableModel()->rowCount(), 2);
+    // The chosen order is the workspace's plan order now; the others are shown as not in the plan.
+    QCOMPARE(ws.planOrder().at(0), std::string("compile"));
+    QCOMPARE(ws.planOrder().at(1), std::string("base"));
+    QCOMPARE(ws.meta("plan_order").value_or(""), std::string("compile,base"));
+    QVERIFY2(
+        page->warningsText().contains(QStringLiteral("Not in the plan (not compared): ckpt, compile_ckpt")),
+        qPrintable(page->warningsText()));
+    QVERIFY(page->warningsText().contains(QStringLiteral("too few steps (3 &lt; 5)")));
 }
 
 QTEST_MAIN(TestAblationPage)

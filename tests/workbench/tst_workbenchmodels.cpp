@@ -147,14 +147,15 @@ void TestWorkbenchModels::ablationTable() {
     base.medianStepNs = 55'300'000;
     base.ciLoNs = 55'000'000;
     base.ciHiNs = 56'000'000;
+    base.hasCi = true;
     base.throughput = 148'000;
     base.throughputUnit = "tokens/s";
     base.speedupVsBaseline = {1.0, {1.0, 1.0}, false};
     AblationConfig fast = base;
     fast.config = "Fast";
     fast.medianStepNs = 41'900'000;
-    fast.speedupVsBaseline = {1.32, {1.30, 1.34}, true};
-    fast.gainVsPrevious = RatioWithCi{1.01, {0.99, 1.03}, false};
+    fast.speedupVsBaseline = {1.32, {1.30, 1.34}, true, true};
+    fast.gainVsPrevious = RatioWithCi{1.01, {0.99, 1.03}, false, true};
     r.configs = {base, fast};
     model.setResult(r);
     QCOMPARE(model.rowCount(), 2);
@@ -169,6 +170,17 @@ void TestWorkbenchModels::ablationTable() {
     QCOMPARE(model.index(0, AblationTableModel::StepsColumn).data().toInt(), 3);
     QCOMPARE(model.index(0, AblationTableModel::ThroughputColumn).data().toString(),
              QStringLiteral("148,000 tokens/s"));
+    // Without a CI (fewer than 5 steps): the mark instead of an interval, the ratio without brackets.
+    fast.hasCi = false;
+    fast.ciMissingReason = "too few steps (3 < 5)";
+    fast.speedupVsBaseline.hasCi = false;
+    r.configs = {base, fast};
+    model.setResult(r);
+    QCOMPARE(model.index(1, AblationTableModel::CiColumn).data().toString(), QStringLiteral("too few steps"));
+    QCOMPARE(model.index(1, AblationTableModel::CiColumn).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("too few steps (3 < 5)"));
+    QCOMPARE(model.index(1, AblationTableModel::SpeedupColumn).data().toString(),
+             QStringLiteral("1.320× (too few steps for a CI)"));
 }
 
 // "Copy rows" / "Export CSV" of the kernels page: RFC 4180, raw ns values.

@@ -405,7 +405,9 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), d_(std::make_uniq
     d->alignStep->setObjectName(QStringLiteral("alignStep"));
     d->alignStep->setRange(0, 100000);
     d->alignStep->setEnabled(false);
-    d->alignStep->setToolTip(tr("Both runs are aligned at the start of this step (0 = first step)"));
+    d->alignStep->setToolTip(
+        tr("Both runs are aligned at the start of this step: its number (ProfilerStep#3 is step 3; steps "
+           "without numbers in their names count from 0)"));
     auto* fit = new QPushButton(tr("Fit"), this);
     fit->setToolTip(tr("Show the whole run (F fits the selection)"));
     top->addWidget(d->runLabel);
