@@ -69,8 +69,7 @@ std::string ratioText(const RatioWithCi& r) {
 }
 
 std::string configurationColor(const std::string& config, const std::vector<std::string>& plan) {
-    const auto it = std::find(plan.begin(), plan.end(), config);
-    return palette::configurationColor(static_cast<int>(it - plan.begin()));
+    return palette::configurationColor(config, plan);
 }
 
 Ns attributionOf(const AblationConfig& c, const std::string& category) {
