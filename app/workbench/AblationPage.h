@@ -6,6 +6,7 @@
 //  - the attribution of each configuration's step-time delta to categories and idle;
 //  - the table of every number (AblationTableModel).
 // Baseline, metric and configuration order are selectable; the metric choice persists in QSettings.
+// Clicking a configuration's bar (or a waterfall step) opens Compare against the previous configuration.
 // computeAblation() runs on a worker thread; results of superseded requests are dropped.
 #include "WorkbenchPage.h"
 #include "metrics/Ablation.h"
@@ -59,6 +60,8 @@ private:
     void drawBreakdown();
     void drawAttribution();
     QColor configColor(const std::string& config) const;
+    // Asks for Compare of configuration `configIndex` (in result_ order) against the one before it.
+    void compareWithPrevious(int configIndex);
     QStringList configLabels() const;
 
     QComboBox* metricBox_;

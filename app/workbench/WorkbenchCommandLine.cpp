@@ -6,7 +6,9 @@ namespace cnp::wb {
 
 QString WorkbenchCommandLine::usage() {
     return QStringLiteral("usage: cnp-workbench [WORKSPACE.cnpdb] [--page ablation|compare|kernels|insights|"
-                          "timeline|run] [--run NAME] [--screenshot FILE.png [--size WxH]]");
+                          "timeline|run] [--run NAME] [--theme system|light|dark] [--screenshot FILE.png "
+                          "[--size WxH]]\n  --size is in device-independent pixels: at QT_SCALE_FACTOR=2 "
+                          "the PNG has twice as many pixels each way");
 }
 
 WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
@@ -37,6 +39,15 @@ WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
             if (!v)
                 return cl;
             cl.run = *v;
+        } else if (a == QLatin1String("--theme")) {
+            auto v = value(a);
+            if (!v)
+                return cl;
+            cl.theme = themeFromKey(*v);
+            if (!cl.theme) {
+                cl.error = QStringLiteral("unknown theme '%1' (system, light or dark)").arg(*v);
+                return cl;
+            }
         } else if (a == QLatin1String("--screenshot")) {
             auto v = value(a);
             if (!v)

@@ -1,5 +1,7 @@
-// cnp-workbench [WORKSPACE] [--page PAGE] [--run NAME] [--screenshot FILE.png [--size WxH]]
+// cnp-workbench [WORKSPACE] [--page PAGE] [--run NAME] [--theme T] [--screenshot FILE.png [--size WxH]]
+// Exit codes: 0 ok, 1 usage, 2 bad input (no such workspace or run, unwritable screenshot).
 #include "MainWindow.h"
+#include "ThemeMode.h"
 #include "WorkbenchCommandLine.h"
 #include "WorkbenchPage.h"
 #include "WorkspaceDock.h"
@@ -39,8 +41,10 @@ int main(int argc, char** argv) {
                      qPrintable(WorkbenchCommandLine::usage()));
         return 1;
     }
-    MainWindow window;
     const bool screenshot = !cl.screenshotFile.isEmpty();
+    // Before the window exists, so every widget starts in the chosen colours.
+    applyTheme(cl.theme.value_or(screenshot ? ThemeMode::System : savedTheme()));
+    MainWindow window;
     if (screenshot) {
         window.setPersistSettings(false);
         window.resize(cl.size);
@@ -65,8 +69,19 @@ int main(int argc, char** argv) {
             window.openWorkspace(cl.workspace); // records it in the recent list
         }
     }
-    if (!cl.run.isEmpty())
+    if (!cl.run.isEmpty()) {
+        if (!window.session()->findRun(cl.run)) {
+            QStringList runs;
+            for (const auto& r : window.session()->runs())
+                runs << QString::fromStdString(r.info.name);
+            std::fprintf(stderr, "cnp-workbench: %s: no run named '%s' (runs: %s)\n",
+                         qPrintable(cl.workspace.isEmpty() ? QStringLiteral("(no workspace)") : cl.workspace),
+                         qPrintable(cl.run),
+                         qPrintable(runs.isEmpty() ? QStringLiteral("none") : runs.join(", ")));
+            return 2;
+        }
         window.workspaceDock()->selectRun(cl.run);
+    }
     window.show();
     if (!screenshot)
         return app.exec();
