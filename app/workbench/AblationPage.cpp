@@ -43,7 +43,7 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
     auto* controls = new QHBoxLayout;
     metricBox_->setObjectName(QStringLiteral("metricBox"));
     metricBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    metricBox_->setMinimumContentsLength(12);
+    metricBox_->setMinimumContentsLength(18);
     metricBox_->addItem(tr("Step time (median, 95% CI)"));
     metricBox_->addItem(tr("Throughput"));
     metricBox_->setCurrentIndex(std::clamp(QSettings().value(kMetricKey, 0).toInt(), 0, 1));

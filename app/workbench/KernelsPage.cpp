@@ -56,17 +56,19 @@ KernelsPage::KernelsPage(WorkspaceSession* session, QWidget* parent)
     search_->setPlaceholderText(tr("Search kernel names (regular expression)…"));
     search_->setClearButtonEnabled(true);
     search_->setObjectName(QStringLiteral("kernelSearch"));
+    search_->setMinimumWidth(160); // never a stub
     controls->addWidget(search_, 1);
     auto* copy = new QPushButton(tr("Copy"));
     copy->setToolTip(tr("Copy the selected rows as tab-separated text (Ctrl+C)"));
     auto* exportButton = new QPushButton(tr("Export CSV…"));
-    controls->addWidget(copy);
-    controls->addWidget(exportButton);
     layout->addLayout(controls);
     auto* statusRow = new QHBoxLayout;
+    status_->setWordWrap(true); // long totals wrap instead of widening the page
     statusRow->addWidget(status_, 1);
     shown_->setObjectName(QStringLiteral("kernelCount"));
     statusRow->addWidget(shown_);
+    statusRow->addWidget(copy);
+    statusRow->addWidget(exportButton);
     layout->addLayout(statusRow);
 
     proxy_->setSourceModel(model_);

@@ -9,9 +9,11 @@
 #include "RunTreeModel.h"
 #include "WorkbenchPage.h"
 #include "WorkspaceDock.h"
+#include "timeline/TimelineView.h"
 
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QLineEdit>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTreeView>
@@ -118,6 +120,8 @@ private slots:
     void chartsLegible_data();
     void chartsLegible();
     void dockKeepsWidthOnResize();
+    void timelineKeepsTheWidth_data();
+    void timelineKeepsTheWidth();
     void runNamesFitTheDock();
     void cleanupTestCase() { window_.reset(); }
 
@@ -189,6 +193,38 @@ void TestPageLayout::chartsLegible() {
         const QString problem = chartLayoutProblem(c);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
+}
+
+void TestPageLayout::timelineKeepsTheWidth_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("detailsOpen"); // by default
+    QTest::newRow("1280x800") << QSize(1280, 800) << false;
+    QTest::newRow("1920x1080") << QSize(1920, 1080) << true;
+}
+
+// Issue 15.5: below 1600 px the details dock starts hidden and the events keep >= 70 % of the page's
+// width; the search field is never a stub. Wider, the dock starts open at the right.
+void TestPageLayout::timelineKeepsTheWidth() {
+    QFETCH(QSize, size);
+    QFETCH(bool, detailsOpen);
+    MainWindow w;
+    w.setPersistSettings(false);
+    w.resize(size);
+    w.showPage(PageId::Timeline);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openWorkspace(demo_));
+    WorkbenchPage* page = w.page(PageId::Timeline);
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady(), 30000);
+    QCoreApplication::processEvents();
+    auto* dock = page->findChild<QDockWidget*>(QStringLiteral("timelineDetailsDock"));
+    QVERIFY(dock);
+    QCOMPARE(dock->isVisible(), detailsOpen);
+    auto* view = page->findChild<TimelineView*>(QStringLiteral("timelineView"));
+    if (!detailsOpen)
+        QVERIFY2(view->rowsArea().width() >= 0.7 * page->width(),
+                 qPrintable(QStringLiteral("%1 of %2").arg(view->rowsArea().width()).arg(page->width())));
+    QVERIFY(page->findChild<QLineEdit*>(QStringLiteral("searchEdit"))->width() >= 200);
 }
 
 // The dock keeps the width the user gave it when the window is resized (no page forces the central

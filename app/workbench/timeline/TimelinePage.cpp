@@ -530,7 +530,7 @@ void TimelinePageImpl::createDetailsDock() {
     rangeStats->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     rangeStats->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     rangeStats->setIndentation(12);
-    auto* side = new QSplitter(Qt::Horizontal, q);
+    auto* side = new QSplitter(Qt::Vertical, q);
     side->addWidget(details);
     side->addWidget(rangeStats);
     side->setChildrenCollapsible(false);
@@ -539,6 +539,12 @@ void TimelinePageImpl::createDetailsDock() {
     detailsDock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable);
     detailsDock->setWidget(side);
     inner->addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+    // Details above statistics in a side dock, beside them in a dock beneath the rows.
+    QObject::connect(detailsDock, &QDockWidget::dockLocationChanged, side, [side](Qt::DockWidgetArea area) {
+        side->setOrientation(area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea
+                                 ? Qt::Vertical
+                                 : Qt::Horizontal);
+    });
     QAction* toggle = detailsDock->toggleViewAction();
     toggle->setToolTip(QObject::tr("Show or hide the details of the selected event and range"));
     bar->addSeparator();
