@@ -7,6 +7,7 @@
 #include "core/TraceData.h"
 #include "store/Workspace.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,18 @@ struct KernelDiffRow {
     Ns delta = 0;                        // totalB - totalA
     std::string cls;                     // "added", "removed", "faster", "slower", "unchanged"
     std::int64_t namesA = 0, namesB = 0; // distinct exact names merged into this row
+    // Mean time per call (ns) in A / B; nullopt when the side has no call.
+    std::optional<double> meanA() const {
+        return countA > 0 ? std::optional<double>(static_cast<double>(totalA) / countA) : std::nullopt;
+    }
+    std::optional<double> meanB() const {
+        return countB > 0 ? std::optional<double>(static_cast<double>(totalB) / countB) : std::nullopt;
+    }
+    // Per-call ratio B / A (> 1: each call slower in B); nullopt unless both sides have calls.
+    std::optional<double> perCallRatio() const {
+        const auto a = meanA(), b = meanB();
+        return a && b && *a > 0 ? std::optional<double>(*b / *a) : std::nullopt;
+    }
 };
 
 struct CategoryDiffRow {

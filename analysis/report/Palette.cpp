@@ -1,5 +1,6 @@
 #include "report/Palette.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <functional>
@@ -38,6 +39,19 @@ std::string configurationColor(int planIndex) {
                                                                "#e15759", "#76b7b2", "#edc948", "#9c755f"};
     const int n = static_cast<int>(colors.size());
     return std::string(colors[static_cast<std::size_t>(((planIndex % n) + n) % n)]);
+}
+
+std::string configurationColor(std::string_view config, const std::vector<std::string>& plan) {
+    const auto it = std::find(plan.begin(), plan.end(), config);
+    return configurationColor(static_cast<int>(it - plan.begin()));
+}
+
+std::string runAColor() {
+    return "#3d5a80";
+}
+
+std::string runBColor() {
+    return "#d8a31a";
 }
 
 } // namespace cnp::palette

@@ -3,6 +3,7 @@
 // and in every report. Colours are "#rrggbb".
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cnp::palette {
 
@@ -11,5 +12,14 @@ namespace cnp::palette {
 std::string categoryColor(std::string_view category);
 // Colour of the configuration at position `planIndex` of the plan order (cycles after 8).
 std::string configurationColor(int planIndex);
+// Colour of configuration `config`, keyed by its position in `plan` (Workspace::planOrder(): the stored
+// plan, then the other configurations in order of first ingest). Every page, table and report passes the
+// workspace's plan, so a configuration keeps its colour however a chart or table orders its rows. A
+// label missing from `plan` gets the colour of position plan.size().
+std::string configurationColor(std::string_view config, const std::vector<std::string>& plan);
+// Run A and run B of a two-run comparison: a pair that no configuration and no category uses, so a
+// comparison never reads as "configuration X vs configuration Y" by colour.
+std::string runAColor();
+std::string runBColor();
 
 } // namespace cnp::palette

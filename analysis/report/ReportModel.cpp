@@ -139,8 +139,7 @@ std::string ReportModel::metaLine() const {
 }
 
 std::string detail::StudyContext::colorOf(const std::string& config) const {
-    const auto it = std::find(plan.begin(), plan.end(), config);
-    return palette::configurationColor(static_cast<int>(it - plan.begin()));
+    return palette::configurationColor(config, plan);
 }
 
 ReportModel buildReportModel(const Workspace& ws, const ReportOptions& options, const ProgressSink& sink) {

@@ -14,6 +14,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -27,6 +28,7 @@ namespace cnp::wb {
 
 namespace {
 const char* kMetricKey = "charts/ablationMetric";
+constexpr int kMinChartHeight = 230; // px: title, two-line labels, a legend and a readable plot
 
 QString ratioLabel(const RatioWithCi& r) {
     return UnitFormat::ratio(r.value) + (r.significant ? QString() : QStringLiteral(" n.s."));
@@ -42,11 +44,14 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
     metricBox_->setObjectName(QStringLiteral("metricBox"));
+    metricBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    metricBox_->setMinimumContentsLength(18);
     metricBox_->addItem(tr("Step time (median, 95% CI)"));
     metricBox_->addItem(tr("Throughput"));
     metricBox_->setCurrentIndex(std::clamp(QSettings().value(kMetricKey, 0).toInt(), 0, 1));
     baselineBox_->setObjectName(QStringLiteral("baselineBox"));
-    baselineBox_->setMinimumContentsLength(14);
+    baselineBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    baselineBox_->setMinimumContentsLength(12);
     sourceBox_->setObjectName(QStringLiteral("sourceBox"));
     sourceBox_->addItem(tr("Traced steps"));
     sourceBox_->addItem(tr("Log-reported steps"));
@@ -97,7 +102,14 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
     tableView_->setWordWrap(false);
 
     auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(charts);
+    // Below ~2 x 230 px of height the charts scroll rather than squash their plots (1024x640).
+    charts->setMinimumHeight(2 * kMinChartHeight + grid->spacing());
+    auto* chartScroll = new QScrollArea;
+    chartScroll->setWidget(charts);
+    chartScroll->setWidgetResizable(true);
+    chartScroll->setFrameShape(QFrame::NoFrame);
+    chartScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    split->addWidget(chartScroll);
     split->addWidget(tableView_);
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
@@ -128,6 +140,27 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
         baseline_.clear();
         order_.clear();
     });
+    // A bar of the value chart or a step of the waterfall opens Compare: that configuration vs the one
+    // before it in the chart's order.
+    for (ChartView* c : {valueChart_, waterfallChart_})
+        connect(c, &QCustomPlot::plottableClick, this,
+                [this](QCPAbstractPlottable* p, int index, QMouseEvent*) {
+                    auto* bars = qobject_cast<QCPBars*>(p);
+                    if (bars && index >= 0 && index < bars->dataCount())
+                        compareWithPrevious(int(std::lround(bars->data()->at(index)->key)));
+                });
+}
+
+void AblationPage::compareWithPrevious(int configIndex) {
+    const auto& configs = result_.configs;
+    if (configIndex <= 0 || configIndex >= int(configs.size()))
+        return;
+    const AblationConfig& prev = configs[size_t(configIndex - 1)];
+    const AblationConfig& cur = configs[size_t(configIndex)];
+    if (prev.runs.empty() || cur.runs.empty())
+        return;
+    emit compareRequested(QString::fromStdString(prev.runs.front()),
+                          QString::fromStdString(cur.runs.front()));
 }
 
 AblationPage::Metric AblationPage::metric() const {
@@ -192,6 +225,10 @@ void AblationPage::refresh() {
 }
 
 void AblationPage::showMessage(const QString& text) {
+    // Nothing of an earlier workspace survives a message: no result, no baseline choices.
+    result_ = {};
+    table_->setResult(result_, session()->planOrder());
+    baselineBox_->clear();
     message_->setText(text);
     stack_->setCurrentWidget(message_);
     summary_->clear();
@@ -241,7 +278,7 @@ void AblationPage::recompute() {
 }
 
 QColor AblationPage::configColor(const std::string& config) const {
-    return ChartPalette::configurationColor(session()->planIndexOf(QString::fromStdString(config)));
+    return ChartPalette::configurationColor(QString::fromStdString(config), session()->planOrder());
 }
 
 QStringList AblationPage::configLabels() const {
@@ -259,7 +296,7 @@ void AblationPage::showResult() {
         baselineBox_->addItems(configLabels());
         baselineBox_->setCurrentText(QString::fromStdString(result_.baseline));
     }
-    table_->setResult(result_);
+    table_->setResult(result_, session()->planOrder());
     const QString warnings = warningsText();
     warnings_->setText(warnings);
     warnings_->setVisible(!warnings.isEmpty());
@@ -324,12 +361,15 @@ void AblationPage::drawValueChart() {
         }
         tips << tr("<b>%1</b><br>median step %2<br>95% CI %3 – %4<br>throughput %5<br>%6 step(s) from %7 "
                    "run(s)")
-                    .arg(QString::fromStdString(k.config).toHtmlEscaped(),
-                         UnitFormat::durationExact(k.medianStepNs), UnitFormat::durationExact(k.ciLoNs),
-                         UnitFormat::durationExact(k.ciHiNs),
-                         UnitFormat::rate(k.throughput, QString::fromStdString(k.throughputUnit)))
-                    .arg(k.stepTimesNs.size())
-                    .arg(k.runs.size());
+                        .arg(QString::fromStdString(k.config).toHtmlEscaped(),
+                             UnitFormat::durationExact(k.medianStepNs), UnitFormat::durationExact(k.ciLoNs),
+                             UnitFormat::durationExact(k.ciHiNs),
+                             UnitFormat::rate(k.throughput, QString::fromStdString(k.throughputUnit)))
+                        .arg(k.stepTimesNs.size())
+                        .arg(k.runs.size()) +
+                    (i > 0 ? tr("<br><i>Click: compare with %1</i>")
+                                 .arg(QString::fromStdString(configs[size_t(i - 1)].config).toHtmlEscaped())
+                           : QString());
     }
     valueBars_->setData(keys, values, true);
     ChartView::setPointTooltips(valueBars_, tips);
@@ -475,8 +515,7 @@ void AblationPage::drawWaterfall() {
     ChartView::setLabelTicks(c->xAxis, labels);
     c->yAxis->setLabel(stepTime ? tr("median step time (%1)").arg(unit) : unit);
     c->yAxis->setRange(0, top * 1.15 + 1e-9);
-    c->legend->setVisible(true);
-    c->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    c->placeLegendBelow();
     c->applyTheme();
     c->replot();
 }
@@ -563,7 +602,7 @@ void AblationPage::drawBreakdown() {
     ChartView::setLabelTicks(c->xAxis, configLabels());
     c->yAxis->setLabel(tr("mean step (%1)").arg(scale.suffix));
     c->yAxis->setRange(0, maxNs / scale.nsPerUnit * 1.08 + 1e-9);
-    c->placeLegendBelow(4);
+    c->placeLegendBelow();
     c->applyTheme();
     c->replot();
 }
@@ -581,7 +620,7 @@ void AblationPage::drawAttribution() {
     const TimeScale scale = UnitFormat::scaleFor(maxAbs);
     QStringList labels;
     for (size_t i = 1; i < configs.size(); ++i)
-        labels << QString::fromStdString(configs[i - 1].config) + QStringLiteral(" → ") +
+        labels << QString::fromStdString(configs[i - 1].config) + QStringLiteral("\n→ ") +
                       QString::fromStdString(configs[i].config);
     // One QCPBars per category in the analysis' category order; positive and negative parts stack
     // separately (QCPBars stacks by sign), so gains go down and losses go up.
@@ -660,7 +699,7 @@ void AblationPage::drawAttribution() {
     c->yAxis->setLabel(tr("Δ per step (%1)").arg(scale.suffix));
     const double span = std::max(posTop - negBottom, 1e-9);
     c->yAxis->setRange(negBottom - span * 0.08, posTop + span * 0.08);
-    c->placeLegendBelow(4);
+    c->placeLegendBelow();
     c->applyTheme();
     c->replot();
 }

@@ -9,6 +9,7 @@
 // selectable; the metric choice persists in QSettings, the order as the workspace's plan order and the
 // figure as its `ablation_source`. The analysis' warnings (profiler overhead, too few steps, not in the
 // plan) are shown under the controls.
+// Clicking a configuration's bar (or a waterfall step) opens Compare against the previous configuration.
 // computeAblation() runs on a worker thread; results of superseded requests are dropped.
 #include "WorkbenchPage.h"
 #include "metrics/Ablation.h"
@@ -65,6 +66,8 @@ private:
     void drawBreakdown();
     void drawAttribution();
     QColor configColor(const std::string& config) const;
+    // Asks for Compare of configuration `configIndex` (in result_ order) against the one before it.
+    void compareWithPrevious(int configIndex);
     QStringList configLabels() const;
 
     QComboBox* metricBox_;

@@ -9,9 +9,10 @@ namespace cnp::wb {
 
 AblationTableModel::AblationTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void AblationTableModel::setResult(const AblationResult& result) {
+void AblationTableModel::setResult(const AblationResult& result, const std::vector<std::string>& plan) {
     beginResetModel();
     result_ = result;
+    plan_ = plan;
     endResetModel();
 }
 
@@ -153,7 +154,7 @@ QVariant AblationTableModel::data(const QModelIndex& index, int role) const {
         }
     }
     if (role == Qt::DecorationRole && index.column() == ConfigColumn)
-        return ChartPalette::configurationColor(index.row());
+        return ChartPalette::configurationColor(QString::fromStdString(c.config), plan_);
     if (role == Qt::ForegroundRole) {
         if ((index.column() == SpeedupColumn && !isBaseline && !c.speedupVsBaseline.significant) ||
             (index.column() == GainColumn && c.gainVsPrevious && !c.gainVsPrevious->significant))

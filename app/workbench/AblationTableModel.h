@@ -6,6 +6,9 @@
 
 #include <QAbstractTableModel>
 
+#include <string>
+#include <vector>
+
 namespace cnp::wb {
 
 class AblationTableModel : public QAbstractTableModel {
@@ -31,7 +34,8 @@ public:
         ColumnCount
     };
     explicit AblationTableModel(QObject* parent = nullptr);
-    void setResult(const AblationResult& result);
+    // `plan` (Workspace::planOrder()) keys the configuration swatches, whatever the row order.
+    void setResult(const AblationResult& result, const std::vector<std::string>& plan);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -43,6 +47,7 @@ public:
 
 private:
     AblationResult result_;
+    std::vector<std::string> plan_; // the workspace's plan order: the colour key
 };
 
 } // namespace cnp::wb

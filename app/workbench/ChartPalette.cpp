@@ -17,15 +17,15 @@ QStringList ChartPalette::categoryOrder() {
             QStringLiteral("idle")};
 }
 
-QColor ChartPalette::configurationColor(int planIndex) {
-    return QColor(QString::fromStdString(palette::configurationColor(planIndex)));
+QColor ChartPalette::configurationColor(const QString& config, const std::vector<std::string>& plan) {
+    return QColor(QString::fromStdString(palette::configurationColor(config.toStdString(), plan)));
 }
 
 QColor ChartPalette::runAColor() {
-    return configurationColor(0);
+    return QColor(QString::fromStdString(palette::runAColor()));
 }
 QColor ChartPalette::runBColor() {
-    return configurationColor(1);
+    return QColor(QString::fromStdString(palette::runBColor()));
 }
 QColor ChartPalette::positiveDeltaColor() {
     return QColor(0x2e, 0x9d, 0x4a);

@@ -1,11 +1,15 @@
 #pragma once
 // The one place that decides colours: one colour per kernel category (plus idle and overlap) and one per
-// configuration (by its position in plan order), identical on every page and in exported charts.
+// configuration (keyed by the configuration through the workspace's plan order, see
+// palette::configurationColor), identical on every page, in exported charts and in reports.
 // Text/grid colours follow the application palette so charts read well in light and dark mode.
 #include <QColor>
 #include <QPalette>
 #include <QString>
 #include <QStringList>
+
+#include <string>
+#include <vector>
 
 namespace cnp::wb {
 
@@ -17,9 +21,10 @@ public:
     // The categories in the metric contract's priority order (compute categories first, then
     // communication, memory, idle) — the stacking order of every breakdown chart.
     static QStringList categoryOrder();
-    // Colour of the configuration at `planIndex` (0 = first in plan order); cycles after 8.
-    static QColor configurationColor(int planIndex);
-    // Named run A / run B colours on the Compare page.
+    // Colour of configuration `config`; `plan` is the workspace's plan order
+    // (WorkspaceSession::planOrder()), never the order a chart or table happens to show.
+    static QColor configurationColor(const QString& config, const std::vector<std::string>& plan);
+    // Run A / run B on the Compare page: their own pair, never a configuration's colour.
     static QColor runAColor();
     static QColor runBColor();
     static QColor positiveDeltaColor(); // time saved (faster)

@@ -1,6 +1,7 @@
 #include "ChartView.h"
 
 #include "ChartPalette.h"
+#include "ElidingTextTicker.h"
 
 #include <QApplication>
 #include <QFileDialog>
@@ -11,11 +12,84 @@
 namespace cnp::wb {
 
 ChartView::ChartView(QWidget* parent) : QCustomPlot(parent) {
-    setMinimumSize(240, 180);
+    setMinimumSize(200, 180);
     setNoAntialiasingOnDrag(true);
     setMouseTracking(true);
     setAntialiasedElements(QCP::aeAll);
     applyTheme();
+    // A replot lays the chart out; fitting labels to that layout may change it once more (a label's
+    // line count changes the bottom margin), so re-fit and replot until nothing changes (1-2 rounds).
+    connect(this, &QCustomPlot::afterReplot, this, [this]() {
+        if (fitToGeometry())
+            replot(rpQueuedReplot);
+    });
+}
+
+bool ChartView::fitToGeometry() {
+    bool changed = fitLegend();
+    for (QCPAxisRect* r : axisRects())
+        for (QCPAxis* a : r->axes())
+            changed = fitLabels(a) || changed;
+    if (title_) {
+        const QString shown =
+            QFontMetrics(title_->font()).elidedText(fullTitle_, Qt::ElideMiddle, std::max(40, width() - 12));
+        if (shown != title_->text()) {
+            title_->setText(shown);
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+bool ChartView::fitLabels(QCPAxis* axis) {
+    auto* ticker = dynamic_cast<ElidingTextTicker*>(axis->ticker().data());
+    if (!ticker)
+        return fitNumberTicks(axis);
+    if (ticker->count() == 0)
+        return false;
+    const bool horizontal = axis->orientation() == Qt::Horizontal;
+    const double keys = std::max(1.0, axis->range().size());
+    // Horizontal: each category owns its share of the axis rect (less a gap). Vertical: labels take at
+    // most a third of the chart's width, the rest stays for the data.
+    const int room = horizontal ? int(axis->axisRect()->width() / keys) - 6 : width() / 3;
+    const int px = std::max(8, room); // at the least an ellipsis, never wider than its share
+    if (px == ticker->maxLabelWidth())
+        return false;
+    ticker->setMaxLabelWidth(px);
+    return true;
+}
+
+bool ChartView::fitNumberTicks(QCPAxis* axis) {
+    // About one number per 70 px across and per 28 px down: labels never touch.
+    const bool horizontal = axis->orientation() == Qt::Horizontal;
+    const int length = horizontal ? axis->axisRect()->width() : axis->axisRect()->height();
+    const int count = std::clamp(length / (horizontal ? 70 : 28), 2, 5);
+    if (axis->ticker()->tickCount() == count)
+        return false;
+    axis->ticker()->setTickCount(count);
+    return true;
+}
+
+bool ChartView::fitLegend() {
+    if (!legend->visible() || legend->layout() != plotLayout())
+        return false;
+    // itemCount() counts the grid's cells; a re-flowed grid has empty ones (null items).
+    int widest = 0, items = 0;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (QCPAbstractLegendItem* item = legend->item(i)) {
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
+            ++items;
+        }
+    if (items == 0)
+        return false;
+    const int spacing = legend->columnSpacing();
+    const int usable = width() - legend->margins().left() - legend->margins().right() - 8;
+    const int columns = std::clamp((usable + spacing) / std::max(1, widest + spacing), 1, items);
+    if (columns == legend->wrap())
+        return false;
+    legend->setWrap(columns);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    return true;
 }
 
 QFont ChartView::tickFont() {
@@ -71,6 +145,7 @@ void ChartView::setTitle(const QString& title) {
         title_->setTextColor(ChartPalette::textColor(palette()));
         plotLayout()->addElement(0, 0, title_);
     }
+    fullTitle_ = title;
     title_->setText(title);
 }
 
@@ -86,10 +161,24 @@ QString ChartView::tooltipAt(const QPointF& pos) const {
     int index = -1;
     QCPAbstractPlottable* p = plottableAt(pos, false, &index);
     if (!p || index < 0)
-        return {};
+        return axisLabelTooltip(pos);
     if (tooltip_)
         return tooltip_(p, index);
     return p->property("cnpTooltips").toStringList().value(index);
+}
+
+QString ChartView::axisLabelTooltip(const QPointF& pos) const {
+    for (QCPAxisRect* r : axisRects())
+        for (QCPAxis* a : r->axes()) {
+            auto* ticker = dynamic_cast<ElidingTextTicker*>(a->ticker().data());
+            if (!ticker || a->getPartAt(pos) != QCPAxis::spTickLabels)
+                continue;
+            const double at = a->pixelToCoord(a->orientation() == Qt::Horizontal ? pos.x() : pos.y());
+            return ticker->fullLabel(int(std::lround(at)));
+        }
+    if (title_ && title_->outerRect().contains(pos.toPoint()))
+        return fullTitle_;
+    return {};
 }
 
 void ChartView::setPointTooltips(QCPAbstractPlottable* plottable, const QStringList& lines) {
@@ -97,28 +186,20 @@ void ChartView::setPointTooltips(QCPAbstractPlottable* plottable, const QStringL
 }
 
 void ChartView::setLabelTicks(QCPAxis* axis, const QStringList& labels) {
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    qsizetype longest = 0;
-    for (int i = 0; i < labels.size(); ++i) {
-        ticker->addTick(i, labels[i]);
-        longest = std::max(longest, labels[i].size());
-    }
-    axis->setTicker(ticker);
+    axis->setTicker(QSharedPointer<QCPAxisTicker>(new ElidingTextTicker(labels, axis->tickLabelFont())));
     axis->setSubTicks(false);
     axis->setTickLength(0, 4);
-    // Negative rotation anchors each label's end at its tick, so no label runs past the right edge.
-    axis->setTickLabelRotation(longest * labels.size() > 48 ? -25 : 0);
+    axis->setTickLabelRotation(0);
     axis->setRange(-0.6, labels.size() - 0.4);
 }
 
-void ChartView::placeLegendBelow(int columns) {
+void ChartView::placeLegendBelow() {
     if (legend->layout() != plotLayout()) {
         if (auto* inset = axisRect()->insetLayout(); inset->elements(false).contains(legend))
             inset->take(legend);
         plotLayout()->addElement(plotLayout()->rowCount(), 0, legend);
         plotLayout()->setRowStretchFactor(plotLayout()->rowCount() - 1, 0.001);
     }
-    legend->setWrap(columns);
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
     legend->setMargins(QMargins(4, 2, 4, 2));
     legend->setIconSize(14, 10);

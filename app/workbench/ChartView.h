@@ -3,6 +3,11 @@
 // dark), a tooltip with the exact value of the bar or point under the cursor (supplied per chart by a
 // TooltipProvider), and a context menu exporting the chart to PNG, SVG or PDF. QCustomPlot scales its
 // buffers by the screen's device-pixel ratio, so charts stay sharp on 4K screens.
+// Layout invariants, kept at every size (checked by tests/workbench/tst_pagelayout): category labels
+// and the title are elided in the middle to the room they have (full text in the tooltip), never
+// rotated or overlapping; a legend sits in its own row beneath the axis rect, never over the data, and
+// re-flows its columns to the chart's width. After each replot the view re-fits labels and legend to
+// the new geometry and replots once more if anything changed.
 #include <qcustomplot.h>
 
 #include <functional>
@@ -27,11 +32,11 @@ public:
     void setTitle(const QString& title);
     // Applies the theme to an axis rect added after construction (multi-rect layouts).
     void themeAxisRect(QCPAxisRect* rect);
-    // Moves the legend out of the plot into a row beneath it, wrapping after `columns` entries.
-    void placeLegendBelow(int columns);
+    // Moves the legend out of the plot into a row beneath it; its columns follow the chart's width.
+    void placeLegendBelow();
     // Tooltip lines for the data points of `plottable` in key order (used when no provider is set).
     static void setPointTooltips(QCPAbstractPlottable* plottable, const QStringList& lines);
-    // Text ticks 0..n-1 on `axis`; rotates them when long so they never overlap.
+    // Text ticks 0..n-1 on `axis` (a label may hold '\n' line breaks); elided to fit, never rotated.
     static void setLabelTicks(QCPAxis* axis, const QStringList& labels);
     // Removes everything drawn (plottables, items, extra legend rows) but keeps axes and the title.
     void clearChart();
@@ -45,8 +50,17 @@ protected:
     void changeEvent(QEvent* e) override;
 
 private:
+    // Re-elides category labels and the title and re-flows the legend for the current geometry;
+    // true when something changed (the chart then needs another replot).
+    bool fitToGeometry();
+    bool fitLabels(QCPAxis* axis);
+    bool fitNumberTicks(QCPAxis* axis);
+    bool fitLegend();
+    QString axisLabelTooltip(const QPointF& pos) const;
+
     TooltipProvider tooltip_;
     QCPTextElement* title_ = nullptr;
+    QString fullTitle_;
 };
 
 } // namespace cnp::wb

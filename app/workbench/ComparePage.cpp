@@ -3,6 +3,7 @@
 #include "BackgroundTask.h"
 #include "ChartPalette.h"
 #include "ChartView.h"
+#include "DescendingFirstSort.h"
 #include "KernelDiffModel.h"
 #include "KernelFilterProxy.h"
 #include "UnitFormat.h"
@@ -31,8 +32,10 @@ ComparePage::ComparePage(WorkspaceSession* session, QWidget* parent)
       proxy_(new KernelFilterProxy(KernelDiffModel::NameColumn, KernelDiffModel::CategoryColumn, this)) {
     auto* layout = new QVBoxLayout(this);
     auto* top = new QHBoxLayout;
-    runA_->setMinimumContentsLength(14);
-    runB_->setMinimumContentsLength(14);
+    for (QComboBox* box : {runA_, runB_}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(10);
+    }
     top->addWidget(new QLabel(tr("Run A:")));
     top->addWidget(runA_);
     top->addWidget(new QLabel(tr("Run B:")));
@@ -73,9 +76,11 @@ ComparePage::ComparePage(WorkspaceSession* session, QWidget* parent)
     proxy_->setSourceModel(model_);
     view_->setModel(proxy_);
     view_->setSortingEnabled(true);
+    sortNumbersDescendingFirst(view_);
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->verticalHeader()->hide();
     view_->setAlternatingRowColors(true);
+    view_->setTextElideMode(Qt::ElideMiddle); // kernel names: both ends matter (tooltip: the full name)
     view_->setWordWrap(false);
     view_->setTextElideMode(Qt::ElideRight);
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -100,9 +105,16 @@ ComparePage::ComparePage(WorkspaceSession* session, QWidget* parent)
         const bool ok = proxy_->setNamePattern(t);
         search_->setStyleSheet(ok ? QString() : QStringLiteral("color: #d63b3b"));
     });
+    connect(view_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
+        const QString name = i.siblingAtColumn(KernelDiffModel::NameColumn).data(Qt::UserRole).toString();
+        emit timelineCompareRequested(QString::fromStdString(result_.runA),
+                                      QString::fromStdString(result_.runB), name);
+    });
 }
 
 void ComparePage::setRuns(const QString& a, const QString& b) {
+    if (runA_->findText(a) < 0 || runB_->findText(b) < 0)
+        fillRunBoxes(); // asked before the page was first shown, or after the runs changed
     runA_->setCurrentText(a);
     runB_->setCurrentText(b);
     recompute();
@@ -116,6 +128,11 @@ void ComparePage::setNormalized(bool on) {
 }
 
 void ComparePage::refresh() {
+    fillRunBoxes();
+    recompute();
+}
+
+void ComparePage::fillRunBoxes() {
     const QString keepA = runA_->currentText(), keepB = runB_->currentText();
     QStringList runs;
     for (const auto& r : session()->runs())
@@ -139,7 +156,6 @@ void ComparePage::refresh() {
             runB_->setCurrentIndex(int(runs.size()) - 1);
         }
     }
-    recompute();
 }
 
 void ComparePage::recompute() {
@@ -252,7 +268,7 @@ void ComparePage::drawCategories() {
     c->yAxis->setRangeReversed(true);
     c->xAxis->setLabel(tr("kernel time (%1)").arg(s.suffix));
     c->xAxis->setRange(0, maxNs / s.nsPerUnit * 1.08 + 1e-9);
-    c->placeLegendBelow(2);
+    c->placeLegendBelow();
     c->applyTheme();
     c->replot();
 }
@@ -323,7 +339,7 @@ void ComparePage::drawWaterfall() {
     ChartView::setLabelTicks(c->xAxis, labels);
     c->yAxis->setLabel(tr("kernel time (%1)").arg(s.suffix));
     c->yAxis->setRange(0, top / s.nsPerUnit * 1.08 + 1e-9);
-    c->placeLegendBelow(3);
+    c->placeLegendBelow();
     c->applyTheme();
     c->replot();
 }
@@ -376,7 +392,7 @@ void ComparePage::drawSteps() {
     c->yAxis->setRange(-0.6, 1.6);
     c->xAxis->setLabel(tr("step time (%1)").arg(s.suffix));
     c->xAxis->setRange(0, maxNs / s.nsPerUnit * 1.1 + 1e-9);
-    c->placeLegendBelow(2);
+    c->placeLegendBelow();
     c->applyTheme();
     c->replot();
 }

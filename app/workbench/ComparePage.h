@@ -2,7 +2,8 @@
 // The Compare page: run A vs run B (defaults: a run of each of the last two configurations in plan
 // order) through diffRuns(): kernel time per category side by side, a waterfall of the category deltas
 // from A's total to B's, both runs' step times overlaid (one dot per step), and the kernel diff table
-// (sortable; filter by class, category, name regex; exact or normalised name matching).
+// (sortable; filter by class, category, name regex; exact or normalised name matching; numbers sort
+// largest first). Double-clicking a diff row shows that kernel on the timeline, A above B.
 #include "WorkbenchPage.h"
 #include "metrics/RunDiff.h"
 
@@ -36,6 +37,8 @@ protected:
 
 private:
     void recompute();
+    // Fills the run boxes from the session, keeping valid choices (else: the last two configurations).
+    void fillRunBoxes();
     void draw();
     void drawCategories();
     void drawWaterfall();

@@ -83,6 +83,7 @@ void InsightsPage::load() {
         markReady();
         return;
     }
+    details_->clear(); // the findings of the previous run must not stay beside another run's name
     status_->setText(tr("Analysing…"));
     const std::string path = session()->path().toStdString();
     runInBackground<std::vector<Insight>>(

@@ -46,6 +46,12 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
             return UnitFormat::duration(double(r.totalB));
         case DeltaColumn:
             return (r.delta > 0 ? QStringLiteral("+") : QString()) + UnitFormat::duration(double(r.delta));
+        case MeanAColumn:
+            return r.meanA() ? UnitFormat::duration(*r.meanA()) : QStringLiteral("—");
+        case MeanBColumn:
+            return r.meanB() ? UnitFormat::duration(*r.meanB()) : QStringLiteral("—");
+        case RatioColumn:
+            return r.perCallRatio() ? UnitFormat::ratio(*r.perCallRatio()) : QStringLiteral("—");
         default:
             return {};
         }
@@ -68,6 +74,12 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
             return qlonglong(r.totalB);
         case DeltaColumn:
             return qlonglong(r.delta);
+        case MeanAColumn:
+            return r.meanA() ? QVariant(*r.meanA()) : QVariant();
+        case MeanBColumn:
+            return r.meanB() ? QVariant(*r.meanB()) : QVariant();
+        case RatioColumn:
+            return r.perCallRatio() ? QVariant(*r.perCallRatio()) : QVariant();
         default:
             return {};
         }
@@ -82,6 +94,8 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
             return UnitFormat::durationExact(r.totalB);
         case DeltaColumn:
             return UnitFormat::durationExact(r.delta);
+        case RatioColumn:
+            return tr("Mean time per call in B divided by that in A (> 1: each call is slower in B)");
         default:
             return {};
         }
@@ -102,8 +116,9 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
 QVariant KernelDiffModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const char* names[] = {"Kernel",  "Category", "Class",   "Count A",
-                                  "Count B", "Total A",  "Total B", "Δ total"};
+    static const char* names[] = {"Kernel",      "Category",    "Class",       "Count A",
+                                  "Count B",     "Total A",     "Total B",     "Δ total",
+                                  "Mean A/call", "Mean B/call", "B/A per call"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// The kernel diff table of a RunDiffResult: name, category, class, count A/B, total A/B, delta, in the
-// analysis' order (|delta| descending). Qt::UserRole holds raw values (ns, counts, strings) for sorting
-// and filtering.
+// The kernel diff table of a RunDiffResult: name, category, class, count A/B, total A/B, delta, mean
+// per call A/B and their ratio (KernelDiffRow's), in the analysis' order (|delta| descending). Qt::UserRole
+// holds raw values (ns, counts, strings) for sorting and filtering.
 #include "metrics/RunDiff.h"
 
 #include <QAbstractTableModel>
@@ -20,6 +20,9 @@ public:
         TotalAColumn,
         TotalBColumn,
         DeltaColumn,
+        MeanAColumn,
+        MeanBColumn,
+        RatioColumn,
         ColumnCount
     };
     explicit KernelDiffModel(QObject* parent = nullptr);

@@ -3,6 +3,8 @@
 #include "UnitFormat.h"
 #include "store/Workspace.h"
 
+#include <QLocale>
+
 namespace cnp::wb {
 
 KernelOccurrencesModel::KernelOccurrencesModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -13,7 +15,8 @@ std::vector<KernelOccurrence> KernelOccurrencesModel::readOccurrences(const Work
     std::vector<KernelOccurrence> out;
     Statement st(ws.db(),
                  "SELECT k.rank, k.device, k.stream, k.start_ns, k.end_ns, k.grid_x, k.grid_y, k.grid_z, "
-                 "k.block_x, k.block_y, k.block_z FROM kernels k WHERE k.id BETWEEN ?1 AND ?5 AND "
+                 "k.block_x, k.block_y, k.block_z, k.registers, k.static_smem, k.dynamic_smem FROM kernels k "
+                 "WHERE k.id BETWEEN ?1 AND ?5 AND "
                  "k.name_id = (SELECT id FROM strings WHERE value = ?2) AND (?3 < 0 OR k.rank = ?3) "
                  "ORDER BY k.start_ns LIMIT ?4");
     const IdRange rows = ws.eventRows(runId, "kernels");
@@ -30,15 +33,18 @@ std::vector<KernelOccurrence> KernelOccurrencesModel::readOccurrences(const Work
             o.grid[i] = st.i32(5 + i);
             o.block[i] = st.i32(8 + i);
         }
+        o.registers = st.i32(11);
+        o.staticSmem = st.i64(12);
+        o.dynamicSmem = st.i64(13);
         out.push_back(o);
     }
     return out;
 }
 
-void KernelOccurrencesModel::setOccurrences(std::vector<KernelOccurrence> rows) {
+void KernelOccurrencesModel::setOccurrences(std::vector<KernelOccurrence> rows, Ns runStart) {
     beginResetModel();
     rows_ = std::move(rows);
-    origin_ = rows_.empty() ? 0 : rows_.front().start;
+    origin_ = runStart;
     endResetModel();
 }
 
@@ -65,25 +71,35 @@ QVariant KernelOccurrencesModel::data(const QModelIndex& index, int role) const 
         case StreamColumn:
             return qlonglong(o.stream);
         case StartColumn:
-            return QStringLiteral("+") + UnitFormat::duration(double(o.start - origin_));
+            return UnitFormat::duration(double(o.start - origin_));
         case DurationColumn:
             return UnitFormat::duration(double(o.end - o.start));
         case GridColumn:
             return dims(o.grid);
         case BlockColumn:
             return dims(o.block);
+        case RegistersColumn:
+            return o.registers;
+        case SharedMemoryColumn:
+            return QLocale().formattedDataSize(o.staticSmem + o.dynamicSmem, 1, QLocale::DataSizeIecFormat);
         default:
             return {};
         }
     }
     if (role == Qt::ToolTipRole) {
         if (index.column() == StartColumn)
-            return QStringLiteral("absolute start %1 ns; double-click to show it on the timeline")
+            return QStringLiteral("%1 after the run start (absolute %2 ns); double-click to show it on the "
+                                  "timeline")
+                .arg(UnitFormat::durationExact(o.start - origin_))
                 .arg(o.start);
+        if (index.column() == SharedMemoryColumn)
+            return QStringLiteral("%1 B static + %2 B dynamic").arg(o.staticSmem).arg(o.dynamicSmem);
         if (index.column() == DurationColumn)
             return UnitFormat::durationExact(o.end - o.start);
     }
-    if (role == Qt::TextAlignmentRole && index.column() <= DurationColumn)
+    if (role == Qt::UserRole && index.column() == StartColumn)
+        return qlonglong(o.start - origin_);
+    if (role == Qt::TextAlignmentRole && index.column() != GridColumn && index.column() != BlockColumn)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     return {};
 }
@@ -91,7 +107,8 @@ QVariant KernelOccurrencesModel::data(const QModelIndex& index, int role) const 
 QVariant KernelOccurrencesModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const char* names[] = {"Rank", "Device", "Stream", "Start", "Duration", "Grid", "Block"};
+    static const char* names[] = {"Rank", "Device", "Stream",    "Start since run start", "Duration",
+                                  "Grid", "Block",  "Registers", "Shared memory"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The occurrences (individual launches) of one kernel name in one run, for the Kernels page: rank,
-// device, stream, start (relative to the run's first occurrence shown), duration, grid and block.
+// device, stream, start (since the run start, runTimeOrigin(): the timeline's origin), duration, grid,
+// block, registers per thread and shared memory (static + dynamic).
 // readOccurrences() lists stored rows (no statistics): O(occurrences) with the kernels index.
 #include "core/TraceData.h"
 
@@ -19,6 +20,8 @@ struct KernelOccurrence {
     std::int64_t stream = 0;
     Ns start = 0, end = 0;
     std::int32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
+    std::int32_t registers = 0;
+    std::int64_t staticSmem = 0, dynamicSmem = 0; // bytes
 };
 
 class KernelOccurrencesModel : public QAbstractTableModel {
@@ -32,6 +35,8 @@ public:
         DurationColumn,
         GridColumn,
         BlockColumn,
+        RegistersColumn,
+        SharedMemoryColumn,
         ColumnCount
     };
     explicit KernelOccurrencesModel(QObject* parent = nullptr);
@@ -40,7 +45,8 @@ public:
     static std::vector<KernelOccurrence> readOccurrences(const Workspace& ws, std::int64_t runId,
                                                          const std::string& kernelName, std::int32_t rank,
                                                          std::size_t limit);
-    void setOccurrences(std::vector<KernelOccurrence> rows);
+    // `runStart`: the run's time origin (runTimeOrigin()); starts are shown relative to it.
+    void setOccurrences(std::vector<KernelOccurrence> rows, Ns runStart);
     const std::vector<KernelOccurrence>& occurrences() const { return rows_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;

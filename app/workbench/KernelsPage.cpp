@@ -1,12 +1,14 @@
 #include "KernelsPage.h"
 
 #include "BackgroundTask.h"
+#include "DescendingFirstSort.h"
 #include "KernelFilterProxy.h"
 #include "KernelOccurrencesModel.h"
 #include "KernelStatsModel.h"
 #include "RankTableModel.h"
 #include "UnitFormat.h"
 #include "WorkspaceSession.h"
+#include "store/RunTimeOrigin.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -34,42 +36,52 @@ constexpr std::size_t kMaxOccurrences = 20000;
 
 KernelsPage::KernelsPage(WorkspaceSession* session, QWidget* parent)
     : WorkbenchPage(session, parent), runBox_(new QComboBox), rankBox_(new QComboBox),
-      categoryBox_(new QComboBox), search_(new QLineEdit), status_(new QLabel), view_(new QTableView),
-      occurrencesView_(new QTableView), model_(new KernelStatsModel(this)),
+      categoryBox_(new QComboBox), search_(new QLineEdit), status_(new QLabel), shown_(new QLabel),
+      view_(new QTableView), occurrencesView_(new QTableView), model_(new KernelStatsModel(this)),
       proxy_(new KernelFilterProxy(KernelStatsModel::NameColumn, KernelStatsModel::CategoryColumn, this)),
       occurrences_(new KernelOccurrencesModel(this)) {
     auto* layout = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
-    runBox_->setMinimumContentsLength(16);
+    // Combo boxes size to a short minimum (names elide) so the page fits 1024 px wide windows.
+    for (QComboBox* box : {runBox_, categoryBox_}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(10);
+    }
     controls->addWidget(new QLabel(tr("Run:")));
     controls->addWidget(runBox_);
     controls->addWidget(new QLabel(tr("Ranks:")));
     controls->addWidget(rankBox_);
     controls->addWidget(new QLabel(tr("Category:")));
-    categoryBox_->setMinimumContentsLength(14);
     controls->addWidget(categoryBox_);
     search_->setPlaceholderText(tr("Search kernel names (regular expression)…"));
     search_->setClearButtonEnabled(true);
     search_->setObjectName(QStringLiteral("kernelSearch"));
+    search_->setMinimumWidth(160); // never a stub
     controls->addWidget(search_, 1);
     auto* copy = new QPushButton(tr("Copy"));
     copy->setToolTip(tr("Copy the selected rows as tab-separated text (Ctrl+C)"));
     auto* exportButton = new QPushButton(tr("Export CSV…"));
-    controls->addWidget(copy);
-    controls->addWidget(exportButton);
     layout->addLayout(controls);
-    layout->addWidget(status_);
+    auto* statusRow = new QHBoxLayout;
+    status_->setWordWrap(true); // long totals wrap instead of widening the page
+    statusRow->addWidget(status_, 1);
+    shown_->setObjectName(QStringLiteral("kernelCount"));
+    statusRow->addWidget(shown_);
+    statusRow->addWidget(copy);
+    statusRow->addWidget(exportButton);
+    layout->addLayout(statusRow);
 
     proxy_->setSourceModel(model_);
     view_->setModel(proxy_);
     view_->setSortingEnabled(true);
+    sortNumbersDescendingFirst(view_);
     view_->sortByColumn(KernelStatsModel::TotalColumn, Qt::DescendingOrder);
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     view_->verticalHeader()->hide();
     view_->setAlternatingRowColors(true);
     view_->setWordWrap(false);
-    view_->setTextElideMode(Qt::ElideRight);
+    view_->setTextElideMode(Qt::ElideMiddle);
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     view_->horizontalHeader()->setSectionResizeMode(KernelStatsModel::NameColumn, QHeaderView::Stretch);
     occurrencesView_->setModel(occurrences_);
@@ -92,9 +104,15 @@ KernelsPage::KernelsPage(WorkspaceSession* session, QWidget* parent)
     layout->addWidget(split, 1);
 
     connect(runBox_, &QComboBox::activated, this, [this]() {
+        if (runBox_->currentText() == wanted_)
+            return;
         wanted_ = runBox_->currentText();
-        loadStats();
+        runChanged();
     });
+    for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(proxy_, signal, this, &KernelsPage::updateShownCount);
+    connect(proxy_, &QAbstractItemModel::modelReset, this, &KernelsPage::updateShownCount);
+    connect(proxy_, &QAbstractItemModel::layoutChanged, this, &KernelsPage::updateShownCount);
     connect(rankBox_, &QComboBox::activated, this, &KernelsPage::loadStats);
     connect(categoryBox_, &QComboBox::activated, this,
             [this]() { proxy_->setCategory(categoryBox_->currentData().toString()); });
@@ -115,8 +133,7 @@ KernelsPage::KernelsPage(WorkspaceSession* session, QWidget* parent)
             &KernelsPage::loadOccurrences);
     connect(occurrencesView_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
         const KernelOccurrence& o = occurrences_->occurrences()[size_t(i.row())];
-        const Ns pad = std::max<Ns>((o.end - o.start) * 4, 2000);
-        emit timelineJumpRequested(runBox_->currentText(), o.rank, o.start - pad, o.end + pad);
+        emit timelineJumpRequested(runBox_->currentText(), o.rank, o.start, o.end);
     });
 }
 
@@ -127,8 +144,31 @@ void KernelsPage::setSelectedRun(const QString& runName) {
     if (runBox_->findText(runName) >= 0) {
         runBox_->setCurrentText(runName);
         if (isVisible())
-            loadStats();
+            runChanged();
     }
+}
+
+void KernelsPage::runChanged() {
+    // The name and category filters were chosen for the previous run's kernels.
+    {
+        const QSignalBlocker b(search_);
+        search_->clear();
+        search_->setStyleSheet(QString());
+        search_->setToolTip(QString());
+    }
+    proxy_->setNamePattern(QString());
+    categoryBox_->setCurrentIndex(0);
+    proxy_->setCategory(QString());
+    loadStats();
+}
+
+QString KernelsPage::shownCountText() const {
+    return shown_->text();
+}
+
+void KernelsPage::updateShownCount() {
+    const int all = model_->rowCount(), shown = proxy_->rowCount();
+    shown_->setText(all == 0 ? QString() : tr("%1 of %2 kernels shown").arg(shown).arg(all));
 }
 
 void KernelsPage::refresh() {
@@ -164,7 +204,7 @@ void KernelsPage::loadStats() {
     const RunRecord* run = session()->findRun(runBox_->currentText());
     if (!run) {
         model_->setRows({});
-        occurrences_->setOccurrences({});
+        occurrences_->setOccurrences({}, 0);
         status_->setText(session()->isOpen() ? tr("No runs in this workspace.") : tr("No workspace open."));
         markReady();
         return;
@@ -222,7 +262,7 @@ void KernelsPage::loadStats() {
                     .arg(o.value->size())
                     .arg(UnitFormat::duration(double(total))));
             model_->setRows(std::move(*o.value));
-            occurrences_->setOccurrences({});
+            occurrences_->setOccurrences({}, 0);
             if (proxy_->rowCount() > 0)
                 view_->setCurrentIndex(
                     proxy_->index(0, KernelStatsModel::NameColumn)); // lists its occurrences
@@ -243,7 +283,7 @@ void KernelsPage::loadOccurrences() {
     const QModelIndex cur = view_->currentIndex();
     const RunRecord* run = session()->findRun(runBox_->currentText());
     if (!cur.isValid() || !run) {
-        occurrences_->setOccurrences({});
+        occurrences_->setOccurrences({}, 0);
         return;
     }
     const std::string name =
@@ -251,16 +291,25 @@ void KernelsPage::loadOccurrences() {
     const std::string path = session()->path().toStdString();
     const std::int64_t runId = run->id;
     const int rank = rankBox_->currentData().toInt();
-    runInBackground<std::vector<KernelOccurrence>>(
+    struct Occurrences {
+        std::vector<KernelOccurrence> rows;
+        Ns runStart = 0;
+    };
+    runInBackground<Occurrences>(
         this,
         [path, runId, name, rank]() {
             Workspace ws(path, Workspace::Mode::ReadOnly);
-            return KernelOccurrencesModel::readOccurrences(ws, runId, name, rank, kMaxOccurrences);
+            return Occurrences{
+                KernelOccurrencesModel::readOccurrences(ws, runId, name, rank, kMaxOccurrences),
+                runTimeOrigin(ws, runId)};
         },
-        [this, id](TaskOutcome<std::vector<KernelOccurrence>>& o) {
+        [this, id](TaskOutcome<Occurrences>& o) {
             if (id != occRequest_)
                 return;
-            occurrences_->setOccurrences(o.value ? std::move(*o.value) : std::vector<KernelOccurrence>{});
+            if (o.value)
+                occurrences_->setOccurrences(std::move(o.value->rows), o.value->runStart);
+            else
+                occurrences_->setOccurrences({}, 0);
             emit occurrencesLoaded();
         });
 }

@@ -2,7 +2,8 @@
 // The Kernels page: kernel statistics (cuda_gpu_kern_sum columns) of one run, for all ranks or one rank,
 // sortable, filtered by category and a regex on the name; Ctrl+C copies the selected rows (TSV), Export
 // writes CSV. Selecting a kernel lists its occurrences; double-clicking one shows it on the timeline.
-// Statistics and occurrences are read on worker threads.
+// Statistics and occurrences are read on worker threads. "n of N shown" follows the filters; the
+// filters belong to the run: choosing another run clears them (never a silent carry-over).
 #include "WorkbenchPage.h"
 
 class QComboBox;
@@ -25,6 +26,7 @@ public:
     KernelFilterProxy* proxy() const { return proxy_; }
     KernelOccurrencesModel* occurrences() const { return occurrences_; }
     QTableView* view() const { return view_; }
+    QString shownCountText() const;
     // Tab-separated text of the selected rows (header first), as copied to the clipboard.
     QString selectedRowsText() const;
     // Writes the rows passing the filters as CSV; false on failure.
@@ -44,11 +46,15 @@ protected:
 private:
     void loadStats();
     void loadOccurrences();
+    void updateShownCount();
+    // Called when another run is chosen (dock or the page's run box).
+    void runChanged();
     QComboBox* runBox_;
     QComboBox* rankBox_;
     QComboBox* categoryBox_;
     QLineEdit* search_;
     QLabel* status_;
+    QLabel* shown_;
     QTableView* view_;
     QTableView* occurrencesView_;
     KernelStatsModel* model_;

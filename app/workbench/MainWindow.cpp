@@ -3,10 +3,12 @@
 #include "AblationPage.h"
 #include "BackgroundTask.h"
 #include "ComparePage.h"
+#include "ExportDialog.h"
 #include "IngestController.h"
 #include "IngestRequestDialog.h"
 #include "InsightsPage.h"
 #include "KernelsPage.h"
+#include "KeyboardShortcutsDialog.h"
 #include "PlansPage.h"
 #include "RanksPage.h"
 #include "ReportExportDialog.h"
@@ -15,6 +17,11 @@
 #include "TimelineHostPage.h"
 #include "WorkspaceDock.h"
 #include "WorkspaceSession.h"
+#include "export/ChromeTraceExporter.h"
+#include "export/CsvExporter.h"
+#include "metrics/RunSummaryReader.h"
+#include "report/ReportModel.h"
+#include "report/ReportWriter.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -30,6 +37,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QProgressDialog>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -40,6 +48,7 @@ namespace cnp::wb {
 
 namespace {
 constexpr int kMaxRecent = 8;
+constexpr int kDockWidth = 280; // the demo's configuration names fit whole (tst_pagelayout)
 const char* kRecentKey = "workspace/recent";
 const char* kGeometryKey = "window/geometry";
 const char* kStateKey = "window/state";
@@ -54,7 +63,7 @@ MainWindow::MainWindow(QWidget* parent)
     setAcceptDrops(true);
     setCentralWidget(stack_);
     addDockWidget(Qt::LeftDockWidgetArea, dock_);
-    resizeDocks({dock_}, {250}, Qt::Horizontal);
+    resizeDocks({dock_}, {kDockWidth}, Qt::Horizontal);
     createPages();
     createActions();
     statusRuns_ = new QLabel;
@@ -147,6 +156,16 @@ void MainWindow::createPages() {
                     showPage(PageId::Timeline);
                     static_cast<TimelineHostPage*>(page(PageId::Timeline))->jumpTo(run, rank, s, e);
                 });
+        connect(p, &WorkbenchPage::compareRequested, this, [this](const QString& a, const QString& b) {
+            showPage(PageId::Compare);
+            static_cast<ComparePage*>(page(PageId::Compare))->setRuns(a, b);
+        });
+        connect(p, &WorkbenchPage::timelineCompareRequested, this,
+                [this](const QString& a, const QString& b, const QString& name) {
+                    dock_->selectRun(a);
+                    showPage(PageId::Timeline);
+                    static_cast<TimelineHostPage*>(page(PageId::Timeline))->showComparison(a, b, name);
+                });
     }
     stack_->setCurrentIndex(int(current_));
 }
@@ -159,19 +178,26 @@ void MainWindow::createActions() {
     file->addSeparator();
     importAction_ = file->addAction(tr("&Import Traces…"), QKeySequence(Qt::CTRL | Qt::Key_I), this,
                                     &MainWindow::importDialog);
-    file->addAction(tr("&Close Workspace"), QKeySequence(Qt::CTRL | Qt::Key_W), session_,
-                    &WorkspaceSession::close);
+    importFolderAction_ =
+        file->addAction(tr("Import Trace &Folder…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I), this,
+                        &MainWindow::importFolderDialog);
     file->addSeparator();
     // The whole study as HTML, PDF, CSV or JSON (ReportExportDialog; the core writes it).
-    file->addAction(tr("Export &Report…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this, [this]() {
-        if (!session_->isOpen() || !session_->workspace())
+    file->addAction(tr("Export &Report…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, [this]() {
+        if (!session_->isOpen() || session_->runs().empty()) {
+            showError(tr("Export report"), tr("The report needs a workspace with runs."));
             return;
+        }
         QStringList configs;
-        for (const auto& c : session_->workspace()->planOrder())
+        for (const auto& c : session_->planOrder())
             configs << QString::fromStdString(c);
         ReportExportDialog dialog(session_->path(), configs, this);
         dialog.exec();
     });
+    file->addAction(tr("Export Run &Trace…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
+                    &MainWindow::exportTraceDialog);
+    file->addAction(tr("&Close Workspace"), QKeySequence(Qt::CTRL | Qt::Key_W), session_,
+                    &WorkspaceSession::close);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     updateRecentMenu();
@@ -197,10 +223,7 @@ void MainWindow::createActions() {
         pageActions_[size_t(id)] = a;
     }
     pageActions_[size_t(current_)]->setChecked(true);
-    view->addSeparator();
-    QAction* dockToggle = dock_->toggleViewAction();
-    dockToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
-    view->addAction(dockToggle);
+    createViewMenu(view);
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     renameAction_ = run->addAction(tr("&Rename…"), QKeySequence(Qt::Key_F2), this, &MainWindow::renameRun);
@@ -214,14 +237,54 @@ void MainWindow::createActions() {
     dock_->addAction(removeAction_);
     dock_->setRunActions({renameAction_, relabelAction_, removeAction_});
 
+    createHelpMenu();
+}
+
+void MainWindow::createViewMenu(QMenu* view) {
+    view->addSeparator();
+    QAction* dockToggle = dock_->toggleViewAction();
+    dockToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    view->addAction(dockToggle);
+    reloadAction_ = view->addAction(tr("&Reload Workspace"), QKeySequence(Qt::Key_F5), session_,
+                                    &WorkspaceSession::reload);
+    reloadAction_->setObjectName(QStringLiteral("reloadAction"));
+    reloadAction_->setToolTip(tr("Re-read the runs of the workspace (F5); changes by other programs appear "
+                                 "by themselves"));
+    QMenu* theme = view->addMenu(tr("&Theme"));
+    auto* group = new QActionGroup(this);
+    const QString titles[] = {tr("&System"), tr("&Light"), tr("&Dark")};
+    for (ThemeMode m : {ThemeMode::System, ThemeMode::Light, ThemeMode::Dark}) {
+        QAction* a = theme->addAction(titles[int(m)]);
+        a->setObjectName(themeKey(m) + QStringLiteral("ThemeAction"));
+        a->setCheckable(true);
+        group->addAction(a);
+        connect(a, &QAction::triggered, this, [this, m]() { setTheme(m); });
+        themeActions_[size_t(m)] = a;
+    }
+    themeActions_[size_t(currentTheme())]->setChecked(true);
+}
+
+void MainWindow::createHelpMenu() {
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About"), this, [this]() {
+    help->addAction(tr("&Keyboard Shortcuts…"), QKeySequence(Qt::Key_F1), this, [this]() {
+        KeyboardShortcutsDialog dialog(menuBar(), this);
+        dialog.exec();
+    });
+    help->addAction(tr("&About CNP Workbench"), this, [this]() {
         QMessageBox::about(
             this, tr("About CNP Workbench"),
-            tr("<b>CNP Workbench</b><br>Analyses GPU training-job traces (PyTorch profiler / Kineto, "
+            tr("<b>CNP Workbench %1</b><br>Analyses GPU training-job traces (PyTorch profiler / Kineto, "
                "Nsight Systems SQLite, CNP .cnpt).<br>Drop trace files or folders on the window to "
-               "ingest them."));
+               "ingest them.<br><br>Qt %2")
+                .arg(QApplication::applicationVersion().toHtmlEscaped(), QString::fromLatin1(qVersion())));
     });
+}
+
+void MainWindow::setTheme(ThemeMode mode) {
+    applyTheme(mode);
+    if (persist_)
+        saveTheme(mode);
+    themeActions_[size_t(mode)]->setChecked(true);
 }
 
 void MainWindow::showPage(PageId id) {
@@ -334,11 +397,109 @@ void MainWindow::openWorkspaceDialog() {
         openWorkspace(path);
 }
 
+QString MainWindow::importFilter() {
+    return tr("Traces (*.json *.json.gz *.pt.trace.json *.sqlite *.cnpt *.cnpt.gz);;All files (*)");
+}
+
 void MainWindow::importDialog() {
-    const QStringList paths = QFileDialog::getOpenFileNames(
-        this, tr("Import Traces"), QString(), tr("Traces (*.json *.json.gz *.sqlite *.cnpt);;All files (*)"));
+    const QStringList paths =
+        QFileDialog::getOpenFileNames(this, tr("Import Traces"), QString(), importFilter());
     if (!paths.isEmpty())
         ingestPaths(paths);
+}
+
+void MainWindow::importFolderDialog() {
+    // A folder of traces (one run, e.g. one file per rank), as `cnp ingest WS FOLDER` takes it.
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Import Trace Folder"));
+    if (!folder.isEmpty())
+        ingestPaths({folder});
+}
+
+void MainWindow::exportTraceDialog() {
+    if (!session_->isOpen() || session_->runs().empty()) {
+        showError(tr("Export run trace"), tr("Open a workspace with runs first."));
+        return;
+    }
+    QStringList runs;
+    for (const auto& r : session_->runs())
+        runs << QString::fromStdString(r.info.name);
+    const QString current = dock_->selectedRun().isEmpty() ? runs.front() : dock_->selectedRun();
+    ExportDialog dialog(runs, current, this);
+    dialog.setPath(QFileInfo(session_->path()).absoluteDir().filePath(current + QStringLiteral(".json.gz")));
+    if (dialog.exec() == QDialog::Accepted)
+        exportTrace(dialog.run(), dialog.path(), dialog.format() == ExportDialog::Format::Csv);
+}
+
+bool MainWindow::exportReport(const QString& path, bool pdf) {
+    if (!session_->isOpen() || path.isEmpty())
+        return false;
+    const std::string ws = session_->path().toStdString(), out = path.toStdString();
+    runExport(
+        tr("Writing the report…"),
+        [ws, out, pdf]() {
+            const Workspace w(ws, Workspace::Mode::ReadOnly);
+            const auto model = [&] {
+                const ReadTransaction snapshot(w.db());
+                return report::buildReportModel(w, ReportOptions{});
+            }();
+            writeReport(model, pdf ? ReportFormat::Pdf : ReportFormat::Html, PaperSize::A4, out);
+        },
+        tr("Report written: %1").arg(path));
+    return true;
+}
+
+bool MainWindow::exportTrace(const QString& run, const QString& path, bool csv) {
+    const RunRecord* rec = session_->findRun(run);
+    if (!rec || path.isEmpty())
+        return false;
+    const std::string ws = session_->path().toStdString(), out = path.toStdString();
+    const std::int64_t id = rec->id;
+    runExport(
+        tr("Exporting %1…").arg(run),
+        [ws, out, id, csv]() {
+            const Workspace w(ws, Workspace::Mode::ReadOnly);
+            const TraceData trace = w.loadRun(id);
+            if (!csv) {
+                ChromeTraceExporter(trace).write(out);
+                return;
+            }
+            std::unique_ptr<RunSummaryReader> summaries;
+            try {
+                summaries = std::make_unique<RunSummaryReader>(w, id);
+            } catch (const InputError&) {
+                summaries.reset(); // a run without stored summaries: its event tables only
+            }
+            CsvExporter(trace, summaries.get()).write(out);
+        },
+        tr("Exported %1 to %2").arg(run, path));
+    return true;
+}
+
+void MainWindow::runExport(const QString& what, std::function<void()> work, const QString& doneMessage) {
+    // The exporters report no fraction, so the dialog shows activity; it is modal so the workspace
+    // is not changed under the export.
+    auto* progress = new QProgressDialog(what, QString(), 0, 0, this);
+    progress->setObjectName(QStringLiteral("exportProgress"));
+    progress->setWindowModality(Qt::WindowModal);
+    progress->setMinimumDuration(0);
+    progress->setAutoClose(false);
+    progress->show();
+    statusBar()->showMessage(what);
+    runInBackground<bool>(
+        this,
+        [work]() {
+            work();
+            return true;
+        },
+        [this, progress, doneMessage](TaskOutcome<bool>& o) {
+            progress->deleteLater();
+            statusBar()->clearMessage();
+            if (o.value)
+                statusBar()->showMessage(doneMessage, 10000);
+            else
+                showError(tr("Export failed"), o.error);
+            emit exportFinished(bool(o.value));
+        });
 }
 
 void MainWindow::ingestPaths(const QStringList& paths) {
@@ -409,6 +570,7 @@ void MainWindow::updateRunActions() {
     relabelAction_->setEnabled(haveRun && idle);
     removeAction_->setEnabled(haveRun && idle);
     importAction_->setEnabled(session_->isOpen() && idle);
+    importFolderAction_->setEnabled(session_->isOpen() && idle);
 }
 
 void MainWindow::editWorkspace(const QString& what, std::function<void(Workspace&)> edit) {

@@ -1,9 +1,12 @@
 #pragma once
 // The workbench window: a left page bar (Ctrl+1..6) over a stack of pages, the workspace dock, File /
-// View / Run menus, drag-and-drop ingest with a progress dialog and Cancel, readable error dialogs,
+// View / Run / Help menus (import files or a folder, export a report or a run's trace with progress,
+// reload F5, theme, keyboard shortcuts), drag-and-drop ingest with a progress dialog and Cancel,
+// readable error dialogs,
 // (status-bar progress and Cancel, created up front so showing them never stalls the GUI thread),
 // and QSettings for recent workspaces, geometry, dock layout and the last page.
 #include "PageId.h"
+#include "ThemeMode.h"
 #include "ingest/IngestPipeline.h"
 
 #include <QMainWindow>
@@ -59,10 +62,20 @@ public:
     void saveSettings() const;
     // When false, nothing is written to QSettings (the --screenshot mode).
     void setPersistSettings(bool on) { persist_ = on; }
+    // View → Theme: applies and (when persisting) saves the choice; the menu follows.
+    void setTheme(ThemeMode mode);
+    QAction* themeAction(ThemeMode mode) const { return themeActions_[size_t(mode)]; }
+    QAction* reloadAction() const { return reloadAction_; }
+    // The Import dialog's name filter (every format `cnp ingest` reads, .cnpt.gz included).
+    static QString importFilter();
+    // Exports on a worker thread with a progress dialog; errors become dialogs. False when not started.
+    bool exportReport(const QString& path, bool pdf);
+    bool exportTrace(const QString& run, const QString& path, bool csv);
 
 signals:
     void currentPageChanged(int pageId);
     void ingestFinished(const QString& runName);
+    void exportFinished(bool ok);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -80,6 +93,13 @@ private:
     void newWorkspace();
     void openWorkspaceDialog();
     void importDialog();
+    void importFolderDialog();
+    void exportTraceDialog();
+    void createViewMenu(QMenu* view);
+    void createHelpMenu();
+    // Runs `work` on a worker thread behind a window-modal progress dialog saying `what`; then shows
+    // `doneMessage` in the status bar, or the error in a dialog, and emits exportFinished().
+    void runExport(const QString& what, std::function<void()> work, const QString& doneMessage);
     void renameRun();
     void relabelRun();
     void removeRun();
@@ -98,6 +118,9 @@ private:
     QAction* relabelAction_ = nullptr;
     QAction* removeAction_ = nullptr;
     QAction* importAction_ = nullptr;
+    QAction* importFolderAction_ = nullptr;
+    QAction* reloadAction_ = nullptr;
+    std::array<QAction*, 3> themeActions_{};
     QProgressBar* progress_ = nullptr; // status-bar ingest progress, created once (no GUI stall)
     QToolButton* cancelIngest_ = nullptr;
     QLabel* progressLabel_ = nullptr;

@@ -11,8 +11,9 @@ namespace cnp::wb {
 
 RunTreeModel::RunTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
 
-void RunTreeModel::setRuns(const std::vector<RunRecord>& runs) {
+void RunTreeModel::setRuns(const std::vector<RunRecord>& runs, const std::vector<std::string>& plan) {
     beginResetModel();
+    plan_ = plan;
     configs_.clear();
     for (const auto& r : runs) {
         const QString label = QString::fromStdString(r.info.config);
@@ -113,7 +114,7 @@ QVariant RunTreeModel::data(const QModelIndex& index, int role) const {
                                           : QStringLiteral("%1 runs").arg(c.runs.size());
             return {};
         case Qt::DecorationRole:
-            return index.column() == NameColumn ? QVariant(ChartPalette::configurationColor(index.row()))
+            return index.column() == NameColumn ? QVariant(ChartPalette::configurationColor(c.label, plan_))
                                                 : QVariant();
         case Qt::FontRole: {
             QFont f;

@@ -19,8 +19,9 @@ public:
 
     explicit RunTreeModel(QObject* parent = nullptr);
 
-    // `runs` must be in plan order (as Workspace::runs() returns them).
-    void setRuns(const std::vector<RunRecord>& runs);
+    // `runs` must be in plan order (as Workspace::runs() returns them); `plan` (Workspace::planOrder())
+    // keys the configuration swatches.
+    void setRuns(const std::vector<RunRecord>& runs, const std::vector<std::string>& plan);
     // Index of the run named `name` (column 0); invalid when absent.
     QModelIndex indexOfRun(const QString& name) const;
 
@@ -36,6 +37,7 @@ public:
     static QString runTooltip(const RunRecord& run);
 
 private:
+    std::vector<std::string> plan_;
     struct ConfigNode {
         QString label;
         std::vector<RunRecord> runs;

@@ -1,5 +1,6 @@
 #include "TimelineHostPage.h"
 
+#include "PageId.h"
 #include "WorkspaceSession.h"
 #include "timeline/TimelinePage.h"
 
@@ -19,6 +20,12 @@ TimelineHostPage::TimelineHostPage(WorkspaceSession* session, QWidget* parent)
     connect(session, &WorkspaceSession::workspaceChanged, this, [this]() {
         shownRunId_ = -1;
         timeline_->setWorkspace(this->session()->sharedWorkspace());
+    });
+    connect(session, &WorkspaceSession::runsChanged, timeline_, &TimelinePage::refreshRuns);
+    connect(timeline_, &TimelinePage::runPicked, this, [this](std::int64_t id) {
+        for (const RunRecord& r : this->session()->runs())
+            if (r.id == id)
+                emit navigateRequested(int(PageId::Timeline), QString::fromStdString(r.info.name));
     });
 }
 
@@ -55,6 +62,16 @@ void TimelineHostPage::jumpTo(const QString& runName, std::int32_t rank, Ns star
     run_ = runName;
     shownRunId_ = run->id;
     timeline_->jumpTo(run->id, rank, start, end);
+}
+
+void TimelineHostPage::showComparison(const QString& runA, const QString& runB, const QString& eventName) {
+    const RunRecord* a = session()->findRun(runA);
+    const RunRecord* b = session()->findRun(runB);
+    if (!a || !b)
+        return;
+    run_ = runA;
+    shownRunId_ = a->id;
+    timeline_->showComparison(a->id, b->id, eventName);
 }
 
 } // namespace cnp::wb

@@ -17,6 +17,8 @@ public:
     TimelinePage* timeline() const { return timeline_; }
     // Shows `runName` zoomed to [start, end] on `rank`.
     void jumpTo(const QString& runName, std::int32_t rank, Ns start, Ns end);
+    // Shows `runA` with `runB` beneath it and searches `eventName` (exactly) in A.
+    void showComparison(const QString& runA, const QString& runB, const QString& eventName);
 
 protected:
     void refresh() override;

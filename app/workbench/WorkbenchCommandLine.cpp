@@ -6,8 +6,10 @@ namespace cnp::wb {
 
 QString WorkbenchCommandLine::usage() {
     return QStringLiteral("usage: cnp-workbench [WORKSPACE.cnpdb] [--page ablation|compare|kernels|insights|"
-                          "timeline|run|ranks|plans] [--run NAME] [--configs A,B,...] [--screenshot FILE.png "
-                          "[--size WxH]]");
+                          "timeline|run|ranks|plans] [--run NAME] [--configs A,B,...] [--theme "
+                          "system|light|dark] [--screenshot FILE.png [--size WxH]]\n  --size is in "
+                          "device-independent pixels: at QT_SCALE_FACTOR=2 the PNG has twice as many pixels "
+                          "each way");
 }
 
 WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
@@ -43,6 +45,15 @@ WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
             if (!v)
                 return cl;
             cl.configs = v->split(QLatin1Char(','), Qt::SkipEmptyParts);
+        } else if (a == QLatin1String("--theme")) {
+            auto v = value(a);
+            if (!v)
+                return cl;
+            cl.theme = themeFromKey(*v);
+            if (!cl.theme) {
+                cl.error = QStringLiteral("unknown theme '%1' (system, light or dark)").arg(*v);
+                return cl;
+            }
         } else if (a == QLatin1String("--screenshot")) {
             auto v = value(a);
             if (!v)

@@ -1,7 +1,10 @@
 #pragma once
-// `cnp-workbench [WORKSPACE] [--page PAGE] [--run NAME] [--configs A,B,...]
+// `cnp-workbench [WORKSPACE] [--page PAGE] [--run NAME] [--configs A,B,...] [--theme system|light|dark]
 //                [--screenshot FILE.png [--size WxH]]`.
+// --size is in device-independent pixels (the unit of every Qt geometry): with QT_SCALE_FACTOR=2 (or a
+// 2x screen) a 1280x800 window is saved as a 2560x1600 PNG, drawn at twice the resolution.
 #include "PageId.h"
+#include "ThemeMode.h"
 
 #include <QSize>
 #include <QString>
@@ -12,13 +15,14 @@
 namespace cnp::wb {
 
 struct WorkbenchCommandLine {
-    QString workspace;             // empty: none given (the last page/workspace come from QSettings)
-    std::optional<PageId> page;    // nullopt: the last page used
-    QString run;                   // --run NAME: select this run in the workspace dock
-    QStringList configs;           // --configs A,B,...: the ablation page's configurations, in order
-    QString screenshotFile;        // non-empty: render offscreen, save, exit
-    QSize size = QSize(1280, 800); // window size for --screenshot
-    QString error;                 // non-empty when the arguments were invalid (one line)
+    QString workspace;              // empty: none given (the last page/workspace come from QSettings)
+    std::optional<PageId> page;     // nullopt: the last page used
+    QString run;                    // --run NAME: select this run in the workspace dock (must exist)
+    QStringList configs;            // --configs A,B,...: the ablation page's configurations, in order
+    std::optional<ThemeMode> theme; // --theme: overrides the saved View → Theme choice
+    QString screenshotFile;         // non-empty: render offscreen, save, exit
+    QSize size = QSize(1280, 800);  // window size for --screenshot
+    QString error;                  // non-empty when the arguments were invalid (one line)
     bool helpRequested = false;
 
     // Parses arguments (argv[0] included). Never exits the process.

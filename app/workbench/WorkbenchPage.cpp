@@ -2,6 +2,8 @@
 
 #include "WorkspaceSession.h"
 
+#include <QEvent>
+
 namespace cnp::wb {
 
 WorkbenchPage::WorkbenchPage(WorkspaceSession* session, QWidget* parent)
@@ -21,6 +23,12 @@ void WorkbenchPage::markStale() {
         stale_ = false;
         refresh();
     }
+}
+
+void WorkbenchPage::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange)
+        markStale();
 }
 
 void WorkbenchPage::showEvent(QShowEvent* e) {

@@ -24,6 +24,10 @@ signals:
     void navigateRequested(int pageId, const QString& runName);
     // A page asks the window to show `runName` on the timeline, zoomed to [start, end] (absolute ns).
     void timelineJumpRequested(const QString& runName, int rank, qint64 start, qint64 end);
+    // A page asks for the Compare page on `runA` vs `runB` (e.g. an ablation bar: it vs the previous).
+    void compareRequested(const QString& runA, const QString& runB);
+    // A page asks for the timeline of `runA` with `runB` beneath it, searching `eventName` (a diff row).
+    void timelineCompareRequested(const QString& runA, const QString& runB, const QString& eventName);
 
 protected:
     // Reload everything from the session; call markReady() once drawn (possibly asynchronously).
@@ -31,6 +35,8 @@ protected:
     void markReady();
     void markStale();
     void showEvent(QShowEvent* e) override;
+    // A theme change (View → Theme) redraws the page: chart items take their colours when drawn.
+    void changeEvent(QEvent* e) override;
 
 private:
     WorkspaceSession* session_;

@@ -22,6 +22,10 @@ WorkspaceDock::WorkspaceDock(WorkspaceSession* session, QWidget* parent)
     view_->header()->setSectionResizeMode(RunTreeModel::NameColumn, QHeaderView::Stretch);
     for (int c = RunTreeModel::RanksColumn; c < RunTreeModel::ColumnCount; ++c)
         view_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    // Names are what the user looks for: they take the room (elided in the middle when they must, the
+    // tooltip has the full metadata); the source format is on the Run page and in the tooltip.
+    view_->setTextElideMode(Qt::ElideMiddle);
+    view_->setColumnHidden(RunTreeModel::FormatColumn, true);
     view_->setMinimumWidth(200);
     setWidget(view_);
     connect(session_, &WorkspaceSession::runsChanged, this, &WorkspaceDock::reload);
@@ -47,7 +51,7 @@ WorkspaceDock::WorkspaceDock(WorkspaceSession* session, QWidget* parent)
 
 void WorkspaceDock::reload() {
     const QString keep = selectedRun();
-    model_->setRuns(session_->runs());
+    model_->setRuns(session_->runs(), session_->planOrder());
     view_->expandAll();
     if (!keep.isEmpty())
         selectRun(keep);

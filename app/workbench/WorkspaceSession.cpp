@@ -1,5 +1,11 @@
 #include "WorkspaceSession.h"
 
+#include <QDir>
+#include <QFileInfo>
+#include <QFileSystemWatcher>
+#include <QTimer>
+
+#include <algorithm>
 #include <exception>
 #include <filesystem>
 
@@ -18,23 +24,81 @@ std::shared_ptr<Workspace> openWorkspace(const std::string& path, bool create) {
         return std::make_shared<Workspace>(path, Workspace::Mode::ReadOnly);
     }
 }
+
+constexpr int kDebounceMs = 300; // an ingest commits in bursts; re-read once they settle
+
+bool sameCatalogue(const std::vector<RunRecord>& a, const std::vector<RunRecord>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const RunRecord& x, const RunRecord& y) {
+        return x.id == y.id && x.info.name == y.info.name && x.info.config == y.info.config &&
+               x.eventCount == y.eventCount && x.rankCount == y.rankCount;
+    });
+}
 } // namespace
 
-WorkspaceSession::WorkspaceSession(QObject* parent) : QObject(parent) {}
+WorkspaceSession::WorkspaceSession(QObject* parent)
+    : QObject(parent), watcher_(new QFileSystemWatcher(this)), debounce_(new QTimer(this)) {
+    debounce_->setSingleShot(true);
+    debounce_->setInterval(kDebounceMs);
+    connect(debounce_, &QTimer::timeout, this, &WorkspaceSession::reloadIfChanged);
+    connect(watcher_, &QFileSystemWatcher::fileChanged, debounce_, qOverload<>(&QTimer::start));
+    connect(watcher_, &QFileSystemWatcher::directoryChanged, this, [this]() {
+        watch(); // the -wal file may have appeared (or gone)
+        debounce_->start();
+    });
+}
+
+void WorkspaceSession::watch() {
+    const QStringList old = watcher_->files() + watcher_->directories();
+    if (!old.isEmpty())
+        watcher_->removePaths(old);
+    if (!ws_)
+        return;
+    const QFileInfo file(path_);
+    QStringList paths{file.absoluteFilePath(), file.absolutePath()};
+    if (const QString wal = file.absoluteFilePath() + QStringLiteral("-wal"); QFileInfo::exists(wal))
+        paths << wal;
+    watcher_->addPaths(paths);
+}
+
+bool WorkspaceSession::readCatalogue(std::vector<RunRecord>* runs, std::vector<std::string>* plan) const {
+    try {
+        *runs = ws_->runs();
+        *plan = ws_->planOrder();
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+void WorkspaceSession::reloadIfChanged() {
+    if (!ws_)
+        return;
+    std::vector<RunRecord> runs;
+    std::vector<std::string> plan;
+    if (!readCatalogue(&runs, &plan) || (sameCatalogue(runs, runs_) && plan == plan_))
+        return;
+    runs_ = std::move(runs);
+    plan_ = std::move(plan);
+    ++generation_;
+    emit runsChanged();
+}
 WorkspaceSession::~WorkspaceSession() = default;
 
 bool WorkspaceSession::open(const QString& path, bool create, QString* error) {
     try {
         auto ws = openWorkspace(path.toStdString(), create);
         auto runs = ws->runs();
+        auto plan = ws->planOrder();
         ws_ = std::move(ws);
         runs_ = std::move(runs);
+        plan_ = std::move(plan);
         path_ = path;
     } catch (const std::exception& e) {
         if (error)
             *error = QString::fromStdString(e.what());
         return false;
     }
+    watch();
     ++generation_;
     emit workspaceChanged();
     emit runsChanged();
@@ -46,7 +110,9 @@ void WorkspaceSession::close() {
         return;
     ws_.reset();
     runs_.clear();
+    plan_.clear();
     path_.clear();
+    watch();
     ++generation_;
     emit workspaceChanged();
     emit runsChanged();
@@ -55,10 +121,13 @@ void WorkspaceSession::close() {
 void WorkspaceSession::reload() {
     if (!ws_)
         return;
-    try {
-        runs_ = ws_->runs();
-    } catch (const std::exception&) {
-        runs_.clear();
+    // A failed read (the file busy or briefly locked) keeps the last good catalogue: a workspace
+    // with runs must never be shown as one without.
+    std::vector<RunRecord> runs;
+    std::vector<std::string> plan;
+    if (readCatalogue(&runs, &plan)) {
+        runs_ = std::move(runs);
+        plan_ = std::move(plan);
     }
     ++generation_;
     emit runsChanged();
@@ -80,10 +149,6 @@ QStringList WorkspaceSession::configurations() const {
             out << c;
     }
     return out;
-}
-
-int WorkspaceSession::planIndexOf(const QString& config) const {
-    return int(configurations().indexOf(config));
 }
 
 QStringList WorkspaceSession::runsOf(const QString& config) const {

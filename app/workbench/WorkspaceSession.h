@@ -3,6 +3,10 @@
 // the cached run list (Workspace::runs(), in plan order). Pages read runs() and start their own
 // background queries on separate connections. generation() increases whenever the workspace or its
 // runs change, so a page can drop results of a query started before the change.
+// The session watches the workspace file, its -wal file and its folder (the -wal file comes and goes):
+// a change another process makes (`cnp ingest` while the window is open) re-reads the run catalogue
+// after a short debounce, and runsChanged() is emitted only when the catalogue really differs (the
+// pages' own overview caching writes to the file too).
 #include "store/Workspace.h"
 
 #include <QObject>
@@ -11,6 +15,9 @@
 
 #include <memory>
 #include <vector>
+
+class QFileSystemWatcher;
+class QTimer;
 
 namespace cnp::wb {
 
@@ -31,8 +38,8 @@ public:
     const RunRecord* findRun(const QString& name) const;
     // Configuration labels in plan order (as the runs list orders them).
     QStringList configurations() const;
-    // Position of `config` in configurations(); -1 when absent.
-    int planIndexOf(const QString& config) const;
+    // Workspace::planOrder() as of the last open/reload: the key of every configuration colour.
+    const std::vector<std::string>& planOrder() const { return plan_; }
     // Names of the runs of `config`, in plan order.
     QStringList runsOf(const QString& config) const;
     // The GUI-thread connection (small reads only); null when closed.
@@ -42,17 +49,26 @@ public:
     quint64 generation() const { return generation_; }
 
 public slots:
-    // Re-reads the run list (after an ingest or an edit) and emits runsChanged().
+    // Re-reads the run list (after an ingest or an edit, View → Reload) and emits runsChanged().
     void reload();
+    // Re-reads the run list and emits runsChanged() only when it differs from the cached one.
+    void reloadIfChanged();
 
 signals:
     void workspaceChanged(); // opened another workspace or closed
     void runsChanged();      // run list changed (also emitted after workspaceChanged)
 
 private:
+    void watch();
+    // Reads runs and plan; false (and the cache unchanged) when the read fails.
+    bool readCatalogue(std::vector<RunRecord>* runs, std::vector<std::string>* plan) const;
+
     std::shared_ptr<Workspace> ws_;
+    QFileSystemWatcher* watcher_;
+    QTimer* debounce_;
     QString path_;
     std::vector<RunRecord> runs_;
+    std::vector<std::string> plan_;
     quint64 generation_ = 0;
 };
 

@@ -1,7 +1,9 @@
-// cnp-workbench [WORKSPACE] [--page PAGE] [--run NAME] [--configs A,B,...]
+// cnp-workbench [WORKSPACE] [--page PAGE] [--run NAME] [--configs A,B,...] [--theme T]
 //               [--screenshot FILE.png [--size WxH]]
+// Exit codes: 0 ok, 1 usage, 2 bad input (no such workspace or run, unwritable screenshot).
 #include "AblationPage.h"
 #include "MainWindow.h"
+#include "ThemeMode.h"
 #include "WorkbenchCommandLine.h"
 #include "WorkbenchPage.h"
 #include "WorkspaceDock.h"
@@ -41,8 +43,10 @@ int main(int argc, char** argv) {
                      qPrintable(WorkbenchCommandLine::usage()));
         return 1;
     }
-    MainWindow window;
     const bool screenshot = !cl.screenshotFile.isEmpty();
+    // Before the window exists, so every widget starts in the chosen colours.
+    applyTheme(cl.theme.value_or(screenshot ? ThemeMode::System : savedTheme()));
+    MainWindow window;
     if (screenshot) {
         window.setPersistSettings(false);
         window.resize(cl.size);
@@ -67,8 +71,19 @@ int main(int argc, char** argv) {
             window.openWorkspace(cl.workspace); // records it in the recent list
         }
     }
-    if (!cl.run.isEmpty())
+    if (!cl.run.isEmpty()) {
+        if (!window.session()->findRun(cl.run)) {
+            QStringList runs;
+            for (const auto& r : window.session()->runs())
+                runs << QString::fromStdString(r.info.name);
+            std::fprintf(stderr, "cnp-workbench: %s: no run named '%s' (runs: %s)\n",
+                         qPrintable(cl.workspace.isEmpty() ? QStringLiteral("(no workspace)") : cl.workspace),
+                         qPrintable(cl.run),
+                         qPrintable(runs.isEmpty() ? QStringLiteral("none") : runs.join(", ")));
+            return 2;
+        }
         window.workspaceDock()->selectRun(cl.run);
+    }
     if (!cl.configs.isEmpty())
         static_cast<AblationPage*>(window.page(PageId::Ablation))->setOrder(cl.configs);
     window.show();

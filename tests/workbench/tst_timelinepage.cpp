@@ -7,6 +7,7 @@
 #include "timeline/TimelineView.h"
 
 #include <QComboBox>
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -259,10 +260,94 @@ private slots:
         QVERIFY(!b->isVisible());
     }
 
+    // Issue 15.1: the details, selection and range of run A never stay on screen once run B (or
+    // another workspace) is shown; the search text stays and is resolved against the new run.
+    void switchingRunClearsRunState() {
+        QSignalSpy loaded(page_.get(), &TimelinePage::runLoaded);
+        page_->showRun(runA_);
+        QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty(), 10000);
+        view()->fitAll();
+        const EventRef k = findEvent(*view()->model(), 0, RowKind::GpuStream, 7, 1000);
+        QTest::mouseClick(view(), Qt::LeftButton, {}, centreOf(view(), k.row, k.lane, 1000, 2000));
+        auto* details = page_->findChild<QTextBrowser*>("details");
+        QVERIFY(details->toPlainText().contains("sm90_gemm_a"));
+        const int y = view()->laneY(k.row, 0) + 5;
+        const auto px = [&](Ns t) {
+            return view()->labelWidth() + static_cast<int>(std::ceil(view()->axis().x(t)));
+        };
+        QTest::mousePress(view(), Qt::LeftButton, Qt::ShiftModifier, QPoint(px(1500), y));
+        QMouseEvent move(QEvent::MouseMove, QPointF(px(3000), y), view()->mapToGlobal(QPointF(px(3000), y)),
+                         Qt::LeftButton, Qt::LeftButton, Qt::ShiftModifier);
+        QApplication::sendEvent(view(), &move);
+        QTest::mouseRelease(view(), Qt::LeftButton, Qt::ShiftModifier, QPoint(px(3000), y));
+        auto* stats = page_->findChild<QTreeWidget*>("rangeStats");
+        QCOMPARE(stats->topLevelItemCount(), 1);
+        auto* edit = page_->findChild<QLineEdit*>("searchEdit");
+        auto* count = page_->findChild<QLabel*>("searchCount");
+        edit->setText("gemm");
+        QTRY_COMPARE(count->text(), QString("1 matches"));
+        QTest::keyClick(edit, Qt::Key_Return);
+        QCOMPARE(count->text(), QString("1 / 1 matches"));
+
+        loaded.clear();
+        page_->showRun(runB_);
+        QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() && loaded.last().at(0).toLongLong() == runB_, 10000);
+        QCOMPARE(view()->model()->runName, std::string("B"));
+        QVERIFY(details->toPlainText().isEmpty());
+        QCOMPARE(stats->topLevelItemCount(), 0);
+        QVERIFY(!view()->selected().valid());
+        QVERIFY(!view()->hasRange());
+        QCOMPARE(count->text(), QString("1 matches")); // B's one gemm, not A's "1 / 1"
+
+        // Another workspace (here: the same one opened again) forgets the run view as well.
+        QTest::mouseClick(view(), Qt::LeftButton, {}, centreOf(view(), k.row, k.lane, 11000, 12000));
+        QVERIFY(!details->toPlainText().isEmpty());
+        page_->setWorkspace(ws_);
+        QVERIFY(details->toPlainText().isEmpty());
+        QVERIFY(count->text().isEmpty());
+        edit->clear();
+        loaded.clear();
+        page_->showRun(runA_);
+        QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() && loaded.last().at(0).toLongLong() == runA_, 10000);
+    }
+
+    // Issue 15.4: a jump lands on its target: zoomed with a quarter of the target's length of context
+    // on each side (plus the view's 5 % margin), the event spanning the target selected with its
+    // details; a target that is no event (here the idle gap [2000, 2500)) marked as the range.
+    void jumpTo_data() {
+        QTest::addColumn<qint64>("start");
+        QTest::addColumn<qint64>("end");
+        QTest::addColumn<QString>("selectedName"); // empty: the target is marked as a range
+        QTest::newRow("communication kernel") << qint64(2500) << qint64(4000) << "ncclDevKernel_AllReduce";
+        QTest::newRow("gemm kernel") << qint64(1000) << qint64(2000) << "sm90_gemm_a";
+        QTest::newRow("step") << qint64(1000) << qint64(4000) << "ProfilerStep#0";
+        QTest::newRow("idle gap") << qint64(2000) << qint64(2500) << QString();
+    }
     void jumpTo() {
-        page_->jumpTo(runA_, 0, 2500, 4000);
-        QTRY_COMPARE(view()->axis().start(), Ns(2500 - 75));
-        QCOMPARE(view()->axis().end(), Ns(4000 + 75));
+        QFETCH(qint64, start);
+        QFETCH(qint64, end);
+        QFETCH(QString, selectedName);
+        page_->jumpTo(runA_, 0, start, end);
+        const Ns context = std::max<Ns>((end - start) / 4, 1000);
+        const Ns margin = (end - start + 2 * context) / 20;
+        QTRY_COMPARE(view()->axis().start(), Ns(start - context - margin));
+        QCOMPARE(view()->axis().end(), Ns(end + context + margin));
+        auto* details = page_->findChild<QTextBrowser*>("details");
+        if (selectedName.isEmpty()) {
+            QVERIFY(!view()->selected().valid());
+            QVERIFY(view()->hasRange());
+            QCOMPARE(view()->rangeStart(), Ns(start));
+            QCOMPARE(view()->rangeEnd(), Ns(end));
+            QCOMPARE(page_->findChild<QTreeWidget*>("rangeStats")->topLevelItemCount(), 1);
+        } else {
+            const EventRef sel = view()->selected();
+            QVERIFY(sel.valid());
+            const EventTrack& lane = view()->model()->rows[sel.row].lanes[sel.lane];
+            QCOMPARE(lane.start(sel.index), Ns(start));
+            QCOMPARE(lane.end(sel.index), Ns(end));
+            QCOMPARE(QString::fromStdString(view()->model()->names[lane.name(sel.index)]), selectedName);
+            QVERIFY(details->toPlainText().contains(selectedName));
+        }
     }
 
     void cleanupTestCase() { page_.reset(); }

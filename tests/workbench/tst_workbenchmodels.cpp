@@ -4,8 +4,10 @@
 #include "RankTableModel.h"
 #include "RunMetadataModel.h"
 #include "RunTreeModel.h"
+#include "report/Palette.h"
 
 #include <QAbstractItemModelTester>
+#include <QColor>
 #include <QtTest>
 
 using namespace cnp;
@@ -61,13 +63,20 @@ void TestWorkbenchModels::runTree() {
     for (int i = 0; i < configs.size(); ++i)
         runs.push_back(
             makeRun(i + 1, "run" + std::to_string(i), configs[i].toStdString(), i + 1, "kineto", i % 2 == 1));
-    model.setRuns(runs);
+    // The plan starts with a configuration without runs: swatches are keyed by plan position, so group
+    // g (row g) wears the colour of plan position g + 1, the same as charts and reports give it.
+    std::vector<std::string> plan{"Ghost"};
+    for (const QString& g : expectedGroups)
+        plan.push_back(g.toStdString());
+    model.setRuns(runs, plan);
     QCOMPARE(model.rowCount(), expectedGroups.size());
     int runIndex = 0;
     for (int g = 0; g < expectedGroups.size(); ++g) {
         const QModelIndex group = model.index(g, 0);
         QCOMPARE(group.data().toString(), expectedGroups[g]);
         QCOMPARE(group.data(RunTreeModel::IsConfigRole).toBool(), true);
+        QCOMPARE(group.data(Qt::DecorationRole).value<QColor>(),
+                 QColor(QString::fromStdString(cnp::palette::configurationColor(g + 1))));
         QCOMPARE(model.rowCount(group), expectedCounts[g]);
         for (int r = 0; r < expectedCounts[g]; ++r, ++runIndex) {
             const QModelIndex run = model.index(r, 0, group);
@@ -88,12 +97,13 @@ void TestWorkbenchModels::runTree() {
 void TestWorkbenchModels::runTreeSurvivesReset() {
     RunTreeModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.setRuns({makeRun(1, "a", "X", 1, "nsys", false), makeRun(2, "b", "Y", 2, "cnpt", false)});
-    model.setRuns({makeRun(3, "c", "Z", 8, "kineto", true)});
+    model.setRuns({makeRun(1, "a", "X", 1, "nsys", false), makeRun(2, "b", "Y", 2, "cnpt", false)},
+                  {"X", "Y"});
+    model.setRuns({makeRun(3, "c", "Z", 8, "kineto", true)}, {"Z"});
     QCOMPARE(model.rowCount(), 1);
     QCOMPARE(model.rowCount(model.index(0, 0)), 1);
     QCOMPARE(model.index(0, RunTreeModel::RanksColumn, model.index(0, 0)).data().toInt(), 8);
-    model.setRuns({});
+    model.setRuns({}, {});
     QCOMPARE(model.rowCount(), 0);
 }
 
@@ -157,8 +167,14 @@ void TestWorkbenchModels::ablationTable() {
     fast.speedupVsBaseline = {1.32, {1.30, 1.34}, true, true};
     fast.gainVsPrevious = RatioWithCi{1.01, {0.99, 1.03}, false, true};
     r.configs = {base, fast};
-    model.setResult(r);
+    // Rows follow the ablation's order (Base, Fast); the workspace's plan lists Fast first. The swatch
+    // belongs to the configuration, not to the row (issue 15.3).
+    model.setResult(r, {"Fast", "Base"});
     QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.index(0, AblationTableModel::ConfigColumn).data(Qt::DecorationRole).value<QColor>(),
+             QColor(QString::fromStdString(cnp::palette::configurationColor(1))));
+    QCOMPARE(model.index(1, AblationTableModel::ConfigColumn).data(Qt::DecorationRole).value<QColor>(),
+             QColor(QString::fromStdString(cnp::palette::configurationColor(0))));
     QCOMPARE(model.index(0, AblationTableModel::ConfigColumn).data().toString(),
              QStringLiteral("Base (baseline)"));
     QCOMPARE(model.index(1, AblationTableModel::MedianColumn).data(Qt::UserRole).toLongLong(), 41'900'000LL);

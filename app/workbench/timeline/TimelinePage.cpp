@@ -1,6 +1,7 @@
 #include "timeline/TimelinePage.h"
 
 #include "BackgroundTask.h"
+#include "ElidedLabel.h"
 #include "UnitFormat.h"
 #include "metrics/CategoryRules.h"
 #include "store/Workspace.h"
@@ -12,19 +13,24 @@
 #include "timeline/TimelineSearch.h"
 #include "timeline/TimelineView.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMainWindow>
 #include <QPointer>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QTimer>
+#include <QToolBar>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -58,10 +64,19 @@ public:
         Ns start, end;
     };
     std::optional<PendingJump> pendingJump;
+    bool pendingSearchJump = false; // showComparison(): go to the first match once the run is loaded
 
     TimelineView* viewA = nullptr;
     TimelineView* viewB = nullptr;
-    QLabel* runLabel = nullptr;
+    QMainWindow* inner = nullptr;
+    QToolBar* bar = nullptr;
+    QDockWidget* detailsDock = nullptr;
+    bool dockPlaced = false; // the default placement is decided once, at the first show
+    QComboBox* runPicker = nullptr;
+    QPushButton* fit = nullptr;
+    QToolButton* prev = nullptr;
+    QToolButton* next = nullptr;
+    ElidedLabel* runLabel = nullptr;
     QLineEdit* search = nullptr;
     QCheckBox* regex = nullptr;
     QLabel* searchCount = nullptr;
@@ -86,7 +101,24 @@ public:
     void showDetails(TimelineView* v, const EventRef& ref);
     void followLink();
     void showRange(TimelineView* v, std::int32_t rank, Ns s, Ns e);
+    // Zooms to a jump's target with context on both sides and marks it: the event of the target's
+    // rank spanning exactly [start, end] is selected (its details shown); a target that is no event
+    // (an idle gap, a time window) becomes the range selection, with its statistics.
+    void landJump(const PendingJump& jump);
+    EventRef eventSpanning(const TimelineModel& m, std::int32_t rank, Ns start, Ns end) const;
     void updateCompare();
+    // The page's parts: a toolbar (run picker, search, compare, fit, details toggle; what does not fit
+    // goes to its overflow menu) over the views, inside a nested main window whose dock holds the
+    // details and range statistics.
+    void createControls();
+    void createViews();
+    void createDetailsDock();
+    // Shows the details dock: at the right when the window is wide, else beneath the rows, so the
+    // event area keeps its width (it opens on every selection; the user may close or move it).
+    void openDetails();
+    // Forgets everything that belongs to the shown run (selection, range, search hits, details): called
+    // whenever the run or the workspace changes, so nothing of another run stays on screen.
+    void resetRunView();
     Ns alignTime(const TimelineModel& m) const;
     void sync(TimelineView* from, TimelineView* to);
 };
@@ -176,18 +208,17 @@ void TimelinePageImpl::modelReady(std::int64_t run) {
         viewA->setLoadingProgress(-1);
         if (viewA->model() != m.get()) {
             viewA->setModel(m);
-            runLabel->setText(QStringLiteral("<b>%1</b> · %2 events · %3 rows")
-                                  .arg(html(m->runName))
-                                  .arg(QLocale().toString(static_cast<qlonglong>(m->eventCount())))
-                                  .arg(m->rows.size()));
+            runLabel->setFullText(QObject::tr("%1 · %2 events · %3 rows")
+                                      .arg(QString::fromStdString(m->runName))
+                                      .arg(QLocale().toString(static_cast<qlonglong>(m->eventCount())))
+                                      .arg(m->rows.size()));
             if (!search->text().isEmpty())
                 runSearch();
         }
         if (pendingJump) {
-            viewA->zoomTo(pendingJump->start, pendingJump->end);
-            viewA->scrollToRank(pendingJump->rank);
+            const PendingJump jump = *pendingJump;
             pendingJump.reset();
-            sync(viewA, viewB);
+            landJump(jump);
         }
         emit q->runLoaded(run);
     }
@@ -224,6 +255,10 @@ void TimelinePageImpl::runSearch() {
     viewA->setSearch(s);
     searchCount->setText(
         QObject::tr("%1 matches").arg(QLocale().toString(static_cast<qulonglong>(s->count()))));
+    if (pendingSearchJump && s->count() > 0) {
+        pendingSearchJump = false;
+        gotoHit(0);
+    }
 }
 
 void TimelinePageImpl::gotoHit(std::int64_t k) {
@@ -257,6 +292,7 @@ void TimelinePageImpl::showDetails(TimelineView* v, const EventRef& ref) {
         return;
     }
     const TimelineModel& m = *v->model();
+    openDetails();
     detailsRef = ref;
     shown = lookupEventDetails(*ws, m, ref);
     const EventDetails& d = shown;
@@ -331,13 +367,20 @@ void TimelinePageImpl::showRange(TimelineView* v, std::int32_t rank, Ns s, Ns e)
     rangeStats->clear();
     if (!v->model())
         return;
+    openDetails();
     const RangeStatistics r = computeRangeStatistics(*v->model(), rank, {s, e}, computePriority);
     const WindowBreakdown& b = r.breakdown;
     auto pct = [&](Ns x) {
         return UnitFormat::percent(b.length() ? static_cast<double>(x) / b.length() : 0.0);
     };
-    auto* head = new QTreeWidgetItem(rangeStats, {QObject::tr("Rank %1 · %2").arg(rank).arg(dur(b.length())),
-                                                  dur(b.length()), QStringLiteral("100 %")});
+    const Ns origin = v->model()->runStart;
+    auto* head = new QTreeWidgetItem(
+        rangeStats, {QObject::tr("Rank %1 · %2 → %3").arg(rank).arg(dur(s - origin), dur(e - origin)),
+                     dur(b.length()), QStringLiteral("100 %")});
+    head->setToolTip(0, QObject::tr("Range on rank %1: from %2 to %3 after the run start, %4 long")
+                            .arg(rank)
+                            .arg(UnitFormat::durationExact(s - origin), UnitFormat::durationExact(e - origin),
+                                 UnitFormat::durationExact(e - s)));
     auto add = [&](QTreeWidgetItem* parent, const QString& k, Ns v, const QColor& c = {}) {
         auto* it = new QTreeWidgetItem(parent, {k, dur(v), pct(v)});
         it->setData(1, Qt::UserRole, static_cast<qlonglong>(v));
@@ -368,6 +411,167 @@ void TimelinePageImpl::showRange(TimelineView* v, std::int32_t rank, Ns s, Ns e)
     rangeStats->expandAll();
 }
 
+EventRef TimelinePageImpl::eventSpanning(const TimelineModel& m, std::int32_t rank, Ns start, Ns end) const {
+    // GPU rows first: a kernel and the step it ends can share their bounds. O(rows x log events).
+    for (const bool gpu : {true, false})
+        for (const int row : m.rowsOfRank(rank)) {
+            if ((m.rows[row].kind == RowKind::GpuStream) != gpu)
+                continue;
+            const auto& lanes = m.rows[row].lanes;
+            for (int l = 0; l < static_cast<int>(lanes.size()); ++l) {
+                const std::size_t i = lanes[l].firstStartingAtOrAfter(start);
+                if (i < lanes[l].size() && lanes[l].start(i) == start && lanes[l].end(i) == end)
+                    return {row, l, static_cast<std::uint32_t>(i)};
+            }
+        }
+    return {};
+}
+
+void TimelinePageImpl::landJump(const PendingJump& jump) {
+    const Ns context = std::max<Ns>((jump.end - jump.start) / 4, 1000);
+    viewA->clearSelection();
+    details->clear();
+    rangeStats->clear();
+    viewA->zoomTo(jump.start - context, jump.end + context);
+    viewA->scrollToRank(jump.rank);
+    const EventRef ref = eventSpanning(*viewA->model(), jump.rank, jump.start, jump.end);
+    if (ref.valid()) {
+        viewA->setSelected(ref);
+        viewA->scrollToRow(ref.row);
+        showDetails(viewA, ref);
+    } else if (jump.end > jump.start) {
+        viewA->setRange(jump.rank, jump.start, jump.end);
+        showRange(viewA, jump.rank, jump.start, jump.end);
+    }
+    sync(viewA, viewB);
+}
+
+void TimelinePageImpl::createControls() {
+    runPicker = new QComboBox(q);
+    runPicker->setObjectName(QStringLiteral("runPicker"));
+    runPicker->setToolTip(QObject::tr("The run shown (also selected in the workspace dock)"));
+    runPicker->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    runPicker->setMinimumContentsLength(12);
+    runLabel = new ElidedLabel(QObject::tr("No run selected"), q);
+    runLabel->setObjectName(QStringLiteral("runLabel"));
+    search = new QLineEdit(q);
+    search->setObjectName(QStringLiteral("searchEdit"));
+    search->setPlaceholderText(QObject::tr("Search event names…"));
+    search->setClearButtonEnabled(true);
+    search->setMinimumWidth(220); // never a stub: the toolbar moves other controls to its overflow first
+    regex = new QCheckBox(QObject::tr("Regex"), q);
+    prev = new QToolButton(q);
+    prev->setText(QStringLiteral("◀"));
+    prev->setToolTip(QObject::tr("Previous match (Shift+Enter)"));
+    next = new QToolButton(q);
+    next->setText(QStringLiteral("▶"));
+    next->setToolTip(QObject::tr("Next match (Enter)"));
+    searchCount = new QLabel(q);
+    searchCount->setObjectName(QStringLiteral("searchCount"));
+    compareRun = new QComboBox(q);
+    compareRun->setObjectName(QStringLiteral("compareRun"));
+    compareRun->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    compareRun->setMinimumContentsLength(10);
+    alignStep = new QSpinBox(q);
+    alignStep->setObjectName(QStringLiteral("alignStep"));
+    alignStep->setRange(0, 100000);
+    alignStep->setEnabled(false);
+    alignStep->setToolTip(
+        QObject::tr("Both runs are aligned at the start of this step: its number (ProfilerStep#3 is step 3; "
+                    "steps without numbers in their names count from 0)"));
+    fit = new QPushButton(QObject::tr("Fit"), q);
+    fit->setToolTip(QObject::tr("Show the whole run (F fits the selection)"));
+}
+
+void TimelinePageImpl::createViews() {
+    inner = new QMainWindow(q);
+    inner->setWindowFlags(Qt::Widget); // the constructor always makes a window; this one is embedded
+    inner->setObjectName(QStringLiteral("timelineInner"));
+    inner->setDockOptions(QMainWindow::AnimatedDocks);
+    bar = new QToolBar(QObject::tr("Timeline"), inner);
+    bar->setObjectName(QStringLiteral("timelineBar"));
+    bar->setMovable(false);
+    bar->setFloatable(false);
+    bar->addWidget(runPicker);
+    bar->addSeparator();
+    bar->addWidget(search);
+    bar->addWidget(regex);
+    bar->addWidget(prev);
+    bar->addWidget(next);
+    bar->addWidget(searchCount);
+    bar->addSeparator();
+    bar->addWidget(fit);
+    bar->addSeparator();
+    bar->addWidget(new QLabel(QObject::tr("Compare with "), q));
+    bar->addWidget(compareRun);
+    bar->addWidget(new QLabel(QObject::tr(" align at step "), q));
+    bar->addWidget(alignStep);
+    inner->addToolBar(bar);
+    viewA = new TimelineView(q);
+    viewA->setObjectName(QStringLiteral("timelineView"));
+    viewB = new TimelineView(q);
+    viewB->setObjectName(QStringLiteral("compareView"));
+    viewB->hide();
+    auto* views = new QSplitter(Qt::Vertical, inner);
+    views->addWidget(viewA);
+    views->addWidget(viewB);
+    inner->setCentralWidget(views);
+}
+
+void TimelinePageImpl::createDetailsDock() {
+    details = new QTextBrowser(q);
+    details->setObjectName(QStringLiteral("details"));
+    details->setOpenLinks(false);
+    details->setPlaceholderText(
+        QObject::tr("Click an event to see its details. Shift+drag selects a range."));
+    rangeStats = new QTreeWidget(q);
+    rangeStats->setObjectName(QStringLiteral("rangeStats"));
+    rangeStats->setHeaderLabels({QObject::tr("Range"), QObject::tr("Time"), QObject::tr("Share")});
+    rangeStats->header()->setStretchLastSection(false);
+    rangeStats->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    rangeStats->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    rangeStats->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
+    rangeStats->setIndentation(12);
+    auto* side = new QSplitter(Qt::Vertical, q);
+    side->addWidget(details);
+    side->addWidget(rangeStats);
+    side->setChildrenCollapsible(false);
+    detailsDock = new QDockWidget(QObject::tr("Details"), inner);
+    detailsDock->setObjectName(QStringLiteral("timelineDetailsDock"));
+    detailsDock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable);
+    detailsDock->setWidget(side);
+    inner->addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+    // Details above statistics in a side dock, beside them in a dock beneath the rows.
+    QObject::connect(detailsDock, &QDockWidget::dockLocationChanged, side, [side](Qt::DockWidgetArea area) {
+        side->setOrientation(area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea
+                                 ? Qt::Vertical
+                                 : Qt::Horizontal);
+    });
+    QAction* toggle = detailsDock->toggleViewAction();
+    toggle->setToolTip(QObject::tr("Show or hide the details of the selected event and range"));
+    bar->addSeparator();
+    bar->addAction(toggle);
+}
+
+void TimelinePageImpl::openDetails() {
+    detailsDock->show();
+    detailsDock->raise();
+}
+
+void TimelinePageImpl::resetRunView() {
+    viewA->clearSelection();
+    viewB->clearSelection();
+    viewA->setSearch(nullptr);
+    details->clear();
+    rangeStats->clear();
+    detailsRef = {};
+    shown = {};
+    searchResult.reset();
+    searchPos = -1;
+    searchCount->setText({});
+    pendingJump.reset();
+}
+
 void TimelinePageImpl::updateCompare() {
     const QVariant v = compareRun->currentData();
     runB = v.isValid() ? v.toLongLong() : -1;
@@ -384,87 +588,21 @@ void TimelinePageImpl::updateCompare() {
 TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), d_(std::make_unique<TimelinePageImpl>()) {
     auto* d = d_.get();
     d->q = this;
-    auto* top = new QHBoxLayout;
-    d->runLabel = new QLabel(tr("No run selected"), this);
-    d->search = new QLineEdit(this);
-    d->search->setObjectName(QStringLiteral("searchEdit"));
-    d->search->setPlaceholderText(tr("Search event names…"));
-    d->search->setClearButtonEnabled(true);
-    d->regex = new QCheckBox(tr("Regex"), this);
-    auto* prev = new QToolButton(this);
-    prev->setText(QStringLiteral("◀"));
-    prev->setToolTip(tr("Previous match (Shift+Enter)"));
-    auto* next = new QToolButton(this);
-    next->setText(QStringLiteral("▶"));
-    next->setToolTip(tr("Next match (Enter)"));
-    d->searchCount = new QLabel(this);
-    d->searchCount->setObjectName(QStringLiteral("searchCount"));
-    d->compareRun = new QComboBox(this);
-    d->compareRun->setObjectName(QStringLiteral("compareRun"));
-    d->alignStep = new QSpinBox(this);
-    d->alignStep->setObjectName(QStringLiteral("alignStep"));
-    d->alignStep->setRange(0, 100000);
-    d->alignStep->setEnabled(false);
-    d->alignStep->setToolTip(
-        tr("Both runs are aligned at the start of this step: its number (ProfilerStep#3 is step 3; steps "
-           "without numbers in their names count from 0)"));
-    auto* fit = new QPushButton(tr("Fit"), this);
-    fit->setToolTip(tr("Show the whole run (F fits the selection)"));
-    top->addWidget(d->runLabel);
-    top->addStretch(1);
-    top->addWidget(d->search, 2);
-    top->addWidget(d->regex);
-    top->addWidget(prev);
-    top->addWidget(next);
-    top->addWidget(d->searchCount);
-    top->addSpacing(12);
-    top->addWidget(new QLabel(tr("Compare with"), this));
-    top->addWidget(d->compareRun);
-    top->addWidget(new QLabel(tr("align at step"), this));
-    top->addWidget(d->alignStep);
-    top->addWidget(fit);
-
-    d->viewA = new TimelineView(this);
-    d->viewA->setObjectName(QStringLiteral("timelineView"));
-    d->viewB = new TimelineView(this);
-    d->viewB->setObjectName(QStringLiteral("compareView"));
-    d->viewB->hide();
-    auto* views = new QSplitter(Qt::Vertical, this);
-    views->addWidget(d->viewA);
-    views->addWidget(d->viewB);
-
-    d->details = new QTextBrowser(this);
-    d->details->setObjectName(QStringLiteral("details"));
-    d->details->setOpenLinks(false);
-    d->details->setPlaceholderText(tr("Click an event to see its details. Shift+drag selects a range."));
-    d->rangeStats = new QTreeWidget(this);
-    d->rangeStats->setObjectName(QStringLiteral("rangeStats"));
-    d->rangeStats->setHeaderLabels({tr("Range"), tr("Time"), tr("Share")});
-    d->rangeStats->header()->setStretchLastSection(false);
-    d->rangeStats->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    d->rangeStats->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
-    d->rangeStats->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
-    d->rangeStats->setIndentation(12);
-    auto* side = new QSplitter(Qt::Vertical, this);
-    side->addWidget(d->details);
-    side->addWidget(d->rangeStats);
-    auto* main = new QSplitter(Qt::Horizontal, this);
-    main->addWidget(views);
-    main->addWidget(side);
-    main->setStretchFactor(0, 4);
-    main->setStretchFactor(1, 1);
-    main->setSizes({3000, 1250}); // proportions: the rows get most of the width
-    side->setMinimumWidth(330);
-    auto* help = new QLabel(tr("Wheel: zoom at cursor · drag: pan · W/S zoom · A/D pan · Shift+drag: range · "
-                               "double-click: zoom to event · F: fit selection · Esc: clear"),
-                            this);
-    help->setStyleSheet(QStringLiteral("color: palette(mid)"));
+    d->createControls();
+    d->createViews();
+    d->createDetailsDock();
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(4, 4, 4, 4);
-    lay->addLayout(top);
-    lay->addWidget(main, 1);
-    lay->addWidget(help);
-
+    lay->addWidget(d->inner, 1);
+    auto* status = new QHBoxLayout;
+    status->addWidget(d->runLabel, 1);
+    auto* help =
+        new ElidedLabel(tr("Wheel: zoom at cursor · drag: pan · W/S zoom · A/D pan · Shift+drag: range · "
+                           "double-click: zoom to event · F: fit selection · Esc: clear"),
+                        this);
+    help->setForegroundRole(QPalette::PlaceholderText);
+    status->addWidget(help, 2);
+    lay->addLayout(status);
     auto* debounce = new QTimer(this);
     debounce->setSingleShot(true);
     debounce->setInterval(250);
@@ -481,11 +619,11 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), d_(std::make_uniq
                            : d->viewA->axis().start() + (forward ? -1 : d->viewA->axis().span());
         d->gotoHit(forward ? d->searchResult->nextAfter(ref) : d->searchResult->previousBefore(ref));
     };
-    connect(next, &QToolButton::clicked, this, [step]() { step(true); });
-    connect(prev, &QToolButton::clicked, this, [step]() { step(false); });
+    connect(d->next, &QToolButton::clicked, this, [step]() { step(true); });
+    connect(d->prev, &QToolButton::clicked, this, [step]() { step(false); });
     connect(d->search, &QLineEdit::returnPressed, this,
             [step]() { step(!(QGuiApplication::keyboardModifiers() & Qt::ShiftModifier)); });
-    connect(fit, &QPushButton::clicked, this, [d]() {
+    connect(d->fit, &QPushButton::clicked, this, [d]() {
         d->viewA->fitAll();
         d->sync(d->viewA, d->viewB);
     });
@@ -505,6 +643,11 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), d_(std::make_uniq
         if (u.toString() == QLatin1String("cnp:link"))
             d->followLink();
     });
+    connect(d->runPicker, qOverload<int>(&QComboBox::activated), this, [this, d]() {
+        const QVariant id = d->runPicker->currentData();
+        if (id.isValid())
+            emit runPicked(id.toLongLong());
+    });
     connect(d->compareRun, qOverload<int>(&QComboBox::currentIndexChanged), this,
             [d]() { d->updateCompare(); });
     connect(d->alignStep, qOverload<int>(&QSpinBox::valueChanged), this,
@@ -523,21 +666,51 @@ void TimelinePage::setWorkspace(std::shared_ptr<cnp::Workspace> ws) {
     d_->cache.clear();
     d_->ws = std::move(ws);
     d_->runA = d_->runB = -1;
+    d_->resetRunView();
     d_->viewA->setModel(nullptr);
     d_->viewB->setModel(nullptr);
     d_->computePriority = d_->ws ? CategoryRules::forWorkspace(*d_->ws).computePriority()
                                  : CategoryRules::defaults().computePriority();
-    const QSignalBlocker block(d_->compareRun);
-    d_->compareRun->clear();
-    d_->compareRun->addItem(tr("— none —"));
-    if (d_->ws)
-        for (const RunRecord& r : d_->ws->runs())
-            d_->compareRun->addItem(QString::fromStdString(r.info.name), static_cast<qlonglong>(r.id));
+    refreshRuns();
     d_->viewB->hide();
 }
 
+void TimelinePage::refreshRuns() {
+    const QSignalBlocker blockCompare(d_->compareRun), blockPicker(d_->runPicker);
+    const QVariant keepCompare = d_->compareRun->currentData();
+    d_->compareRun->clear();
+    d_->runPicker->clear();
+    d_->compareRun->addItem(tr("— none —"));
+    if (d_->ws)
+        for (const RunRecord& r : d_->ws->runs()) {
+            d_->compareRun->addItem(QString::fromStdString(r.info.name), static_cast<qlonglong>(r.id));
+            d_->runPicker->addItem(QString::fromStdString(r.info.name), static_cast<qlonglong>(r.id));
+        }
+    d_->runPicker->setCurrentIndex(d_->runPicker->findData(static_cast<qlonglong>(d_->runA)));
+    const int compare = keepCompare.isValid() ? d_->compareRun->findData(keepCompare) : -1;
+    d_->compareRun->setCurrentIndex(std::max(0, compare));
+    if (compare < 0 && d_->runB >= 0)
+        d_->updateCompare(); // the compared run is gone
+}
+
+void TimelinePage::showEvent(QShowEvent* e) {
+    QWidget::showEvent(e);
+    if (d_->dockPlaced)
+        return;
+    d_->dockPlaced = true;
+    const bool wide = window()->width() >= kWideDetailsWidth;
+    d_->inner->addDockWidget(wide ? Qt::RightDockWidgetArea : Qt::BottomDockWidgetArea, d_->detailsDock);
+    d_->detailsDock->setVisible(wide);
+}
+
 void TimelinePage::showRun(std::int64_t runId) {
+    if (runId != d_->runA)
+        d_->resetRunView();
     d_->runA = runId;
+    {
+        const QSignalBlocker block(d_->runPicker);
+        d_->runPicker->setCurrentIndex(d_->runPicker->findData(static_cast<qlonglong>(runId)));
+    }
     if (d_->model(runId))
         d_->modelReady(runId);
     else
@@ -545,8 +718,21 @@ void TimelinePage::showRun(std::int64_t runId) {
 }
 
 void TimelinePage::jumpTo(std::int64_t runId, std::int32_t rank, cnp::Ns start, cnp::Ns end) {
+    if (runId != d_->runA) {
+        d_->resetRunView();
+        d_->runA = runId;
+    }
     d_->pendingJump = TimelinePageImpl::PendingJump{rank, start, end};
     showRun(runId);
+}
+
+void TimelinePage::showComparison(std::int64_t runA, std::int64_t runB, const QString& eventName) {
+    showRun(runA);
+    d_->compareRun->setCurrentIndex(std::max(0, d_->compareRun->findData(static_cast<qlonglong>(runB))));
+    d_->regex->setChecked(true);
+    d_->search->setText(QStringLiteral("^%1$").arg(QRegularExpression::escape(eventName)));
+    d_->pendingSearchJump = true;
+    d_->runSearch();
 }
 
 TimelineView* TimelinePage::view() const {

@@ -29,6 +29,12 @@ public:
     // The workspace whose runs this page shows. The page keeps a reference; the loader thread opens
     // its own read-only connection to the same file.
     void setWorkspace(std::shared_ptr<cnp::Workspace> ws);
+    // Re-reads the run list of the workspace into the run picker and the compare choice (after an
+    // ingest, a rename or a removal), keeping the loaded runs and the current choices.
+    void refreshRuns();
+    // Window width from which the details dock starts open at the right; below it starts hidden and
+    // opens beneath the rows on the first selection, so the events keep the width.
+    static constexpr int kWideDetailsWidth = 1600;
 
 public slots:
     // Loads `runId` (in the background) and fits the whole run into view.
@@ -37,6 +43,9 @@ public slots:
     // workspace) and scrolls rank `rank`'s rows into view. Used by the kernel, insight and ablation
     // pages to reach an event, an insight's evidence or a step.
     void jumpTo(std::int64_t runId, std::int32_t rank, cnp::Ns start, cnp::Ns end);
+    // Shows `runA` with `runB` stacked beneath (aligned at the step) and searches for events named
+    // exactly `eventName`, jumping to the first match (a kernel diff row of the Compare page).
+    void showComparison(std::int64_t runA, std::int64_t runB, const QString& eventName);
 
 public:
     // The drawing surfaces (run A, and run B in compare mode), for tests and the benchmark.
@@ -46,6 +55,11 @@ public:
 signals:
     // Emitted once the events of `runId` are loaded and drawn (tests and the status bar use it).
     void runLoaded(std::int64_t runId);
+    // The user chose `runId` in the page's run picker (the host makes it the selected run).
+    void runPicked(std::int64_t runId);
+
+protected:
+    void showEvent(QShowEvent* e) override;
 
 private:
     std::unique_ptr<TimelinePageImpl> d_;

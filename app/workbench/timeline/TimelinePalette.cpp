@@ -43,4 +43,8 @@ QColor TimelinePalette::textOn(const QColor& bg) {
     return lum > 0.6 ? QColor(Qt::black) : QColor(Qt::white);
 }
 
+QColor TimelinePalette::searchHighlight() {
+    return QColor(0xff, 0x00, 0xff);
+}
+
 } // namespace cnp::wb

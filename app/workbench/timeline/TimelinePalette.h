@@ -16,6 +16,9 @@ public:
     static QColor styleColor(const QString& style);
     // Black or white, whichever reads better on `background`.
     static QColor textOn(const QColor& background);
+    // Search-hit marks: magenta, far from every category, CPU-kind and step colour (a hit on any slice
+    // stays visible as a hit, never as another category).
+    static QColor searchHighlight();
 };
 
 } // namespace cnp::wb

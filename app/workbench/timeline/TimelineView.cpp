@@ -40,25 +40,6 @@ Ns tickStep(const TimeAxis& ax, double minPx) {
     }
 }
 
-// "1.25 ms" with as many decimals as the tick step needs.
-QString tickLabel(Ns t, Ns step) {
-    struct Unit {
-        Ns ns;
-        const char* suffix;
-    };
-    static const Unit units[] = {{1000000000, "s"}, {1000000, "ms"}, {1000, "µs"}, {1, "ns"}};
-    for (const Unit& u : units) {
-        if (step >= u.ns || u.ns == 1) {
-            int decimals = 0;
-            for (Ns s = step; s < u.ns && decimals < 9; s *= 10)
-                ++decimals;
-            return QString::number(static_cast<double>(t) / static_cast<double>(u.ns), 'f', decimals) +
-                   QString::fromUtf8(" ") + QString::fromUtf8(u.suffix);
-        }
-    }
-    return QString::number(t);
-}
-
 QString fmtDur(Ns ns) {
     return UnitFormat::duration(static_cast<double>(ns));
 }
@@ -166,9 +147,17 @@ void TimelineView::updateScrollBar() {
 }
 
 void TimelineView::resizeEvent(QResizeEvent*) {
+    // Row labels take a fifth of a narrow view, at most 230 px: the events keep most of the width.
+    labelWidth_ = std::clamp(width() / 5, 150, 230);
     axis_.setWidth(rowsArea().width());
     minimapCache_ = QImage();
     updateScrollBar();
+}
+
+void TimelineView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange)
+        minimapCache_ = QImage();
 }
 
 void TimelineView::setAxis(const TimeAxis& axis) {
@@ -352,21 +341,74 @@ void TimelineView::drawRuler(QPainter& p) {
                p.fontMetrics().elidedText(corner, Qt::ElideRight, labelWidth_ - 12));
     if (!model_)
         return;
-    const Ns origin = model_->runStart;
-    const Ns step = tickStep(axis_, 90);
-    // First tick at a multiple of step relative to the run start.
-    Ns rel = axis_.start() - origin;
-    Ns first = (rel >= 0 ? (rel + step - 1) / step : -((-rel) / step)) * step;
     p.save();
     p.setClipRect(QRect(labelWidth_, 0, axis_.width(), kRulerHeight));
-    for (Ns t = first; origin + t < axis_.end(); t += step) {
-        const int x = labelWidth_ + static_cast<int>(std::floor(axis_.x(origin + t)));
+    for (const RulerTick& t : rulerTicks(p.fontMetrics())) {
         p.setPen(pal.color(QPalette::Mid));
-        p.drawLine(x, kRulerHeight - 7, x, kRulerHeight - 1);
+        p.drawLine(t.x, kRulerHeight - 7, t.x, kRulerHeight - 1);
+        if (t.label.isEmpty())
+            continue;
         p.setPen(pal.color(QPalette::WindowText));
-        p.drawText(x + 3, kRulerHeight - 8, tickLabel(t, step));
+        p.drawText(t.labelRect, Qt::AlignLeft | Qt::AlignVCenter, t.label);
     }
     p.restore();
+}
+
+std::vector<TimelineView::RulerTick> TimelineView::rulerTicks(const QFontMetrics& fm) const {
+    std::vector<RulerTick> ticks;
+    if (!model_)
+        return ticks;
+    const Ns origin = model_->runStart;
+    const Ns step = tickStep(axis_, 90);
+    const Ns magnitude = std::max(std::llabs(axis_.start() - origin), std::llabs(axis_.end() - origin));
+    // First tick at a multiple of step relative to the run start.
+    const Ns rel = axis_.start() - origin;
+    const Ns first = (rel >= 0 ? (rel + step - 1) / step : -((-rel) / step)) * step;
+    const int right = labelWidth_ + axis_.width();
+    for (Ns t = first; origin + t < axis_.end(); t += step) {
+        RulerTick tick;
+        tick.x = labelWidth_ + static_cast<int>(std::floor(axis_.x(origin + t)));
+        const QString label = rulerLabel(t, step, magnitude);
+        const QRect box(tick.x + 3, 0, fm.horizontalAdvance(label) + 1, kRulerHeight - 4);
+        if (box.right() < right) { // a label that would run past the edge is left out, not cut
+            tick.label = label;
+            tick.labelRect = box;
+        }
+        ticks.push_back(tick);
+    }
+    return ticks;
+}
+
+QString TimelineView::rulerLabel(Ns t, Ns step, Ns magnitude) {
+    struct Unit {
+        Ns ns;
+        const char* suffix;
+    };
+    static const Unit units[] = {{1000000000, "s"}, {1000000, "ms"}, {1000, "µs"}, {1, "ns"}};
+    const Ns scale = std::max(magnitude, step);
+    const Unit* u = &units[3];
+    for (const Unit& c : units)
+        if (scale >= c.ns) {
+            u = &c;
+            break;
+        }
+    // Decimals that resolve the step in this unit (steps are 1, 2 or 5 x 10^k ns).
+    int decimals = 0;
+    for (Ns q = u->ns; q > 1 && step % q != 0 && decimals < 6; q /= 10)
+        ++decimals;
+    return QString::number(static_cast<double>(t) / static_cast<double>(u->ns), 'f', decimals) +
+           QString::fromUtf8(" ") + QString::fromUtf8(u->suffix);
+}
+
+QString TimelineView::sliceLabel(const QString& name, const QFontMetrics& fm, int width) {
+    if (width <= 0)
+        return {};
+    // Only the characters that can fit are shaped (kernel names run to hundreds of characters).
+    const int fit = width / std::max(1, fm.averageCharWidth()) * 2 + 2;
+    const QString text =
+        fm.elidedText(name.size() > fit ? name.left(fit) + QChar(0x2026) : name, Qt::ElideRight, width);
+    // A lone ellipsis says nothing: leave the slice unlabelled.
+    return text == QString(QChar(0x2026)) ? QString() : text;
 }
 
 void TimelineView::drawMinimap(QPainter& p) {
@@ -585,22 +627,22 @@ int TimelineView::drawRows(QPainter& p) {
                     anyPixels = true;
                 } else {
                     const QRect r(area.left() + s.x0, ly + 1, s.x1 - s.x0 + 1, kLaneHeight - 2);
-                    p.fillRect(r, c);
+                    // Its last column is left unpainted: a 1 px separator from a same-coloured neighbour.
+                    p.fillRect(r.adjusted(0, 0, -1, 0), c);
                     ++prims;
                     if (r.width() >= minTextPx && textBudget > 0) {
-                        // Only the characters that can fit are shaped (kernel names run to hundreds).
                         --textBudget;
-                        const QString& full = nameText(lane.name(s.first));
-                        const int fit = r.width() * 2 / std::max(1, charW) + 1;
+                        const QRect textRect = r.adjusted(3, 0, -3, 0);
                         p.setPen(TimelinePalette::textOn(c));
-                        p.drawText(r.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                                   full.size() > fit ? full.left(fit) : full);
+                        p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
+                                   sliceLabel(nameText(lane.name(s.first)), fm, textRect.width()));
                     }
                 }
                 if (search_ && search_->anyMatchIn(it->index, l, s.first, s.count)) {
                     const QRect r(area.left() + s.x0, ly, s.x1 - s.x0 + 1, kLaneHeight);
-                    p.fillRect(QRect(r.left(), ly, r.width(), 3), QColor(255, 200, 0));
-                    p.fillRect(QRect(r.left(), ly + kLaneHeight - 3, r.width(), 3), QColor(255, 200, 0));
+                    const QColor mark = TimelinePalette::searchHighlight();
+                    p.fillRect(QRect(r.left(), ly, r.width(), 3), mark);
+                    p.fillRect(QRect(r.left(), ly + kLaneHeight - 3, r.width(), 3), mark);
                     prims += 2;
                 }
             }

@@ -71,6 +71,22 @@ public:
     int groupHeaderAt(QPoint p) const; // -1 when none
     int rowAt(QPoint p) const;         // -1 when none
 
+    // The ruler's ticks in view: x of the tick line, its label and the label's box (widget coordinates).
+    // A label that would not fit before the right edge is empty (the tick line stays).
+    struct RulerTick {
+        int x = 0;
+        QString label;
+        QRect labelRect;
+    };
+    std::vector<RulerTick> rulerTicks(const QFontMetrics& fm) const;
+    // Ruler text of time `t` (ns from the run start) for ticks `step` ns apart in a view reaching
+    // `magnitude` ns from the run start: one unit for the whole ruler, the largest not above the
+    // magnitude, with the decimals the step needs ("37.5 ms", never "37500 µs").
+    static QString rulerLabel(Ns t, Ns step, Ns magnitude);
+    // The text drawn in a slice `width` px wide: the name, elided with "…" at the end; empty when not
+    // even one character and the ellipsis fit.
+    static QString sliceLabel(const QString& name, const QFontMetrics& fm, int width);
+
     // Draws one frame into `p` (size: the widget's size). Public so the benchmark can render
     // offscreen into a QImage. Returns the number of primitives drawn.
     int paintFrame(QPainter& p);
@@ -91,6 +107,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent*) override;
     void keyPressEvent(QKeyEvent*) override;
     bool event(QEvent* e) override;
+    void changeEvent(QEvent* e) override; // a theme change redraws the minimap in the new colours
 
 private:
     void relayout();

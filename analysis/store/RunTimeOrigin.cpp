@@ -1,0 +1,46 @@
+#include "store/RunTimeOrigin.h"
+
+#include "store/Sqlite.h"
+#include "store/Workspace.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+
+namespace cnp {
+
+namespace {
+
+std::optional<Ns> minOver(const Workspace& ws, std::int64_t runId, const char* table, const char* column) {
+    const IdRange rows = ws.eventRows(runId, table);
+    if (rows.empty())
+        return std::nullopt;
+    Statement st(ws.db(),
+                 std::string("SELECT MIN(") + column + ") FROM " + table + " WHERE id BETWEEN ? AND ?");
+    st.bind(1, rows.first).bind(2, rows.last);
+    if (!st.step() || st.isNull(0))
+        return std::nullopt;
+    return st.i64(0);
+}
+
+} // namespace
+
+Ns runTimeOrigin(const Workspace& ws, std::int64_t runId) {
+    std::optional<Ns> origin;
+    auto take = [&](std::optional<Ns> v) {
+        if (v)
+            origin = origin ? std::min(*origin, *v) : *v;
+    };
+    for (const char* table : {"kernels", "memcpys", "memsets", "gpu_annotations", "api_calls", "cpu_ranges"})
+        take(minOver(ws, runId, table, "start_ns"));
+    take(minOver(ws, runId, "counters", "ts_ns"));
+    // The steps row draws a step from its GPU start when it has one, else from its CPU start.
+    Statement st(ws.db(), "SELECT MIN(CASE WHEN gpu_start_ns >= 0 THEN gpu_start_ns ELSE cpu_start_ns END) "
+                          "FROM steps WHERE run_id = ?");
+    st.bind(1, runId);
+    if (st.step() && !st.isNull(0))
+        take(st.i64(0));
+    return origin.value_or(0);
+}
+
+} // namespace cnp

@@ -1,0 +1,33 @@
+#pragma once
+// Text ticks (one label per category key 0..n-1) that never overlap or run out of the chart: each line
+// of a label is elided in the middle to the width the view gives each tick (setMaxLabelWidth), so a
+// label is never rotated, stacked or cut mid-glyph. fullLabel() keeps the text for tooltips.
+#include <qcustomplot.h>
+
+#include <QFont>
+#include <QStringList>
+
+namespace cnp::wb {
+
+class ElidingTextTicker : public QCPAxisTickerText {
+public:
+    ElidingTextTicker(const QStringList& labels, const QFont& font);
+    // Widest a label line may be, in pixels; <= 0 = no limit (before the first layout).
+    void setMaxLabelWidth(int px) { maxWidth_ = px; }
+    int maxLabelWidth() const { return maxWidth_; }
+    // The label at category key `key` as given (lines joined by spaces); empty outside 0..n-1.
+    QString fullLabel(int key) const;
+    // The label at `key` as drawn (elided to the current width).
+    QString shownLabel(int key) const;
+    int count() const { return int(labels_.size()); }
+
+protected:
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+
+private:
+    QStringList labels_;
+    QFont font_;
+    int maxWidth_ = 0;
+};
+
+} // namespace cnp::wb

@@ -1,0 +1,35 @@
+#pragma once
+// File → Export Run Trace…: the run, the format and the destination. The format follows the path's suffix
+// when the user types one; Browse offers the format's own filter (a folder for CSV). The export itself
+// runs on a worker thread (MainWindow). Reports have their own dialog (ReportExportDialog).
+#include <QDialog>
+#include <QStringList>
+
+class QComboBox;
+class QLineEdit;
+class QDialogButtonBox;
+
+namespace cnp::wb {
+
+class ExportDialog : public QDialog {
+    Q_OBJECT
+public:
+    enum class Format { Perfetto, Csv };
+    ExportDialog(const QStringList& runs, const QString& currentRun, QWidget* parent = nullptr);
+
+    Format format() const;
+    QString path() const;
+    QString run() const;
+    void setPath(const QString& path);
+    void setFormat(Format f);
+
+private:
+    void browse();
+    void updateOk();
+    QComboBox* run_;
+    QComboBox* format_;
+    QLineEdit* path_;
+    QDialogButtonBox* buttons_;
+};
+
+} // namespace cnp::wb
