@@ -3,10 +3,7 @@
 #include "core/InputError.h"
 #include "store/Workspace.h"
 
-#include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "core/RapidJson.h"
 
 #include <algorithm>
 #include <fstream>

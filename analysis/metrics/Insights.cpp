@@ -2,7 +2,7 @@
 
 #include "metrics/RunSummaryReader.h"
 
-#include <rapidjson/document.h>
+#include "core/RapidJson.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,9 +5,7 @@
 #include "store/BatchInserter.h"
 #include "store/Schema.h"
 
-#include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "core/RapidJson.h"
 
 #include <algorithm>
 #include <chrono>

@@ -37,9 +37,11 @@ void walk(const YAML::Node& n) {
     }
 }
 
+// A plan is one YAML document: YAML::Load. (YAML::LoadAll of yaml-cpp 0.7.0 never returns on input as
+// small as ",": it keeps yielding empty documents; found by this harness, kept in
+// tests/data/fuzz-regressions/plan/.)
 void loadPlanText(std::string_view text) {
-    for (const YAML::Node& doc : YAML::LoadAll(std::string(text)))
-        walk(doc);
+    walk(YAML::Load(std::string(text)));
 }
 
 } // namespace
