@@ -3,7 +3,7 @@
 #include "export/OutputFile.h"
 #include "import/common/Utf8.h"
 
-#include <rapidjson/writer.h>
+#include "core/RapidJson.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,9 +4,7 @@
 #include "core/InputError.h"
 #include "store/Workspace.h"
 
-#include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "core/RapidJson.h"
 
 #include <algorithm>
 #include <fstream>

@@ -5,6 +5,8 @@
 #include "metrics/EnvironmentChecks.h"
 #include "metrics/RunSummaryReader.h"
 
+#include "core/RapidJson.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

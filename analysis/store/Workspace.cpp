@@ -8,9 +8,7 @@
 #include "store/QueryWatchdog.h"
 #include "store/Schema.h"
 
-#include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "core/RapidJson.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

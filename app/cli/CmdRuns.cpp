@@ -4,8 +4,7 @@
 
 #include "store/Workspace.h"
 
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
+#include "core/RapidJson.h"
 
 #include <iomanip>
 #include <iostream>

@@ -1,8 +1,7 @@
 #pragma once
 // Pretty JSON writer shared by the analysis commands (stats, ablation, diff, insights). Keys and
 // shapes are a contract documented in docs/cli.md. Integers stay integers (ns are never floats).
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
+#include "core/RapidJson.h"
 
 #include <cstdint>
 #include <optional>

@@ -2,6 +2,7 @@
 
 #include "Crc32.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -221,11 +222,12 @@ CnptReader::Stop CnptReader::walkMemory(const ChunkVisitor& visit) const {
     return {};
 }
 
-// Like walkMemory on bytes read one chunk at a time into one reused buffer. `totalBytes`, when given,
-// receives the content size: after a stop the rest is read (not kept) to count it.
+// Like walkMemory on bytes read one chunk at a time into one buffer, reused by every pass. `totalBytes`, when
+// given, receives the content size: after a stop the rest is read (not kept) to count it.
 CnptReader::Stop CnptReader::walkStream(const ChunkVisitor& visit, std::size_t* totalBytes) const {
     const auto in = open_();
-    std::vector<char> buf(8);
+    std::vector<char>& buf = chunkBuffer_;
+    buf.resize(std::max<std::size_t>(buf.size(), 8));
     std::size_t p = readFull(*in, buf.data(), sizeof kMagic);
     Stop stop;
     for (;;) {

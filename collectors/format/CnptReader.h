@@ -147,6 +147,7 @@ private:
     std::size_t chunks_ = 0;
     mutable std::size_t badRecords_ = 0;
     mutable std::int64_t firstBadRecord_ = -1;
+    mutable std::vector<char> chunkBuffer_; // streamed: the current chunk (grows to the largest one)
 };
 
 } // namespace cnpt

@@ -3,6 +3,7 @@
 // the byte offset where known); single malformed events inside a sound file are skipped and
 // counted (info.skipped: count, first offset, first reason). Nothing may crash or hang.
 #include "core/InputError.h"
+#include "core/NameBound.h"
 #include "core/TraceData.h"
 #include "import/common/ByteSource.h"
 #include "import/kineto/KinetoImporter.h"
@@ -256,7 +257,11 @@ private slots:
             "bigname.json", trace({kernelEvent("1", "1", QByteArray("\"") + big.c_str() + "\""), cpuOp()}));
         const TraceData t = readKinetoTrace(path);
         QCOMPARE(t.kernels.size(), std::size_t{1});
-        QCOMPARE(t.strings.at(t.kernels[0].name).size(), big.size());
+        // Bounded at intake (core/NameBound.h): the first bytes and the original length are kept.
+        const std::string& name = t.strings.at(t.kernels[0].name);
+        QVERIFY(name.size() <= kMaxNameBytes);
+        QCOMPARE(name, big.substr(0, kMaxNameBytes - 32) + "...[5242880 bytes]");
+        QCOMPARE(countTruncatedNames(t.strings), std::size_t{1});
     }
 
     // Ill-formed UTF-8 in a name is repaired (U+FFFD per bad sequence), the event kept.

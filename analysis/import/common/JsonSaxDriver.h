@@ -8,8 +8,7 @@
 #include "import/common/ByteSource.h"
 #include "import/common/JsonByteStream.h"
 
-#include <rapidjson/error/en.h>
-#include <rapidjson/reader.h>
+#include "core/RapidJson.h"
 
 #include <string>
 

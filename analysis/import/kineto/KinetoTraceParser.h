@@ -24,7 +24,7 @@
 // InputError; so does a trace without a single usable event.
 #include "core/TraceData.h"
 
-#include <rapidjson/rapidjson.h>
+#include "core/RapidJson.h"
 
 #include <cstdint>
 #include <functional>
