@@ -15,8 +15,9 @@ std::string unitOf(const AblationResult& a) {
 }
 
 Cell ratioCell(const RatioWithCi& r) {
-    Cell c = numberCell(ratioText(r) + (r.significant || !r.hasCi ? "" : " n.s."),
-                        {r.value, r.ci95.lo, r.ci95.hi, r.significant ? 1.0 : 0.0});
+    Cell c = numberCell(
+        ratioText(r) + (r.significant || !r.hasCi ? "" : " n.s."),
+        {r.value, r.hasCi ? r.ci95.lo : kUnknown, r.hasCi ? r.ci95.hi : kUnknown, r.significant ? 1.0 : 0.0});
     c.muted = !r.significant;
     return c;
 }
@@ -67,7 +68,8 @@ Table ablationTable(const StudyContext& c) {
         else
             row.push_back(numberCell("too few steps", {kUnknown, kUnknown}));
         row.push_back(numberCell(units::rate(cfg.throughput, cfg.throughputUnit),
-                                 {cfg.throughput, cfg.throughputCiLo, cfg.throughputCiHi}));
+                                 {cfg.throughput, cfg.hasCi ? cfg.throughputCiLo : kUnknown,
+                                  cfg.hasCi ? cfg.throughputCiHi : kUnknown}));
         row.push_back(numberCell(cfg.mfu ? units::percent(*cfg.mfu) : "–", {cfg.mfu ? *cfg.mfu : kUnknown}));
         if (cfg.config == c.ablation.baseline)
             row.push_back(numberCell("baseline", {1, 1, 1, 0}));

@@ -53,10 +53,10 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
     baselineBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     baselineBox_->setMinimumContentsLength(12);
     sourceBox_->setObjectName(QStringLiteral("sourceBox"));
-    sourceBox_->addItem(tr("Traced steps"));
-    sourceBox_->addItem(tr("Log-reported steps"));
-    sourceBox_->setToolTip(tr("Compare the traced step windows or the step times the runs' own logs "
-                              "reported (cnp edit --throughput)"));
+    sourceBox_->addItem(tr("Traced"));
+    sourceBox_->addItem(tr("From logs"));
+    sourceBox_->setToolTip(tr("The compared figure: the traced step windows, or the step times the runs' own "
+                              "logs reported (cnp run; cnp edit --throughput)"));
     auto* orderButton = new QPushButton(tr("Configurations…"));
     orderButton->setToolTip(tr("Choose which configurations to show and their order"));
     controls->addWidget(new QLabel(tr("Metric:")));
@@ -67,14 +67,12 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
     controls->addSpacing(12);
     controls->addWidget(orderButton);
     controls->addSpacing(12);
-    controls->addWidget(new QLabel(tr("Figure:")));
     controls->addWidget(sourceBox_);
-    controls->addSpacing(12);
-    controls->addWidget(summary_, 1);
+    controls->addStretch(1);
     summary_->setTextFormat(Qt::RichText);
     summary_->setWordWrap(true);
-    summary_->setMinimumWidth(80);
     layout->addLayout(controls);
+    layout->addWidget(summary_); // its own row: the controls keep the page within 1024 px
     warnings_->setObjectName(QStringLiteral("ablationWarnings"));
     warnings_->setWordWrap(true);
     warnings_->setTextFormat(Qt::RichText);

@@ -88,7 +88,7 @@ private slots:
         QCOMPARE(w.start, 819'200.0);
         QCOMPARE(w.steps.size(), std::size_t(1));
         QCOMPARE(w.steps[0].delta, 204'800.0);
-        QVERIFY(w.steps[0].significant);
+        QVERIFY(!w.steps[0].significant); // 4 steps per configuration: no CI, so never significant
         QCOMPARE(w.startLabel, std::string(testing::kFixtureBase));
         QCOMPARE(w.endLabel, "= " + std::string(testing::kFixtureFused)); // the end bar: the last total
     }

@@ -191,7 +191,7 @@ void TestWorkbenchModels::ablationTable() {
     fast.ciMissingReason = "too few steps (3 < 5)";
     fast.speedupVsBaseline.hasCi = false;
     r.configs = {base, fast};
-    model.setResult(r);
+    model.setResult(r, {"Fast", "Base"});
     QCOMPARE(model.index(1, AblationTableModel::CiColumn).data().toString(), QStringLiteral("too few steps"));
     QCOMPARE(model.index(1, AblationTableModel::CiColumn).data(Qt::ToolTipRole).toString(),
              QStringLiteral("too few steps (3 < 5)"));
