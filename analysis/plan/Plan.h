@@ -42,15 +42,15 @@ struct Mount {
 // What a configuration sets; an unset optional inherits from the parent.
 struct ConfigValues {
     std::optional<std::string> image;
-    std::vector<EnvVar> env;               // in file order; a later entry of the same name wins
-    std::vector<std::string> args;         // appended to the workload's argv (parent's first)
-    std::vector<Mount> mounts;             // keyed by containerPath
+    std::vector<EnvVar> env;       // in file order; a later entry of the same name wins
+    std::vector<std::string> args; // appended to the workload's argv (parent's first)
+    std::vector<Mount> mounts;     // keyed by containerPath
     std::map<std::string, std::string> nodeSelector;
-    std::optional<std::string> nodePool;   // shorthand: nodeSelector[plan.nodePoolLabel] = nodePool
+    std::optional<std::string> nodePool;        // shorthand: nodeSelector[plan.nodePoolLabel] = nodePool
     std::optional<std::string> deepspeedConfig; // inline JSON text or a path relative to the plan file
-    std::optional<bool> privileged;        // accepted only to be linted (never passed to a backend)
-    std::optional<bool> ipcHost;           // container backends: --ipc=host (default true: NCCL/DataLoader)
-    std::optional<std::string> cudaVersion;       // the image's CUDA ("13.0.2"); unset = read from the image tag
+    std::optional<bool> privileged;             // accepted only to be linted (never passed to a backend)
+    std::optional<bool> ipcHost;            // container backends: --ipc=host (default true: NCCL/DataLoader)
+    std::optional<std::string> cudaVersion; // the image's CUDA ("13.0.2"); unset = read from the image tag
     std::optional<std::string> nodeDriverVersion; // the driver this configuration's nodes report (lint only)
     std::vector<SourcePos> argsPos;               // parallel to args
     // Where each scalar key above was written ("image", "privileged", "deepspeedConfig", "cudaVersion",
@@ -64,12 +64,12 @@ struct Configuration {
     std::string extends; // "" for a root configuration
     ConfigValues own;    // what this configuration writes itself (the delta from its parent)
     ConfigValues resolved;
-    SourcePos pos;       // of the configuration's `name:`
+    SourcePos pos; // of the configuration's `name:`
 };
 
 struct Workload {
-    std::vector<std::string> command; // argv: command[0] is the program (torchrun is added by the launcher)
-    std::string workingDir;           // "" = the container's / process's default
+    std::vector<std::string> command;  // argv: command[0] is the program (torchrun is added by the launcher)
+    std::string workingDir;            // "" = the container's / process's default
     std::optional<bool> usesDeepSpeed; // `deepspeed:`; unset = inferred (plan::usesDeepSpeed in PlanLint.h)
     std::vector<SourcePos> commandPos; // parallel to command
     SourcePos pos;
@@ -90,15 +90,15 @@ struct Repeats {
 
 // How the workload's log reports its speed. `regex` (RE2 syntax) has one capture group: the number.
 struct LogMetric {
-    std::string regex;  // "" = none
-    std::string unit;   // "tokens/s", "samples/s", "steps/s" (throughput) or "s/step", "ms/step" (step time)
+    std::string regex; // "" = none
+    std::string unit;  // "tokens/s", "samples/s", "steps/s" (throughput) or "s/step", "ms/step" (step time)
     SourcePos pos;
 };
 
 struct KubernetesOptions {
-    std::string namespace_;       // "" = kubectl's current namespace
-    std::string context;          // kubectl --context
-    std::string kubeconfig;       // kubectl --kubeconfig
+    std::string namespace_;                              // "" = kubectl's current namespace
+    std::string context;                                 // kubectl --context
+    std::string kubeconfig;                              // kubectl --kubeconfig
     std::string collectorImage = "cnp-collector:latest"; // initContainer that copies the collector
     std::string tracesPvc = "cnp-traces";                // ReadWriteMany PVC the traces are written to
     std::string jobKind = "IndexedJob";                  // or "PyTorchJob" (Kubeflow)
@@ -111,16 +111,16 @@ struct ContainerOptions {
 };
 
 struct Plan {
-    std::string path;       // the file it was read from
-    std::string hash;       // hex digest of the file's bytes: identifies runs of this plan for resume
+    std::string path; // the file it was read from
+    std::string hash; // hex digest of the file's bytes: identifies runs of this plan for resume
     std::string name;
     std::string description;
     Workload workload;
     Resources resources;
     Repeats repeats;
-    std::string capture;    // CNP_CAPTURE spec ("" = all)
-    double tokensPerStep = 0;  // 0 = unknown
-    double flopsPerToken = 0;  // model FLOPs per token, 0 = unknown
+    std::string capture;      // CNP_CAPTURE spec ("" = all)
+    double tokensPerStep = 0; // 0 = unknown
+    double flopsPerToken = 0; // model FLOPs per token, 0 = unknown
     LogMetric logMetric;
     int timeoutSeconds = 0; // per run, 0 = none
     KubernetesOptions kubernetes;

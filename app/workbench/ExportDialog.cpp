@@ -36,7 +36,7 @@ ExportDialog::ExportDialog(const QStringList& runs, const QString& currentRun, Q
     connect(path_, &QLineEdit::textChanged, this, [this](const QString& p) {
         // A typed suffix chooses the format (as `cnp export --out` does).
         if (p.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) ||
-                 p.endsWith(QLatin1String(".json.gz"), Qt::CaseInsensitive))
+            p.endsWith(QLatin1String(".json.gz"), Qt::CaseInsensitive))
             setFormat(Format::Perfetto);
         updateOk();
     });
@@ -83,8 +83,7 @@ void ExportDialog::browse() {
 }
 
 void ExportDialog::updateOk() {
-    buttons_->button(QDialogButtonBox::Ok)
-        ->setEnabled(!path().isEmpty() && !run().isEmpty());
+    buttons_->button(QDialogButtonBox::Ok)->setEnabled(!path().isEmpty() && !run().isEmpty());
 }
 
 } // namespace cnp::wb

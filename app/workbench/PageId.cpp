@@ -55,7 +55,7 @@ std::optional<PageId> pageFromKey(const QString& key) {
 
 std::array<PageId, kPageCount> allPages() {
     return {PageId::Ablation, PageId::Compare, PageId::Kernels, PageId::Insights,
-            PageId::Timeline, PageId::Run,     PageId::Ranks, PageId::Plans};
+            PageId::Timeline, PageId::Run,     PageId::Ranks,   PageId::Plans};
 }
 
 } // namespace cnp::wb
