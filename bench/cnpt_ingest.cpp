@@ -7,6 +7,7 @@
 // Usage: bench_cnpt_ingest [KERNELS] [--keep] (default 200000; --keep leaves the temp folder for inspection).
 #include "CnptReader.h"
 #include "CnptWriter.h"
+#include "common/SqliteInsertFloor.h"
 #include "import/cnpt/CnptImporter.h"
 #include "ingest/IngestPipeline.h"
 #include "store/Workspace.h"
@@ -123,41 +124,6 @@ void writeSynthetic(const std::string& path, long kernels) {
     w.close();
 }
 
-double sqliteFloor(const std::string& db, std::int64_t rows) {
-    sqlite3* h = nullptr;
-    sqlite3_open(db.c_str(), &h);
-    sqlite3_exec(h,
-                 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY; "
-                 "PRAGMA cache_size=-65536;",
-                 nullptr, nullptr, nullptr);
-    sqlite3_exec(h,
-                 "CREATE TABLE ev(a INTEGER, b INTEGER, c INTEGER, d INTEGER, e INTEGER, f INTEGER, "
-                 "g INTEGER, h INTEGER)",
-                 nullptr, nullptr, nullptr);
-    const double s = seconds([&] {
-        sqlite3_exec(h, "BEGIN", nullptr, nullptr, nullptr);
-        sqlite3_stmt* st = nullptr;
-        sqlite3_prepare_v2(h, "INSERT INTO ev VALUES (?,?,?,?,?,?,?,?)", -1, &st, nullptr);
-        const std::int64_t base = 1795999703000000000;
-        for (std::int64_t i = 0; i < rows; ++i) {
-            sqlite3_bind_int64(st, 1, 1);
-            sqlite3_bind_int64(st, 2, base + i * 9000);
-            sqlite3_bind_int64(st, 3, base + i * 9000 + 30000);
-            sqlite3_bind_int64(st, 4, i);
-            sqlite3_bind_int64(st, 5, 7);
-            sqlite3_bind_int64(st, 6, i % 70);
-            sqlite3_bind_int64(st, 7, 132);
-            sqlite3_bind_int64(st, 8, 256);
-            sqlite3_step(st);
-            sqlite3_reset(st);
-        }
-        sqlite3_finalize(st);
-        sqlite3_exec(h, "COMMIT", nullptr, nullptr, nullptr);
-    });
-    sqlite3_close(h);
-    return s;
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
@@ -197,7 +163,8 @@ int main(int argc, char** argv) {
             events = res.events;
             phases.push_back(res.phaseSeconds);
         }));
-        floors.push_back(sqliteFloor((dir / ("floor" + std::to_string(round) + ".db")).string(), events));
+        floors.push_back(cnp::bench::sqliteInsertFloorSeconds(
+            (dir / ("floor" + std::to_string(round) + ".db")).string(), events));
         ratios.push_back(floors.back() / ingests.back());
     }
     const double convert = median(converts), ingestS = median(ingests), floorS = median(floors);

@@ -7,6 +7,7 @@
 // Usage: bench_synth [EVENTS] [--ranks-per-node G] [--nodes N] [--keep]   (default 2,000,000 events)
 // The event count is reached by the study's --kernels-per-step knob over 10 steps; events are counted as
 // ingest counts them (kernels, API calls, memcpys, NVTX ranges and launch flows).
+#include "common/SqliteInsertFloor.h"
 #include "ingest/IngestPipeline.h"
 #include "store/Workspace.h"
 #include "synth/StudyGenerator.h"
@@ -59,41 +60,6 @@ double sizeMiB(const fs::path& p) {
     return bytes / (1 << 20);
 }
 
-double sqliteFloor(const std::string& db, std::int64_t rows) {
-    sqlite3* h = nullptr;
-    sqlite3_open(db.c_str(), &h);
-    sqlite3_exec(h,
-                 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY; "
-                 "PRAGMA cache_size=-65536;",
-                 nullptr, nullptr, nullptr);
-    sqlite3_exec(h,
-                 "CREATE TABLE ev(a INTEGER, b INTEGER, c INTEGER, d INTEGER, e INTEGER, f INTEGER, "
-                 "g INTEGER, h INTEGER)",
-                 nullptr, nullptr, nullptr);
-    const double s = seconds([&] {
-        sqlite3_exec(h, "BEGIN", nullptr, nullptr, nullptr);
-        sqlite3_stmt* st = nullptr;
-        sqlite3_prepare_v2(h, "INSERT INTO ev VALUES (?,?,?,?,?,?,?,?)", -1, &st, nullptr);
-        const std::int64_t base = 1767225600000000000;
-        for (std::int64_t i = 0; i < rows; ++i) {
-            sqlite3_bind_int64(st, 1, i % 16);
-            sqlite3_bind_int64(st, 2, base + i * 9000);
-            sqlite3_bind_int64(st, 3, base + i * 9000 + 30000);
-            sqlite3_bind_int64(st, 4, i);
-            sqlite3_bind_int64(st, 5, 7);
-            sqlite3_bind_int64(st, 6, i % 70);
-            sqlite3_bind_int64(st, 7, 132);
-            sqlite3_bind_int64(st, 8, 256);
-            sqlite3_step(st);
-            sqlite3_reset(st);
-        }
-        sqlite3_finalize(st);
-        sqlite3_exec(h, "COMMIT", nullptr, nullptr, nullptr);
-    });
-    sqlite3_close(h);
-    return s;
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
@@ -141,7 +107,7 @@ int main(int argc, char** argv) {
         req.config = runs[0].config;
         res = ingest(ws, req);
     });
-    const double floorS = sqliteFloor((dir / "floor.db").string(), res.events);
+    const double floorS = cnp::bench::sqliteInsertFloorSeconds((dir / "floor.db").string(), res.events);
     std::printf("  ingest             : %10.0f events/s (%.2f s, %lld events incl. flows)\n",
                 static_cast<double>(res.events) / ingestS, ingestS, static_cast<long long>(res.events));
     std::printf("  SQLite insert floor: %10.0f events/s (%.2f s, same row count, 8 int columns)\n",
