@@ -6,26 +6,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "PlanFindings.h"
+
 using namespace cnp::plan;
+using cnp::plan::testing::brief;
+using cnp::plan::testing::messages;
 
 namespace {
-
-QStringList brief(const std::vector<Finding>& findings) {
-    QStringList out;
-    for (const auto& f : findings)
-        out << QStringLiteral("%1:%2: %3: %4")
-                   .arg(f.line)
-                   .arg(f.column)
-                   .arg(severityName(f.severity), QString::fromStdString(f.rule));
-    return out;
-}
-
-QString messages(const std::vector<Finding>& findings) {
-    QString out;
-    for (const auto& f : findings)
-        out += QString::fromStdString(formatFinding(f)) + '\n';
-    return out;
-}
 
 void addRow(const char* name, const char* text, QStringList expected) {
     QTest::newRow(name) << QString::fromUtf8(text) << expected;

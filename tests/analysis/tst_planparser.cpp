@@ -7,27 +7,13 @@
 #include <QElapsedTimer>
 #include <QtTest>
 
+#include "PlanFindings.h"
+
 using namespace cnp::plan;
+using cnp::plan::testing::brief;
+using cnp::plan::testing::messages;
 
 namespace {
-
-// "LINE:COL: SEVERITY: RULE" of every finding, in order.
-QStringList brief(const std::vector<Finding>& findings) {
-    QStringList out;
-    for (const auto& f : findings)
-        out << QStringLiteral("%1:%2: %3: %4")
-                   .arg(f.line)
-                   .arg(f.column)
-                   .arg(severityName(f.severity), QString::fromStdString(f.rule));
-    return out;
-}
-
-QString messages(const std::vector<Finding>& findings) {
-    QString out;
-    for (const auto& f : findings)
-        out += QString::fromStdString(formatFinding(f)) + '\n';
-    return out;
-}
 
 const char* kFullPlan = R"(name: study
 description: all keys
