@@ -2,6 +2,7 @@
 
 #include "BackgroundTask.h"
 #include "InsightsModel.h"
+#include "RunPicker.h"
 #include "UnitFormat.h"
 #include "WorkspaceSession.h"
 
@@ -53,14 +54,8 @@ InsightsPage::InsightsPage(WorkspaceSession* session, QWidget* parent)
 }
 
 void InsightsPage::setSelectedRun(const QString& runName) {
-    if (runName.isEmpty() || runName == wanted_)
-        return;
-    wanted_ = runName;
-    if (runBox_->findText(runName) >= 0) {
-        runBox_->setCurrentText(runName);
-        if (isVisible())
-            load();
-    }
+    if (pickWantedRun(runBox_, wanted_, runName) && isVisible())
+        load();
 }
 
 void InsightsPage::refresh() {

@@ -6,6 +6,7 @@
 #include "KernelOccurrencesModel.h"
 #include "KernelStatsModel.h"
 #include "RankTableModel.h"
+#include "RunPicker.h"
 #include "UnitFormat.h"
 #include "WorkspaceSession.h"
 #include "store/RunTimeOrigin.h"
@@ -138,14 +139,8 @@ KernelsPage::KernelsPage(WorkspaceSession* session, QWidget* parent)
 }
 
 void KernelsPage::setSelectedRun(const QString& runName) {
-    if (runName.isEmpty() || runName == wanted_)
-        return;
-    wanted_ = runName;
-    if (runBox_->findText(runName) >= 0) {
-        runBox_->setCurrentText(runName);
-        if (isVisible())
-            runChanged();
-    }
+    if (pickWantedRun(runBox_, wanted_, runName) && isVisible())
+        runChanged();
 }
 
 void KernelsPage::runChanged() {

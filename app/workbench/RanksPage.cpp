@@ -3,6 +3,7 @@
 #include "BackgroundTask.h"
 #include "RankHeatmapModel.h"
 #include "RankSummaryModel.h"
+#include "RunPicker.h"
 #include "SummaryBarDelegate.h"
 #include "UnitFormat.h"
 #include "WorkspaceSession.h"
@@ -110,14 +111,8 @@ RanksPage::RanksPage(WorkspaceSession* session, QWidget* parent)
 }
 
 void RanksPage::setSelectedRun(const QString& runName) {
-    if (runName.isEmpty() || runName == wanted_)
-        return;
-    wanted_ = runName;
-    if (runBox_->findText(runName) >= 0) {
-        runBox_->setCurrentText(runName);
-        if (isVisible())
-            load();
-    }
+    if (pickWantedRun(runBox_, wanted_, runName) && isVisible())
+        load();
 }
 
 void RanksPage::refresh() {
