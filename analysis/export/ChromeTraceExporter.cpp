@@ -1,7 +1,7 @@
 #include "export/ChromeTraceExporter.h"
 
 #include "export/OutputFile.h"
-#include "import/common/Utf8.h"
+#include "core/Utf8.h"
 
 #include "core/RapidJson.h"
 

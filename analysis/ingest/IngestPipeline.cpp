@@ -2,7 +2,7 @@
 
 #include "core/InputError.h"
 #include "core/NameBound.h"
-#include "ingest/Importer.h"
+#include "import/Importer.h"
 #include "metrics/Categoriser.h"
 #include "metrics/CategoryRules.h"
 #include "metrics/RunSummaries.h"

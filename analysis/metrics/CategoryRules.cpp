@@ -2,6 +2,7 @@
 
 #include "core/BoundedJson.h"
 #include "core/InputError.h"
+#include "core/ResourceDir.h"
 #include "store/Workspace.h"
 
 #include "core/RapidJson.h"
@@ -123,11 +124,9 @@ CategoryRules CategoryRules::fromFile(const std::string& path) {
 CategoryRules CategoryRules::forWorkspace(const Workspace& ws) {
     if (auto m = ws.meta(std::string(kCategoryRulesMetaKey)); m && !m->empty())
         return fromJson(*m, ws.path() + " (meta category_rules)");
-#ifdef CNP_RESOURCE_DIR
-    const std::string file = std::string(CNP_RESOURCE_DIR) + "/rules/categories.json";
+    const std::string file = resourceDir() + "/rules/categories.json";
     if (std::ifstream(file).good())
         return fromFile(file);
-#endif
     return CategoryRules();
 }
 

@@ -1,7 +1,7 @@
 #include "plan/PlanParser.h"
 
 #include "core/Sha256.h"
-#include "import/common/Utf8.h"
+#include "core/Utf8.h"
 #include "plan/PlanResolver.h"
 #include "plan/YamlReader.h"
 

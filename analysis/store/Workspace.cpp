@@ -26,11 +26,6 @@
 
 namespace cnp {
 
-void ProgressSink::checkCancel() const {
-    if (cancel && cancel->load(std::memory_order_relaxed))
-        throw Cancelled();
-}
-
 namespace {
 
 std::string jsonArray(const std::vector<std::string>& v) {

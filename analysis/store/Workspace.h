@@ -2,7 +2,9 @@
 // A workspace: one SQLite file (*.cnpdb) holding many runs. Schema: docs/schema.md.
 // Opened in WAL mode so a reader (the GUI) can read while another process (the CLI) ingests.
 // All writes go through a Transaction: a failed or cancelled ingest leaves no trace of itself.
+#include "core/IdRange.h"
 #include "core/InputError.h"
+#include "core/ProgressSink.h"
 #include "core/TraceData.h"
 #include "store/Sqlite.h"
 
@@ -25,25 +27,6 @@ struct RunRecord {
     std::int64_t kernelCount = 0;
     std::int64_t eventCount = 0;
     std::string createdAt; // ISO 8601 UTC
-};
-
-// An inclusive range of event-table ids: [first, last]; empty when last < first.
-struct IdRange {
-    std::int64_t first = 1;
-    std::int64_t last = 0;
-    bool empty() const { return last < first; }
-    std::int64_t size() const { return empty() ? 0 : last - first + 1; }
-};
-
-// progress(fraction in [0,1]); cancel checked between batches (throws Cancelled).
-struct ProgressSink {
-    std::function<void(double)> progress;
-    const std::atomic<bool>* cancel = nullptr;
-    void report(double f) const {
-        if (progress)
-            progress(f);
-    }
-    void checkCancel() const;
 };
 
 class QueryWatchdog;

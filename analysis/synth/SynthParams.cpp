@@ -1,6 +1,7 @@
 #include "synth/SynthParams.h"
 
 #include "core/InputError.h"
+#include "core/ResourceDir.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -167,7 +168,7 @@ double ModelShape::flopsPerToken(int layerCount) const {
 }
 
 std::string SynthParams::studyPath(const std::string& study) {
-    return std::string(CNP_RESOURCE_DIR) + "/synth/" + study + ".yaml";
+    return resourceDir() + "/synth/" + study + ".yaml";
 }
 
 SynthParams SynthParams::fromFile(const std::string& path) {

@@ -1,6 +1,6 @@
 #include "CollectorConfig.h"
 
-#include "core/EnvAllowList.h"
+#include "EnvAllowList.h"
 
 #include <algorithm>
 #include <cstdlib>

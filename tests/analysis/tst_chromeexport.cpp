@@ -6,7 +6,7 @@
 #include "TestTraces.h"
 #include "core/InputError.h"
 #include "export/ChromeTraceExporter.h"
-#include "ingest/Importer.h"
+#include "import/Importer.h"
 #include "ingest/IngestPipeline.h"
 #include "store/Workspace.h"
 

@@ -9,7 +9,7 @@
 #include "core/TimeBounds.h"
 #include "import/nsys/NsysDatabase.h"
 #include "import/nsys/NsysNames.h"
-#include "ingest/Importer.h"
+#include "import/Importer.h"
 #include "ingest/IngestPipeline.h"
 #include "store/Workspace.h"
 

@@ -1,6 +1,6 @@
 // Utf8: validity check and repair (one U+FFFD per maximal ill-formed subpart, Unicode 15 §3.9).
 // Expected outputs written by hand from the byte sequences.
-#include "import/common/Utf8.h"
+#include "core/Utf8.h"
 
 #include <QtTest>
 

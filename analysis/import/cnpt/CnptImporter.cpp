@@ -1,6 +1,6 @@
 #include "import/cnpt/CnptImporter.h"
 
-#include "core/EnvAllowList.h"
+#include "EnvAllowList.h"
 #include "core/InputError.h"
 #include "core/MemoryKindNames.h"
 #include "core/NameBound.h"

@@ -14,7 +14,7 @@
 // A file that is not .cnpt, or is cut before its header, throws InputError. O(records) plus O(u log u) for
 // demangling the u distinct kernel names.
 #include "CnptReader.h"
-#include "ingest/Importer.h"
+#include "import/Importer.h"
 
 namespace cnp {
 

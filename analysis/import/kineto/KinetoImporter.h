@@ -3,7 +3,7 @@
 // bytes), streamed through RapidJSON's SAX reader. See KinetoTraceParser.h for what is read and how
 // times are converted. Memory: the resulting TraceData plus O(1) parser state - never a DOM.
 // Throughput on the reference 2-core machine: see bench/ingest.cpp.
-#include "ingest/Importer.h"
+#include "import/Importer.h"
 
 namespace cnp {
 

@@ -2,7 +2,7 @@
 
 #include "core/InputError.h"
 #include "import/common/NumberText.h"
-#include "import/common/Utf8.h"
+#include "core/Utf8.h"
 #include "import/kineto/KinetoMemcpyName.h"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 // canRead: the SQLite magic, and the file is not a CNP workspace (a truncated or non-nsys SQLite
 // file is claimed so that read() can refuse it with a precise message instead of "unknown format").
 // read: NsysReader (mapping in docs/nsys-mapping.md); SQLite errors become InputError naming the file.
-#include "ingest/Importer.h"
+#include "import/Importer.h"
 
 namespace cnp::nsys {
 

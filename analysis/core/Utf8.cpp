@@ -1,4 +1,4 @@
-#include "import/common/Utf8.h"
+#include "core/Utf8.h"
 
 #include <cstdint>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "core/EnvAllowList.h"
+#include "EnvAllowList.h"
 
 #include <array>
 

@@ -4,7 +4,7 @@
 // A structurally broken file throws InputError (the whole file is refused); single malformed
 // events are skipped and counted in TraceData::info.skipped.
 #include "core/TraceData.h"
-#include "store/Workspace.h"
+#include "core/ProgressSink.h"
 
 #include <memory>
 #include <string>
