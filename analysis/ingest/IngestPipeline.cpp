@@ -7,6 +7,7 @@
 #include "metrics/CategoryRules.h"
 #include "metrics/RunSummaries.h"
 #include "metrics/StepDetector.h"
+#include "store/WorkspaceTransactions.h"
 #include "timeline/TimelineBuilder.h"
 #include "timeline/TimelineOverview.h"
 
@@ -200,7 +201,7 @@ std::int64_t addTrace(Workspace& ws, TraceData& trace, const ProgressSink& sink,
     const CategoryRules rules = CategoryRules::forWorkspace(ws);
     categoriseKernels(trace, rules);
     clock.mark("categorise");
-    Transaction tx(ws.db());
+    Transaction tx = writeTransaction(ws);
 
     // Two threads from here to the join. The worker owns the workspace connection and inserts the
     // events (Workspace::insertEvents never reads trace.steps). This thread, without touching the

@@ -3,6 +3,7 @@
 #include "core/InputError.h"
 #include "ingest/IngestPipeline.h"
 #include "store/Sqlite.h"
+#include "store/WorkspaceTransactions.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -111,7 +112,7 @@ std::int64_t ingestJob(Workspace& ws, const plan::Plan& plan, const JobSpec& job
     // The run is committed; its attributes follow in a transaction of their own. Should that fail, the run
     // is removed again so that resume re-runs the job rather than keep a run it cannot recognise.
     try {
-        Transaction tx(ws.db());
+        Transaction tx = writeTransaction(ws);
         writeAttributes(ws, runId, plan, job, backend, figures);
         tx.commit();
     } catch (...) {

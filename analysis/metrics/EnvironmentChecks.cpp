@@ -1,7 +1,7 @@
 #include "metrics/EnvironmentChecks.h"
 
 #include "core/BoundedJson.h"
-#include "store/Sqlite.h"
+#include "store/RankQueries.h"
 
 #include <rapidjson/document.h>
 
@@ -76,12 +76,7 @@ int gpusPerPod(const Workspace& ws, const RunRecord& run) {
     const std::string cvd = envValue(run.info, "CUDA_VISIBLE_DEVICES", &f);
     if (f && !cvd.empty())
         return static_cast<int>(std::count(cvd.begin(), cvd.end(), ',')) + 1;
-    Statement st(ws.db(),
-                 "SELECT COUNT(*) FROM ranks WHERE run_id = ? GROUP BY host ORDER BY COUNT(*) DESC LIMIT 1");
-    st.bind(1, run.id);
-    if (st.step())
-        return st.i32(0);
-    return run.info.worldSize;
+    return RankQueries(ws).mostRanksOnOneHost(run.id).value_or(run.info.worldSize);
 }
 
 EnvironmentCheck ncclSocketIfnameCheck(const Workspace& ws, const RunRecord& run) {

@@ -6,6 +6,7 @@
 #include "core/CommaList.h"
 #include "metrics/Ablation.h"
 #include "store/Workspace.h"
+#include "store/WorkspaceTransactions.h"
 
 #include <cmath>
 #include <iostream>
@@ -25,7 +26,7 @@ void setUserThroughput(Workspace& ws, const ArgParser& p, double value) {
     if (!(value > 0) || !std::isfinite(value))
         throw UsageFailure{"--throughput must be a positive number"};
     const auto run = ws.runOrThrow(*runName);
-    Transaction tx(ws.db());
+    Transaction tx = writeTransaction(ws);
     ws.setRunAttribute(run.id, "log.throughput", p.valueOr("--throughput", ""));
     ws.setRunAttribute(run.id, "log.throughput_unit", *unit);
     ws.setRunAttribute(run.id, "log.source", "user");

@@ -8,6 +8,7 @@
 #include "export/RankSubset.h"
 #include "metrics/RunSummaryReader.h"
 #include "store/Workspace.h"
+#include "store/WorkspaceTransactions.h"
 
 #include <filesystem>
 #include <iostream>
@@ -34,7 +35,7 @@ int runExport(const std::vector<std::string>& args) {
         throw InputError(wsPath, "no such workspace");
 
     const Workspace ws(wsPath, Workspace::Mode::ReadOnly);
-    const ReadTransaction snapshot(ws.db()); // the run as it was when the export started
+    const ReadTransaction snapshot = readSnapshot(ws); // the run as it was when the export started
     const RunRecord rec = ws.runOrThrow(*run);
     TraceData trace = ws.loadRun(rec.id);
     if (const auto rank = p.number("--rank")) {

@@ -6,6 +6,7 @@
 #include "metrics/CategoryRules.h"
 #include "metrics/RunSummaries.h"
 #include "store/Workspace.h"
+#include "store/WorkspaceTransactions.h"
 
 #include <iostream>
 
@@ -28,7 +29,7 @@ int runReclassify(const std::vector<std::string>& args) {
         rules = CategoryRules::fromFile(*f); // validated before the workspace is touched
     Workspace ws(p.positionals()[0], Workspace::Mode::ReadWrite);
     const auto runs = ws.runs();
-    Transaction tx(ws.db());
+    Transaction tx = writeTransaction(ws);
     if (rules)
         ws.setMeta(std::string(kCategoryRulesMetaKey), rules->toJson());
     else if (p.has("--reset"))

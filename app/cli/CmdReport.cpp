@@ -7,6 +7,7 @@
 #include "core/CommaList.h"
 #include "report/ReportWriter.h"
 #include "store/Workspace.h"
+#include "store/WorkspaceTransactions.h"
 
 #include <iostream>
 #include <optional>
@@ -91,7 +92,7 @@ int runReport(const std::vector<std::string>& args) {
     // The model first, from one snapshot of the workspace (whatever another process ingests or removes
     // meanwhile): a workspace that cannot be reported on leaves no file and no folder behind.
     const auto model = [&] {
-        const ReadTransaction snapshot(ws.db());
+        const ReadTransaction snapshot = readSnapshot(ws);
         return report::buildReportModel(ws, opt);
     }();
     writeReport(model, format, opt.paper, *out);

@@ -2,27 +2,17 @@
 // The occurrences (individual launches) of one kernel name in one run, for the Kernels page: rank,
 // device, stream, start (since the run start, runTimeOrigin(): the timeline's origin), duration, grid,
 // block, registers per thread and shared memory (static + dynamic).
-// readOccurrences() lists stored rows (no statistics): O(occurrences) with the kernels index.
+// readOccurrences() lists stored rows (no statistics): store/KernelOccurrenceQueries.
 #include "core/TraceData.h"
+#include "store/KernelOccurrenceQueries.h"
 
 #include <QAbstractTableModel>
 
 #include <vector>
 
-namespace cnp {
-class Workspace;
-}
-
 namespace cnp::wb {
 
-struct KernelOccurrence {
-    std::int32_t rank = 0, device = 0;
-    std::int64_t stream = 0;
-    Ns start = 0, end = 0;
-    std::int32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
-    std::int32_t registers = 0;
-    std::int64_t staticSmem = 0, dynamicSmem = 0; // bytes
-};
+using cnp::KernelOccurrence; // store/KernelOccurrenceQueries.h
 
 class KernelOccurrencesModel : public QAbstractTableModel {
     Q_OBJECT

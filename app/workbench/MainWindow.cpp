@@ -22,6 +22,7 @@
 #include "metrics/RunSummaryReader.h"
 #include "report/ReportModel.h"
 #include "report/ReportWriter.h"
+#include "store/WorkspaceTransactions.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -439,7 +440,7 @@ bool MainWindow::exportReport(const QString& path, bool pdf) {
         [ws, out, pdf]() {
             const Workspace w(ws, Workspace::Mode::ReadOnly);
             const auto model = [&] {
-                const ReadTransaction snapshot(w.db());
+                const ReadTransaction snapshot = readSnapshot(w);
                 return report::buildReportModel(w, ReportOptions{});
             }();
             writeReport(model, pdf ? ReportFormat::Pdf : ReportFormat::Html, PaperSize::A4, out);

@@ -1,43 +1,14 @@
 #include "RankTableModel.h"
 
 #include "UnitFormat.h"
-#include "store/Workspace.h"
-
-#include <QJsonArray>
-#include <QJsonDocument>
+#include "store/RankQueries.h"
 
 namespace cnp::wb {
 
 RankTableModel::RankTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-static std::vector<std::string> jsonStrings(const std::string& json) {
-    std::vector<std::string> out;
-    const QJsonDocument d = QJsonDocument::fromJson(QByteArray::fromStdString(json));
-    for (const auto& v : d.array())
-        out.push_back(v.toString().toStdString());
-    return out;
-}
-
 std::vector<RankInfo> RankTableModel::readRanks(const Workspace& ws, std::int64_t runId) {
-    std::vector<RankInfo> out;
-    Statement st(ws.db(),
-                 "SELECT rank, local_rank, host, pid, gpu_names, gpu_uuids, clock_offset_ns, clock_skew_ns, "
-                 "source_file FROM ranks WHERE run_id = ? ORDER BY rank");
-    st.bind(1, runId);
-    while (st.step()) {
-        RankInfo r;
-        r.rank = st.i32(0);
-        r.localRank = st.i32(1);
-        r.host = st.text(2);
-        r.pid = st.i64(3);
-        r.gpuNames = jsonStrings(st.text(4));
-        r.gpuUuids = jsonStrings(st.text(5));
-        r.clockOffsetNs = st.i64(6);
-        r.clockSkewEstimateNs = st.i64(7);
-        r.sourceFile = st.text(8);
-        out.push_back(std::move(r));
-    }
-    return out;
+    return RankQueries(ws).ranksOfRun(runId);
 }
 
 void RankTableModel::setRanks(std::vector<RankInfo> ranks) {

@@ -1,0 +1,107 @@
+#include "store/RunEventReader.h"
+
+#include "store/Workspace.h"
+
+namespace cnp {
+
+std::optional<std::string> RunEventReader::runName() const {
+    Statement st(ws_.db(), "SELECT name FROM runs WHERE id = ?");
+    st.bind(1, runId_);
+    if (!st.step())
+        return std::nullopt;
+    return st.text(0);
+}
+
+void RunEventReader::forEachGpuSpan(GpuTable table, const std::function<void(const GpuSpan&)>& fn) const {
+    // Fixed SQL per table: the sixth column is the table's `extra`.
+    const char* name = "kernels";
+    const char* sql = "SELECT rank, device, stream, start_ns, end_ns, name_id, category_id FROM kernels "
+                      "WHERE id BETWEEN ? AND ?";
+    if (table == GpuTable::Memcpys) {
+        name = "memcpys";
+        sql = "SELECT rank, device, stream, start_ns, end_ns, name_id, copy_kind FROM memcpys "
+              "WHERE id BETWEEN ? AND ?";
+    } else if (table == GpuTable::Memsets) {
+        name = "memsets";
+        sql =
+            "SELECT rank, device, stream, start_ns, end_ns, name_id, 0 FROM memsets WHERE id BETWEEN ? AND ?";
+    }
+    const IdRange rows = ws_.eventRows(runId_, name);
+    Statement st(ws_.db(), sql);
+    st.bind(1, rows.first).bind(2, rows.last);
+    GpuSpan r;
+    while (st.step()) {
+        r.rank = st.i32(0);
+        r.device = st.i32(1);
+        r.stream = st.i64(2);
+        r.start = st.i64(3);
+        r.end = st.i64(4);
+        r.nameId = st.i64(5);
+        r.extra = st.i64(6);
+        fn(r);
+    }
+}
+
+void RunEventReader::forEachAnnotation(const std::function<void(const Annotation&)>& fn) const {
+    const IdRange rows = ws_.eventRows(runId_, "gpu_annotations");
+    Statement st(
+        ws_.db(),
+        "SELECT rank, device, start_ns, end_ns, name_id FROM gpu_annotations WHERE id BETWEEN ? AND ?");
+    st.bind(1, rows.first).bind(2, rows.last);
+    while (st.step())
+        fn(Annotation{st.i32(0), st.i32(1), st.i64(2), st.i64(3), st.i64(4)});
+}
+
+void RunEventReader::forEachCpuSpan(CpuTable table, const std::function<void(const CpuSpan&)>& fn) const {
+    const bool api = table == CpuTable::ApiCalls;
+    const IdRange rows = ws_.eventRows(runId_, api ? "api_calls" : "cpu_ranges");
+    Statement st(
+        ws_.db(),
+        api ? "SELECT rank, pid, tid, start_ns, end_ns, name_id, kind FROM api_calls WHERE id BETWEEN ? "
+              "AND ?"
+            : "SELECT rank, pid, tid, start_ns, end_ns, name_id, kind FROM cpu_ranges WHERE id BETWEEN ? "
+              "AND ?");
+    st.bind(1, rows.first).bind(2, rows.last);
+    CpuSpan r;
+    while (st.step()) {
+        r.rank = st.i32(0);
+        r.pid = st.i64(1);
+        r.tid = st.i64(2);
+        r.start = st.i64(3);
+        r.end = st.i64(4);
+        r.nameId = st.i64(5);
+        r.kind = st.i32(6);
+        fn(r);
+    }
+}
+
+void RunEventReader::forEachStep(const std::function<void(const Step&)>& fn) const {
+    Statement st(ws_.db(),
+                 "SELECT rank, step_index, name_id, cpu_start_ns, cpu_end_ns, gpu_start_ns, gpu_end_ns "
+                 "FROM steps WHERE run_id = ? ORDER BY rank, step_index");
+    st.bind(1, runId_);
+    while (st.step())
+        fn(Step{st.i32(0), st.i32(1), st.i64(2), st.i64(3), st.i64(4), st.i64(5), st.i64(6)});
+}
+
+void RunEventReader::forEachSample(const std::function<void(const Sample&)>& fn) const {
+    const IdRange rows = ws_.eventRows(runId_, "counters");
+    Statement st(ws_.db(),
+                 "SELECT rank, device, ts_ns, value, name_id FROM counters WHERE id BETWEEN ? AND ?");
+    st.bind(1, rows.first).bind(2, rows.last);
+    while (st.step())
+        fn(Sample{st.i32(0), st.i32(1), st.i64(2), st.f64(3), st.i64(4)});
+}
+
+void RunEventReader::forEachString(const std::vector<std::int64_t>& ids,
+                                   const std::function<void(std::int64_t, const std::string&)>& fn) const {
+    Statement st(ws_.db(), "SELECT value FROM strings WHERE id = ?");
+    for (const std::int64_t id : ids) {
+        st.reset();
+        st.bind(1, id);
+        if (st.step())
+            fn(id, st.text(0));
+    }
+}
+
+} // namespace cnp
