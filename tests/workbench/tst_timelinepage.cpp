@@ -3,11 +3,13 @@
 // count, shift-drag range statistics (same numbers as the analysis library, by hand below), keys
 // (W/S/A/D/F/Esc), wheel zoom at the cursor, group collapse, compare mode aligned at a step.
 #include "store/Workspace.h"
+#include "timeline/TimelineOverview.h"
 #include "timeline/TimelinePage.h"
 #include "timeline/TimelineView.h"
 
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -79,6 +81,11 @@ TraceData trace(const char* name, Ns shift) {
 QPoint centreOf(const TimelineView* v, int row, int lane, Ns start, Ns end) {
     const double x = v->labelWidth() + v->axis().x((start + end) / 2);
     return QPoint(static_cast<int>(x), v->laneY(row, lane) + TimelineView::kLaneHeight / 2);
+}
+
+QByteArray fileBytes(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 } // namespace
@@ -348,6 +355,42 @@ private slots:
             QCOMPARE(QString::fromStdString(view()->model()->names[lane.name(sel.index)]), selectedName);
             QVERIFY(details->toPlainText().contains(selectedName));
         }
+    }
+
+    // Issue 16: the page never writes the workspace it views. A workspace from before overviews were
+    // written at ingest (runs inserted without one), opened read-only, shows its run from the full events
+    // and is byte-identical afterwards, still without an overview.
+    void readOnlyOldWorkspaceStaysByteIdentical() {
+        const QString file = dir_.filePath("old.cnpdb");
+        std::int64_t run = 0;
+        {
+            Workspace w(file.toStdString(), Workspace::Mode::CreateIfMissing);
+            Transaction tx(w.db());
+            run = w.insertRun(trace("old", 0));
+            tx.commit();
+            QVERIFY(!hasOverview(w, run));
+        } // the last connection closes: the log is checkpointed into the file
+        QVERIFY(!QFile::exists(file + "-wal"));
+        QVERIFY(QFile::setPermissions(file, QFile::ReadOwner | QFile::ReadGroup | QFile::ReadOther));
+        const QByteArray before = fileBytes(file);
+        QVERIFY(!before.isEmpty());
+        {
+            auto ro = std::make_shared<Workspace>(file.toStdString(), Workspace::Mode::ReadOnly);
+            TimelinePage page;
+            page.resize(1400, 700);
+            page.show();
+            page.setWorkspace(ro);
+            QSignalSpy loaded(&page, &TimelinePage::runLoaded);
+            page.showRun(run);
+            QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty(), 10000);
+            QCOMPARE(loaded.first().at(0).toLongLong(), run);
+            QVERIFY(page.view()->model());
+            QCOMPARE(page.view()->model()->eventCount(), std::size_t(5)); // 2 kernels + 2 calls + 1 step
+            QVERIFY(!hasOverview(*ro, run));
+        }
+        QCOMPARE(fileBytes(file), before);
+        const Workspace again(file.toStdString(), Workspace::Mode::ReadOnly);
+        QVERIFY(!hasOverview(again, run)); // nor is one waiting in a write-ahead log
     }
 
     void cleanupTestCase() { page_.reset(); }

@@ -177,15 +177,10 @@ void TimelinePageImpl::load(std::int64_t run) {
                     },
                     Qt::QueuedConnection);
             }
-            auto full = std::make_shared<const TimelineModel>(loadTimeline(ws, run, sink));
-            if (!hasOverview(ws, run)) {
-                try { // cache the overview for the next opening; a read-only file just skips it
-                    Workspace rw(path, Workspace::Mode::ReadWrite);
-                    storeOverview(rw, makeOverview(*full));
-                } catch (const std::exception&) {
-                }
-            }
-            return std::shared_ptr<const TimelineModel>(full);
+            // A run without a stored overview (ingested before overviews were written at ingest) paints
+            // when its full events arrive; the page keeps them in memory (`cache`) and never writes the
+            // workspace it views.
+            return std::make_shared<const TimelineModel>(loadTimeline(ws, run, sink));
         },
         [this, run](TaskOutcome<std::shared_ptr<const TimelineModel>>& o) {
             loading.erase(run);
