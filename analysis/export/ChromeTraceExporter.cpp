@@ -1,7 +1,7 @@
 #include "export/ChromeTraceExporter.h"
 
-#include "export/OutputFile.h"
 #include "core/Utf8.h"
+#include "export/OutputFile.h"
 
 #include "core/RapidJson.h"
 
@@ -179,17 +179,46 @@ std::string ChromeTraceExporter::formatMicros(Ns ns) {
     return s;
 }
 
-std::int64_t ChromeTraceExporter::write(const std::string& path) const {
-    const TraceData& t = trace_;
-    const TrackMap tracks(t);
-    const Ns earliest = earliestTime(t);
-    const Ns base = earliest >= 1'000'000'000 ? earliest / 1'000'000'000 * 1'000'000'000 : 0;
-    const auto& S = t.strings;
-    std::int64_t events = 0;
+namespace {
 
-    OutputFile out(path);
-    JsonWriter w(out);
-    w.StartObject();
+// Writes the trace events of one export, one member function per event kind, in the file's order:
+// top-level keys, track metadata, CPU ranges, API calls, kernels, memcpys, memsets, GPU annotations, flows,
+// counters. Counts every event it writes.
+class TraceEventWriter {
+public:
+    TraceEventWriter(JsonWriter& w, const TraceData& t, const TrackMap& tracks, Ns base)
+        : w(w), t(t), S(t.strings), tracks(tracks), base(base) {}
+
+    void topLevelKeys();
+    void trackMetadata();
+    void cpuRanges();
+    void apiCalls();
+    void kernels();
+    void memcpys();
+    void memsets();
+    void gpuAnnotations();
+    void flows();
+    void counters();
+    std::int64_t events() const { return events_; }
+
+private:
+    template <typename Value>
+    void meta(const char* name, std::int64_t pid, std::int64_t tid, const char* argKey, Value value);
+    // A complete event's common head; the caller writes its args and the object end.
+    void head(const char* cat, StringId name, std::int64_t pid, std::int64_t tid, Ns start, Ns end);
+    void gpuArgs(std::int32_t device, std::int64_t stream, std::int64_t correlation);
+    void dims(const char* k, const std::int32_t* d);
+
+    JsonWriter& w;
+    const TraceData& t;
+    const StringTable& S;
+    const TrackMap& tracks;
+    const Ns base;
+    std::int64_t events_ = 0;
+};
+
+// Everything before traceEvents[]; leaves the traceEvents array open.
+void TraceEventWriter::topLevelKeys() {
     key(w, "schemaVersion");
     w.Int(1);
     key(w, "traceName");
@@ -237,28 +266,33 @@ std::int64_t ChromeTraceExporter::write(const std::string& path) const {
     w.Int64(base);
     key(w, "traceEvents");
     w.StartArray();
+}
 
-    auto meta = [&](const char* name, std::int64_t pid, std::int64_t tid, const char* argKey, auto value) {
-        w.StartObject();
-        key(w, "name");
-        w.String(name);
-        key(w, "ph");
-        w.String("M");
-        key(w, "pid");
-        w.Int64(pid);
-        key(w, "tid");
-        w.Int64(tid);
-        key(w, "args");
-        w.StartObject();
-        key(w, argKey);
-        if constexpr (std::is_integral_v<decltype(value)>)
-            w.Int64(value);
-        else
-            str(w, value);
-        w.EndObject();
-        w.EndObject();
-        ++events;
-    };
+template <typename Value>
+void TraceEventWriter::meta(const char* name, std::int64_t pid, std::int64_t tid, const char* argKey,
+                            Value value) {
+    w.StartObject();
+    key(w, "name");
+    w.String(name);
+    key(w, "ph");
+    w.String("M");
+    key(w, "pid");
+    w.Int64(pid);
+    key(w, "tid");
+    w.Int64(tid);
+    key(w, "args");
+    w.StartObject();
+    key(w, argKey);
+    if constexpr (std::is_integral_v<Value>)
+        w.Int64(value);
+    else
+        str(w, value);
+    w.EndObject();
+    w.EndObject();
+    ++events_;
+}
+
+void TraceEventWriter::trackMetadata() {
     // Metadata: processes, CPU threads, GPU stream tracks.
     std::map<std::int32_t, const RankInfo*> rankInfo;
     for (const auto& r : t.ranks)
@@ -283,42 +317,46 @@ std::int64_t ChromeTraceExporter::write(const std::string& path) const {
              "GPU " + std::to_string(device) + " stream " + std::to_string(stream));
         meta("thread_sort_index", tracks.rankPid(rank), tid, "sort_index", order++);
     }
+}
 
-    // Complete events: the common head, then args, then the object end.
-    auto head = [&](const char* cat, StringId name, std::int64_t pid, std::int64_t tid, Ns start, Ns end) {
-        w.StartObject();
-        key(w, "ph");
-        w.String("X");
-        key(w, "cat");
-        w.String(cat);
-        key(w, "name");
-        str(w, S.at(name));
-        key(w, "pid");
-        w.Int64(pid);
-        key(w, "tid");
-        w.Int64(tid);
-        key(w, "ts");
-        micros(w, start - base);
-        key(w, "dur");
-        micros(w, end - start);
-        ++events;
-    };
-    auto gpuArgs = [&](std::int32_t device, std::int64_t stream, std::int64_t correlation) {
-        key(w, "device");
-        w.Int(device);
-        key(w, "stream");
-        w.Int64(stream);
-        key(w, "correlation");
-        w.Int64(correlation);
-    };
-    auto dims = [&](const char* k, const std::int32_t* d) {
-        key(w, k);
-        w.StartArray();
-        for (int i = 0; i < 3; ++i)
-            w.Int(d[i]);
-        w.EndArray();
-    };
+void TraceEventWriter::head(const char* cat, StringId name, std::int64_t pid, std::int64_t tid, Ns start,
+                            Ns end) {
+    w.StartObject();
+    key(w, "ph");
+    w.String("X");
+    key(w, "cat");
+    w.String(cat);
+    key(w, "name");
+    str(w, S.at(name));
+    key(w, "pid");
+    w.Int64(pid);
+    key(w, "tid");
+    w.Int64(tid);
+    key(w, "ts");
+    micros(w, start - base);
+    key(w, "dur");
+    micros(w, end - start);
+    ++events_;
+}
 
+void TraceEventWriter::gpuArgs(std::int32_t device, std::int64_t stream, std::int64_t correlation) {
+    key(w, "device");
+    w.Int(device);
+    key(w, "stream");
+    w.Int64(stream);
+    key(w, "correlation");
+    w.Int64(correlation);
+}
+
+void TraceEventWriter::dims(const char* k, const std::int32_t* d) {
+    key(w, k);
+    w.StartArray();
+    for (int i = 0; i < 3; ++i)
+        w.Int(d[i]);
+    w.EndArray();
+}
+
+void TraceEventWriter::cpuRanges() {
     for (const auto& c : t.cpuRanges) {
         head(cpuCategory(c.kind), c.name, tracks.pid(c.rank, c.pid), c.tid, c.start, c.end);
         key(w, "args");
@@ -336,6 +374,9 @@ std::int64_t ChromeTraceExporter::write(const std::string& path) const {
         w.EndObject();
         w.EndObject();
     }
+}
+
+void TraceEventWriter::apiCalls() {
     for (const auto& a : t.apiCalls) {
         head(a.kind == ApiKind::Driver ? "cuda_driver" : "cuda_runtime", a.name, tracks.pid(a.rank, a.pid),
              a.tid, a.start, a.end);
@@ -346,6 +387,9 @@ std::int64_t ChromeTraceExporter::write(const std::string& path) const {
         w.EndObject();
         w.EndObject();
     }
+}
+
+void TraceEventWriter::kernels() {
     for (const auto& k : t.kernels) {
         head("kernel", k.name, tracks.rankPid(k.rank), tracks.gpuTid(k.rank, k.device, k.stream), k.start,
              k.end);
@@ -367,6 +411,9 @@ std::int64_t ChromeTraceExporter::write(const std::string& path) const {
         w.EndObject();
         w.EndObject();
     }
+}
+
+void TraceEventWriter::memcpys() {
     for (const auto& m : t.memcpys) {
         head("gpu_memcpy", m.name, tracks.rankPid(m.rank), tracks.gpuTid(m.rank, m.device, m.stream), m.start,
              m.end);
@@ -384,6 +431,9 @@ std::int64_t ChromeTraceExporter::write(const std::string& path) const {
         w.EndObject();
         w.EndObject();
     }
+}
+
+void TraceEventWriter::memsets() {
     for (const auto& m : t.memsets) {
         head("gpu_memset", m.name, tracks.rankPid(m.rank), tracks.gpuTid(m.rank, m.device, m.stream), m.start,
              m.end);
@@ -397,6 +447,9 @@ std::int64_t ChromeTraceExporter::write(const std::string& path) const {
         w.EndObject();
         w.EndObject();
     }
+}
+
+void TraceEventWriter::gpuAnnotations() {
     for (const auto& g : t.gpuAnnotations) {
         head("gpu_user_annotation", g.name, tracks.rankPid(g.rank), tracks.gpuTid(g.rank, g.device, g.stream),
              g.start, g.end);
@@ -409,7 +462,9 @@ std::int64_t ChromeTraceExporter::write(const std::string& path) const {
         w.EndObject();
         w.EndObject();
     }
+}
 
+void TraceEventWriter::flows() {
     // Flows: the GPU end needs the device of the activity carrying the correlation id.
     if (!t.flows.empty()) {
         std::unordered_map<std::uint64_t, std::int32_t> deviceOf; // (rank, correlation) -> device
@@ -447,10 +502,13 @@ std::int64_t ChromeTraceExporter::write(const std::string& path) const {
                     w.String("e");
                 }
                 w.EndObject();
-                ++events;
+                ++events_;
             }
         }
     }
+}
+
+void TraceEventWriter::counters() {
     for (const auto& c : t.counters) {
         w.StartObject();
         key(w, "ph");
@@ -472,13 +530,35 @@ std::int64_t ChromeTraceExporter::write(const std::string& path) const {
             w.Null();
         w.EndObject();
         w.EndObject();
-        ++events;
+        ++events_;
     }
+}
+
+} // namespace
+
+std::int64_t ChromeTraceExporter::write(const std::string& path) const {
+    const TrackMap tracks(trace_);
+    const Ns earliest = earliestTime(trace_);
+    const Ns base = earliest >= 1'000'000'000 ? earliest / 1'000'000'000 * 1'000'000'000 : 0;
+    OutputFile out(path);
+    JsonWriter w(out);
+    TraceEventWriter events(w, trace_, tracks, base);
+    w.StartObject();
+    events.topLevelKeys();
+    events.trackMetadata();
+    events.cpuRanges();
+    events.apiCalls();
+    events.kernels();
+    events.memcpys();
+    events.memsets();
+    events.gpuAnnotations();
+    events.flows();
+    events.counters();
     w.EndArray();
     w.EndObject();
     out.Put('\n');
     out.commit();
-    return events;
+    return events.events();
 }
 
 } // namespace cnp

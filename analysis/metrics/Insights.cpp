@@ -191,85 +191,87 @@ void blockingSyncInsight(const RunSummaryReader& reader, const RunContext& ctx, 
     out.push_back(std::move(in));
 }
 
-// 2. Exposed communication per step; 3. low comm/compute overlap.
-void communicationInsights(const std::vector<RankSummary>& ranks, const std::vector<StepSummary>& steps,
-                           const RunContext& ctx, const InsightOptions& o, std::vector<Insight>& out) {
-    {
-        std::vector<const StepSummary*> bad;
-        double worst = 0;
-        for (const auto& s : steps) {
-            if (!s.hasGpu() || s.length() <= 0)
-                continue;
-            const double share =
-                static_cast<double>(s.breakdown.communication) / static_cast<double>(s.length());
-            if (share >= o.exposedCommShare)
-                bad.push_back(&s);
-            worst = std::max(worst, share);
-        }
-        if (steps.empty())
-            for (const auto& r : ranks)
-                if (r.window && r.window->length() > 0)
-                    worst = std::max(worst, static_cast<double>(r.breakdown.communication) /
-                                                static_cast<double>(r.window->length()));
-        if (!bad.empty() || (steps.empty() && worst >= o.exposedCommShare)) {
-            Insight in;
-            in.id = "exposed-communication";
-            in.value = worst;
-            in.severity =
-                worst >= 2 * o.exposedCommShare ? InsightSeverity::Critical : InsightSeverity::Warning;
-            const std::string scope = ctx.hasSteps ? "a step" : "the GPU window";
-            in.title = "Exposed communication up to " + pct(worst) + " of " + scope;
-            in.explanation =
-                "Communication kernels (NCCL and friends) ran with no compute kernel beside them for up "
-                "to " +
-                pct(worst) + " of " + scope +
-                ". That time is pure waiting on the network or "
-                "on peers. Overlap collectives with compute (bucketed gradient all-reduce, prefetching "
-                "FSDP/ZeRO parameters, separate communication streams), reduce the volume (gradient "
-                "compression, larger buckets) or check for a straggler rank that others wait for.";
-            std::sort(bad.begin(), bad.end(), [](const StepSummary* a, const StepSummary* b) {
-                return a->breakdown.communication > b->breakdown.communication;
-            });
-            in.evidenceTotal = bad.size();
-            for (std::size_t i = 0; i < bad.size() && i < o.maxEvidence; ++i)
-                in.evidence.push_back({bad[i]->rank,
-                                       bad[i]->index,
-                                       bad[i]->gpuStart,
-                                       bad[i]->gpuEnd,
-                                       {},
-                                       "exposed communication " + ms(bad[i]->breakdown.communication)});
-            out.push_back(std::move(in));
-        }
-        for (const auto& r : ranks) {
-            if (!r.window || r.window->length() <= 0)
-                continue;
-            const auto of = r.breakdown.overlapFraction();
-            const double commShare =
-                static_cast<double>(r.breakdown.communicationTotal) / static_cast<double>(r.window->length());
-            if (!of || commShare < o.minCommShareForOverlap || *of >= o.lowOverlap)
-                continue;
-            Insight in;
-            in.id = "low-overlap";
-            in.value = *of;
-            in.severity = InsightSeverity::Warning;
-            in.title = "Rank " + std::to_string(r.rank) + ": only " + pct(*of) +
-                       " of communication overlaps compute";
-            in.explanation =
-                "Communication takes " + pct(commShare) + " of rank " + std::to_string(r.rank) +
-                "'s GPU window but only " + pct(*of) +
-                " of it runs concurrently with compute kernels. "
-                "Collectives that could hide behind the backward pass are serialised with it: check that "
-                "gradient buckets are launched as soon as they are ready (DDP bucket_cap_mb, FSDP "
-                "backward prefetch) and that communication uses its own stream.";
-            in.evidence.push_back(
-                {r.rank,
-                 -1,
-                 r.window->start,
-                 r.window->end,
-                 {},
-                 "overlap " + ms(r.breakdown.overlap) + " of " + ms(r.breakdown.communicationTotal)});
-            out.push_back(std::move(in));
-        }
+// 2. Exposed communication per step (per rank window without steps): the worst share and the steps at or
+// above the threshold.
+void exposedCommunicationInsight(const std::vector<RankSummary>& ranks, const std::vector<StepSummary>& steps,
+                                 const RunContext& ctx, const InsightOptions& o, std::vector<Insight>& out) {
+    std::vector<const StepSummary*> bad;
+    double worst = 0;
+    for (const auto& s : steps) {
+        if (!s.hasGpu() || s.length() <= 0)
+            continue;
+        const double share = static_cast<double>(s.breakdown.communication) / static_cast<double>(s.length());
+        if (share >= o.exposedCommShare)
+            bad.push_back(&s);
+        worst = std::max(worst, share);
+    }
+    if (steps.empty())
+        for (const auto& r : ranks)
+            if (r.window && r.window->length() > 0)
+                worst = std::max(worst, static_cast<double>(r.breakdown.communication) /
+                                            static_cast<double>(r.window->length()));
+    if (!bad.empty() || (steps.empty() && worst >= o.exposedCommShare)) {
+        Insight in;
+        in.id = "exposed-communication";
+        in.value = worst;
+        in.severity = worst >= 2 * o.exposedCommShare ? InsightSeverity::Critical : InsightSeverity::Warning;
+        const std::string scope = ctx.hasSteps ? "a step" : "the GPU window";
+        in.title = "Exposed communication up to " + pct(worst) + " of " + scope;
+        in.explanation =
+            "Communication kernels (NCCL and friends) ran with no compute kernel beside them for up "
+            "to " +
+            pct(worst) + " of " + scope +
+            ". That time is pure waiting on the network or "
+            "on peers. Overlap collectives with compute (bucketed gradient all-reduce, prefetching "
+            "FSDP/ZeRO parameters, separate communication streams), reduce the volume (gradient "
+            "compression, larger buckets) or check for a straggler rank that others wait for.";
+        std::sort(bad.begin(), bad.end(), [](const StepSummary* a, const StepSummary* b) {
+            return a->breakdown.communication > b->breakdown.communication;
+        });
+        in.evidenceTotal = bad.size();
+        for (std::size_t i = 0; i < bad.size() && i < o.maxEvidence; ++i)
+            in.evidence.push_back({bad[i]->rank,
+                                   bad[i]->index,
+                                   bad[i]->gpuStart,
+                                   bad[i]->gpuEnd,
+                                   {},
+                                   "exposed communication " + ms(bad[i]->breakdown.communication)});
+        out.push_back(std::move(in));
+    }
+}
+
+// 3. Low comm/compute overlap, one finding per rank whose communication is a noticeable share.
+void lowOverlapInsights(const std::vector<RankSummary>& ranks, const InsightOptions& o,
+                        std::vector<Insight>& out) {
+    for (const auto& r : ranks) {
+        if (!r.window || r.window->length() <= 0)
+            continue;
+        const auto of = r.breakdown.overlapFraction();
+        const double commShare =
+            static_cast<double>(r.breakdown.communicationTotal) / static_cast<double>(r.window->length());
+        if (!of || commShare < o.minCommShareForOverlap || *of >= o.lowOverlap)
+            continue;
+        Insight in;
+        in.id = "low-overlap";
+        in.value = *of;
+        in.severity = InsightSeverity::Warning;
+        in.title =
+            "Rank " + std::to_string(r.rank) + ": only " + pct(*of) + " of communication overlaps compute";
+        in.explanation =
+            "Communication takes " + pct(commShare) + " of rank " + std::to_string(r.rank) +
+            "'s GPU window but only " + pct(*of) +
+            " of it runs concurrently with compute kernels. "
+            "Collectives that could hide behind the backward pass are serialised with it: check that "
+            "gradient buckets are launched as soon as they are ready (DDP bucket_cap_mb, FSDP "
+            "backward prefetch) and that communication uses its own stream.";
+        in.evidence.push_back(
+            {r.rank,
+             -1,
+             r.window->start,
+             r.window->end,
+             {},
+             "overlap " + ms(r.breakdown.overlap) + " of " + ms(r.breakdown.communicationTotal)});
+        out.push_back(std::move(in));
     }
 }
 
@@ -320,60 +322,62 @@ void shortKernelInsights(const RunSummaryReader& reader, const std::vector<RankS
     }
 }
 
-// 5. Synchronous or pageable memcpy; 6. device-wide synchronisation inside steps. Severity by the
-// share of the rank's GPU window (resp. step time) at stake.
-void copyAndDeviceSyncInsights(const std::vector<RankSummary>& ranks, const std::vector<StepSummary>& steps,
-                               const RunContext& ctx, const InsightOptions& o, std::vector<Insight>& out) {
-    for (const auto& r : ranks) {
-        const Ns window = r.window ? r.window->length() : 0;
-        if ((r.syncMemcpyCount > 0 || r.pageableMemcpyCount > 0) && window > 0) {
-            Insight in;
-            in.id = "sync-memcpy";
-            in.value = static_cast<double>(r.syncMemcpyCount + r.pageableMemcpyCount);
-            const Ns atStake = std::min(window, r.syncMemcpyNs + r.pageableMemcpyNs);
-            const double share = static_cast<double>(atStake) / static_cast<double>(window);
-            in.severity = severityForShare(share, o.copyShareWarning);
-            in.title = "Rank " + std::to_string(r.rank) + ": " + units::count(r.syncMemcpyCount) +
-                       " synchronous and " +
-                       countOf(r.pageableMemcpyCount, "pageable memory copy", "pageable memory copies") +
-                       " (" + pct(share) + " of the GPU window)";
-            in.explanation =
-                "Synchronous copies (cudaMemcpy without Async) block the CPU until the GPU has drained "
-                "its queue, and copies from pageable host memory are staged through a driver buffer and "
-                "cannot overlap with compute. " +
-                std::string(ctx.pytorch ? "Use pinned memory (pin_memory=True, tensor.pin_memory()) and "
-                                          "non_blocking=True, and avoid .item()/.cpu() inside the step."
-                                        : "Use pinned host memory (cudaMallocHost / cudaHostRegister) and "
-                                          "cudaMemcpyAsync on a non-default stream.");
-            in.evidence.push_back(
-                {r.rank,
-                 -1,
-                 -1,
-                 -1,
-                 {},
-                 "synchronous " + ms(r.syncMemcpyNs) + ", pageable " + ms(r.pageableMemcpyNs)});
-            out.push_back(std::move(in));
-        }
-        if (r.deviceSyncCount > 0) {
-            Ns rankSteps = 0;
-            for (const auto& s : steps)
-                if (s.rank == r.rank)
-                    rankSteps += s.length();
-            const Ns scope = ctx.hasSteps ? rankSteps : window;
-            Insight in;
-            in.id = "device-sync";
-            in.value = static_cast<double>(r.deviceSyncCount);
-            const double share =
-                scope > 0 ? static_cast<double>(std::min(scope, r.deviceSyncNs)) / static_cast<double>(scope)
-                          : 1.0;
-            in.severity = severityForShare(share, o.blockingSyncShare);
-            in.title =
-                "Rank " + std::to_string(r.rank) + ": " +
-                countOf(r.deviceSyncCount, "device-wide synchronisation", "device-wide synchronisations") +
-                (ctx.hasSteps ? " inside steps (" : " (") + ms(r.deviceSyncNs) + ")";
-            in.explanation =
-                ctx.pytorch
-                    ? "cudaDeviceSynchronize inside a training step stops the CPU until every stream is "
+// 5. Synchronous or pageable memcpy on one rank. Severity by the share of its GPU window at stake.
+void syncMemcpyInsight(const RankSummary& r, const RunContext& ctx, const InsightOptions& o,
+                       std::vector<Insight>& out) {
+    const Ns window = r.window ? r.window->length() : 0;
+    if (!(r.syncMemcpyCount > 0 || r.pageableMemcpyCount > 0) || window <= 0)
+        return;
+    Insight in;
+    in.id = "sync-memcpy";
+    in.value = static_cast<double>(r.syncMemcpyCount + r.pageableMemcpyCount);
+    const Ns atStake = std::min(window, r.syncMemcpyNs + r.pageableMemcpyNs);
+    const double share = static_cast<double>(atStake) / static_cast<double>(window);
+    in.severity = severityForShare(share, o.copyShareWarning);
+    in.title = "Rank " + std::to_string(r.rank) + ": " + units::count(r.syncMemcpyCount) +
+               " synchronous and " +
+               countOf(r.pageableMemcpyCount, "pageable memory copy", "pageable memory copies") + " (" +
+               pct(share) + " of the GPU window)";
+    in.explanation =
+        "Synchronous copies (cudaMemcpy without Async) block the CPU until the GPU has drained "
+        "its queue, and copies from pageable host memory are staged through a driver buffer and "
+        "cannot overlap with compute. " +
+        std::string(ctx.pytorch ? "Use pinned memory (pin_memory=True, tensor.pin_memory()) and "
+                                  "non_blocking=True, and avoid .item()/.cpu() inside the step."
+                                : "Use pinned host memory (cudaMallocHost / cudaHostRegister) and "
+                                  "cudaMemcpyAsync on a non-default stream.");
+    in.evidence.push_back({r.rank,
+                           -1,
+                           -1,
+                           -1,
+                           {},
+                           "synchronous " + ms(r.syncMemcpyNs) + ", pageable " + ms(r.pageableMemcpyNs)});
+    out.push_back(std::move(in));
+}
+
+// 6. Device-wide synchronisation on one rank (inside steps when there are steps). Severity by the share of
+// the rank's step time (else GPU window) at stake.
+void deviceSyncInsight(const RankSummary& r, const std::vector<StepSummary>& steps, const RunContext& ctx,
+                       const InsightOptions& o, std::vector<Insight>& out) {
+    if (r.deviceSyncCount <= 0)
+        return;
+    const Ns window = r.window ? r.window->length() : 0;
+    Ns rankSteps = 0;
+    for (const auto& s : steps)
+        if (s.rank == r.rank)
+            rankSteps += s.length();
+    const Ns scope = ctx.hasSteps ? rankSteps : window;
+    Insight in;
+    in.id = "device-sync";
+    in.value = static_cast<double>(r.deviceSyncCount);
+    const double share =
+        scope > 0 ? static_cast<double>(std::min(scope, r.deviceSyncNs)) / static_cast<double>(scope) : 1.0;
+    in.severity = severityForShare(share, o.blockingSyncShare);
+    in.title = "Rank " + std::to_string(r.rank) + ": " +
+               countOf(r.deviceSyncCount, "device-wide synchronisation", "device-wide synchronisations") +
+               (ctx.hasSteps ? " inside steps (" : " (") + ms(r.deviceSyncNs) + ")";
+    in.explanation =
+        ctx.pytorch ? "cudaDeviceSynchronize inside a training step stops the CPU until every stream is "
                       "idle, "
                       "so the GPU runs dry while the CPU prepares the next work. Typical sources: "
                       "torch.cuda.synchronize() for timing, .item() on a loss for logging, or a library "
@@ -381,21 +385,19 @@ void copyAndDeviceSyncInsights(const std::vector<RankSummary>& ranks, const std:
                     : "cudaDeviceSynchronize stops the CPU until every stream is idle, so the GPU runs dry "
                       "while the CPU prepares the next work. Synchronise on the one stream or event the host "
                       "needs, or later.";
-            for (const auto& s : steps)
-                if (s.rank == r.rank && s.deviceSyncCount > 0) {
-                    if (in.evidence.size() < o.maxEvidence)
-                        in.evidence.push_back({s.rank,
-                                               s.index,
-                                               s.cpuStart,
-                                               s.cpuEnd,
-                                               {},
-                                               countOf(s.deviceSyncCount, "device synchronisation",
-                                                       "device synchronisations")});
-                    ++in.evidenceTotal;
-                }
-            out.push_back(std::move(in));
+    for (const auto& s : steps)
+        if (s.rank == r.rank && s.deviceSyncCount > 0) {
+            if (in.evidence.size() < o.maxEvidence)
+                in.evidence.push_back(
+                    {s.rank,
+                     s.index,
+                     s.cpuStart,
+                     s.cpuEnd,
+                     {},
+                     countOf(s.deviceSyncCount, "device synchronisation", "device synchronisations")});
+            ++in.evidenceTotal;
         }
-    }
+    out.push_back(std::move(in));
 }
 
 // 7. Stragglers and rank imbalance.
@@ -481,9 +483,13 @@ std::vector<Insight> computeInsights(const Workspace& ws, const std::string& run
     idleGapInsight(reader, ctx, o, out);
     blockingSyncInsight(reader, ctx, o, out);
 
-    communicationInsights(ranks, steps, ctx, o, out);
+    exposedCommunicationInsight(ranks, steps, ctx, o, out);
+    lowOverlapInsights(ranks, o, out);
     shortKernelInsights(reader, ranks, ctx, o, out);
-    copyAndDeviceSyncInsights(ranks, steps, ctx, o, out);
+    for (const auto& r : ranks) { // per rank: its copy finding, then its sync finding
+        syncMemcpyInsight(r, ctx, o, out);
+        deviceSyncInsight(r, steps, ctx, o, out);
+    }
     stragglerInsight(ranks, steps, o, out);
     releaseNoteInsights(ws, run, out);
     sortBySeverity(out);

@@ -34,6 +34,20 @@ public:
     const TranslatorStats& stats() const { return stats_; }
 
 private:
+    // One handler per CUPTI activity kind: the record as the struct of its kind, appended to the writer.
+    void addKernel(const CUpti_Activity* record);
+    void addMemcpy(const CUpti_Activity* record);
+    void addPeerMemcpy(const CUpti_Activity* record);
+    void addMemset(const CUpti_Activity* record);
+    void addApi(const CUpti_Activity* record);
+    void addSynchronization(const CUpti_Activity* record);
+    void addMemory(const CUpti_Activity* record);
+    void addOverhead(const CUpti_Activity* record);
+    void addMarker(const CUpti_Activity* record);
+    void addMarkerData(const CUpti_Activity* record);
+    void addDevice(const CUpti_Activity* record);
+    void addContext(const CUpti_Activity* record);
+    void addName(const CUpti_Activity* record);
     std::uint32_t apiNameId(bool driver, std::uint32_t cbid);
     std::uint32_t intern(const char* s) { return s ? writer_.intern(s) : 0; }
 

@@ -1,9 +1,9 @@
-// Memory-kind names: one table (core/MemoryKindNames.h) for every importer. For each CUPTI kind, the nsys
-// importer's memcpy/memset names, the Kineto importer's parser of such names and the snake-case id agree;
-// the .cnpt importer's names are checked in tests/collector/tst_cnptimporter.cpp.
+// Memory-kind names: one table (core/MemoryKindNames.h) for every importer. For each CUPTI kind, the
+// memcpy/memset names the nsys and .cnpt importers store (import/common/CopyNames.h), the parser of such
+// names the Kineto importer uses and the snake-case id agree; the .cnpt importer's stored names are checked
+// in tests/collector/tst_cnptimporter.cpp.
 #include "core/MemoryKindNames.h"
-#include "import/kineto/KinetoMemcpyName.h"
-#include "import/nsys/NsysNames.h"
+#include "import/common/CopyNames.h"
 
 #include <QtTest>
 
@@ -46,15 +46,15 @@ private slots:
         QCOMPARE(memoryKindFromName(label.toStdString()), kind);
         QCOMPARE(memoryKindFromName(" " + id.toUpper().toStdString() + " "), kind);
         // nsys writes the name, Kineto's parser reads it back to the same kind.
-        const std::string copy = nsys::memcpyDisplayName(MemcpyKind::HtoD, MemoryKind::Pageable, kind);
+        const std::string copy = CopyNames::memcpyName(MemcpyKind::HtoD, MemoryKind::Pageable, kind);
         QCOMPARE(QString::fromStdString(copy), "Memcpy HtoD (Pageable -> " + label + ")");
         MemcpyKind k;
         MemoryKind src, dst;
-        parseMemcpyName(copy, k, src, dst);
+        CopyNames::parseMemcpyName(copy, k, src, dst);
         QCOMPARE(k, MemcpyKind::HtoD);
         QCOMPARE(src, MemoryKind::Pageable);
         QCOMPARE(dst, kind);
-        QCOMPARE(memsetMemoryKind(nsys::memsetDisplayName(kind)), kind);
+        QCOMPARE(CopyNames::parseMemsetName(CopyNames::memsetName(kind)), kind);
     }
     void unknown() {
         QCOMPARE(memoryKindFromCupti(8), MemoryKind::Unknown);

@@ -24,7 +24,8 @@ public:
     bool canRead(const std::string& path, std::string_view head) const override; // by magic
     TraceData read(const std::string& path, const ProgressSink& sink) const override;
 
-    // The conversion alone (tests, benchmark). `path` names the source in errors and RankInfo.
+    // The conversion alone (tests, benchmark; the work is CnptConverter's). `path` names the source in
+    // errors and RankInfo.
     static TraceData convert(const cnpt::CnptReader& reader, const std::string& path,
                              const ProgressSink& sink = {});
 };

@@ -1,9 +1,12 @@
 #include "import/kineto/KinetoTraceParser.h"
 
 #include "core/InputError.h"
-#include "import/common/NumberText.h"
 #include "core/Utf8.h"
-#include "import/kineto/KinetoMemcpyName.h"
+#include "import/common/CopyNames.h"
+#include "import/common/CudaVersionText.h"
+#include "import/common/FlowLinker.h"
+#include "import/common/NumberText.h"
+#include "import/common/SkipCounter.h"
 
 #include <algorithm>
 #include <cstring>
@@ -28,11 +31,9 @@ bool isNanOrInfinity(std::string_view text) {
     return !text.empty() && (text[0] == 'N' || text[0] == 'I');
 }
 
+// Kineto writes the versions as numbers (12040 -> "12.4"); text is kept as written.
 std::string cudaVersionText(std::string_view text, bool isNumber) {
-    std::int64_t v = 0;
-    if (isNumber && parseInteger(text, v) && v >= 1000 && v < 1000000)
-        return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); // 12040 -> "12.4"
-    return std::string(text);
+    return isNumber ? CudaVersionText::fromText(text) : std::string(text);
 }
 
 } // namespace
@@ -559,7 +560,7 @@ void KinetoTraceParser::eventArg(std::string_view text, bool isNumber, bool isSt
 // ---- one event -----------------------------------------------------------------------------
 
 void KinetoTraceParser::skip(std::int64_t offset, const char* reason) {
-    trace_.info.skipped.add(offset, reason);
+    SkipCounter(trace_.info.skipped).refuse(offset, reason);
 }
 
 StringId KinetoTraceParser::internName(const std::string& name) {
@@ -655,9 +656,9 @@ void KinetoTraceParser::finishEvent() {
         m.stream = stream;
         m.device = device;
         m.bytes = ev_.bytes; // -1 = not given; filled from the launching API call in finish()
-        parseMemcpyName(ev_.name, m.kind, m.srcKind, m.dstKind);
+        CopyNames::parseMemcpyName(ev_.name, m.kind, m.srcKind, m.dstKind);
         if (m.kind == MemcpyKind::Unknown && !ev_.kind.empty())
-            m.kind = memcpyKindFromText(ev_.kind);
+            m.kind = CopyNames::directionFromLabel(ev_.kind);
         m.name = name;
         trace_.memcpys.push_back(m);
         break;
@@ -670,7 +671,7 @@ void KinetoTraceParser::finishEvent() {
         m.stream = stream;
         m.device = device;
         m.bytes = std::max<std::int64_t>(ev_.bytes, 0);
-        m.memKind = memsetMemoryKind(ev_.name);
+        m.memKind = CopyNames::parseMemsetName(ev_.name);
         m.name = name;
         trace_.memsets.push_back(m);
         break;
@@ -770,13 +771,15 @@ TraceData KinetoTraceParser::finish() {
     for (auto& m : t.memcpys)
         m.bytes = std::max<std::int64_t>(m.bytes, 0);
 
-    // ac2g flows: pair "s" (launch, CPU side) and "f" (GPU side) by id; the id is the correlation id,
-    // so the GPU activity carrying it gives the exact GPU start and stream (ROCm puts "f" on the CPU
-    // thread). O(n log n).
+    // ac2g flows: "s" is the launch (CPU side), "f" the GPU side, paired by id = the correlation id (a
+    // repeated id: the first launch, the first "f"); the GPU activity carrying the id gives the exact GPU
+    // start and stream (ROCm puts "f" on the CPU thread). Flows in ascending id order. O(n log n).
     if (!flowStarts_.empty() && !flowEnds_.empty()) {
-        auto byId = [](const FlowEnd& a, const FlowEnd& b) { return a.id < b.id; };
-        std::stable_sort(flowStarts_.begin(), flowStarts_.end(), byId);
-        std::stable_sort(flowEnds_.begin(), flowEnds_.end(), byId);
+        FlowLinker linker; // one process: scope 0
+        linker.reserve(flowStarts_.size(), 0);
+        for (const auto& s : flowStarts_)
+            linker.addLaunch(0, s.id, FlowLinker::Launch{s.ts, 0, s.tid, ApiKind::Runtime});
+        flowStarts_ = {};                                            // the linker holds the launches now
         std::vector<std::tuple<std::int64_t, Ns, std::int64_t>> gpu; // (correlation, start, stream)
         gpu.reserve(t.kernels.size() + t.memcpys.size() + t.memsets.size());
         for (const auto& k : t.kernels)
@@ -789,30 +792,21 @@ TraceData KinetoTraceParser::finish() {
             if (m.correlation != 0)
                 gpu.emplace_back(m.correlation, m.start, m.stream);
         std::sort(gpu.begin(), gpu.end());
-        std::size_t j = 0;
-        for (std::size_t i = 0; i < flowStarts_.size(); ++i) {
-            const auto& s = flowStarts_[i];
-            if (i > 0 && flowStarts_[i - 1].id == s.id)
-                continue; // a repeated id: the first launch wins
-            while (j < flowEnds_.size() && flowEnds_[j].id < s.id)
-                ++j;
-            if (j == flowEnds_.size())
-                break;
-            if (flowEnds_[j].id != s.id)
+        std::stable_sort(flowEnds_.begin(), flowEnds_.end(),
+                         [](const FlowEnd& a, const FlowEnd& b) { return a.id < b.id; });
+        for (std::size_t i = 0; i < flowEnds_.size(); ++i) {
+            const auto& f = flowEnds_[i];
+            if (i > 0 && flowEnds_[i - 1].id == f.id)
                 continue;
-            Flow f;
-            f.correlation = s.id;
-            f.rank = rank;
-            f.cpuTs = s.ts;
-            f.tid = s.tid;
-            f.gpuTs = flowEnds_[j].ts;
-            f.stream = flowEnds_[j].tid;
-            auto g = std::lower_bound(gpu.begin(), gpu.end(), std::make_tuple(s.id, INT64_MIN, INT64_MIN));
-            if (g != gpu.end() && std::get<0>(*g) == s.id) {
-                f.gpuTs = std::get<1>(*g);
-                f.stream = std::get<2>(*g);
+            Ns gpuTs = f.ts;
+            std::int64_t stream = f.tid;
+            auto g = std::lower_bound(gpu.begin(), gpu.end(), std::make_tuple(f.id, INT64_MIN, INT64_MIN));
+            if (g != gpu.end() && std::get<0>(*g) == f.id) {
+                gpuTs = std::get<1>(*g);
+                stream = std::get<2>(*g);
             }
-            t.flows.push_back(f);
+            if (auto flow = linker.flowFor(0, rank, f.id, gpuTs, stream))
+                t.flows.push_back(*flow);
         }
     }
     flowStarts_ = {};

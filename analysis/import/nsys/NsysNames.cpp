@@ -32,22 +32,6 @@ MemoryKind memoryKindFromNsys(std::int64_t memKind) {
     return MemoryKind::Unknown;
 }
 
-const char* memcpyKindLabel(MemcpyKind kind) {
-    static const char* names[] = {"Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA",
-                                  "AtoD",    "DtoA", "DtoD", "HtoH", "PtoP"};
-    const auto i = static_cast<unsigned>(kind);
-    return i < std::size(names) ? names[i] : "Unknown";
-}
-
-std::string memcpyDisplayName(MemcpyKind kind, MemoryKind src, MemoryKind dst) {
-    return std::string("Memcpy ") + memcpyKindLabel(kind) + " (" + memoryKindLabel(src) + " -> " +
-           memoryKindLabel(dst) + ")";
-}
-
-std::string memsetDisplayName(MemoryKind kind) {
-    return std::string("Memset (") + memoryKindLabel(kind) + ")";
-}
-
 std::string formatDriverVersion(std::int64_t v) {
     if (v <= 0)
         return {};
@@ -56,12 +40,6 @@ std::string formatDriverVersion(std::int64_t v) {
     if (patch > 0)
         s += "." + std::string(patch < 10 ? "0" : "") + std::to_string(patch);
     return s;
-}
-
-std::string formatCudaVersion(std::int64_t v) {
-    if (v <= 0)
-        return {};
-    return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
 }
 
 } // namespace cnp::nsys

@@ -1,6 +1,5 @@
 #pragma once
 // Name and enum conversions between Nsight Systems' export and our TraceData (docs/nsys-mapping.md).
-#include "core/MemoryKindNames.h"
 #include "core/TraceData.h"
 
 #include <cstdint>
@@ -22,16 +21,9 @@ MemcpyKind memcpyKindFromNsys(std::int64_t copyKind);
 // 0 = pageable and uses 7 for unknown; CUPTI (our MemoryKind) counts from 1 = pageable, 0 = unknown.
 MemoryKind memoryKindFromNsys(std::int64_t memKind);
 
-// The display names the PyTorch profiler (Kineto) gives the same activities, so runs from both
-// sources compare by name: "Memcpy HtoD (Pageable -> Device)", "Memset (Device)".
-std::string memcpyDisplayName(MemcpyKind kind, MemoryKind src, MemoryKind dst);
-std::string memsetDisplayName(MemoryKind kind);
-const char* memcpyKindLabel(MemcpyKind kind); // "HtoD"
-
-// NvDriverVersion 52510517 -> "525.105.17"; 0 or negative -> "".
+// NvDriverVersion 52510517 -> "525.105.17"; 0 or negative -> "". (CUDA versions:
+// import/common/CudaVersionText.h; memcpy/memset names: import/common/CopyNames.h.)
 std::string formatDriverVersion(std::int64_t v);
-// CudaDriverVersion 12000 -> "12.0", 12040 -> "12.4"; 0 or negative -> "".
-std::string formatCudaVersion(std::int64_t v);
 
 // Serialized GlobalId (globalTid/globalPid) fields: pid = bits 24..47, tid = bits 0..23.
 constexpr std::int64_t pidOf(std::int64_t globalId) {

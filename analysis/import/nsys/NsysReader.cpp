@@ -2,6 +2,8 @@
 
 #include "core/InputError.h"
 #include "core/TimeBounds.h"
+#include "import/common/CudaVersionText.h"
+#include "import/common/SkipCounter.h"
 #include "import/nsys/NsysNames.h"
 
 #include <algorithm>
@@ -76,11 +78,6 @@ NsysReader::~NsysReader() {
     sqlite3_finalize(stringLookup_);
 }
 
-std::uint64_t NsysReader::correlationKey(std::int64_t pid, std::int64_t correlation) {
-    return (static_cast<std::uint64_t>(pid & 0xFFFFFF) << 40) ^
-           static_cast<std::uint64_t>(correlation & 0xFFFFFFFFFF);
-}
-
 void NsysReader::forEachRow(const std::string& sql, const std::function<void(sqlite3_stmt*)>& row) {
     sqlite3_stmt* st = nullptr;
     if (sqlite3_prepare_v2(db_.db(), sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
@@ -129,10 +126,12 @@ StringId NsysReader::apiName(std::int64_t nsysId) {
 bool NsysReader::rowTimes(sqlite3_stmt* st, const char* table, std::int64_t start, std::int64_t end, Ns& s,
                           Ns& e) {
     const auto a = shiftedTime(start, epoch_), b = shiftedTime(end, epoch_);
-    const char* why = !a || !b ? ": time out of range" : (*b < *a ? ": ends before it starts" : nullptr);
-    if (why) {
+    const SkipCounter::SpanFault fault = SkipCounter::spanFault(a, b);
+    if (fault != SkipCounter::SpanFault::None) {
         const std::int64_t row = colInt(st, 0);
-        trace_.info.skipped.add(row, std::string(table) + " row " + std::to_string(row) + why);
+        SkipCounter(trace_.info.skipped)
+            .refuse(row,
+                    SkipCounter::reason(fault, std::string(table) + " row " + std::to_string(row) + ":"));
         return false;
     }
     s = *a;
@@ -169,7 +168,7 @@ TraceData NsysReader::read() {
     trace_.memsets.reserve(rows(kMemsetTable));
     trace_.apiCalls.reserve(rows(kRuntimeTable));
     trace_.flows.reserve(trace_.kernels.capacity() + trace_.memcpys.capacity() + trace_.memsets.capacity());
-    apiByCorrelation_.reserve(trace_.apiCalls.capacity());
+    flows_.reserve(trace_.apiCalls.capacity(), trace_.flows.capacity());
     sink_.report(0.05);
     readKernels();
     sink_.report(0.35);
@@ -284,6 +283,7 @@ void NsysReader::readKernels() {
         k.staticSmem = static_cast<std::int32_t>(colInt(st, 16));
         k.dynamicSmem = static_cast<std::int32_t>(colInt(st, 17));
         noteDevice(rank, k.device);
+        flows_.addActivity(pidOf(colInt(st, 6)), rank, k.correlation, k.start, k.stream);
         trace_.kernels.push_back(k);
     });
 }
@@ -297,7 +297,6 @@ void NsysReader::readMemcpys() {
                             db_.columnOr(t, "globalPid", "NULL") + ", " + db_.columnOr(t, "bytes", "0") +
                             ", " + db_.columnOr(t, "copyKind", "0") + ", " + db_.columnOr(t, "srcKind", "7") +
                             ", " + db_.columnOr(t, "dstKind", "7") + " FROM " + t;
-    std::map<std::tuple<int, int, int>, StringId> names;
     forEachRow(sql, [&](sqlite3_stmt* st) {
         const std::int32_t rank = rankOfGlobalId(colInt(st, 6));
         if (rank < 0)
@@ -313,13 +312,9 @@ void NsysReader::readMemcpys() {
         m.kind = memcpyKindFromNsys(colInt(st, 8));
         m.srcKind = memoryKindFromNsys(colInt(st, 9, 7));
         m.dstKind = memoryKindFromNsys(colInt(st, 10, 7));
-        auto key = std::make_tuple(int(m.kind), int(m.srcKind), int(m.dstKind));
-        auto it = names.find(key);
-        if (it == names.end())
-            it = names.emplace(key, trace_.strings.intern(memcpyDisplayName(m.kind, m.srcKind, m.dstKind)))
-                     .first;
-        m.name = it->second;
+        m.name = copyNames_.memcpyId(m.kind, m.srcKind, m.dstKind);
         noteDevice(rank, m.device);
+        flows_.addActivity(pidOf(colInt(st, 6)), rank, m.correlation, m.start, m.stream);
         trace_.memcpys.push_back(m);
     });
 }
@@ -333,7 +328,6 @@ void NsysReader::readMemsets() {
                             db_.columnOr(t, "globalPid", "NULL") + ", " + db_.columnOr(t, "bytes", "0") +
                             ", " + db_.columnOr(t, "value", "0") + ", " + db_.columnOr(t, "memKind", "7") +
                             " FROM " + t;
-    std::map<int, StringId> names;
     forEachRow(sql, [&](sqlite3_stmt* st) {
         const std::int32_t rank = rankOfGlobalId(colInt(st, 6));
         if (rank < 0)
@@ -348,11 +342,9 @@ void NsysReader::readMemsets() {
         m.bytes = colInt(st, 7);
         m.value = static_cast<std::int32_t>(colInt(st, 8));
         m.memKind = memoryKindFromNsys(colInt(st, 9, 7));
-        auto it = names.find(int(m.memKind));
-        if (it == names.end())
-            it = names.emplace(int(m.memKind), trace_.strings.intern(memsetDisplayName(m.memKind))).first;
-        m.name = it->second;
+        m.name = copyNames_.memsetId(m.memKind);
         noteDevice(rank, m.device);
+        flows_.addActivity(pidOf(colInt(st, 6)), rank, m.correlation, m.start, m.stream);
         trace_.memsets.push_back(m);
     });
 }
@@ -389,30 +381,14 @@ void NsysReader::readApiCalls() {
         a.correlation = colInt(st, 5);
         a.rank = rank;
         a.name = apiName(colInt(st, 6));
-        if (a.correlation != 0)
-            apiByCorrelation_.emplace(correlationKey(a.pid, a.correlation), ApiRef{a.start, a.tid});
+        flows_.addLaunch(a.pid, a);
         trace_.apiCalls.push_back(a);
     });
 }
 
+// One flow per kernel, memcpy, memset (in that order) whose launching call is known.
 void NsysReader::buildFlows() {
-    std::unordered_map<std::int32_t, std::int64_t> pidOfRank;
-    for (const auto& r : trace_.ranks)
-        pidOfRank[r.rank] = r.pid;
-    auto link = [&](std::int32_t rank, std::int64_t correlation, Ns gpuStart, std::int64_t stream) {
-        if (correlation == 0)
-            return;
-        auto it = apiByCorrelation_.find(correlationKey(pidOfRank[rank], correlation));
-        if (it == apiByCorrelation_.end())
-            return;
-        trace_.flows.push_back(Flow{correlation, rank, it->second.start, it->second.tid, gpuStart, stream});
-    };
-    for (const auto& k : trace_.kernels)
-        link(k.rank, k.correlation, k.start, k.stream);
-    for (const auto& m : trace_.memcpys)
-        link(m.rank, m.correlation, m.start, m.stream);
-    for (const auto& m : trace_.memsets)
-        link(m.rank, m.correlation, m.start, m.stream);
+    flows_.linkInto(trace_.flows);
 }
 
 void NsysReader::readSynchronization() {
@@ -435,8 +411,8 @@ void NsysReader::readSynchronization() {
             return;
         r.pid = pidOf(gpid);
         r.correlation = colInt(st, 4);
-        auto api = apiByCorrelation_.find(correlationKey(r.pid, r.correlation));
-        r.tid = api != apiByCorrelation_.end() ? api->second.tid : r.pid;
+        const FlowLinker::Launch* api = flows_.launch(r.pid, r.correlation);
+        r.tid = api ? api->tid : r.pid;
         r.rank = rank;
         r.kind = CpuRangeKind::Other;
         r.domain = domain;
@@ -491,8 +467,9 @@ void NsysReader::readNvtx() {
         CpuRange r;
         const bool isMark = colInt(st, 3) == mark;
         if (!isMark && colIsNull(st, 2)) {
-            trace_.info.skipped.add(colInt(st, 0), "NVTX_EVENTS row " + std::to_string(colInt(st, 0)) +
-                                                       ": range never ended");
+            SkipCounter(trace_.info.skipped)
+                .refuse(colInt(st, 0),
+                        "NVTX_EVENTS row " + std::to_string(colInt(st, 0)) + ": range never ended");
             return;
         }
         if (!rowTimes(st, kNvtxTable, colInt(st, 1), isMark ? colInt(st, 1) : colInt(st, 2), r.start, r.end))
@@ -564,7 +541,7 @@ void NsysReader::readSystemInfo() {
                    else if (name == "NvDriverVersion" && trace_.info.driverVersion.empty())
                        trace_.info.driverVersion = formatDriverVersion(std::atoll(value.c_str()));
                    else if (name == "CudaDriverVersion" && trace_.info.cudaVersion.empty())
-                       trace_.info.cudaVersion = formatCudaVersion(std::atoll(value.c_str()));
+                       trace_.info.cudaVersion = CudaVersionText::fromInteger(std::atoll(value.c_str()));
                });
     for (auto& r : trace_.ranks)
         r.host = trace_.info.host;

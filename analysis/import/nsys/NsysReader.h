@@ -15,6 +15,8 @@
 //    and CudaDriverVersion properties are queried by exact name, META_DATA_CAPTURE is never read.
 // Cost: one pass over each event table, O(rows) time; memory O(imported events + distinct strings).
 #include "core/TraceData.h"
+#include "import/common/CopyNames.h"
+#include "import/common/FlowLinker.h"
 #include "import/nsys/NsysDatabase.h"
 #include "store/Workspace.h"
 
@@ -39,11 +41,6 @@ public:
     TraceData read();
 
 private:
-    struct ApiRef {
-        Ns start = 0;
-        std::int64_t tid = 0;
-    };
-
     void readSessionStart();
     void assignRanks();
     void readKernels();
@@ -69,7 +66,6 @@ private:
     // The rank of a serialized globalPid/globalTid, or -1 when its process is not imported.
     std::int32_t rankOfGlobalId(std::int64_t globalId) const;
     void noteDevice(std::int32_t rank, std::int32_t device);
-    static std::uint64_t correlationKey(std::int64_t pid, std::int64_t correlation);
 
     NsysDatabase db_;
     const ProgressSink& sink_;
@@ -79,7 +75,8 @@ private:
     std::unordered_map<std::int64_t, StringId> stringCache_, apiNameCache_;
     std::unordered_map<std::int64_t, std::int32_t> rankOfPid_;
     std::map<std::int32_t, std::vector<std::int32_t>> devicesOfRank_; // distinct devices per rank
-    std::unordered_map<std::uint64_t, ApiRef> apiByCorrelation_;      // (pid, correlation) -> launch
+    CopyNames copyNames_{trace_.strings};
+    FlowLinker flows_; // scope = pid: correlation ids are unique per process
 };
 
 } // namespace cnp::nsys
