@@ -1,7 +1,7 @@
 #include "export/ChromeTraceExporter.h"
 
-#include "export/OutputFile.h"
 #include "core/Utf8.h"
+#include "export/OutputFile.h"
 
 #include "core/RapidJson.h"
 

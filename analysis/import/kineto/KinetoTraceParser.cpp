@@ -1,8 +1,8 @@
 #include "import/kineto/KinetoTraceParser.h"
 
 #include "core/InputError.h"
-#include "import/common/NumberText.h"
 #include "core/Utf8.h"
+#include "import/common/NumberText.h"
 #include "import/kineto/KinetoMemcpyName.h"
 
 #include <algorithm>
