@@ -1,6 +1,7 @@
 #include "core/Sha256.h"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace cnp {
@@ -25,7 +26,7 @@ constexpr std::uint32_t rotr(std::uint32_t x, int n) {
 // Processes one 64-byte block.
 void compress(State& h, const unsigned char* block) {
     std::array<std::uint32_t, 64> w{};
-    for (int i = 0; i < 16; ++i)
+    for (std::size_t i = 0; i < 16; ++i)
         w[i] = std::uint32_t(block[4 * i]) << 24 | std::uint32_t(block[4 * i + 1]) << 16 |
                std::uint32_t(block[4 * i + 2]) << 8 | std::uint32_t(block[4 * i + 3]);
     for (int i = 16; i < 64; ++i) {

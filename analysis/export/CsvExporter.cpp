@@ -217,6 +217,7 @@ CsvExportResult CsvExporter::write(const std::string& dir) const {
     const auto ranks = sum.ranks();
     const auto steps = sum.steps();
     std::vector<const ExclusiveNs*> all;
+    all.reserve(ranks.size() + steps.size());
     for (const auto& r : ranks)
         all.push_back(&r.exclusive);
     for (const auto& s : steps)

@@ -3,8 +3,8 @@
 // workspace; IngestPipeline owns normalisation, categorisation, steps and the transaction.
 // A structurally broken file throws InputError (the whole file is refused); single malformed
 // events are skipped and counted in TraceData::info.skipped.
-#include "core/TraceData.h"
 #include "core/ProgressSink.h"
+#include "core/TraceData.h"
 
 #include <memory>
 #include <string>

@@ -13,7 +13,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 
 namespace cnp::plan {
 namespace {
@@ -84,12 +88,11 @@ void jsonScalar(const YAML::Node& n, std::string& out) {
     const bool plain = n.Tag() != "!";
     double d = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
-    if (plain && (s == "true" || s == "false" || s == "null"))
-        out += s;
+    const bool number = !s.empty() && ec == std::errc() && end == s.data() + s.size();
+    if (plain && (s == "true" || s == "false" || s == "null" || number))
+        out += s; // a JSON literal or number, as written
     else if (plain && (s == "~" || s.empty()))
         out += "null";
-    else if (plain && !s.empty() && ec == std::errc() && end == s.data() + s.size())
-        out += s;
     else
         jsonString(s, out);
 }
@@ -260,7 +263,7 @@ private:
         const auto [p, ec] = std::from_chars(s->data(), end, n);
         const std::string unit(p, end);
         const long long scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : 0;
-        if (ec != std::errc() || p == s->data() || scale == 0 || n < 0 || n > 30 * 86400 / scale) {
+        if (ec != std::errc() || p == s->data() || scale == 0 || n < 0 || n > 30LL * 86400 / scale) {
             r_.typeError(v, "timeout", "seconds, or a number with s, m or h (at most 30 days)");
             return;
         }
@@ -444,6 +447,54 @@ void checkRequired(const Plan& plan, YamlReader& r) {
                  "the plan needs at least one entry in 'configurations'");
 }
 
+// Where the second YAML document of `text` starts, if it has one. yaml-cpp 0.7.0's YAML::LoadAll is not
+// used: on input as small as "," it never returns (it keeps yielding empty documents while memory
+// grows; found by the plan fuzzer, tests/data/fuzz-regressions/plan/), so this scans at most two
+// documents, as events only (no nodes are built). Throws YAML::Exception on a syntax error in either.
+std::optional<SourcePos> secondDocumentStart(const std::string& text) {
+    // Per document, the mark of its first node (where YAML::Node::Mark() of the document points).
+    class DocumentStarts final : public YAML::EventHandler {
+    public:
+        std::vector<YAML::Mark> starts;
+        void OnDocumentStart(const YAML::Mark& mark) override {
+            starts.push_back(mark);
+            first_ = true;
+        }
+        void OnDocumentEnd() override {}
+        void OnNull(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+        void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { node(m); }
+        void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override {
+            node(m);
+        }
+        void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                             YAML::EmitterStyle::value) override {
+            node(m);
+        }
+        void OnSequenceEnd() override {}
+        void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                        YAML::EmitterStyle::value) override {
+            node(m);
+        }
+        void OnMapEnd() override {}
+
+    private:
+        void node(const YAML::Mark& m) {
+            if (first_ && !starts.empty())
+                starts.back() = m;
+            first_ = false;
+        }
+        bool first_ = false;
+    };
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    DocumentStarts handler;
+    for (int i = 0; i < 2 && parser.HandleNextDocument(handler); ++i) {
+    }
+    if (handler.starts.size() < 2)
+        return std::nullopt;
+    return SourcePos{handler.starts[1].line + 1, handler.starts[1].column + 1};
+}
+
 } // namespace
 
 ParseResult parsePlanText(const std::string& text, const std::string& path) {
@@ -463,15 +514,15 @@ ParseResult parsePlanText(const std::string& text, const std::string& path) {
         return result;
     }
     try {
-        const std::vector<YAML::Node> docs = YAML::LoadAll(text);
-        if (docs.size() > 1)
-            r.report(positionOf(docs[1]), Severity::Error, "syntax",
-                     "a plan is one YAML document; found " + std::to_string(docs.size()));
-        if (docs.empty() || docs[0].IsNull()) {
+        const YAML::Node doc = YAML::Load(text); // the first document (Null when there is none)
+        if (const auto second = secondDocumentStart(text))
+            r.report(*second, Severity::Error, "syntax",
+                     "a plan is one YAML document; another one starts here");
+        if (!doc.IsDefined() || doc.IsNull()) {
             r.report({1, 1}, Severity::Error, "required", "the plan is empty");
             return result;
         }
-        PlanReader(plan, r).readRoot(docs[0]);
+        PlanReader(plan, r).readRoot(doc);
     } catch (const YAML::Exception& e) {
         const SourcePos pos = e.mark.line >= 0 ? SourcePos{e.mark.line + 1, e.mark.column + 1} : SourcePos{};
         r.report(pos, Severity::Error, "syntax", e.msg);

@@ -7,9 +7,9 @@
 // overflow int64, and a query that only a raised cancel flag can end.
 #include "core/InputError.h"
 #include "core/TimeBounds.h"
+#include "import/Importer.h"
 #include "import/nsys/NsysDatabase.h"
 #include "import/nsys/NsysNames.h"
-#include "import/Importer.h"
 #include "ingest/IngestPipeline.h"
 #include "store/Workspace.h"
 

@@ -305,6 +305,9 @@ private slots:
             binary += char((i * 7919) & 0xff);
         QTest::newRow("binary") << binary << "encoding";
         QTest::newRow("tabs and controls") << QByteArray("workload:\n\t- \x01\x02\n") << "syntax";
+        // yaml-cpp's LoadAll never returned on this one byte (endless empty documents, memory grew until
+        // bad_alloc); the plan fuzzer's input tests/data/fuzz-regressions/plan/yaml-loadall-stray-comma.yaml.
+        QTest::newRow("stray comma") << QByteArray(",") << "syntax";
     }
     void hostile() {
         QFETCH(QByteArray, text);

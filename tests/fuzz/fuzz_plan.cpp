@@ -1,61 +1,25 @@
-// Fuzz target: plan YAML. The plan parser (analysis/plan/PlanParser, cnp::plan) is not on main yet, so
-// this harness loads the text with yaml-cpp, as the parser will, and walks every node through
-// loadPlanText(): retarget that one function to the parser's entry point when it lands. yaml-cpp
-// refuses bad YAML with YAML::Exception (the parser turns it into InputError).
+// Fuzz target: plan YAML through the real plan parser and linter (analysis/plan): lintPlanText =
+// parsePlanText (size and UTF-8 bounds, yaml-cpp load, the typed walk with its node budget, `extends:`
+// resolution) + every lint rule (RE2 log regexes, inline DeepSpeed JSON; a DeepSpeed config naming a
+// file is looked up next to "fuzz/plan.yaml", a folder that does not exist, so no file is read).
+// The parser never throws on bad input (plan/PlanParser.h): every problem is a Finding, so any exception
+// here - yaml-cpp's included - is a finding of the fuzzer.
+//
+// Earlier findings, kept in tests/data/fuzz-regressions/plan/ and replayed by ctest fuzz/plan: yaml-cpp
+// 0.7.0's YAML::LoadAll never returns on input as small as "," (a plan is one document: YAML::Load), and
+// an alias inside its own anchor makes a cyclic node graph that an unbounded walk overflows the stack on.
 #include "FuzzSupport.h"
-
-#include <yaml-cpp/yaml.h>
+#include "plan/PlanLint.h"
 
 #include <string>
-#include <string_view>
-
-namespace {
-
-// Nesting deeper than this is refused: an alias inside its own anchor (`a: &x {b: *x}`) makes yaml-cpp
-// build a cyclic node graph, on which an unbounded walk overflows the stack (found by this harness; the
-// plan parser needs the same bound).
-constexpr int kMaxDepth = 64;
-
-// Visits every node, converting scalars as the plan model reads them. Recursion depth <= kMaxDepth.
-void walk(const YAML::Node& n, int depth = 0) {
-    if (depth > kMaxDepth)
-        return;
-    switch (n.Type()) {
-    case YAML::NodeType::Scalar:
-        (void)n.as<std::string>();
-        try {
-            (void)n.as<double>();
-        } catch (const YAML::BadConversion&) {
-        }
-        return;
-    case YAML::NodeType::Sequence:
-        for (const auto& child : n)
-            walk(child, depth + 1);
-        return;
-    case YAML::NodeType::Map:
-        for (const auto& kv : n) {
-            walk(kv.first, depth + 1);
-            walk(kv.second, depth + 1);
-        }
-        return;
-    default:
-        return;
-    }
-}
-
-// A plan is one YAML document: YAML::Load. (YAML::LoadAll of yaml-cpp 0.7.0 never returns on input as
-// small as ",": it keeps yielding empty documents; found by this harness, kept in
-// tests/data/fuzz-regressions/plan/.)
-void loadPlanText(std::string_view text) {
-    walk(YAML::Load(std::string(text)));
-}
-
-} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    try {
-        loadPlanText(std::string_view(reinterpret_cast<const char*>(data), size));
-    } catch (const YAML::Exception&) {
-    }
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    const cnp::plan::ParseResult r = cnp::plan::lintPlanText(text, "fuzz/plan.yaml");
+    // Every finding names the file and a position (1-based; 0 = the file as a whole), never a negative one.
+    for (const auto& f : r.findings)
+        if (f.file != "fuzz/plan.yaml" || f.line < 0 || f.column < 0 || f.message.empty())
+            __builtin_trap();
+    (void)r.ok();
     return 0;
 }

@@ -11,7 +11,7 @@
 namespace cnp {
 
 namespace {
-constexpr std::size_t kInputChunk = 256 * 1024;
+constexpr std::size_t kInputChunk = std::size_t(256) * 1024;
 
 bool endsWith(const std::string& s, const char* suffix) {
     const std::size_t n = std::strlen(suffix);
