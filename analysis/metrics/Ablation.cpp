@@ -422,6 +422,7 @@ void addFigureWarnings(AblationResult& res) {
 
 AblationResult computeAblation(const Workspace& ws, const AblationOptions& opt) {
     const auto runs = ws.runs();
+    const MfuInputs mfuInputs = workspaceMfuInputs(ws);
     if (runs.empty())
         throw InputError(ws.path(), "the workspace has no runs");
     std::map<std::string, std::vector<const RunRecord*>> byConfig;
@@ -493,15 +494,9 @@ AblationResult computeAblation(const Workspace& ws, const AblationOptions& opt) 
         // Throughput and MFU from the median of the compared figure; a log's own throughput when the log
         // source is compared and the log reported one.
         const double sec = med / 1e9;
-        double flops = opt.flopsPerStep, peak = opt.peakFlops;
-        for (const auto& r : runs)
-            if (r.info.config == ac.config) {
-                if (flops <= 0)
-                    flops = r.info.flopsPerStep;
-                if (peak <= 0)
-                    peak = r.info.peakFlops;
-            }
         const double tokens = tokensOf(byConfig[ac.config], opt.tokensPerStep);
+        ac.mfuBasis =
+            resolveMfuBasis(opt.flopsPerStep, opt.peakFlops, mfuInputs, tokens, byConfig[ac.config]);
         const double perStep = tokens > 0 ? tokens : 1.0;
         ac.throughputUnit = tokens > 0 ? "tokens/s" : "steps/s";
         ac.throughput = sec > 0 ? perStep / sec : 0;
@@ -519,8 +514,7 @@ AblationResult computeAblation(const Workspace& ws, const AblationOptions& opt) 
                              "throughputs in different units (" + res.configs.front().config + ": " + unit +
                                  ", " + ac.config + ": " + ac.throughputUnit +
                                  "); give --tokens-per-step or record tokens per step for every run");
-        if (flops > 0 && peak > 0 && sec > 0)
-            ac.mfu = flops / sec / (peak * std::max(1, ac.worldSize));
+        ac.mfu = modelFlopsUtilisation(ac.mfuBasis, sec, ac.worldSize);
 
         ac.speedupVsBaseline = ratio(bs, compared[baseK], byRun);
         if (k > 0) {

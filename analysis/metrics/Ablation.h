@@ -6,6 +6,7 @@
 // Reads summaries only: O(runs x steps) plus the bootstrap (O(resamples x steps log steps)).
 #include "core/TraceData.h"
 #include "metrics/Bootstrap.h"
+#include "metrics/MfuInputs.h"
 #include "metrics/RunSummaryReader.h"
 #include "store/Workspace.h"
 
@@ -34,8 +35,9 @@ struct AblationOptions {
     std::vector<std::string> order;       // empty: the workspace's plan order; else exactly these configs
     std::optional<AblationSource> source; // nullopt: the workspace's choice
     double tokensPerStep = 0;             // > 0 overrides the runs' metadata
-    double flopsPerStep = 0; // > 0 overrides the runs' metadata (model FLOPs per step, whole job)
-    double peakFlops = 0;    // > 0 overrides the runs' metadata (peak FLOP/s of one GPU)
+    // > 0 overrides the workspace's MFU inputs and the runs' metadata (resolveMfuBasis):
+    double flopsPerStep = 0; // model FLOPs per step, whole job
+    double peakFlops = 0;    // peak FLOP/s of one GPU
     int skipFirstSteps = 0;  // steps dropped at the start of every run (warm-up)
     int resamples = Bootstrap::kDefaultResamples;
     std::uint64_t seed = Bootstrap::kDefaultSeed;
@@ -92,6 +94,7 @@ struct AblationConfig {
     double throughputCiLo = 0, throughputCiHi = 0; // 95% CI: the step-time CI mapped through 1/x
     std::string throughputUnit;                    // "tokens/s" or "steps/s"
     std::optional<double> mfu;                     // fraction of peak, when FLOPs per step and peak are known
+    MfuBasis mfuBasis;                             // the FLOPs per step and peak `mfu` rests on
     std::int32_t worldSize = 1;
     RatioWithCi speedupVsBaseline;
     std::optional<RatioWithCi> gainVsPrevious;          // nullopt for the first configuration

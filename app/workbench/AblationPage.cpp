@@ -5,6 +5,7 @@
 #include "ChartPalette.h"
 #include "ChartView.h"
 #include "ConfigOrderDialog.h"
+#include "MfuInputsBar.h"
 #include "UnitFormat.h"
 #include "WorkspaceSession.h"
 
@@ -37,10 +38,10 @@ QString ratioLabel(const RatioWithCi& r) {
 
 AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
     : WorkbenchPage(session, parent), metricBox_(new QComboBox), baselineBox_(new QComboBox),
-      sourceBox_(new QComboBox), summary_(new QLabel), warnings_(new QLabel), stack_(new QStackedWidget),
-      message_(new QLabel), valueChart_(new ChartView), waterfallChart_(new ChartView),
-      breakdownChart_(new ChartView), attributionChart_(new ChartView), tableView_(new QTableView),
-      table_(new AblationTableModel(this)) {
+      sourceBox_(new QComboBox), mfuBar_(new MfuInputsBar(session)), summary_(new QLabel),
+      warnings_(new QLabel), stack_(new QStackedWidget), message_(new QLabel), valueChart_(new ChartView),
+      waterfallChart_(new ChartView), breakdownChart_(new ChartView), attributionChart_(new ChartView),
+      tableView_(new QTableView), table_(new AblationTableModel(this)) {
     auto* layout = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
     metricBox_->setObjectName(QStringLiteral("metricBox"));
@@ -72,6 +73,7 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
     summary_->setTextFormat(Qt::RichText);
     summary_->setWordWrap(true);
     layout->addLayout(controls);
+    layout->addWidget(mfuBar_);
     layout->addWidget(summary_); // its own row: the controls keep the page within 1024 px
     warnings_->setObjectName(QStringLiteral("ablationWarnings"));
     warnings_->setWordWrap(true);
@@ -134,6 +136,7 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
         if (d.exec() == QDialog::Accepted)
             setOrder(d.order());
     });
+    connect(mfuBar_, &MfuInputsBar::stored, this, &AblationPage::recompute);
     connect(session, &WorkspaceSession::workspaceChanged, this, [this]() {
         baseline_.clear();
         order_.clear();
@@ -219,6 +222,7 @@ void AblationPage::refresh() {
     order_.erase(
         std::remove_if(order_.begin(), order_.end(), [&](const QString& c) { return !all.contains(c); }),
         order_.end());
+    mfuBar_->load();
     recompute();
 }
 
@@ -295,6 +299,10 @@ void AblationPage::showResult() {
         baselineBox_->setCurrentText(QString::fromStdString(result_.baseline));
     }
     table_->setResult(result_, session()->planOrder());
+    std::vector<MfuBasis> bases;
+    for (const auto& c : result_.configs)
+        bases.push_back(c.mfuBasis);
+    mfuBar_->setBasis(bases);
     const QString warnings = warningsText();
     warnings_->setText(warnings);
     warnings_->setVisible(!warnings.isEmpty());

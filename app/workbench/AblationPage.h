@@ -7,9 +7,9 @@
 //  - the table of every number (AblationTableModel).
 // Baseline, metric, configuration order and the compared figure (traced or log-reported step time) are
 // selectable; the metric choice persists in QSettings, the order as the workspace's plan order and the
-// figure as its `ablation_source`. The analysis' warnings (profiler overhead, too few steps, not in the
-// plan) are shown under the controls.
-// Clicking a configuration's bar (or a waterfall step) opens Compare against the previous configuration.
+// figure as its `ablation_source`, the MFU inputs (MfuInputsBar) as its mfu_* meta keys. The analysis'
+// warnings (profiler overhead, too few steps, not in the plan) are shown under the controls. Clicking a
+// configuration's bar (or a waterfall step) opens Compare against the previous configuration.
 // computeAblation() runs on a worker thread; results of superseded requests are dropped.
 #include "WorkbenchPage.h"
 #include "metrics/Ablation.h"
@@ -26,6 +26,7 @@ class QCPErrorBars;
 namespace cnp::wb {
 
 class AblationTableModel;
+class MfuInputsBar;
 class ChartView;
 
 class AblationPage : public WorkbenchPage {
@@ -50,6 +51,7 @@ public:
     QCPBars* valueBars() const { return valueBars_; }
     QCPErrorBars* valueErrorBars() const { return valueErrors_; }
     AblationTableModel* tableModel() const { return table_; }
+    MfuInputsBar* mfuInputsBar() const { return mfuBar_; }
     // Values drawn by the breakdown chart, by part name ("compute", "communication", "memory", "idle",
     // "overlap"): one value per configuration, in ms.
     QVector<double> breakdownValues(const QString& part) const;
@@ -73,6 +75,7 @@ private:
     QComboBox* metricBox_;
     QComboBox* baselineBox_;
     QComboBox* sourceBox_;
+    MfuInputsBar* mfuBar_;
     QLabel* summary_;
     QLabel* warnings_;
     QStackedWidget* stack_;

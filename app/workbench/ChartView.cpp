@@ -186,7 +186,9 @@ void ChartView::setPointTooltips(QCPAbstractPlottable* plottable, const QStringL
 }
 
 void ChartView::setLabelTicks(QCPAxis* axis, const QStringList& labels) {
-    axis->setTicker(QSharedPointer<QCPAxisTicker>(new ElidingTextTicker(labels, axis->tickLabelFont())));
+    auto* ticker = new ElidingTextTicker(labels, axis->tickLabelFont());
+    ticker->setWrapAtSeparators(axis->orientation() == Qt::Horizontal);
+    axis->setTicker(QSharedPointer<QCPAxisTicker>(ticker));
     axis->setSubTicks(false);
     axis->setTickLength(0, 4);
     axis->setTickLabelRotation(0);
@@ -201,7 +203,9 @@ void ChartView::placeLegendBelow() {
         plotLayout()->setRowStretchFactor(plotLayout()->rowCount() - 1, 0.001);
     }
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
-    legend->setMargins(QMargins(4, 2, 4, 2));
+    // 6 px below the border: the border and descenders stay clear of the widget edge, where they were
+    // clipped by a few px with 2 (issue 15.2).
+    legend->setMargins(QMargins(4, 2, 4, 6));
     legend->setIconSize(14, 10);
     legend->setVisible(true);
 }

@@ -285,19 +285,19 @@ void ComparePage::drawWaterfall() {
         top = std::max(top, double(running));
     }
     const TimeScale s = UnitFormat::scaleFor(top);
-    auto* base = new QCPBars(c->xAxis, c->yAxis);
+    auto* base = new QCPBars(c->yAxis, c->xAxis);
     base->setBrush(Qt::NoBrush);
     base->setPen(Qt::NoPen);
     base->removeFromLegend();
-    auto* totals = new QCPBars(c->xAxis, c->yAxis);
+    auto* totals = new QCPBars(c->yAxis, c->xAxis);
     totals->setBrush(QColor(0x70, 0x80, 0x90));
     totals->setPen(Qt::NoPen);
     totals->setName(tr("total"));
-    auto* up = new QCPBars(c->xAxis, c->yAxis);
+    auto* up = new QCPBars(c->yAxis, c->xAxis);
     up->setBrush(ChartPalette::negativeDeltaColor());
     up->setPen(Qt::NoPen);
     up->setName(tr("more time in B"));
-    auto* down = new QCPBars(c->xAxis, c->yAxis);
+    auto* down = new QCPBars(c->yAxis, c->xAxis);
     down->setBrush(ChartPalette::positiveDeltaColor());
     down->setPen(Qt::NoPen);
     down->setName(tr("less time in B"));
@@ -336,9 +336,12 @@ void ComparePage::drawWaterfall() {
                  tr("B total kernel time %1").arg(UnitFormat::durationExact(result_.totalB))});
     ChartView::setPointTooltips(up, upTips);
     ChartView::setPointTooltips(down, downTips);
-    ChartView::setLabelTicks(c->xAxis, labels);
-    c->yAxis->setLabel(tr("kernel time (%1)").arg(s.suffix));
-    c->yAxis->setRange(0, top / s.nsPerUnit * 1.08 + 1e-9);
+    // Horizontal, A at the top: the category labels get a third of the chart's width on the left
+    // instead of a ninth of its width each under the bars (issue 15.2: they elided to "…" at 1280 px).
+    ChartView::setLabelTicks(c->yAxis, labels);
+    c->yAxis->setRangeReversed(true);
+    c->xAxis->setLabel(tr("kernel time (%1)").arg(s.suffix));
+    c->xAxis->setRange(0, top / s.nsPerUnit * 1.08 + 1e-9);
     c->placeLegendBelow();
     c->applyTheme();
     c->replot();

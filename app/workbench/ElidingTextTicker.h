@@ -1,7 +1,8 @@
 #pragma once
 // Text ticks (one label per category key 0..n-1) that never overlap or run out of the chart: each line
 // of a label is elided in the middle to the width the view gives each tick (setMaxLabelWidth), so a
-// label is never rotated, stacked or cut mid-glyph. fullLabel() keeps the text for tooltips.
+// label is never rotated, stacked or cut mid-glyph (optionally a long label first wraps at a separator).
+// fullLabel() keeps the text for tooltips.
 #include <qcustomplot.h>
 
 #include <QFont>
@@ -15,6 +16,10 @@ public:
     // Widest a label line may be, in pixels; <= 0 = no limit (before the first layout).
     void setMaxLabelWidth(int px) { maxWidth_ = px; }
     int maxLabelWidth() const { return maxWidth_; }
+    // When on, a one-line label too wide for maxLabelWidth breaks into two lines after the separator
+    // ('_', '-', '+', '/', ' ') nearest its middle before any line is elided ("compile_" / "ckpt"): for
+    // horizontal axes, where a second line costs height, not a neighbour's room.
+    void setWrapAtSeparators(bool on) { wrap_ = on; }
     // The label at category key `key` as given (lines joined by spaces); empty outside 0..n-1.
     QString fullLabel(int key) const;
     // The label at `key` as drawn (elided to the current width).
@@ -28,6 +33,7 @@ private:
     QStringList labels_;
     QFont font_;
     int maxWidth_ = 0;
+    bool wrap_ = false;
 };
 
 } // namespace cnp::wb

@@ -4,8 +4,10 @@
 #include "InsightsModel.h"
 #include "RankTableModel.h"
 #include "RunMetadataModel.h"
+#include "UnitFormat.h"
 #include "WorkspaceSession.h"
 #include "metrics/Insights.h"
+#include "metrics/OrphanTotals.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -19,8 +21,8 @@ namespace cnp::wb {
 
 RunPage::RunPage(WorkspaceSession* session, QWidget* parent)
     : WorkbenchPage(session, parent), runBox_(new QComboBox), title_(new QLabel), checks_(new QLabel),
-      metadata_(new RunMetadataModel(this)), ranks_(new RankTableModel(this)), metadataView_(new QTableView),
-      rankView_(new QTableView) {
+      orphans_(new QLabel), metadata_(new RunMetadataModel(this)), ranks_(new RankTableModel(this)),
+      metadataView_(new QTableView), rankView_(new QTableView) {
     auto* layout = new QVBoxLayout(this);
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Run:")));
@@ -32,6 +34,11 @@ RunPage::RunPage(WorkspaceSession* session, QWidget* parent)
     checks_->setWordWrap(true);
     checks_->setTextFormat(Qt::RichText);
     layout->addWidget(checks_);
+    orphans_->setObjectName(QStringLiteral("runOrphans"));
+    orphans_->setWordWrap(true);
+    orphans_->setTextFormat(Qt::RichText);
+    orphans_->hide();
+    layout->addWidget(orphans_);
     auto* split = new QSplitter(Qt::Vertical);
     metadataView_->setModel(metadata_);
     metadataView_->verticalHeader()->hide();
@@ -54,6 +61,10 @@ RunPage::RunPage(WorkspaceSession* session, QWidget* parent)
     split->setStretchFactor(1, 1);
     layout->addWidget(split, 1);
     connect(runBox_, &QComboBox::currentTextChanged, this, &RunPage::showRun);
+}
+
+QString RunPage::orphanText() const {
+    return orphans_->text();
 }
 
 QString RunPage::currentRun() const {
@@ -91,6 +102,8 @@ void RunPage::showRun(const QString& name) {
                             ? tr("No runs yet — drop trace files on the window to ingest them")
                             : tr("No workspace open (File → Open or New)"));
         checks_->clear();
+        orphans_->clear();
+        orphans_->hide();
         return;
     }
     wanted_ = name;
@@ -117,34 +130,65 @@ void RunPage::showRun(const QString& name) {
                      .arg(QString::fromStdString(run->info.skipped.firstReason).toHtmlEscaped());
     checks_->setText(notes.join(QStringLiteral("<br>")));
     checks_->setVisible(!notes.isEmpty());
-    // Environment checks: the analysis' release-note insights on this run's metadata (worker thread).
+    // Environment checks (the analysis' release-note insights on this run's metadata) and the run's
+    // orphan GPU work (the per-rank figures of `cnp stats`, summed by the analysis): one worker task.
     const quint64 id = ++checksRequest_;
-    runInBackground<std::vector<Insight>>(
+    orphans_->hide();
+    runInBackground<RunChecks>(
         this,
-        [path = session()->path().toStdString(), name = run->info.name]() {
+        [path = session()->path().toStdString(), name = run->info.name, runId = run->id]() {
             Workspace ws(path, Workspace::Mode::ReadOnly);
-            return computeInsights(ws, name);
+            RunChecks c;
+            c.insights = computeInsights(ws, name);
+            try { // a workspace written before the summaries existed has no orphan figures
+                c.orphans = orphanTotals(RunSummaryReader(ws, runId).ranks());
+            } catch (const InputError&) {
+            }
+            return c;
         },
-        [this, id, notes](TaskOutcome<std::vector<Insight>>& o) {
+        [this, id, notes](TaskOutcome<RunChecks>& o) {
             if (id != checksRequest_ || !o.value)
                 return;
-            QStringList lines = notes;
-            int envChecks = 0;
-            for (const Insight& in : *o.value) {
-                if (in.id.rfind("release-notes", 0) != 0)
-                    continue;
-                ++envChecks;
-                lines << QStringLiteral("<span style='color:%1'>●</span> <b>%2</b> — %3")
-                             .arg(InsightsModel::severityColor(in.severity).name(),
-                                  QString::fromStdString(in.title).toHtmlEscaped(),
-                                  QString::fromStdString(in.explanation).toHtmlEscaped());
-            }
-            if (envChecks == 0)
-                lines << tr("<span style='color:#2e9d4a'>✔</span> Environment checks: no known-issue "
-                            "settings or versions found in this run's metadata.");
-            checks_->setText(lines.join(QStringLiteral("<br>")));
-            checks_->setVisible(true);
+            showChecks(notes, *o.value);
         });
+}
+
+void RunPage::showChecks(const QStringList& notes, const RunChecks& c) {
+    QStringList lines = notes;
+    int envChecks = 0;
+    for (const Insight& in : c.insights) {
+        if (in.id.rfind("release-notes", 0) != 0)
+            continue;
+        ++envChecks;
+        lines << QStringLiteral("<span style='color:%1'>●</span> <b>%2</b> — %3")
+                     .arg(InsightsModel::severityColor(in.severity).name(),
+                          QString::fromStdString(in.title).toHtmlEscaped(),
+                          QString::fromStdString(in.explanation).toHtmlEscaped());
+    }
+    if (envChecks == 0)
+        lines << tr("<span style='color:#2e9d4a'>✔</span> Environment checks: no known-issue "
+                    "settings or versions found in this run's metadata.");
+    checks_->setText(lines.join(QStringLiteral("<br>")));
+    checks_->setVisible(true);
+    if (!c.orphans) {
+        orphans_->hide();
+        return;
+    }
+    const OrphanTotals& t = *c.orphans;
+    if (t.count > 0)
+        orphans_->setText(
+            tr("<b>Orphan GPU work</b> (launched before the capture began, its launch call "
+               "is not in the trace): %1 %2, %3 busy on %4 of %5 rank(s). It is inside the "
+               "GPU window and the breakdown; <tt>cnp stats --exclude-orphans</tt> leaves it out.")
+                .arg(UnitFormat::integer(t.count))
+                .arg(t.count == 1 ? tr("activity") : tr("activities"))
+                .arg(UnitFormat::duration(double(t.busyNs)))
+                .arg(t.ranksWithAny)
+                .arg(t.ranks));
+    else
+        orphans_->setText(tr("<span style='color:#2e9d4a'>✔</span> No orphan GPU work: every kernel, copy "
+                             "and memset has its launch call in the trace."));
+    orphans_->setVisible(true);
 }
 
 } // namespace cnp::wb

@@ -1,7 +1,15 @@
 #pragma once
 // The Run page: one run's metadata (RunMetadataModel), its ranks with clock offset/skew
-// (RankTableModel) and the environment checks. Follows the run selected in the workspace dock.
+// (RankTableModel), the environment checks and the run's orphan GPU work (work launched before the
+// capture began, the figures of `cnp stats`). Follows the run selected in the workspace dock.
 #include "WorkbenchPage.h"
+#include "metrics/Insights.h"
+#include "metrics/OrphanTotals.h"
+
+#include <QStringList>
+
+#include <optional>
+#include <vector>
 
 class QComboBox;
 class QTableView;
@@ -20,15 +28,23 @@ public:
     QString currentRun() const;
     RunMetadataModel* metadataModel() const { return metadata_; }
     RankTableModel* rankModel() const { return ranks_; }
+    // The orphan-work line as shown (rich text; empty until the worker has answered).
+    QString orphanText() const;
 
 protected:
     void refresh() override;
 
 private:
+    struct RunChecks {
+        std::vector<Insight> insights;
+        std::optional<OrphanTotals> orphans; // nullopt: the run has no summaries
+    };
     void showRun(const QString& name);
+    void showChecks(const QStringList& notes, const RunChecks& checks);
     QComboBox* runBox_;
     QLabel* title_;
     QLabel* checks_;
+    QLabel* orphans_;
     RunMetadataModel* metadata_;
     RankTableModel* ranks_;
     QTableView* metadataView_;

@@ -4,6 +4,7 @@
 
 #include "core/InputError.h"
 #include "metrics/Ablation.h"
+#include "metrics/MfuInputs.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -120,6 +121,41 @@ private slots:
         QCOMPARE(a.throughputCiHi, 1000.0 / (static_cast<double>(a.ciLoNs) / 1e9));
         QVERIFY(a.throughputCiLo <= a.throughput && a.throughput <= a.throughputCiHi);
         QVERIFY(!a.mfu);
+    }
+
+    // MFU from the workspace's inputs (the workbench's MFU fields): FLOPs per token x tokens per step over
+    // the peak; the peak defaults to the GPU's datasheet figure. By hand: median step 1000 ns, 1000 tokens.
+    void workspaceMfuInputs() {
+        Workspace w(dir.filePath("mfu.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        TraceData t = steps("h", "H", 5, 1000, 800, 0);
+        t.info.gpuModels = {"NVIDIA H200"};
+        storeRun(w, std::move(t));
+        auto mfuOf = [&](const AblationOptions& o = {}) { return computeAblation(w, o).configs.at(0); };
+        // No FLOPs known: no MFU, though the peak is known (H200 default, 1979 / 2 TFLOP/s).
+        AblationConfig c = mfuOf();
+        QVERIFY(!c.mfu);
+        QCOMPARE(c.mfuBasis.peakFlops, 989.4e12);
+        QCOMPARE(QString::fromStdString(c.mfuBasis.peakSource), QStringLiteral("default"));
+        // 1000 FLOPs/token x 1000 tokens = 1e6 FLOPs per 1 us step = 1e12 FLOP/s; / 989.4e12.
+        storeMfuInputs(w, {1e3, 0});
+        c = mfuOf();
+        QVERIFY(c.mfu);
+        QVERIFY(std::fabs(*c.mfu - 1e12 / 989.4e12) < 1e-15);
+        QCOMPARE(c.mfuBasis.flopsPerStep, 1e6);
+        QCOMPARE(QString::fromStdString(c.mfuBasis.flopsSource), QStringLiteral("workspace"));
+        // The user's peak replaces the default: 1e12 / 1e15.
+        storeMfuInputs(w, {1e3, 1e15});
+        c = mfuOf();
+        QVERIFY(std::fabs(*c.mfu - 1e-3) < 1e-15);
+        QCOMPARE(QString::fromStdString(c.mfuBasis.peakSource), QStringLiteral("workspace"));
+        // Command-line options win over the workspace: 1e12 / 2e15.
+        AblationOptions o;
+        o.peakFlops = 2e15;
+        c = mfuOf(o);
+        QVERIFY(std::fabs(*c.mfu - 5e-4) < 1e-15);
+        // Cleared: back to no MFU.
+        storeMfuInputs(w, {0, 0});
+        QVERIFY(!mfuOf().mfu);
     }
 
     void options() {

@@ -6,15 +6,19 @@
 #include "ChartView.h"
 #include "DemoWorkspace.h"
 #include "MainWindow.h"
+#include "MfuInputsBar.h"
 #include "UnitFormat.h"
 #include "WorkspaceSession.h"
 #include "metrics/Ablation.h"
+#include "metrics/MfuInputs.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLineEdit>
 #include <QProcess>
+#include <QPushButton>
 #include <QStandardPaths>
 #include <QtTest>
 
@@ -29,6 +33,7 @@ private slots:
     void chartsEqualAnalysis();
     void chartsEqualCliJson();
     void baselineAndOrder();
+    void mfuInputsEditable();
 
 private:
     QTemporaryDir dir_;
@@ -194,6 +199,86 @@ void TestAblationPage::baselineAndOrder() {
         page->warningsText().contains(QStringLiteral("Not in the plan (not compared): ckpt, compile_ckpt")),
         qPrintable(page->warningsText()));
     QVERIFY(page->warningsText().contains(QStringLiteral("too few steps (3 &lt; 5)")));
+}
+
+// Issue 15.9: the MFU inputs are edited on the page, by keyboard and mouse: FLOPs per token typed, the
+// H200 preset picked, Set clicked. They are stored in the workspace and the table's MFU is the analysis'
+// figure for them; by hand: 1e9 FLOPs/token x 8192 tokens / median step / 989.4e12 FLOP/s (the H200
+// datasheet's 1979 TFLOP/s with sparsity, halved). Invalid text is refused and stores nothing.
+void TestAblationPage::mfuInputsEditable() {
+    QTemporaryDir dir;
+    const QString path = wbtest::buildDemoWorkspace(dir, 2);
+    MainWindow w;
+    w.setPersistSettings(false);
+    w.resize(1024, 640);
+    w.showPage(PageId::Ablation);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto* page = qobject_cast<AblationPage*>(w.page(PageId::Ablation));
+    QVERIFY(w.openWorkspace(path));
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && !page->result().configs.empty(), 20000);
+    auto mfuCell = [&](int row) {
+        return page->tableModel()->index(row, AblationTableModel::MfuColumn).data(Qt::UserRole);
+    };
+    QVERIFY(!mfuCell(0).isValid()); // no FLOPs known yet
+    auto* flops = page->findChild<QLineEdit*>(QStringLiteral("mfuFlopsPerToken"));
+    auto* peak = page->findChild<QLineEdit*>(QStringLiteral("mfuPeakFlops"));
+    auto* gpu = page->findChild<QComboBox*>(QStringLiteral("mfuGpuBox"));
+    auto* set = page->findChild<QPushButton*>(QStringLiteral("mfuApply"));
+    QVERIFY(flops && peak && gpu && set);
+    QVERIFY(flops->isVisible() && set->isVisible());
+    QTest::keyClicks(flops, QStringLiteral("1e9"));
+    gpu->setFocus();
+    for (int i = 0; i < gpu->count() && !gpu->currentText().startsWith(QStringLiteral("NVIDIA H200 SXM"));
+         ++i)
+        QTest::keyClick(gpu, Qt::Key_Down);
+    QCOMPARE(peak->text(), QStringLiteral("9.894e+14"));
+    QSignalSpy ready(page, &WorkbenchPage::contentReady);
+    QTest::mouseClick(set, Qt::LeftButton);
+    QVERIFY(ready.wait(20000));
+    {
+        Workspace ws(path.toStdString(), Workspace::Mode::ReadOnly);
+        const MfuInputs in = workspaceMfuInputs(ws);
+        QCOMPARE(in.flopsPerToken, 1e9);
+        QCOMPARE(in.peakFlops, 989.4e12);
+    }
+    for (int row = 0; row < 2; ++row) {
+        const double stepSeconds = double(page->result().configs[size_t(row)].medianStepNs) / 1e9;
+        const double expected = 1e9 * 8192 / stepSeconds / 989.4e12;
+        QVERIFY(mfuCell(row).isValid());
+        QVERIFY2(std::fabs(mfuCell(row).toDouble() - expected) < 1e-12 * expected,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(mfuCell(row).toDouble()).arg(expected)));
+        QCOMPARE(page->tableModel()->index(row, AblationTableModel::MfuColumn).data().toString(),
+                 UnitFormat::percent(expected));
+    }
+    QVERIFY2(page->mfuInputsBar()->basisText().contains(QStringLiteral("989.4 TFLOP/s (workspace)")),
+             qPrintable(page->mfuInputsBar()->basisText()));
+    // A bad value is refused where it was typed; the stored inputs stay.
+    flops->selectAll();
+    QTest::keyClicks(flops, QStringLiteral("lots"));
+    QTest::keyClick(flops, Qt::Key_Return);
+    QVERIFY(page->mfuInputsBar()->basisText().contains(QStringLiteral("FLOPs per token must be a number")));
+    QCOMPARE(workspaceMfuInputs(*w.session()->workspace()).flopsPerToken, 1e9);
+    // Cleared fields: the MFU is gone again (the demo's runs record no FLOPs).
+    flops->clear();
+    peak->clear();
+    QTest::mouseClick(set, Qt::LeftButton);
+    QVERIFY(ready.wait(20000));
+    QVERIFY(!mfuCell(0).isValid());
+    QVERIFY(page->mfuInputsBar()->basisText().contains(QStringLiteral("NVIDIA H200 SXM default")));
+    // Another window on the same workspace shows what was stored.
+    flops->setText(QStringLiteral("2.5e9"));
+    QTest::mouseClick(set, Qt::LeftButton);
+    QVERIFY(ready.wait(20000));
+    MainWindow other;
+    other.setPersistSettings(false);
+    other.showPage(PageId::Ablation);
+    other.show();
+    QVERIFY(other.openWorkspace(path));
+    auto* otherPage = qobject_cast<AblationPage*>(other.page(PageId::Ablation));
+    QTRY_VERIFY_WITH_TIMEOUT(otherPage->isContentReady() && !otherPage->result().configs.empty(), 20000);
+    QCOMPARE(otherPage->findChild<QLineEdit*>(QStringLiteral("mfuFlopsPerToken"))->text(),
+             QStringLiteral("2.5e+09"));
 }
 
 QTEST_MAIN(TestAblationPage)

@@ -2,9 +2,12 @@
 // forces a wider minimum), and on every chart of every page, at 1024x640, 1280x800 and 1920x1080 with
 // the demo workspace: the axis rects keep a usable size, a legend never overlaps an axis rect, tick
 // labels lie inside the chart and never overlap each other, titles fit. Checked in code from the
-// charts' own layout (QCustomPlot's rects and tick vectors), not by eye.
+// charts' own layout (QCustomPlot's rects and tick vectors), not by eye. Category labels keep enough
+// characters to read (middle elision, full text in the tooltip) and legend entries are never cut.
 #include "ChartView.h"
+#include "ComparePage.h"
 #include "DemoWorkspace.h"
+#include "ElidingTextTicker.h"
 #include "MainWindow.h"
 #include "RunTreeModel.h"
 #include "WorkbenchPage.h"
@@ -109,6 +112,59 @@ QString chartLayoutProblem(ChartView* c) {
     return {};
 }
 
+// Category labels stay readable (issue 15.2): each shown label is its full text or a middle elision that
+// keeps at least kMinShownChars characters of it (both ends), and the tooltip over the label is the full
+// text. A legend entry is never cut: each item gets the room its text needs.
+constexpr int kMinShownChars = 6;
+
+QString labelReadabilityProblem(ChartView* c) {
+    for (QCPAxisRect* r : c->axisRects())
+        for (QCPAxis* a : r->axes()) {
+            auto* ticker = dynamic_cast<ElidingTextTicker*>(a->ticker().data());
+            if (!ticker || !a->visible())
+                continue;
+            const QList<QRect> boxes = tickLabelBoxes(a);
+            const QVector<double> ticks = a->tickVector();
+            int box = 0;
+            for (int i = 0; i < ticks.size(); ++i) {
+                if (!a->range().contains(ticks[i]) || a->tickVectorLabels().value(i).isEmpty())
+                    continue;
+                const int key = int(std::lround(ticks[i]));
+                const QString full = ticker->fullLabel(key);
+                const QString shown = ticker->shownLabel(key).replace(QLatin1Char('\n'), QLatin1Char(' '));
+                const int kept = int(shown.size()) - int(shown.count(QChar(0x2026)));
+                if (shown != full && kept < std::min<int>(kMinShownChars, int(full.size())))
+                    return QStringLiteral("%1: label '%2' shown as '%3' (%4 px each)")
+                        .arg(describe(c), full, shown)
+                        .arg(ticker->maxLabelWidth());
+                if (shown != full) {
+                    const QString tip = c->tooltipAt(QRectF(boxes.value(box)).center());
+                    if (tip != full)
+                        return QStringLiteral("%1: label '%2' elided without its tooltip ('%3')")
+                            .arg(describe(c), full, tip);
+                }
+                ++box;
+            }
+        }
+    if (c->legend->visible())
+        for (int i = 0; i < c->legend->itemCount(); ++i)
+            if (QCPAbstractLegendItem* item = c->legend->item(i)) {
+                const QSize need = item->minimumOuterSizeHint();
+                const QRect got = item->outerRect();
+                if (got.width() < need.width() || got.height() < need.height())
+                    return QStringLiteral("%1: legend item %2 cut (%3x%4 for %5x%6)")
+                        .arg(describe(c))
+                        .arg(i)
+                        .arg(got.width())
+                        .arg(got.height())
+                        .arg(need.width())
+                        .arg(need.height());
+                if (!QRect(QPoint(0, 0), c->size()).contains(got))
+                    return QStringLiteral("%1: legend item %2 outside the chart").arg(describe(c)).arg(i);
+            }
+    return {};
+}
+
 } // namespace
 
 class TestPageLayout : public QObject {
@@ -119,6 +175,8 @@ private slots:
     void windowTakesRequestedSize();
     void chartsLegible_data();
     void chartsLegible();
+    void compareWaterfallReadable_data();
+    void compareWaterfallReadable();
     void dockKeepsWidthOnResize();
     void timelineKeepsTheWidth_data();
     void timelineKeepsTheWidth();
@@ -192,7 +250,49 @@ void TestPageLayout::chartsLegible() {
             continue;
         const QString problem = chartLayoutProblem(c);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        const QString unreadable = labelReadabilityProblem(c);
+        QVERIFY2(unreadable.isEmpty(), qPrintable(unreadable));
     }
+}
+
+// The Compare page's by-category waterfall (issue 15.2: its labels were "…" at <= 1280 px): every
+// category label shows at least kMinShownChars characters at every size, and the legend lies beneath
+// the data. Also run at device-pixel ratio 2 (ctest workbench/tst_pagelayout@dpr2, QT_SCALE_FACTOR=2).
+void TestPageLayout::compareWaterfallReadable_data() {
+    QTest::addColumn<QSize>("size");
+    for (const QSize s : {QSize(1024, 640), QSize(1280, 800), QSize(1920, 1080)})
+        QTest::addRow("%dx%d", s.width(), s.height()) << s;
+}
+
+void TestPageLayout::compareWaterfallReadable() {
+    QFETCH(QSize, size);
+    window_->resize(size);
+    window_->showPage(PageId::Compare);
+    auto* page = qobject_cast<ComparePage*>(window_->page(PageId::Compare));
+    QVERIFY(page);
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady(), 30000);
+    ChartView* c = page->waterfallChart();
+    for (int i = 0; i < 4; ++i) {
+        c->replot(QCustomPlot::rpImmediateRefresh);
+        QCoreApplication::processEvents();
+    }
+    QVERIFY(c->isVisible());
+    auto* ticker = dynamic_cast<ElidingTextTicker*>(c->yAxis->ticker().data());
+    QVERIFY2(ticker, "the waterfall's categories are on its vertical axis");
+    QVERIFY(ticker->count() >= 3); // A, at least one category, B
+    QCOMPARE(ticker->fullLabel(0), QStringLiteral("A"));
+    QCOMPARE(ticker->fullLabel(ticker->count() - 1), QStringLiteral("B"));
+    for (int k = 0; k < ticker->count(); ++k) {
+        const QString shown = ticker->shownLabel(k);
+        QVERIFY2(shown == ticker->fullLabel(k) || shown.size() - 1 >= kMinShownChars,
+                 qPrintable(QStringLiteral("'%1' shown as '%2'").arg(ticker->fullLabel(k), shown)));
+    }
+    QVERIFY(c->legend->visible());
+    QVERIFY(c->legend->outerRect().top() >= c->axisRect()->rect().bottom());
+    QString problem = chartLayoutProblem(c);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    problem = labelReadabilityProblem(c);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }
 
 void TestPageLayout::timelineKeepsTheWidth_data() {

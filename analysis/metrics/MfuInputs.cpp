@@ -1,0 +1,101 @@
+#include "metrics/MfuInputs.h"
+
+#include "core/InputError.h"
+#include "metrics/GpuPeakFlops.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <optional>
+
+namespace cnp {
+
+namespace {
+constexpr const char* kFlopsPerTokenKey = "mfu_flops_per_token";
+constexpr const char* kPeakFlopsKey = "mfu_peak_flops";
+
+double storedNumber(const Workspace& ws, const char* key) {
+    const auto text = ws.meta(key);
+    if (!text || text->empty())
+        return 0;
+    double v = 0;
+    const char* end = text->data() + text->size();
+    const auto [ptr, ec] = std::from_chars(text->data(), end, v);
+    if (ec != std::errc() || ptr != end || !std::isfinite(v) || v < 0)
+        throw InputError(ws.path(), std::string("meta '") + key + "' is not a number >= 0 (" +
+                                        std::to_string(text->size()) + " bytes)");
+    return v;
+}
+
+std::string numberText(double v) {
+    if (v <= 0)
+        return {};
+    char buf[64];
+    const auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v); // shortest round-trip form
+    return std::string(buf, ec == std::errc() ? ptr : buf);
+}
+} // namespace
+
+MfuInputs workspaceMfuInputs(const Workspace& ws) {
+    return {storedNumber(ws, kFlopsPerTokenKey), storedNumber(ws, kPeakFlopsKey)};
+}
+
+void storeMfuInputs(Workspace& ws, const MfuInputs& in) {
+    for (double v : {in.flopsPerToken, in.peakFlops})
+        if (!std::isfinite(v) || v < 0)
+            throw InputError(ws.path(), "MFU inputs must be finite numbers >= 0");
+    ws.setMeta(kFlopsPerTokenKey, numberText(in.flopsPerToken));
+    ws.setMeta(kPeakFlopsKey, numberText(in.peakFlops));
+}
+
+MfuBasis resolveMfuBasis(double optionFlopsPerStep, double optionPeakFlops, const MfuInputs& workspace,
+                         double tokensPerStep, const std::vector<const RunRecord*>& runs) {
+    MfuBasis b;
+    if (optionFlopsPerStep > 0) {
+        b.flopsPerStep = optionFlopsPerStep;
+        b.flopsSource = "option";
+    } else if (workspace.flopsPerToken > 0 && tokensPerStep > 0) {
+        b.flopsPerStep = workspace.flopsPerToken * tokensPerStep;
+        b.flopsSource = "workspace";
+    } else {
+        const auto it = std::find_if(runs.begin(), runs.end(),
+                                     [](const RunRecord* r) { return r->info.flopsPerStep > 0; });
+        if (it != runs.end()) {
+            b.flopsPerStep = (*it)->info.flopsPerStep;
+            b.flopsSource = "run";
+        }
+    }
+    if (optionPeakFlops > 0) {
+        b.peakFlops = optionPeakFlops;
+        b.peakSource = "option";
+        return b;
+    }
+    if (workspace.peakFlops > 0) {
+        b.peakFlops = workspace.peakFlops;
+        b.peakSource = "workspace";
+        return b;
+    }
+    for (const RunRecord* r : runs)
+        if (r->info.peakFlops > 0) {
+            b.peakFlops = r->info.peakFlops;
+            b.peakSource = "run";
+            return b;
+        }
+    for (const RunRecord* r : runs)
+        if (!r->info.gpuModels.empty())
+            if (const GpuPeakFlops* g = gpuPeakFor(r->info.gpuModels.front())) {
+                b.peakFlops = g->denseBf16Flops;
+                b.peakSource = "default";
+                b.defaultGpu = std::string(g->name);
+                return b;
+            }
+    return b;
+}
+
+std::optional<double> modelFlopsUtilisation(const MfuBasis& basis, double stepSeconds, int gpus) {
+    if (basis.flopsPerStep <= 0 || basis.peakFlops <= 0 || stepSeconds <= 0)
+        return std::nullopt;
+    return basis.flopsPerStep / stepSeconds / (basis.peakFlops * std::max(1, gpus));
+}
+
+} // namespace cnp
