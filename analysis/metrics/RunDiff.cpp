@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 
@@ -45,7 +46,30 @@ std::string stripGroups(std::string_view s) {
     return out;
 }
 
+std::int64_t* classCounter(RunDiffResult& res, const std::string& cls) {
+    if (cls == "added")
+        return &res.added;
+    if (cls == "removed")
+        return &res.removed;
+    if (cls == "unchanged")
+        return &res.unchanged;
+    return cls == "faster" ? &res.faster : &res.slower;
+}
+
 } // namespace
+
+const char* kernelChangeClass(double countA, double countB, double totalA, double totalB,
+                              const RunDiffOptions& opt) {
+    const double delta = totalB - totalA, ad = std::fabs(delta);
+    if (countA <= 0)
+        return "added";
+    if (countB <= 0)
+        return "removed";
+    if (ad <= opt.unchangedFraction * totalA &&
+        ad <= static_cast<double>(opt.unchangedPerInstanceNs) * std::max(countA, countB))
+        return "unchanged";
+    return delta < 0 ? "faster" : "slower";
+}
 
 std::string normaliseKernelName(std::string_view name) {
     std::string s = stripGroups(name);
@@ -127,24 +151,9 @@ RunDiffResult diffRuns(const Workspace& ws, const std::string& runA, const std::
     std::map<std::string, CategoryDiffRow> cats;
     for (auto& [key, r] : rows) {
         r.delta = r.totalB - r.totalA;
-        const Ns ad = std::llabs(r.delta);
-        if (r.countA == 0) {
-            r.cls = "added";
-            ++res.added;
-        } else if (r.countB == 0) {
-            r.cls = "removed";
-            ++res.removed;
-        } else if (static_cast<double>(ad) <= opt.unchangedFraction * static_cast<double>(r.totalA) &&
-                   ad <= opt.unchangedPerInstanceNs * std::max(r.countA, r.countB)) {
-            r.cls = "unchanged";
-            ++res.unchanged;
-        } else if (r.delta < 0) {
-            r.cls = "faster";
-            ++res.faster;
-        } else {
-            r.cls = "slower";
-            ++res.slower;
-        }
+        r.cls = kernelChangeClass(static_cast<double>(r.countA), static_cast<double>(r.countB),
+                                  static_cast<double>(r.totalA), static_cast<double>(r.totalB), opt);
+        ++*classCounter(res, r.cls);
         auto& c = cats[r.category];
         c.category = r.category;
         c.totalA += r.totalA;

@@ -69,6 +69,12 @@ struct RunDiffResult {
 // numeric suffixes: "triton_poi_fused_add_3" and "triton_poi_fused_add_7" both become "triton_poi_fused_add".
 std::string normaliseKernelName(std::string_view name);
 
+// The class of one kernel's change, on totals or on per-step means alike: "added" (no call in A),
+// "removed" (none in B), "unchanged" (|B - A| <= unchangedFraction x A and <= unchangedPerInstanceNs x
+// max(countA, countB)), else "faster" or "slower".
+const char* kernelChangeClass(double countA, double countB, double totalA, double totalB,
+                              const RunDiffOptions& options);
+
 // Throws InputError when a run does not exist.
 RunDiffResult diffRuns(const Workspace& ws, const std::string& runA, const std::string& runB,
                        const RunDiffOptions& options = {});

@@ -1,12 +1,15 @@
 // The detail behind the headline numbers: ranks of multi-rank runs, kernels per configuration and their
 // changes, insights with evidence, and how every number was obtained.
 #include "core/Units.h"
-#include "metrics/RunDiff.h"
+#include "metrics/PooledKernelDiff.h"
+#include "metrics/PooledKernels.h"
 #include "metrics/RunSummaryReader.h"
 #include "report/Palette.h"
 #include "report/ReportSections.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <map>
 
 namespace cnp::report::detail {
@@ -124,64 +127,106 @@ Section ranksSection(const StudyContext& c) {
     return s;
 }
 
+namespace {
+
+// Calls per GPU-step: an integer as a count, otherwise two decimals ("2.50" -> "2.5").
+std::string callsText(double v) {
+    if (v == std::floor(v) && std::fabs(v) < 9.0e15)
+        return units::count(static_cast<std::int64_t>(v));
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    std::string t = buf;
+    while (t.back() == '0')
+        t.pop_back();
+    if (t.back() == '.')
+        t.pop_back();
+    return t;
+}
+
+std::vector<std::int64_t> runIdsOf(const StudyContext& c, const std::string& config) {
+    std::vector<std::int64_t> ids;
+    for (const auto* r : c.runsOf.at(config))
+        ids.push_back(r->id);
+    return ids;
+}
+
+// "2 runs (base-r1, base-r2), 16 GPU-steps"
+std::string poolText(const StudyContext& c, const std::string& config, const PooledKernels& p) {
+    std::string names;
+    for (const auto* r : c.runsOf.at(config))
+        names += (names.empty() ? "" : ", ") + r->info.name;
+    return std::to_string(p.runs) + (p.runs == 1 ? " run (" : " runs (") + names + "), " +
+           units::count(p.gpuSteps) + (p.gpuSteps == 1 ? " GPU-step" : " GPU-steps");
+}
+
+Table topKernelTable(const std::string& config, const PooledKernels& p, std::size_t limit) {
+    Table t{"kernels-" + config,
+            {{"Kernel", ColumnKind::Kernel, {"kernel"}},
+             textColumn("Category", "category"),
+             numberColumn("Calls", {"count"}),
+             numberColumn("Total", {"total_ns"}),
+             numberColumn("Per call", {"mean_ns"}),
+             numberColumn("Per GPU-step", {"per_step_ns"}),
+             numberColumn("% of kernel time", {"percent"})},
+            {}};
+    for (std::size_t i = 0; i < p.rows.size() && (limit == 0 || i < limit); ++i) {
+        const auto& k = p.rows[i];
+        t.rows.push_back(
+            {textCell(k.name), textCell(k.category, palette::categoryColor(k.category)),
+             numberCell(units::count(k.count), {static_cast<double>(k.count)}),
+             numberCell(units::duration(static_cast<double>(k.totalNs)), {static_cast<double>(k.totalNs)}),
+             numberCell(units::duration(k.perCallNs), {k.perCallNs}),
+             numberCell(units::duration(k.perStepNs), {k.perStepNs}),
+             numberCell(units::percent(k.percent / 100.0), {k.percent})});
+    }
+    return t;
+}
+
+} // namespace
+
 Section kernelsSection(const StudyContext& c) {
     Section s = makeSection(ReportSection::Kernels);
-    s.blocks.push_back(
-        Paragraph{"The " + std::to_string(c.options.topKernels) +
-                  " kernels with the most GPU time in each configuration's first run (all ranks)."});
+    s.blocks.push_back(Paragraph{
+        "The " + std::to_string(c.options.topKernels) +
+        " kernels with the most GPU time in each configuration, pooled over all of its runs (repeats) and "
+        "ranks. Per GPU-step = the kernel's total time / the GPU-steps of those runs (each rank's steps, "
+        "summed over ranks and runs): the time one GPU spends in it per step (docs/metrics.md, \"Kernels "
+        "of a configuration\")."});
     for (const auto& cfg : c.order) {
-        const auto& run = c.representative(cfg);
-        const RunSummaryReader reader(c.ws, run.id);
-        Table t{"kernels-" + cfg,
-                {{"Kernel", ColumnKind::Kernel, {"kernel"}},
-                 textColumn("Category", "category"),
-                 numberColumn("Count", {"count"}),
-                 numberColumn("Total", {"total_ns"}),
-                 numberColumn("Mean", {"mean_ns"}),
-                 numberColumn("Median", {"median_ns"}),
-                 numberColumn("% of kernel time", {"percent"})},
-                {}};
-        for (const auto& k : reader.kernelStats(-1, c.options.topKernels))
-            t.rows.push_back({textCell(k.name), textCell(k.category, palette::categoryColor(k.category)),
-                              numberCell(units::count(k.count), {static_cast<double>(k.count)}),
-                              numberCell(units::duration(static_cast<double>(k.totalNs)),
-                                         {static_cast<double>(k.totalNs)}),
-                              numberCell(units::duration(k.meanNs), {k.meanNs}),
-                              numberCell(units::duration(k.medianNs), {k.medianNs}),
-                              numberCell(units::percent(k.percent / 100.0), {k.percent})});
-        s.blocks.push_back(Heading{cfg + " (run " + run.info.name + ")"});
-        s.blocks.push_back(std::move(t));
+        const auto pooled = poolKernels(c.ws, runIdsOf(c, cfg));
+        s.blocks.push_back(Heading{cfg + ": " + poolText(c, cfg, pooled)});
+        s.blocks.push_back(topKernelTable(cfg, pooled, c.options.topKernels));
     }
     return s;
 }
 
 namespace {
 
-std::string signedDuration(Ns ns) {
-    return (ns > 0 ? "+" : ns < 0 ? "−" : "") + units::duration(static_cast<double>(std::llabs(ns)));
+std::string signedDuration(double ns) {
+    return (ns > 0 ? "+" : ns < 0 ? "−" : "") + units::duration(std::fabs(ns));
 }
 
-Table kernelChangeTable(const std::string& id, const RunDiffResult& d, std::size_t limit) {
+Table kernelChangeTable(const std::string& id, const PooledKernelDiff& d, std::size_t limit) {
     Table t{id,
             {{"Kernel", ColumnKind::Kernel, {"kernel"}},
              textColumn("Category", "category"),
              textColumn("Change", "change"),
-             numberColumn("Count", {"count_before", "count_after"}),
-             numberColumn("Total before", {"total_before_ns"}),
-             numberColumn("Total after", {"total_after_ns"}),
-             numberColumn("Δ total", {"delta_ns"})},
+             numberColumn("Calls per GPU-step", {"calls_per_step_before", "calls_per_step_after"}),
+             numberColumn("Per GPU-step before", {"per_step_before_ns"}),
+             numberColumn("Per GPU-step after", {"per_step_after_ns"}),
+             numberColumn("Δ per GPU-step", {"delta_per_step_ns"})},
             {}};
     for (std::size_t i = 0; i < d.kernels.size() && i < limit; ++i) {
         const auto& k = d.kernels[i];
-        Cell delta = numberCell(signedDuration(k.delta), {static_cast<double>(k.delta)});
-        delta.sign = k.delta < 0 ? -1 : k.delta > 0 ? 1 : 0;
-        t.rows.push_back(
-            {textCell(k.name), textCell(k.category, palette::categoryColor(k.category)), textCell(k.cls),
-             numberCell(units::count(k.countA) + " → " + units::count(k.countB),
-                        {static_cast<double>(k.countA), static_cast<double>(k.countB)}),
-             numberCell(units::duration(static_cast<double>(k.totalA)), {static_cast<double>(k.totalA)}),
-             numberCell(units::duration(static_cast<double>(k.totalB)), {static_cast<double>(k.totalB)}),
-             std::move(delta)});
+        const double delta = k.delta();
+        Cell dc = numberCell(signedDuration(delta), {delta});
+        dc.sign = delta < 0 ? -1 : delta > 0 ? 1 : 0;
+        t.rows.push_back({textCell(k.name), textCell(k.category, palette::categoryColor(k.category)),
+                          textCell(k.cls),
+                          numberCell(callsText(k.callsPerStepA) + " → " + callsText(k.callsPerStepB),
+                                     {k.callsPerStepA, k.callsPerStepB}),
+                          numberCell(units::duration(k.perStepA), {k.perStepA}),
+                          numberCell(units::duration(k.perStepB), {k.perStepB}), std::move(dc)});
     }
     return t;
 }
@@ -191,14 +236,16 @@ Table kernelChangeTable(const std::string& id, const RunDiffResult& d, std::size
 Section kernelChangesSection(const StudyContext& c) {
     Section s = makeSection(ReportSection::KernelChanges);
     s.blocks.push_back(Paragraph{
-        "Kernels whose total GPU time changed most between consecutive configurations (first runs, all "
-        "ranks, kernels matched by exact name; docs/metrics.md, \"Run diff\"). Negative is faster."});
+        "Kernels whose GPU time per GPU-step changed most between consecutive configurations, each "
+        "configuration pooled over all of its runs and ranks (kernels matched by exact name; classes as in "
+        "docs/metrics.md, \"Run diff\", applied to the per-step values). Negative is faster."});
     if (c.order.size() < 2)
         s.blocks.push_back(Paragraph{"One configuration only: nothing to compare."});
+    std::vector<PooledKernels> pooled;
+    for (const auto& cfg : c.order)
+        pooled.push_back(poolKernels(c.ws, runIdsOf(c, cfg)));
     for (std::size_t i = 1; i < c.order.size(); ++i) {
-        const auto& a = c.representative(c.order[i - 1]);
-        const auto& b = c.representative(c.order[i]);
-        const auto d = diffRuns(c.ws, a.info.name, b.info.name);
+        const auto d = diffPooledKernels(pooled[i - 1], pooled[i]);
         s.blocks.push_back(Heading{c.order[i - 1] + " → " + c.order[i] + ": " + std::to_string(d.faster) +
                                    " faster, " + std::to_string(d.slower) + " slower, " +
                                    std::to_string(d.added) + " added, " + std::to_string(d.removed) +
@@ -275,8 +322,11 @@ Section methodologySection(const StudyContext& c) {
       "exclusive time gives each instant to the highest-priority active category. The attribution "
       "differences these per-step means (the mean, not the median: a median has no additive decomposition), "
       "so its parts sum exactly to the change of the mean step.");
-    p("Kernels and their changes are those of each configuration's first run; kernels are matched between "
-      "configurations by exact name.");
+    p("Kernels and their changes pool every run (repeat) and rank of a configuration: calls and time are "
+      "summed, and divided by the GPU-steps of those runs (each rank's steps with GPU work, summed over "
+      "ranks and runs; a rank without steps counts one) to give the time per GPU-step, which compares "
+      "configurations with different repeat, step or rank counts. Kernels outside the step windows count "
+      "too. Kernels are matched between configurations by exact name.");
     std::vector<std::string> synthetic;
     for (const auto& r : c.runs)
         if (r.info.synthetic)

@@ -19,7 +19,7 @@ struct StudyContext {
     std::vector<std::string> order; // the reported configurations, in report order
     std::vector<std::string> plan;  // the workspace's plan order (palette positions)
     std::map<std::string, std::vector<const RunRecord*>> runsOf; // configuration -> its runs
-    // The configuration's first run: the one whose kernels and environment stand for it.
+    // The configuration's first run: the one whose environment stands for it (kernels pool every run).
     const RunRecord& representative(const std::string& config) const { return *runsOf.at(config).front(); }
     std::string colorOf(const std::string& config) const;
 };

@@ -1,7 +1,9 @@
 // The report model on the report fixture (tests/common/ReportFixture.h): its JSON matches the golden
 // file byte for byte; section ids round-trip; configuration changes include the plan's settings; the
-// waterfall and heatmap carry the hand-computed values; CSV names of hostile table ids stay inside the
+// waterfall and heatmap carry the hand-computed values; the kernel sections pool every repeat of a
+// configuration (tests/common/RepeatFixture.h); CSV names of hostile table ids stay inside the
 // bundle folder.
+#include "RepeatFixture.h"
 #include "ReportFixture.h"
 
 #include "report/ReportData.h"
@@ -128,6 +130,56 @@ private slots:
         const auto m = model(o);
         QCOMPARE(m.configurations, std::vector<std::string>{testing::kFixtureFused});
         QCOMPARE(m.baseline, std::string(testing::kFixtureFused));
+    }
+
+    // Top kernels and kernel changes pool both repeats of each configuration, per GPU-step
+    // (RepeatFixture.h): A's gemm 44.8 ms over 5 GPU-steps = 8.96 ms, B's 44.8 ms over 8 = 5.6 ms.
+    void kernelSectionsPoolRepeats() {
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath("repeats.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        testing::buildRepeatFixture(ws);
+        ReportOptions o;
+        o.includeTimestamp = false;
+        const auto m = buildReportModel(ws, o);
+        const auto* kernels = sectionOf(m, ReportSection::Kernels);
+        const auto headings = blocksOf<Heading>(*kernels);
+        QCOMPARE(headings.size(), std::size_t(2));
+        QCOMPARE(headings[0]->text, std::string("A: 2 runs (a-r1, a-r2), 5 GPU-steps"));
+        QCOMPARE(headings[1]->text, std::string("B: 2 runs (b-r1, b-r2), 8 GPU-steps"));
+        const auto tables = blocksOf<Table>(*kernels);
+        QCOMPARE(tables.size(), std::size_t(2));
+        // Columns: kernel, category, calls, total, per call, per GPU-step, percent.
+        const auto& a = tables[0]->rows;
+        QCOMPARE(a.size(), std::size_t(2));
+        QCOMPARE(a[0][0].text, std::string("sm90_xmma_gemm_bf16"));
+        QCOMPARE(a[0][2].values, std::vector<double>{5});
+        QCOMPARE(a[0][3].values, std::vector<double>{44'800'000});
+        QCOMPARE(a[0][4].values, std::vector<double>{8'960'000});
+        QCOMPARE(a[0][5].values, std::vector<double>{8'960'000});
+        QCOMPARE(a[0][5].text, std::string("8.96 ms"));
+        QCOMPARE(a[1][5].values, std::vector<double>{3'360'000});
+        const auto& b = tables[1]->rows;
+        QCOMPARE(b[0][2].values, std::vector<double>{8});
+        QCOMPARE(b[0][4].values, std::vector<double>{5'600'000}); // 44.8 ms over 8 calls
+        QCOMPARE(b[0][5].values, std::vector<double>{5'600'000});
+        QCOMPARE(b[1][5].values, std::vector<double>{2'100'000});
+
+        const auto* changes = sectionOf(m, ReportSection::KernelChanges);
+        QCOMPARE(blocksOf<Heading>(*changes)[0]->text,
+                 std::string("A → B: 2 faster, 0 slower, 0 added, 0 removed"));
+        const auto& c = blocksOf<Table>(*changes)[0]->rows;
+        QCOMPARE(c.size(), std::size_t(2));
+        // Columns: kernel, category, change, calls per GPU-step (before, after), before, after, delta.
+        QCOMPARE(c[0][0].text, std::string("sm90_xmma_gemm_bf16"));
+        QCOMPARE(c[0][2].text, std::string("faster"));
+        QCOMPARE(c[0][3].values, (std::vector<double>{1, 1}));
+        QCOMPARE(c[0][4].values, std::vector<double>{8'960'000});
+        QCOMPARE(c[0][5].values, std::vector<double>{5'600'000});
+        QVERIFY(qAbs(c[0][6].values[0] + 3'360'000.0) < 1e-6);
+        QCOMPARE(c[0][6].text, std::string("−3.36 ms"));
+        QCOMPARE(c[0][6].sign, -1);
+        QCOMPARE(c[1][0].text, std::string("ncclDevKernel_AllReduce_Sum_bf16"));
+        QVERIFY(qAbs(c[1][6].values[0] + 1'260'000.0) < 1e-6);
     }
 
     void csvFileNames_data() {
