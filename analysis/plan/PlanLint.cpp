@@ -155,7 +155,7 @@ std::string reinstalledFramework(const std::vector<std::string>& words) {
     for (std::size_t i = start; i < words.size(); ++i) {
         if (words[i].empty() || words[i][0] == '-')
             continue;
-        const std::string name = requirementName(words[i]);
+        std::string name = requirementName(words[i]); // not const: returned by move
         if (name == "torch" || name == "deepspeed" || (conda && name == "pytorch"))
             return name;
     }

@@ -25,11 +25,13 @@ TimeAxis::TimeAxis(Ns start, Ns span, int width)
     : start_(start), span_(std::max<Ns>(span, kMinSpanNs)), width_(std::max(width, 1)) {}
 
 std::int64_t TimeAxis::columnWide(Ns t) const {
-    return static_cast<std::int64_t>(floorDiv(static_cast<i128>(t - start_) * width_, span_));
+    return static_cast<std::int64_t>(floorDiv((static_cast<i128>(t) - start_) * width_, span_));
 }
 
 Ns TimeAxis::firstTimeOfColumnWide(std::int64_t c) const {
-    return start_ + static_cast<Ns>(ceilDiv(static_cast<i128>(c) * span_, width_));
+    // Summed in 128 bits: the quotient alone can exceed int64 while start + quotient does not (UBSan,
+    // tst_timeline_track's random mapping test); the caller asks only for representable times.
+    return static_cast<Ns>(start_ + ceilDiv(static_cast<i128>(c) * span_, width_));
 }
 
 double TimeAxis::x(Ns t) const {

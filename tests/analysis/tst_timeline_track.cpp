@@ -69,15 +69,19 @@ i128 floorDivRef(i128 a, i128 b) {
     return q;
 }
 std::int64_t columnRef(const TimeAxis& ax, Ns t) {
-    return static_cast<std::int64_t>(floorDivRef(static_cast<i128>(t - ax.start()) * ax.width(), ax.span()));
+    return static_cast<std::int64_t>(
+        floorDivRef((static_cast<i128>(t) - ax.start()) * ax.width(), ax.span()));
 }
 Ns firstTimeRef(const TimeAxis& ax, std::int64_t c) {
-    return ax.start() + static_cast<Ns>(-floorDivRef(-(static_cast<i128>(c) * ax.span()), ax.width()));
+    // In 128 bits up to the end: ceil(c * span / width) alone may exceed int64 when the sum does not.
+    return static_cast<Ns>(static_cast<i128>(ax.start()) -
+                           floorDivRef(-(static_cast<i128>(c) * ax.span()), ax.width()));
 }
 // Whether TimeAxis can take its 64-bit path for t, respectively for column c.
 bool columnFits64(const TimeAxis& ax, Ns t) {
-    std::int64_t p;
-    return !__builtin_mul_overflow(t - ax.start(), static_cast<std::int64_t>(ax.width()), &p);
+    std::int64_t d, p;
+    return !__builtin_sub_overflow(t, ax.start(), &d) &&
+           !__builtin_mul_overflow(d, static_cast<std::int64_t>(ax.width()), &p);
 }
 bool firstTimeFits64(const TimeAxis& ax, std::int64_t c) {
     std::int64_t p;
