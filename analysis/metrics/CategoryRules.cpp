@@ -32,9 +32,18 @@ const std::vector<CategoryRule>& builtinRules() {
     return rules;
 }
 
+// Recomputed forward work (activation checkpointing) in ranges the workload names so: "recompute",
+// "recomputation", "Recompute forward"... docs/metrics.md says why torch's CheckpointFunctionBackward is not
+// one (it also encloses the segment's backward).
+const std::vector<CategoryRule>& builtinRangeRules() {
+    static const std::vector<CategoryRule> rules = {{"recompute", "recomput"}};
+    return rules;
+}
+
 const std::vector<std::string>& builtinPriority() {
-    static const std::vector<std::string> p = {
-        "gemm", "attention", "convolution", "triton-fused", "elementwise/reduction", "optimizer", "other"};
+    static const std::vector<std::string> p = {"recompute",   "gemm",         "attention",
+                                               "convolution", "triton-fused", "elementwise/reduction",
+                                               "optimizer",   "other"};
     return p;
 }
 
@@ -46,26 +55,34 @@ std::string excerpt(const std::string& pattern) {
 
 } // namespace
 
-CategoryRules::CategoryRules() : rules_(builtinRules()), priority_(builtinPriority()) {
+CategoryRules::CategoryRules()
+    : rules_(builtinRules()), rangeRules_(builtinRangeRules()), priority_(builtinPriority()) {
     compile("built-in rules");
 }
 
-void CategoryRules::compile(const std::string& sourceName) {
-    compiled_.clear();
-    compiled_.reserve(rules_.size());
-    for (std::size_t i = 0; i < rules_.size(); ++i) {
-        const CategoryRule& r = rules_[i];
-        const std::string rule = "rule " + std::to_string(i + 1) + " (category '" + r.category + "')";
+std::vector<NameRegex> CategoryRules::compileRules(const std::vector<CategoryRule>& rules,
+                                                   const std::string& kind, const std::string& sourceName) {
+    std::vector<NameRegex> compiled;
+    compiled.reserve(rules.size());
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+        const CategoryRule& r = rules[i];
+        const std::string rule = kind + " " + std::to_string(i + 1) + " (category '" + r.category + "')";
         if (r.category.empty())
-            throw InputError(sourceName, "rule " + std::to_string(i + 1) + " has an empty category");
+            throw InputError(sourceName, kind + " " + std::to_string(i + 1) + " has an empty category");
         if (r.category == kMemoryCategory || r.category == kIdleCategory)
             throw InputError(sourceName, rule + ": category '" + r.category + "' is reserved");
         NameRegex re(r.pattern, NameRegex::Case::Insensitive);
         if (!re.valid())
             throw InputError(sourceName,
                              rule + ": invalid regex '" + excerpt(r.pattern) + "': " + re.error());
-        compiled_.push_back(std::move(re));
+        compiled.push_back(std::move(re));
     }
+    return compiled;
+}
+
+void CategoryRules::compile(const std::string& sourceName) {
+    compiled_ = compileRules(rules_, "rule", sourceName);
+    rangeCompiled_ = compileRules(rangeRules_, "range rule", sourceName);
 }
 
 CategoryRules CategoryRules::fromJson(std::string_view json, const std::string& sourceName) {
@@ -76,13 +93,22 @@ CategoryRules CategoryRules::fromJson(std::string_view json, const std::string& 
     if (!doc.IsObject() || !doc.HasMember("rules") || !doc["rules"].IsArray())
         throw InputError(sourceName, "expected an object with a \"rules\" array");
     CategoryRules out;
-    out.rules_.clear();
-    for (const auto& r : doc["rules"].GetArray()) {
-        if (!r.IsObject() || !r.HasMember("category") || !r["category"].IsString() ||
-            !r.HasMember("pattern") || !r["pattern"].IsString())
-            throw InputError(sourceName, "every rule needs string fields \"category\" and \"pattern\"");
-        out.rules_.push_back({r["category"].GetString(), r["pattern"].GetString()});
-    }
+    auto readRules = [&](const char* key, const char* noun, std::vector<CategoryRule>& into) {
+        into.clear();
+        if (!doc.HasMember(key))
+            return;
+        if (!doc[key].IsArray())
+            throw InputError(sourceName, std::string("\"") + key + "\" must be an array of rules");
+        for (const auto& r : doc[key].GetArray()) {
+            if (!r.IsObject() || !r.HasMember("category") || !r["category"].IsString() ||
+                !r.HasMember("pattern") || !r["pattern"].IsString())
+                throw InputError(sourceName, std::string("every ") + noun +
+                                                 " needs string fields \"category\" and \"pattern\"");
+            into.push_back({r["category"].GetString(), r["pattern"].GetString()});
+        }
+    };
+    readRules("rules", "rule", out.rules_);
+    readRules("range_rules", "range rule", out.rangeRules_);
     if (doc.HasMember("fallback")) {
         if (!doc["fallback"].IsString() || doc["fallback"].GetStringLength() == 0)
             throw InputError(sourceName, "\"fallback\" must be a non-empty string");
@@ -101,9 +127,11 @@ CategoryRules CategoryRules::fromJson(std::string_view json, const std::string& 
         // Keep the default order for the categories these rules can produce; computePriority() appends the
         // rest.
         for (const auto& p : builtinPriority()) {
-            const bool used =
-                p == out.fallback_ || std::any_of(out.rules_.begin(), out.rules_.end(),
-                                                  [&](const CategoryRule& r) { return r.category == p; });
+            auto produces = [&](const std::vector<CategoryRule>& rules) {
+                return std::any_of(rules.begin(), rules.end(),
+                                   [&](const CategoryRule& r) { return r.category == p; });
+            };
+            const bool used = p == out.fallback_ || produces(out.rules_) || produces(out.rangeRules_);
             if (used)
                 out.priority_.push_back(p);
         }
@@ -147,6 +175,17 @@ std::string CategoryRules::toJson() const {
         w.EndObject();
     }
     w.EndArray();
+    w.Key("range_rules");
+    w.StartArray();
+    for (const auto& r : rangeRules_) {
+        w.StartObject();
+        w.Key("category");
+        w.String(r.category.c_str(), static_cast<rapidjson::SizeType>(r.category.size()));
+        w.Key("pattern");
+        w.String(r.pattern.c_str(), static_cast<rapidjson::SizeType>(r.pattern.size()));
+        w.EndObject();
+    }
+    w.EndArray();
     w.Key("fallback");
     w.String(fallback_.c_str(), static_cast<rapidjson::SizeType>(fallback_.size()));
     w.Key("exclusive_priority");
@@ -165,6 +204,13 @@ std::string CategoryRules::classify(std::string_view kernelName) const {
     return fallback_;
 }
 
+int CategoryRules::rangeRuleIndex(std::string_view rangeName) const {
+    for (std::size_t i = 0; i < rangeCompiled_.size(); ++i)
+        if (rangeCompiled_[i].search(rangeName))
+            return static_cast<int>(i);
+    return -1;
+}
+
 std::vector<std::string> CategoryRules::computePriority() const {
     std::vector<std::string> out;
     auto add = [&](const std::string& c) {
@@ -176,6 +222,8 @@ std::vector<std::string> CategoryRules::computePriority() const {
     for (const auto& p : priority_)
         add(p);
     const bool fallbackListed = std::find(priority_.begin(), priority_.end(), fallback_) != priority_.end();
+    for (const auto& r : rangeRules_)
+        add(r.category);
     for (const auto& r : rules_)
         if (r.category != fallback_ || fallbackListed)
             add(r.category);

@@ -3,10 +3,14 @@
 // A rule is (category, RE2 regex: core/NameRegex.h); matching is case-insensitive and searches anywhere
 // in the demangled kernel name, in time linear in the name's length; the first matching rule wins; names
 // matching no rule get the fallback category ("other"). memcpy/memset activities are always category "memory"
-// (kMemoryCategory). Sources, in order of precedence: the workspace's meta key "category_rules" (a JSON
-// document), resources/rules/categories.json, then the built-in defaults (identical to that file). Rule JSON:
-// {"rules": [{"category": S, "pattern": S}, ...], "fallback": S,
-//             "exclusive_priority": [compute categories, highest priority first]}.
+// (kMemoryCategory). Range rules (category, RE2 regex on CPU range names, same matching) give a kernel the
+// rule's category when its launch call lies inside a CPU range of that name on the launching thread, before
+// any name rule: what the work is for (recomputed forward work) rather than what the kernel is. Sources, in
+// order of precedence: the workspace's meta key "category_rules" (a JSON document),
+// resources/rules/categories.json, then the built-in defaults (identical to that file). Rule JSON:
+// {"rules": [{"category": S, "pattern": S}, ...], "range_rules": [{"category": S, "pattern": S}, ...],
+//  "fallback": S, "exclusive_priority": [compute categories, highest priority first]};
+// "range_rules" may be absent (no range rule).
 #include "core/NameRegex.h"
 
 #include <memory>
@@ -43,10 +47,13 @@ public:
 
     std::string toJson() const;
     const std::vector<CategoryRule>& rules() const { return rules_; }
+    const std::vector<CategoryRule>& rangeRules() const { return rangeRules_; }
     const std::string& fallback() const { return fallback_; }
 
     // O(rules x name length); callers classify each unique name once (see Categoriser).
     std::string classify(std::string_view kernelName) const;
+    // The index of the first range rule matching a CPU range name, -1 when none. O(range rules x length).
+    int rangeRuleIndex(std::string_view rangeName) const;
 
     // Compute categories, highest exclusive-time priority first: the configured priority list, then
     // every other category the rules can produce (in rule order), the fallback last unless listed.
@@ -55,11 +62,13 @@ public:
 
 private:
     void compile(const std::string& sourceName);
+    static std::vector<NameRegex> compileRules(const std::vector<CategoryRule>& rules,
+                                               const std::string& kind, const std::string& sourceName);
 
-    std::vector<CategoryRule> rules_;
+    std::vector<CategoryRule> rules_, rangeRules_;
     std::string fallback_ = "other";
     std::vector<std::string> priority_;
-    std::vector<NameRegex> compiled_; // one per rule, same order
+    std::vector<NameRegex> compiled_, rangeCompiled_; // one per rule, same order
 };
 
 } // namespace cnp

@@ -210,6 +210,15 @@ private:
     void writeGaps(std::int32_t rank, const RankEvents& ev, const RankTimeline& timeline,
                    const std::vector<const StepRange*>& steps);
     void writeKernelStats();
+    // Indexed by string id: true for the categories of the range rules. O(strings x range rules).
+    std::vector<bool> rangeCategoryIds() const {
+        std::vector<bool> out(t_.strings.size(), false);
+        for (StringId id = 0; id < t_.strings.size(); ++id)
+            for (const auto& r : rules_.rangeRules())
+                if (t_.strings.at(id) == r.category)
+                    out[id] = true;
+        return out;
+    }
     template <class V, class F> void forRank(const V& v, std::int32_t rank, F&& f);
 
     const TraceData& t_;
@@ -616,20 +625,27 @@ void SummaryWriter::writeKernelStats() {
     // own: O(n log g) for groups of size g and cache-friendly, where one indirect sort of all kernels by
     // (rank, name, duration) took most of the summaries' time at 10 M kernels. Rows come out in
     // (rank, name id) order, then the all-rank rows (rank -1) in name id order.
+    // The group's category is its name's: the first kernel's, unless that one took a range rule's category
+    // (a recomputed launch) and a later one did not.
     struct Group {
         std::int32_t rank;
-        StringId name, category; // the category of the group's first kernel (categories are per name)
+        StringId name, category;
         std::vector<Ns> durations;
     };
     std::vector<Group> groups;
     std::unordered_map<std::uint64_t, std::size_t> index;
+    const std::vector<bool> rangeCategory = rangeCategoryIds();
+    auto isRange = [&](StringId c) { return c < rangeCategory.size() && rangeCategory[c]; };
     for (const auto& k : t_.kernels) {
         const std::uint64_t key =
             (static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.rank)) << 32) | k.name;
         auto [it, fresh] = index.try_emplace(key, groups.size());
         if (fresh)
             groups.push_back({k.rank, k.name, k.category, {}});
-        groups[it->second].durations.push_back(k.end - k.start);
+        Group& g = groups[it->second];
+        if (isRange(g.category) && !isRange(k.category))
+            g.category = k.category;
+        g.durations.push_back(k.end - k.start);
     }
     std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
         return a.rank != b.rank ? a.rank < b.rank : a.name < b.name;
@@ -649,7 +665,9 @@ void SummaryWriter::writeKernelStats() {
         write(g.rank, g.name, g.category, g.durations);
         auto& a = all[g.name];
         a.insert(a.end(), g.durations.begin(), g.durations.end());
-        allCat.emplace(g.name, g.category);
+        auto [c, fresh] = allCat.emplace(g.name, g.category);
+        if (!fresh && isRange(c->second) && !isRange(g.category))
+            c->second = g.category;
         std::vector<Ns>().swap(g.durations);
     }
     for (auto& [name, v] : all) {
@@ -700,19 +718,34 @@ void buildRunSummaries(Workspace& ws, std::int64_t runId, const TraceData& trace
 
 void rebuildRunSummaries(Workspace& ws, std::int64_t runId) {
     TraceData trace = ws.loadRun(runId);
-    categoriseKernels(trace, CategoryRules::forWorkspace(ws));
-    // Store the new categories: one UPDATE per distinct kernel name.
-    std::map<StringId, StringId> nameToCat;
+    const CategoryRules rules = CategoryRules::forWorkspace(ws);
+    categoriseKernels(trace, rules);
+    // Store the new categories: one UPDATE per distinct kernel name (its name rule's category), then one
+    // per kernel a range rule re-categorised. Those are addressed by id: loadRun reads a run's kernels in id
+    // order from its contiguous id range, so kernel i is row first + i (checked by the count).
+    std::map<StringId, std::string> nameToCat;
     for (const auto& k : trace.kernels)
-        nameToCat.emplace(k.name, k.category);
+        if (nameToCat.find(k.name) == nameToCat.end())
+            nameToCat.emplace(k.name, rules.classify(trace.strings.at(k.name)));
     const IdRange rows = ws.eventRows(runId, "kernels");
     Statement up(ws.db(), "UPDATE kernels SET category_id = ? WHERE id BETWEEN ? AND ? AND name_id = ?");
     for (const auto& [name, cat] : nameToCat)
-        up.bind(1, ws.internString(trace.strings.at(cat)))
+        up.bind(1, ws.internString(cat))
             .bind(2, rows.first)
             .bind(3, rows.last)
             .bind(4, ws.internString(trace.strings.at(name)))
             .exec();
+    if (!rules.rangeRules().empty() &&
+        rows.last - rows.first + 1 == static_cast<std::int64_t>(trace.kernels.size())) {
+        Statement one(ws.db(), "UPDATE kernels SET category_id = ? WHERE id = ?");
+        for (std::size_t i = 0; i < trace.kernels.size(); ++i) {
+            const auto& k = trace.kernels[i];
+            if (trace.strings.at(k.category) != nameToCat[k.name])
+                one.bind(1, ws.internString(trace.strings.at(k.category)))
+                    .bind(2, rows.first + static_cast<std::int64_t>(i))
+                    .exec();
+        }
+    }
     buildRunSummaries(ws, runId, trace);
 }
 

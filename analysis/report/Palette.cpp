@@ -9,8 +9,9 @@
 namespace cnp::palette {
 
 std::string categoryColor(std::string_view category) {
-    static constexpr std::array<std::pair<std::string_view, std::string_view>, 11> colors = {{
+    static constexpr std::array<std::pair<std::string_view, std::string_view>, 12> colors = {{
         {"gemm", "#1f77b4"},
+        {"recompute", "#aec7e8"}, // gemm's lighter kin: forward work done again
         {"attention", "#9467bd"},
         {"triton-fused", "#17becf"},
         {"elementwise/reduction", "#2ca02c"},

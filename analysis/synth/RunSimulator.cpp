@@ -195,9 +195,11 @@ void RunSimulator::backward(std::vector<Ns>& gatherEnd) {
             if (c_.hostSyncPerLayer)
                 hostWait(*r, ready, r->sEventSync, c_.hostOverheadNs);
             if (recomputed(l)) {
-                const std::uint32_t range = r->out->rangeStart(r->cpu, r->mainTid, r->sRecompute);
+                // On the thread that launches the recomputed forward, as a checkpoint function's own NVTX
+                // range would be: the range categoriser matches ranges on the launching thread.
+                const std::uint32_t range = r->out->rangeStart(r->cpu, r->autogradTid, r->sRecompute);
                 computeLayer(*r, fwd, ready, r->autogradTid);
-                r->out->rangeEnd(r->cpu, range, r->mainTid);
+                r->out->rangeEnd(r->cpu, range, r->autogradTid);
             }
             computeLayer(*r, bwd, ready, r->autogradTid);
         }

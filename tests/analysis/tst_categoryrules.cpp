@@ -121,6 +121,7 @@ private slots:
         QCOMPARE(p.size(), std::size_t{2});
         QCOMPARE(QString::fromStdString(p[0]), QStringLiteral("mine"));
         QCOMPARE(QString::fromStdString(p[1]), QStringLiteral("rest"));
+        QVERIFY(r.rangeRules().empty()); // none unless the document has "range_rules"
         // Round trip.
         const auto again = CategoryRules::fromJson(r.toJson(), "again");
         QCOMPARE(QString::fromStdString(again.toJson()), QString::fromStdString(r.toJson()));
@@ -128,9 +129,10 @@ private slots:
 
     void defaultPriority() {
         const auto p = CategoryRules().computePriority();
-        const std::vector<std::string> expected{
-            "gemm",      "attention", "convolution", "triton-fused", "elementwise/reduction",
-            "optimizer", "other"};
+        // recompute (the built-in range rule, docs/metrics.md) first: recomputed work counts as such.
+        const std::vector<std::string> expected{"recompute",   "gemm",         "attention",
+                                                "convolution", "triton-fused", "elementwise/reduction",
+                                                "optimizer",   "other"};
         QCOMPARE(p, expected);
     }
 
@@ -157,6 +159,16 @@ private slots:
                                   << "reserved";
         QTest::newRow("empty fallback") << "{\"rules\":[],\"fallback\":\"\"}"
                                         << "fallback";
+        QTest::newRow("range rules not an array") << "{\"rules\":[],\"range_rules\":{}}"
+                                                  << "\"range_rules\" must be an array of rules";
+        QTest::newRow("range rule without pattern") << "{\"rules\":[],\"range_rules\":[{\"category\":\"r\"}]}"
+                                                    << "every range rule needs string fields";
+        QTest::newRow("bad range regex")
+            << "{\"rules\":[],\"range_rules\":[{\"category\":\"r\",\"pattern\":\"(x\"}]}"
+            << "range rule 1 (category 'r'): invalid regex '(x': missing )";
+        QTest::newRow("reserved range category")
+            << "{\"rules\":[],\"range_rules\":[{\"category\":\"idle\",\"pattern\":\"x\"}]}"
+            << "range rule 1 (category 'idle'): category 'idle' is reserved";
     }
     void badRules() {
         QFETCH(QString, json);

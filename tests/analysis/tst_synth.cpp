@@ -173,7 +173,7 @@ private slots:
         QTest::newRow("AC2") << "AC2+ACCL" << 1.0 << 1.05 << "idle" << false;
         QTest::newRow("CompilerOpt") << "AC2+ACCL+CompilerOpt" << 1.12 << 1.30 << "elementwise/reduction"
                                      << true;
-        QTest::newRow("CkptOpt") << "AC2+ACCL+CompilerOpt+CkptOpt" << 1.10 << 1.35 << "gemm" << true;
+        QTest::newRow("CkptOpt") << "AC2+ACCL+CompilerOpt+CkptOpt" << 1.10 << 1.35 << "recompute" << true;
     }
     void configurationEffects() {
         QFETCH(QString, config);
