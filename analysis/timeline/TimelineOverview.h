@@ -4,7 +4,7 @@
 // of a 1920-px overview, so the overview draws like the full model there). A merged event spans
 // [first start, last end] of its bucket's events, takes the name of the longest one and the style
 // holding most busy time. Stored in the workspace (table timeline_overview, one BLOB per run, written
-// at the first full load or at ingest) so that opening a run paints in milliseconds while the full
+// at ingest; the GUI never writes it) so that opening a run paints in milliseconds while the full
 // events load in the background. Size: <= rows x lanes x buckets events (~22 bytes each serialised).
 #include "store/Workspace.h"
 #include "timeline/TimelineModel.h"
