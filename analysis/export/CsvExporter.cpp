@@ -4,11 +4,12 @@
 #include "export/CsvWriter.h"
 #include "export/OutputFile.h"
 #include "metrics/RunSummaryReader.h"
+#include "store/Tables.h"
 
 #include <algorithm>
 #include <filesystem>
-#include <functional>
 #include <initializer_list>
+#include <type_traits>
 
 namespace cnp {
 
@@ -29,6 +30,56 @@ void header(CsvWriter& csv, std::initializer_list<const char*> names) {
         csv.field(n);
     csv.endRow();
 }
+
+// ---- Event files: one per row table, by the rules in CsvExporter.h.
+
+std::string csvName(const schema::Column& c, bool stringId) {
+    std::string name(c.name);
+    if (stringId && name.ends_with("_id"))
+        name.resize(name.size() - 3);
+    if (c.unit == "ARGB")
+        name += "_argb";
+    return name;
+}
+
+struct CsvValue {
+    CsvWriter& csv;
+    const StringTable& strings;
+    void operator()(const schema::StringRef& s) const { csv.field(strings.at(s.id)); }
+    void operator()(const std::string& s) const { csv.field(s); }
+    void operator()(const std::vector<std::string>& v) const { csv.field(joined(v, ';')); }
+    void operator()(double v) const { csv.field(v); }
+    template <class T> void operator()(T v) const {
+        if constexpr (std::is_enum_v<T>)
+            csv.field(toString(v));
+        else
+            csv.field(static_cast<std::int64_t>(v));
+    }
+};
+
+template <class Desc, class Row>
+void eventFile(CsvWriter& csv, const Desc& desc, const std::vector<Row>& rows, const StringTable& strings) {
+    const schema::Table table = desc.table();
+    const bool duration = table.has("start_ns") && table.has("end_ns");
+    desc.visitColumns([&](const schema::Column& c, bool stringId) {
+        csv.field(csvName(c, stringId));
+        if (duration && c.name == "end_ns")
+            csv.field("duration_ns");
+    });
+    csv.endRow();
+    const CsvValue value{csv, strings};
+    for (const Row& row : rows) {
+        desc.visit(row, [&](const schema::Column& c, const auto& v) {
+            value(v);
+            if constexpr (requires { row.end - row.start; })
+                if (duration && c.name == "end_ns")
+                    csv.field(row.end - row.start);
+        });
+        csv.endRow();
+    }
+}
+
+// ---- Summary files.
 
 // Category names of the exclusive-time columns, in the first rank's (priority) order, then any new ones.
 std::vector<std::string> exclusiveColumns(const std::vector<const ExclusiveNs*>& all) {
@@ -65,144 +116,52 @@ CsvExportResult CsvExporter::write(const std::string& dir) const {
     if (ec || !fs::is_directory(dir))
         throw InputError(dir, "cannot create the output folder" + (ec ? ": " + ec.message() : std::string()));
 
-    const TraceData& t = trace_;
-    const auto& S = t.strings;
     CsvExportResult result;
-    auto file = [&](const std::string& name, const std::function<void(CsvWriter&)>& body) {
+    const WriteFile file = [&](const std::string& name, const FileBody& body) {
         OutputFile out((fs::path(dir) / name).string());
         CsvWriter csv(out);
         body(csv);
         out.commit();
         result.files.emplace_back(name, csv.rows() - 1); // minus the header row
     };
-
-    file("ranks.csv", [&](CsvWriter& csv) {
-        header(csv, {"rank", "local_rank", "host", "pid", "gpu_names", "gpu_uuids", "clock_offset_ns",
-                     "clock_skew_ns", "source_file"});
-        for (const auto& r : t.ranks) {
-            csv.field(r.rank).field(r.localRank).field(r.host).field(r.pid).field(joined(r.gpuNames, ';'));
-            csv.field(joined(r.gpuUuids, ';'))
-                .field(r.clockOffsetNs)
-                .field(r.clockSkewEstimateNs)
-                .field(r.sourceFile);
-            csv.endRow();
-        }
-    });
-    file("kernels.csv", [&](CsvWriter& csv) {
-        header(csv, {"rank", "device", "stream", "start_ns", "end_ns", "duration_ns", "correlation", "grid_x",
-                     "grid_y", "grid_z", "block_x", "block_y", "block_z", "registers", "static_smem",
-                     "dynamic_smem", "name", "category"});
-        for (const auto& k : t.kernels) {
-            csv.field(k.rank).field(k.device).field(k.stream).field(k.start).field(k.end).field(k.end -
-                                                                                                k.start);
-            csv.field(k.correlation);
-            for (int i = 0; i < 3; ++i)
-                csv.field(k.grid[i]);
-            for (int i = 0; i < 3; ++i)
-                csv.field(k.block[i]);
-            csv.field(k.registers)
-                .field(k.staticSmem)
-                .field(k.dynamicSmem)
-                .field(S.at(k.name))
-                .field(S.at(k.category));
-            csv.endRow();
-        }
-    });
-    file("memcpys.csv", [&](CsvWriter& csv) {
-        header(csv, {"rank", "device", "stream", "start_ns", "end_ns", "duration_ns", "correlation", "bytes",
-                     "copy_kind", "src_kind", "dst_kind", "name"});
-        for (const auto& m : t.memcpys) {
-            csv.field(m.rank).field(m.device).field(m.stream).field(m.start).field(m.end).field(m.end -
-                                                                                                m.start);
-            csv.field(m.correlation).field(m.bytes).field(toString(m.kind)).field(toString(m.srcKind));
-            csv.field(toString(m.dstKind)).field(S.at(m.name));
-            csv.endRow();
-        }
-    });
-    file("memsets.csv", [&](CsvWriter& csv) {
-        header(csv, {"rank", "device", "stream", "start_ns", "end_ns", "duration_ns", "correlation", "bytes",
-                     "value", "mem_kind", "name"});
-        for (const auto& m : t.memsets) {
-            csv.field(m.rank).field(m.device).field(m.stream).field(m.start).field(m.end).field(m.end -
-                                                                                                m.start);
-            csv.field(m.correlation)
-                .field(m.bytes)
-                .field(m.value)
-                .field(toString(m.memKind))
-                .field(S.at(m.name));
-            csv.endRow();
-        }
-    });
-    file("api_calls.csv", [&](CsvWriter& csv) {
-        header(csv,
-               {"rank", "pid", "tid", "start_ns", "end_ns", "duration_ns", "correlation", "kind", "name"});
-        for (const auto& a : t.apiCalls) {
-            csv.field(a.rank).field(a.pid).field(a.tid).field(a.start).field(a.end).field(a.end - a.start);
-            csv.field(a.correlation).field(toString(a.kind)).field(S.at(a.name));
-            csv.endRow();
-        }
-    });
-    file("cpu_ranges.csv", [&](CsvWriter& csv) {
-        header(csv, {"rank", "pid", "tid", "start_ns", "end_ns", "duration_ns", "depth", "kind",
-                     "correlation", "name", "domain", "color_argb"});
-        for (const auto& c : t.cpuRanges) {
-            csv.field(c.rank).field(c.pid).field(c.tid).field(c.start).field(c.end).field(c.end - c.start);
-            csv.field(c.depth)
-                .field(toString(c.kind))
-                .field(c.correlation)
-                .field(S.at(c.name))
-                .field(S.at(c.domain));
-            csv.field(c.color);
-            csv.endRow();
-        }
-    });
-    file("gpu_annotations.csv", [&](CsvWriter& csv) {
-        header(csv, {"rank", "device", "stream", "start_ns", "end_ns", "duration_ns", "name"});
-        for (const auto& g : t.gpuAnnotations) {
-            csv.field(g.rank).field(g.device).field(g.stream).field(g.start).field(g.end).field(g.end -
-                                                                                                g.start);
-            csv.field(S.at(g.name));
-            csv.endRow();
-        }
-    });
-    file("flows.csv", [&](CsvWriter& csv) {
-        header(csv, {"rank", "correlation", "cpu_ns", "tid", "gpu_ns", "stream"});
-        for (const auto& f : t.flows) {
-            csv.field(f.rank).field(f.correlation).field(f.cpuTs).field(f.tid).field(f.gpuTs).field(f.stream);
-            csv.endRow();
-        }
-    });
-    file("counters.csv", [&](CsvWriter& csv) {
-        header(csv, {"rank", "device", "ts_ns", "value", "name"});
-        for (const auto& c : t.counters) {
-            csv.field(c.rank).field(c.device).field(c.ts).field(c.value).field(S.at(c.name));
-            csv.endRow();
-        }
-    });
-    file("steps.csv", [&](CsvWriter& csv) {
-        header(csv,
-               {"rank", "step_index", "name", "cpu_start_ns", "cpu_end_ns", "gpu_start_ns", "gpu_end_ns"});
-        for (const auto& s : t.steps) {
-            csv.field(s.rank).field(s.index).field(S.at(s.name)).field(s.cpuStart).field(s.cpuEnd);
-            csv.field(s.gpuStart).field(s.gpuEnd);
-            csv.endRow();
-        }
-    });
-
+    writeEventFiles(file);
     if (!summaries_) {
         result.notes.push_back("no stored summaries for this run: summary CSVs were not written");
         return result;
     }
-    const RunSummaryReader& sum = *summaries_;
+    writeKernelStats(file);
+    writeBreakdowns(file);
+    writeIdleGaps(file);
+    return result;
+}
+
+void CsvExporter::writeEventFiles(const WriteFile& file) const {
+    const TraceData& t = trace_;
+    auto events = [&](const auto& desc, const auto& rows) {
+        file(std::string(desc.name) + ".csv", [&](CsvWriter& csv) { eventFile(csv, desc, rows, t.strings); });
+    };
+    events(schema::kRanks, t.ranks);
+    events(schema::kKernels, t.kernels);
+    events(schema::kMemcpys, t.memcpys);
+    events(schema::kMemsets, t.memsets);
+    events(schema::kApiCalls, t.apiCalls);
+    events(schema::kCpuRanges, t.cpuRanges);
+    events(schema::kGpuAnnotations, t.gpuAnnotations);
+    events(schema::kFlows, t.flows);
+    events(schema::kCounters, t.counters);
+    events(schema::kSteps, t.steps);
+}
+
+void CsvExporter::writeKernelStats(const WriteFile& file) const {
     file("kernel_stats.csv", [&](CsvWriter& csv) {
         header(csv, {"scope", "name", "category", "count", "total_ns", "mean_ns", "median_ns", "min_ns",
                      "max_ns", "stddev_ns", "percent"});
         std::vector<std::int32_t> scopes{-1};
-        if (t.ranks.size() > 1)
-            for (const auto& r : t.ranks)
+        if (trace_.ranks.size() > 1)
+            for (const auto& r : trace_.ranks)
                 scopes.push_back(r.rank);
         for (auto scope : scopes)
-            for (const auto& k : sum.kernelStats(scope)) {
+            for (const auto& k : summaries_->kernelStats(scope)) {
                 csv.field(scope < 0 ? std::string("all") : "rank " + std::to_string(scope));
                 csv.field(k.name)
                     .field(k.category)
@@ -214,8 +173,11 @@ CsvExportResult CsvExporter::write(const std::string& dir) const {
                 csv.endRow();
             }
     });
-    const auto ranks = sum.ranks();
-    const auto steps = sum.steps();
+}
+
+void CsvExporter::writeBreakdowns(const WriteFile& file) const {
+    const auto ranks = summaries_->ranks();
+    const auto steps = summaries_->steps();
     std::vector<const ExclusiveNs*> all;
     all.reserve(ranks.size() + steps.size());
     for (const auto& r : ranks)
@@ -268,10 +230,13 @@ CsvExportResult CsvExporter::write(const std::string& dir) const {
             csv.endRow();
         }
     });
+}
+
+void CsvExporter::writeIdleGaps(const WriteFile& file) const {
     file("idle_gaps.csv", [&](CsvWriter& csv) {
         header(csv, {"rank", "step_index", "start_ns", "end_ns", "length_ns", "cpu_state", "launches",
                      "sync_ns", "data_wait_ns", "next_kernel", "next_launch_ns"});
-        for (const auto& g : sum.idleGaps(0)) {
+        for (const auto& g : summaries_->idleGaps(0)) {
             csv.field(g.rank)
                 .field(g.stepIndex)
                 .field(g.start)
@@ -286,7 +251,6 @@ CsvExportResult CsvExporter::write(const std::string& dir) const {
             csv.endRow();
         }
     });
-    return result;
 }
 
 } // namespace cnp

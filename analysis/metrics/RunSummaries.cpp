@@ -3,11 +3,13 @@
 #include "metrics/Breakdown.h"
 #include "metrics/Categoriser.h"
 #include "metrics/CategoryRules.h"
+#include "store/Tables.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -15,62 +17,6 @@
 namespace cnp {
 
 namespace {
-
-constexpr std::string_view kSummarySchema = R"sql(
-CREATE TABLE IF NOT EXISTS summary_rank(
-  run_id INTEGER NOT NULL, rank INTEGER NOT NULL,
-  kernel_count INTEGER, memcpy_count INTEGER, memset_count INTEGER, runtime_count INTEGER,
-  driver_count INTEGER, cpu_range_count INTEGER, flow_count INTEGER, gpu_annotation_count INTEGER,
-  kernel_time_ns INTEGER, window_start_ns INTEGER, window_end_ns INTEGER,
-  compute_ns INTEGER, communication_ns INTEGER, overlap_ns INTEGER, memory_ns INTEGER, idle_ns INTEGER,
-  communication_total_ns INTEGER,
-  memcpy_bytes INTEGER, memcpy_time_ns INTEGER, memset_time_ns INTEGER,
-  pageable_memcpy_count INTEGER, pageable_memcpy_ns INTEGER, sync_memcpy_count INTEGER, sync_memcpy_ns INTEGER,
-  launched_kernel_count INTEGER, launch_delay_mean_ns REAL, launch_delay_median_ns INTEGER,
-  launch_delay_p95_ns INTEGER, launch_delay_max_ns INTEGER, short_kernel_count INTEGER,
-  launch_api_mean_ns REAL, device_sync_count INTEGER, device_sync_ns INTEGER,
-  stream_sync_count INTEGER, stream_sync_ns INTEGER,
-  graph_launch_count INTEGER, graph_kernel_count INTEGER, orphan_count INTEGER, orphan_ns INTEGER,
-  launched_window_start_ns INTEGER, launched_window_end_ns INTEGER, launched_compute_ns INTEGER,
-  launched_communication_ns INTEGER, launched_overlap_ns INTEGER, launched_memory_ns INTEGER,
-  launched_idle_ns INTEGER, launched_communication_total_ns INTEGER,
-  PRIMARY KEY(run_id, rank));
-CREATE TABLE IF NOT EXISTS summary_step(
-  run_id INTEGER NOT NULL, rank INTEGER NOT NULL, step_index INTEGER NOT NULL, name_id INTEGER,
-  cpu_start_ns INTEGER, cpu_end_ns INTEGER, gpu_start_ns INTEGER, gpu_end_ns INTEGER,
-  compute_ns INTEGER, communication_ns INTEGER, overlap_ns INTEGER, memory_ns INTEGER, idle_ns INTEGER,
-  communication_total_ns INTEGER, device_sync_count INTEGER,
-  PRIMARY KEY(run_id, rank, step_index));
-CREATE TABLE IF NOT EXISTS summary_exclusive(
-  run_id INTEGER NOT NULL, rank INTEGER NOT NULL, step_index INTEGER NOT NULL, category_id INTEGER NOT NULL,
-  exclusive_ns INTEGER NOT NULL,
-  PRIMARY KEY(run_id, rank, step_index, category_id));
-CREATE TABLE IF NOT EXISTS summary_kernel(
-  run_id INTEGER NOT NULL, rank INTEGER NOT NULL, name_id INTEGER NOT NULL, category_id INTEGER,
-  count INTEGER, total_ns INTEGER, mean_ns REAL, median_ns REAL, min_ns INTEGER, max_ns INTEGER,
-  stddev_ns REAL,
-  PRIMARY KEY(run_id, rank, name_id));
-CREATE TABLE IF NOT EXISTS summary_gap(
-  run_id INTEGER NOT NULL, rank INTEGER NOT NULL, step_index INTEGER, start_ns INTEGER, end_ns INTEGER,
-  cpu_state TEXT, launches INTEGER, sync_ns INTEGER, data_wait_ns INTEGER, next_name_id INTEGER,
-  next_launch_ns INTEGER);
-CREATE TABLE IF NOT EXISTS summary_sync(
-  run_id INTEGER NOT NULL, rank INTEGER NOT NULL, step_index INTEGER NOT NULL, name_id INTEGER,
-  start_ns INTEGER, end_ns INTEGER, dtoh_bytes INTEGER);
-CREATE INDEX IF NOT EXISTS summary_gap_by_run ON summary_gap(run_id, rank, start_ns);
-CREATE INDEX IF NOT EXISTS summary_kernel_by_run ON summary_kernel(run_id, rank, total_ns);
-)sql";
-
-constexpr const char* kSummaryTables[] = {"summary_rank",   "summary_step", "summary_exclusive",
-                                          "summary_kernel", "summary_gap",  "summary_sync"};
-
-// Columns added to summary_rank after its first release, in table order: ensureSummaryTables adds the
-// missing ones to an older workspace (their rows read as 0 until `cnp reclassify` rebuilds them).
-constexpr const char* kLaterRankColumns[] = {
-    "graph_launch_count",  "graph_kernel_count",        "orphan_count",
-    "orphan_ns",           "launched_window_start_ns",  "launched_window_end_ns",
-    "launched_compute_ns", "launched_communication_ns", "launched_overlap_ns",
-    "launched_memory_ns",  "launched_idle_ns",          "launched_communication_total_ns"};
 
 // Gaps shorter than this are not stored (insight thresholds below it see none). Every longer gap is
 // stored, so counts and totals over any threshold >= it are complete.
@@ -201,10 +147,32 @@ private:
         std::vector<TimedActivity> launchedActs; // the other activities; empty when count == 0
     };
 
+    // Copies touching pageable host memory, and copies issued by a blocking cudaMemcpy* call.
+    struct CopyFlavours {
+        std::int64_t pageable = 0, sync = 0;
+        Ns pageableNs = 0, syncNs = 0;
+    };
+    // Device-wide and CPU-blocking stream synchronisations starting inside a step (anywhere without steps).
+    struct SyncCounts {
+        std::int64_t device = 0, stream = 0;
+        Ns deviceNs = 0, streamNs = 0;
+        std::vector<std::int64_t> devicePerStep; // device syncs of each step, by position in `steps`
+    };
+
+    // One rank: collects its events once, then writes one row set per summary table.
     void writeRank(std::int32_t rank);
     RankEvents collectRank(std::int32_t rank);
+    std::vector<const StepRange*> stepsOf(std::int32_t rank) const; // by index
     LaunchSummary launchSummary(const RankEvents& ev) const;
     OrphanSummary orphanSummary(const RankEvents& ev) const;
+    CopyFlavours copyFlavours(const RankEvents& ev) const;
+    SyncCounts syncCounts(const RankEvents& ev, const std::vector<const StepRange*>& steps);
+    void writeRankRow(std::int32_t rank, const RankEvents& ev, const Interval& whole,
+                      const WindowBreakdown& wb, const SyncCounts& syncs, bool hasGpu); // summary_rank
+    void writeExclusive(std::int32_t rank, int stepIndex, const WindowBreakdown& b);    // summary_exclusive
+    void writeSteps(std::int32_t rank, const RankTimeline& timeline,
+                    const std::vector<const StepRange*>& steps,
+                    const SyncCounts& syncs); // summary_step, with each GPU step's summary_exclusive rows
     void writeBlockingSyncs(std::int32_t rank, const RankEvents& ev,
                             const std::vector<const StepRange*>& steps);
     void writeGaps(std::int32_t rank, const RankEvents& ev, const RankTimeline& timeline,
@@ -290,38 +258,54 @@ template <class V, class F> void SummaryWriter::forRank(const V& v, std::int32_t
 }
 
 void SummaryWriter::writeRank(std::int32_t rank) {
-    RankEvents ev = collectRank(rank);
+    const RankEvents ev = collectRank(rank);
     const RankTimeline timeline(ev.acts, order_);
-    const LaunchSummary launch = launchSummary(ev);
-    const OrphanSummary orphans = orphanSummary(ev);
+    const std::vector<const StepRange*> steps = stepsOf(rank);
+    const SyncCounts syncs = syncCounts(ev, steps);
+    const Interval whole = timeline.span();
+    const WindowBreakdown wb = timeline.breakdown(whole);
+    const bool hasGpu = whole.length() > 0 || !ev.acts.empty();
+    writeRankRow(rank, ev, whole, wb, syncs, hasGpu);
+    writeExclusive(rank, -1, wb);
+    writeSteps(rank, timeline, steps, syncs);
+    writeBlockingSyncs(rank, ev, steps);
+    if (hasGpu)
+        writeGaps(rank, ev, timeline, steps);
+}
 
-    // Memcpy flavours.
-    std::int64_t pageable = 0, syncCopies = 0;
-    Ns pageableNs = 0, syncCopyNs = 0;
-    for (const auto* m : ev.copies) {
-        const bool isPageable = m->srcKind == MemoryKind::Pageable || m->dstKind == MemoryKind::Pageable ||
-                                contains(t_.strings.at(m->name), "Pageable");
-        if (isPageable) {
-            ++pageable;
-            pageableNs += m->end - m->start;
-        }
-        const ApiCall* call = ev.launchOf(m->correlation);
-        if (call && isSyncMemcpyApi(t_.strings.at(call->name))) {
-            ++syncCopies;
-            syncCopyNs += m->end - m->start;
-        }
-    }
-
-    // Steps of this rank and device-wide syncs inside them.
+std::vector<const StepRange*> SummaryWriter::stepsOf(std::int32_t rank) const {
     std::vector<const StepRange*> steps;
     for (const auto& s : t_.steps)
         if (s.rank == rank)
             steps.push_back(&s);
     std::sort(steps.begin(), steps.end(),
               [](const StepRange* a, const StepRange* b) { return a->index < b->index; });
-    std::int64_t devSync = 0, streamSync = 0;
-    Ns devSyncNs = 0, streamSyncNs = 0;
-    std::vector<std::int64_t> stepDevSync(steps.size(), 0);
+    return steps;
+}
+
+SummaryWriter::CopyFlavours SummaryWriter::copyFlavours(const RankEvents& ev) const {
+    CopyFlavours f;
+    for (const auto* m : ev.copies) {
+        const bool isPageable = m->srcKind == MemoryKind::Pageable || m->dstKind == MemoryKind::Pageable ||
+                                contains(t_.strings.at(m->name), "Pageable");
+        if (isPageable) {
+            ++f.pageable;
+            f.pageableNs += m->end - m->start;
+        }
+        const ApiCall* call = ev.launchOf(m->correlation);
+        if (call && isSyncMemcpyApi(t_.strings.at(call->name))) {
+            ++f.sync;
+            f.syncNs += m->end - m->start;
+        }
+    }
+    return f;
+}
+
+// O(API calls x steps).
+SummaryWriter::SyncCounts SummaryWriter::syncCounts(const RankEvents& ev,
+                                                    const std::vector<const StepRange*>& steps) {
+    SyncCounts c;
+    c.devicePerStep.assign(steps.size(), 0);
     for (const auto* a : ev.apis) {
         const std::uint8_t f = syncKind(a->name);
         const bool dev = f == 1, str = f == 2;
@@ -333,22 +317,27 @@ void SummaryWriter::writeRank(std::int32_t rank) {
             if (a->start >= steps[i]->cpuStart && a->start < steps[i]->cpuEnd) {
                 inside = true;
                 if (dev)
-                    ++stepDevSync[i];
+                    ++c.devicePerStep[i];
             }
         if (!inside)
             continue;
         if (dev) {
-            ++devSync;
-            devSyncNs += a->end - a->start;
+            ++c.device;
+            c.deviceNs += a->end - a->start;
         } else {
-            ++streamSync;
-            streamSyncNs += a->end - a->start;
+            ++c.stream;
+            c.streamNs += a->end - a->start;
         }
     }
+    return c;
+}
 
-    const Interval whole = timeline.span();
-    const WindowBreakdown wb = timeline.breakdown(whole);
-    const bool hasGpu = whole.length() > 0 || !ev.acts.empty();
+// The columns in table order (store/Tables.h, kSummaryRank).
+void SummaryWriter::writeRankRow(std::int32_t rank, const RankEvents& ev, const Interval& whole,
+                                 const WindowBreakdown& wb, const SyncCounts& syncs, bool hasGpu) {
+    const LaunchSummary launch = launchSummary(ev);
+    const OrphanSummary orphans = orphanSummary(ev);
+    const CopyFlavours copies = copyFlavours(ev);
 
     RowBuffer& rs = out_.rank;
     int c = 0;
@@ -368,11 +357,11 @@ void SummaryWriter::writeRank(std::int32_t rank) {
         put(ev.annotationCount), put(ev.kernelTime);
     putWindow(hasGpu, whole, wb);
     put(ev.memcpyBytes), put(ev.memcpyTime), put(ev.memsetTime);
-    put(pageable), put(pageableNs), put(syncCopies), put(syncCopyNs);
+    put(copies.pageable), put(copies.pageableNs), put(copies.sync), put(copies.syncNs);
     put(launch.launched), put(launch.delayMean);
     put(launch.delayMedian), put(launch.delayP95), put(launch.delayMax), put(launch.shortKernels);
     put(launch.launchCallMean);
-    put(devSync), put(devSyncNs), put(streamSync), put(streamSyncNs);
+    put(syncs.device), put(syncs.deviceNs), put(syncs.stream), put(syncs.streamNs);
     put(launch.graphLaunches), put(launch.graphKernels), put(orphans.count), put(orphans.busyNs);
     if (orphans.count == 0) {
         putWindow(hasGpu, whole, wb);
@@ -380,47 +369,39 @@ void SummaryWriter::writeRank(std::int32_t rank) {
         const RankTimeline launched(orphans.launchedActs, order_);
         putWindow(!orphans.launchedActs.empty(), launched.span(), launched.breakdown(launched.span()));
     }
+    if (static_cast<std::size_t>(c) != schema::kSummaryRank.columns.size())
+        throw std::logic_error("summary_rank row binds " + std::to_string(c) + " columns");
     rs.exec();
+}
 
+// Zero rows are omitted, but the idle row is always written: a window's rows sum to its length.
+void SummaryWriter::writeExclusive(std::int32_t rank, int stepIndex, const WindowBreakdown& b) {
     RowBuffer& ex = out_.exclusive;
-    auto writeExclusive = [&](int stepIndex, const WindowBreakdown& b) {
-        for (std::size_t i = 0; i < b.exclusive.size(); ++i)
-            if (b.exclusive[i] > 0)
-                ex.bindRunId(1)
-                    .bind(2, rank)
-                    .bind(3, stepIndex)
-                    .bindStringId(4, order_.names[i])
-                    .bind(5, b.exclusive[i])
-                    .exec();
-        ex.bindRunId(1)
-            .bind(2, rank)
-            .bind(3, stepIndex)
-            .bindStringId(4, kIdleCategory)
-            .bind(5, b.idle)
-            .exec();
-    };
-    writeExclusive(-1, wb);
+    for (std::size_t i = 0; i < b.exclusive.size(); ++i)
+        if (b.exclusive[i] > 0)
+            ex.bindRunId(1)
+                .bind(2, rank)
+                .bind(3, stepIndex)
+                .bindStringId(4, order_.names[i])
+                .bind(5, b.exclusive[i])
+                .exec();
+    ex.bindRunId(1).bind(2, rank).bind(3, stepIndex).bindStringId(4, kIdleCategory).bind(5, b.idle).exec();
+}
 
+void SummaryWriter::writeSteps(std::int32_t rank, const RankTimeline& timeline,
+                               const std::vector<const StepRange*>& steps, const SyncCounts& syncs) {
     RowBuffer& ss = out_.step;
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const auto* s = steps[i];
         const bool gpu = s->gpuStart >= 0;
         const WindowBreakdown b = gpu ? timeline.breakdown({s->gpuStart, s->gpuEnd}) : WindowBreakdown{};
         ss.bindRunId(1).bind(2, rank).bind(3, s->index).bindStringId(4, t_.strings.at(s->name));
-        ss.bind(5, s->cpuStart);
-        ss.bind(6, s->cpuEnd)
-            .bind(7, s->gpuStart)
-            .bind(8, s->gpuEnd)
-            .bind(9, b.compute)
-            .bind(10, b.communication);
-        ss.bind(11, b.overlap).bind(12, b.memory).bind(13, b.idle).bind(14, b.communicationTotal);
-        ss.bind(15, stepDevSync[i]).exec();
+        ss.bind(5, s->cpuStart).bind(6, s->cpuEnd).bind(7, s->gpuStart).bind(8, s->gpuEnd);
+        ss.bind(9, b.compute).bind(10, b.communication).bind(11, b.overlap).bind(12, b.memory);
+        ss.bind(13, b.idle).bind(14, b.communicationTotal).bind(15, syncs.devicePerStep[i]).exec();
         if (gpu)
-            writeExclusive(s->index, b);
+            writeExclusive(rank, s->index, b);
     }
-    writeBlockingSyncs(rank, ev, steps);
-    if (hasGpu)
-        writeGaps(rank, ev, timeline, steps);
 }
 
 SummaryWriter::RankEvents SummaryWriter::collectRank(std::int32_t rank) {
@@ -679,10 +660,13 @@ void SummaryWriter::writeKernelStats() {
 } // namespace
 
 void ensureSummaryTables(Workspace& ws) {
-    execSql(ws.db(), kSummarySchema);
-    for (const char* column : kLaterRankColumns)
-        if (!hasColumn(ws, "summary_rank", column))
-            execSql(ws.db(), std::string("ALTER TABLE summary_rank ADD COLUMN ") + column + " INTEGER");
+    execSql(ws.db(), schema::createSummaryTablesSql());
+    // Columns added to summary_rank after its first release: an older workspace gains them here (their rows
+    // read as 0 until `cnp reclassify` rebuilds them).
+    for (const auto& column : schema::laterSummaryRankColumns())
+        if (!hasColumn(ws, schema::kSummaryRank.name, column.name))
+            execSql(ws.db(), "ALTER TABLE summary_rank ADD COLUMN " +
+                                 schema::columnDefinition(schema::kSummaryRank, column.name));
 }
 
 bool hasColumn(const Workspace& ws, std::string_view table, std::string_view column) {
@@ -693,8 +677,8 @@ bool hasColumn(const Workspace& ws, std::string_view table, std::string_view col
 
 void deleteRunSummaries(Workspace& ws, std::int64_t runId) {
     ensureSummaryTables(ws);
-    for (const char* t : kSummaryTables) {
-        Statement del(ws.db(), std::string("DELETE FROM ") + t + " WHERE run_id = ?");
+    for (const auto& t : schema::summaryTables()) {
+        Statement del(ws.db(), "DELETE FROM " + std::string(t.name) + " WHERE run_id = ?");
         del.bind(1, runId).exec();
     }
 }

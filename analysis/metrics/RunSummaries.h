@@ -11,6 +11,7 @@
 #include "core/TraceData.h"
 #include "metrics/CategoryRules.h"
 #include "store/RowBuffer.h"
+#include "store/Tables.h"
 #include "store/Workspace.h"
 
 #include <cstdint>
@@ -20,14 +21,13 @@ namespace cnp {
 // The summary rows of one run, computed without the database (so an ingest computes them while another
 // thread inserts the events) and written by writeRunSummaries.
 struct RunSummaryRows {
-    RowBuffer rank{
-        "INSERT INTO summary_rank VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-        "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"};
-    RowBuffer step{"INSERT INTO summary_step VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"};
-    RowBuffer exclusive{"INSERT INTO summary_exclusive VALUES(?,?,?,?,?)"};
-    RowBuffer kernel{"INSERT INTO summary_kernel VALUES(?,?,?,?,?,?,?,?,?,?,?)"};
-    RowBuffer gap{"INSERT INTO summary_gap VALUES(?,?,?,?,?,?,?,?,?,?,?)"};
-    RowBuffer sync{"INSERT INTO summary_sync VALUES(?,?,?,?,?,?,?)"};
+    // One INSERT of every column per table (store/Tables.h), bound positionally in table order.
+    RowBuffer rank{schema::insertSql(schema::kSummaryRank)};
+    RowBuffer step{schema::insertSql(schema::kSummaryStep)};
+    RowBuffer exclusive{schema::insertSql(schema::kSummaryExclusive)};
+    RowBuffer kernel{schema::insertSql(schema::kSummaryKernel)};
+    RowBuffer gap{schema::insertSql(schema::kSummaryGap)};
+    RowBuffer sync{schema::insertSql(schema::kSummarySync)};
 };
 
 // `trace`: normalised and categorised (with `rules`), steps detected. Pure: no I/O. O(n log n).

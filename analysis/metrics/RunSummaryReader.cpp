@@ -4,6 +4,7 @@
 #include "metrics/Breakdown.h"
 #include "metrics/CategoryRules.h"
 #include "metrics/RunSummaries.h"
+#include "store/Tables.h"
 
 #include <algorithm>
 #include <map>
@@ -46,16 +47,10 @@ RunSummaryReader::RunSummaryReader(const Workspace& ws, std::int64_t runId)
 
 std::vector<RankSummary> RunSummaryReader::ranks() const {
     std::vector<RankSummary> out;
-    Statement st(ws_.db(),
-                 "SELECT rank, kernel_count, memcpy_count, memset_count, runtime_count, driver_count, "
-                 "cpu_range_count, flow_count, gpu_annotation_count, kernel_time_ns, window_start_ns, "
-                 "window_end_ns, compute_ns, communication_ns, overlap_ns, memory_ns, idle_ns, "
-                 "communication_total_ns, memcpy_bytes, memcpy_time_ns, memset_time_ns, "
-                 "pageable_memcpy_count, pageable_memcpy_ns, sync_memcpy_count, sync_memcpy_ns, "
-                 "launched_kernel_count, launch_delay_mean_ns, launch_delay_median_ns, "
-                 "launch_delay_p95_ns, launch_delay_max_ns, short_kernel_count, launch_api_mean_ns, "
-                 "device_sync_count, device_sync_ns, stream_sync_count, stream_sync_ns "
-                 "FROM summary_rank WHERE run_id = ? ORDER BY rank");
+    // The first release's columns: rank .. stream_sync_ns, in table order.
+    const auto& t = schema::kSummaryRank;
+    Statement st(ws_.db(), "SELECT " + schema::columnList(t, 1, t.indexOf("stream_sync_ns")) +
+                               " FROM summary_rank WHERE run_id = ? ORDER BY rank");
     st.bind(1, runId_);
     while (st.step()) {
         RankSummary r;
@@ -112,14 +107,13 @@ void RunSummaryReader::readLaterRankColumns(std::vector<RankSummary>& ranks) con
         r.orphans.launchedWindow = r.window;
         r.orphans.launchedBreakdown = r.breakdown;
     }
-    if (!hasColumn(ws_, "summary_rank", "launched_communication_total_ns"))
+    const auto& t = schema::kSummaryRank;
+    if (!hasColumn(ws_, t.name, t.columns.back().name))
         return;
+    // rank, then graph_launch_count .. launched_communication_total_ns in table order.
     Statement st(ws_.db(),
-                 "SELECT rank, graph_launch_count, graph_kernel_count, orphan_count, orphan_ns, "
-                 "launched_window_start_ns, launched_window_end_ns, launched_compute_ns, "
-                 "launched_communication_ns, launched_overlap_ns, launched_memory_ns, launched_idle_ns, "
-                 "launched_communication_total_ns FROM summary_rank WHERE run_id = ? AND "
-                 "orphan_count IS NOT NULL ORDER BY rank");
+                 "SELECT rank, " + schema::columnList(t, t.indexOf("graph_launch_count")) +
+                     " FROM summary_rank WHERE run_id = ? AND orphan_count IS NOT NULL ORDER BY rank");
     st.bind(1, runId_);
     while (st.step()) {
         auto r = std::find_if(ranks.begin(), ranks.end(),
@@ -150,12 +144,13 @@ ExclusiveNs RunSummaryReader::exclusive(std::int32_t rank, std::int32_t step) co
 
 std::vector<StepSummary> RunSummaryReader::steps(std::int32_t rank) const {
     std::vector<StepSummary> out;
+    // rank, step_index, the name, then cpu_start_ns .. device_sync_count in table order.
+    const auto& t = schema::kSummaryStep;
     Statement st(ws_.db(),
-                 "SELECT p.rank, p.step_index, s.value, p.cpu_start_ns, p.cpu_end_ns, p.gpu_start_ns, "
-                 "p.gpu_end_ns, p.compute_ns, p.communication_ns, p.overlap_ns, p.memory_ns, p.idle_ns, "
-                 "p.communication_total_ns, p.device_sync_count FROM summary_step p LEFT JOIN strings s "
-                 "ON s.id = p.name_id WHERE p.run_id = ? AND (? < 0 OR p.rank = ?) "
-                 "ORDER BY p.rank, p.step_index");
+                 "SELECT p.rank, p.step_index, s.value, " +
+                     schema::columnList(t, t.indexOf("cpu_start_ns"), SIZE_MAX, "p.") +
+                     " FROM summary_step p LEFT JOIN strings s ON s.id = p.name_id WHERE p.run_id = ? "
+                     "AND (? < 0 OR p.rank = ?) ORDER BY p.rank, p.step_index");
     st.bind(1, runId_).bind(2, rank).bind(3, rank);
     while (st.step()) {
         StepSummary s;
@@ -199,9 +194,11 @@ std::vector<KernelStatRow> RunSummaryReader::kernelStats(std::int32_t rank, std:
         if (t.step())
             scopeTotal = t.i64(0);
     }
+    // The name, the category, then count .. stddev_ns in table order.
+    const auto& t = schema::kSummaryKernel;
     std::string sql =
-        "SELECT n.value, c.value, k.count, k.total_ns, k.mean_ns, k.median_ns, k.min_ns, k.max_ns, "
-        "k.stddev_ns FROM summary_kernel k JOIN strings n ON n.id = k.name_id LEFT JOIN strings c ON "
+        "SELECT n.value, c.value, " + schema::columnList(t, t.indexOf("count"), SIZE_MAX, "k.") +
+        " FROM summary_kernel k JOIN strings n ON n.id = k.name_id LEFT JOIN strings c ON "
         "c.id = k.category_id WHERE k.run_id = ? AND k.rank = ? ORDER BY k.total_ns DESC, n.value";
     if (limit > 0)
         sql += " LIMIT " + std::to_string(limit);
@@ -227,11 +224,12 @@ std::vector<KernelStatRow> RunSummaryReader::kernelStats(std::int32_t rank, std:
 
 std::vector<IdleGap> RunSummaryReader::idleGaps(Ns minLengthNs) const {
     std::vector<IdleGap> out;
-    Statement st(ws_.db(),
-                 "SELECT g.rank, g.step_index, g.start_ns, g.end_ns, g.cpu_state, g.launches, g.sync_ns, "
-                 "g.data_wait_ns, s.value, g.next_launch_ns FROM summary_gap g LEFT JOIN strings s ON "
-                 "s.id = g.next_name_id WHERE g.run_id = ? AND g.end_ns - g.start_ns >= ? "
-                 "ORDER BY g.end_ns - g.start_ns DESC, g.rank, g.start_ns");
+    // rank .. data_wait_ns in table order, the next kernel's name, next_launch_ns.
+    const auto& t = schema::kSummaryGap;
+    Statement st(ws_.db(), "SELECT " + schema::columnList(t, 1, t.indexOf("data_wait_ns"), "g.") +
+                               ", s.value, g.next_launch_ns FROM summary_gap g LEFT JOIN strings s ON "
+                               "s.id = g.next_name_id WHERE g.run_id = ? AND g.end_ns - g.start_ns >= ? "
+                               "ORDER BY g.end_ns - g.start_ns DESC, g.rank, g.start_ns");
     st.bind(1, runId_).bind(2, minLengthNs);
     while (st.step()) {
         IdleGap g;
@@ -255,9 +253,13 @@ std::vector<BlockingSync> RunSummaryReader::blockingSyncs() const {
     if (queryInt(ws_.db(), "SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name='summary_sync'") ==
         0)
         return out;
-    Statement st(ws_.db(), "SELECT y.rank, y.step_index, s.value, y.start_ns, y.end_ns, y.dtoh_bytes FROM "
-                           "summary_sync y LEFT JOIN strings s ON s.id = y.name_id WHERE y.run_id = ? "
-                           "ORDER BY y.end_ns - y.start_ns DESC, y.rank, y.start_ns");
+    // rank, step_index, the API's name, then start_ns .. dtoh_bytes in table order.
+    const auto& t = schema::kSummarySync;
+    Statement st(ws_.db(),
+                 "SELECT " + schema::columnList(t, 1, 2, "y.") + ", s.value, " +
+                     schema::columnList(t, t.indexOf("start_ns"), SIZE_MAX, "y.") +
+                     " FROM summary_sync y LEFT JOIN strings s ON s.id = y.name_id WHERE y.run_id = ? "
+                     "ORDER BY y.end_ns - y.start_ns DESC, y.rank, y.start_ns");
     st.bind(1, runId_);
     while (st.step())
         out.push_back({st.i32(0), st.i32(1), st.isNull(2) ? std::string() : st.text(2), st.i64(3), st.i64(4),

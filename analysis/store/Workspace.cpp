@@ -1,14 +1,13 @@
 #include "store/Workspace.h"
 
-#include "core/BoundedJson.h"
 #include "core/CommaList.h"
 #include "core/InputError.h"
 #include "store/BatchInserter.h"
 #include "store/ConnectionDefences.h"
+#include "store/JsonText.h"
 #include "store/QueryWatchdog.h"
 #include "store/Schema.h"
-
-#include "core/RapidJson.h"
+#include "store/Tables.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -28,52 +27,6 @@ namespace cnp {
 
 namespace {
 
-std::string jsonArray(const std::vector<std::string>& v) {
-    rapidjson::StringBuffer buf;
-    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
-    w.StartArray();
-    for (const auto& s : v)
-        w.String(s.c_str(), static_cast<rapidjson::SizeType>(s.size()));
-    w.EndArray();
-    return buf.GetString();
-}
-
-std::string jsonObject(const std::vector<std::pair<std::string, std::string>>& kv) {
-    rapidjson::StringBuffer buf;
-    rapidjson::Writer<rapidjson::StringBuffer> w(buf);
-    w.StartObject();
-    for (const auto& [k, v] : kv) {
-        w.Key(k.c_str(), static_cast<rapidjson::SizeType>(k.size()));
-        w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
-    }
-    w.EndObject();
-    return buf.GetString();
-}
-
-// The JSON columns (gpu_models, env, ...) hold what this program wrote, but a shared workspace may hold
-// anything: malformed or too deeply nested JSON reads as empty.
-std::vector<std::string> parseJsonArray(const std::string& s) {
-    std::vector<std::string> out;
-    rapidjson::Document d;
-    if (!parseBoundedJson(s, d).ok || !d.IsArray())
-        return out;
-    for (const auto& v : d.GetArray())
-        if (v.IsString())
-            out.emplace_back(v.GetString(), v.GetStringLength());
-    return out;
-}
-
-std::vector<std::pair<std::string, std::string>> parseJsonObject(const std::string& s) {
-    std::vector<std::pair<std::string, std::string>> out;
-    rapidjson::Document d;
-    if (!parseBoundedJson(s, d).ok || !d.IsObject())
-        return out;
-    for (const auto& m : d.GetObject())
-        if (m.value.IsString())
-            out.emplace_back(m.name.GetString(), m.value.GetString());
-    return out;
-}
-
 std::string nowIso8601() {
     const auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
     std::tm tm{};
@@ -86,11 +39,24 @@ std::string nowIso8601() {
 // Page cache of a workspace connection (SQLite's negative form: KiB): 8 MiB.
 constexpr int kCacheSize = -8192;
 
-constexpr const char* kRunColumns =
-    "id, name, config, repeat, source_format, source_files, host, world_size, gpu_models, driver_version, "
-    "cuda_version, cupti_version, container_image, env, synthetic, skipped_events, first_skip_offset, "
-    "first_skip_reason, tokens_per_step, flops_per_step, peak_flops, created_at, "
-    "(SELECT COUNT(*) FROM ranks r WHERE r.run_id = runs.id), kernel_count, event_count";
+// The runs columns readRunRow reads: the table's columns to created_at, the rank count, then the
+// counts stored at ingest.
+const std::string& runColumns() {
+    static const std::string columns =
+        schema::columnList(schema::kRuns, 0, schema::kRuns.indexOf("created_at") + 1) +
+        ", (SELECT COUNT(*) FROM ranks r WHERE r.run_id = runs.id), kernel_count, event_count";
+    return columns;
+}
+
+// String id maps of the row tables' StringIdFields (store/RowTable.h).
+struct WorkspaceStringIds { // bind: trace string id -> workspace string id
+    const std::vector<std::int64_t>& ids;
+    std::int64_t stringId(StringId s) const { return ids[s]; }
+};
+template <class F> struct LocalStrings { // read: workspace string id -> loaded trace's string id
+    F map;
+    StringId localString(std::int64_t id) { return map(id); }
+};
 
 // Refuses what is not a regular file before anything opens it: opening a FIFO blocks, a device is no
 // workspace.
@@ -455,15 +421,15 @@ RunRecord Workspace::readRunRow(Statement& st) const {
     i.config = st.text(2);
     i.repeat = st.i32(3);
     i.sourceFormat = st.text(4);
-    i.sourceFiles = parseJsonArray(st.text(5));
+    i.sourceFiles = parseJsonArrayText(st.text(5));
     i.host = st.text(6);
     i.worldSize = st.i32(7);
-    i.gpuModels = parseJsonArray(st.text(8));
+    i.gpuModels = parseJsonArrayText(st.text(8));
     i.driverVersion = st.text(9);
     i.cudaVersion = st.text(10);
     i.cuptiVersion = st.text(11);
     i.containerImage = st.text(12);
-    i.env = parseJsonObject(st.text(13));
+    i.env = parseJsonObjectText(st.text(13));
     i.synthetic = st.i32(14) != 0;
     i.skipped.count = st.i64(15);
     i.skipped.firstOffset = st.i64(16);
@@ -480,7 +446,7 @@ RunRecord Workspace::readRunRow(Statement& st) const {
 
 std::vector<RunRecord> Workspace::runs() const {
     std::vector<RunRecord> out;
-    Statement st(db_, std::string("SELECT ") + kRunColumns + " FROM runs");
+    Statement st(db_, "SELECT " + runColumns() + " FROM runs");
     while (st.step())
         out.push_back(readRunRow(st));
     const auto order = planOrder();
@@ -497,7 +463,7 @@ std::vector<RunRecord> Workspace::runs() const {
 }
 
 std::optional<RunRecord> Workspace::findRun(const std::string& name) const {
-    Statement st(db_, std::string("SELECT ") + kRunColumns + " FROM runs WHERE name = ?");
+    Statement st(db_, "SELECT " + runColumns() + " FROM runs WHERE name = ?");
     st.bind(1, name);
     if (st.step())
         return readRunRow(st);
@@ -521,14 +487,22 @@ std::int64_t Workspace::insertRun(const TraceData& t, const ProgressSink& sink) 
 }
 
 void Workspace::insertSteps(std::int64_t runId, const TraceData& t) {
-    std::unordered_map<StringId, std::int64_t> sid;
-    Statement steps(db_, "INSERT INTO steps VALUES(?,?,?,?,?,?,?,?)");
+    struct LazyIds { // trace string id -> workspace string id, interned on first use
+        Workspace& ws;
+        const TraceData& t;
+        mutable std::unordered_map<StringId, std::int64_t> ids;
+        std::int64_t stringId(StringId s) const {
+            auto [it, fresh] = ids.try_emplace(s, 0);
+            if (fresh)
+                it->second = ws.internString(t.strings.at(s));
+            return it->second;
+        }
+    } ids{*this, t, {}};
+    Statement steps(db_, schema::insertSql(schema::kSteps.table()));
     for (const auto& e : t.steps) {
-        auto [it, fresh] = sid.try_emplace(e.name, 0);
-        if (fresh)
-            it->second = internString(t.strings.at(e.name));
-        steps.bind(1, runId).bind(2, e.rank).bind(3, e.index).bind(4, it->second);
-        steps.bind(5, e.cpuStart).bind(6, e.cpuEnd).bind(7, e.gpuStart).bind(8, e.gpuEnd).exec();
+        steps.bind(1, runId);
+        schema::kSteps.bindRow(steps, 1, e, ids);
+        steps.exec();
     }
 }
 
@@ -540,26 +514,34 @@ std::int64_t Workspace::insertEvents(const TraceData& t, const ProgressSink& sin
                          "a run named '" + t.info.name + "' already exists (choose another --run name)");
 
     const auto& i = t.info;
-    Statement run(db_,
-                  "INSERT INTO runs(name, config, repeat, source_format, source_files, host, world_size, "
-                  "gpu_models, driver_version, cuda_version, cupti_version, container_image, env, synthetic, "
-                  "skipped_events, first_skip_offset, first_skip_reason, tokens_per_step, flops_per_step, "
-                  "peak_flops, created_at, kernel_count, event_count) "
-                  "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    run.bind(1, i.name)
-        .bind(2, i.config.empty() ? i.name : i.config)
-        .bind(3, i.repeat)
-        .bind(4, i.sourceFormat);
-    run.bind(5, jsonArray(i.sourceFiles))
-        .bind(6, i.host)
-        .bind(7, i.worldSize)
-        .bind(8, jsonArray(i.gpuModels));
-    run.bind(9, i.driverVersion).bind(10, i.cudaVersion).bind(11, i.cuptiVersion).bind(12, i.containerImage);
-    run.bind(13, jsonObject(i.env)).bind(14, i.synthetic ? 1 : 0).bind(15, i.skipped.count);
-    run.bind(16, i.skipped.firstOffset).bind(17, i.skipped.firstReason).bind(18, i.tokensPerStep);
-    run.bind(19, i.flopsPerStep).bind(20, i.peakFlops).bind(21, nowIso8601());
-    run.bind(22, static_cast<std::int64_t>(t.kernels.size()))
-        .bind(23, static_cast<std::int64_t>(t.eventCount()));
+    Statement run(db_, schema::insertSql(schema::kRuns, 1)); // every column but id, in table order
+    int c = 0;
+    auto put = [&](const auto& v) { run.bind(++c, v); };
+    put(i.name);
+    put(i.config.empty() ? i.name : i.config);
+    put(i.repeat);
+    put(i.sourceFormat);
+    put(jsonArrayText(i.sourceFiles));
+    put(i.host);
+    put(i.worldSize);
+    put(jsonArrayText(i.gpuModels));
+    put(i.driverVersion);
+    put(i.cudaVersion);
+    put(i.cuptiVersion);
+    put(i.containerImage);
+    put(jsonObjectText(i.env));
+    put(i.synthetic ? 1 : 0);
+    put(i.skipped.count);
+    put(i.skipped.firstOffset);
+    put(i.skipped.firstReason);
+    put(i.tokensPerStep);
+    put(i.flopsPerStep);
+    put(i.peakFlops);
+    put(nowIso8601());
+    put(static_cast<std::int64_t>(t.kernels.size()));
+    put(static_cast<std::int64_t>(t.eventCount()));
+    if (static_cast<std::size_t>(c) + 1 != schema::kRuns.columns.size())
+        throw std::logic_error("insertEvents: the runs row binds " + std::to_string(c) + " columns");
     run.exec();
     const std::int64_t runId = sqlite3_last_insert_rowid(db_);
 
@@ -577,12 +559,12 @@ std::int64_t Workspace::insertEvents(const TraceData& t, const ProgressSink& sin
         }
     }
 
-    Statement rank(db_, "INSERT INTO ranks(run_id, rank, local_rank, host, pid, gpu_names, gpu_uuids, "
-                        "clock_offset_ns, clock_skew_ns, source_file) VALUES(?,?,?,?,?,?,?,?,?,?)");
+    const WorkspaceStringIds ids{sid};
+    Statement rank(db_, schema::insertSql(schema::kRanks.table()));
     for (const auto& r : t.ranks) {
-        rank.bind(1, runId).bind(2, r.rank).bind(3, r.localRank).bind(4, r.host).bind(5, r.pid);
-        rank.bind(6, jsonArray(r.gpuNames)).bind(7, jsonArray(r.gpuUuids)).bind(8, r.clockOffsetNs);
-        rank.bind(9, r.clockSkewEstimateNs).bind(10, r.sourceFile).exec();
+        rank.bind(1, runId);
+        schema::kRanks.bindRow(rank, 1, r, ids);
+        rank.exec();
     }
 
     // Appending to tables without secondary indexes touches only each B-tree's rightmost path: a small page
@@ -618,25 +600,27 @@ std::int64_t Workspace::insertEvents(const TraceData& t, const ProgressSink& sin
     auto byStart = [](const auto& e) { return std::pair<std::int32_t, Ns>(e.rank, e.start); };
     Statement ranges(db_, "INSERT INTO run_rows VALUES(?,?,?,?)");
     // Inserts `events` (in the order `order` gives, else as they are) with consecutive ids and records
-    // their id range. bindRow(st, base, e) binds the row's columns (after run_id) at base+1 .. base+cols.
-    auto insertAll = [&](const char* table, const char* columns, const auto& events, auto bindRow,
-                         auto sortKey) {
+    // their id range. Each row's values are bound by its table's description (store/Tables.h).
+    auto insertAll = [&](const auto& desc, const auto& events, auto sortKey) {
         if (events.empty())
             return;
+        const std::string table(desc.name);
         const std::vector<std::uint32_t> sorted = sortedOrder(events, sortKey);
         const std::vector<std::uint32_t>* order = sorted.empty() ? nullptr : &sorted;
-        const std::int64_t first =
-            queryInt(db_, std::string("SELECT COALESCE(MAX(id), 0) FROM ") + table) + 1;
+        const std::int64_t first = queryInt(db_, "SELECT COALESCE(MAX(id), 0) FROM " + table) + 1;
         auto at = [&](std::size_t k) -> const auto& {
             return events[order ? (*order)[k] : k];
         };
-        BatchInserter batch(db_, table, columns, runId);
+        BatchInserter batch(db_, table, desc.valueColumns(), runId);
         const int cols = batch.columns();
+        if (cols != desc.kValueColumns)
+            throw std::logic_error("insertRun: " + table + " binds " + std::to_string(desc.kValueColumns) +
+                                   " of " + std::to_string(cols) + " columns");
         for (std::size_t k = 0; k < events.size();) {
             const std::size_t rows = batch.rowsFor(events.size() - k);
             Statement& st = batch.statement(rows);
             for (std::size_t r = 0; r < rows; ++r)
-                bindRow(st, static_cast<int>(r) * cols, at(k + r));
+                desc.bindRow(st, static_cast<int>(r) * cols, at(k + r), ids);
             st.exec();
             k += rows;
             if ((k & 0xFFFF) < rows)
@@ -644,85 +628,21 @@ std::int64_t Workspace::insertEvents(const TraceData& t, const ProgressSink& sin
         }
         const std::int64_t last = sqlite3_last_insert_rowid(db_);
         if (last - first + 1 != static_cast<std::int64_t>(events.size()))
-            throw std::logic_error(std::string("insertRun: ids of ") + table + " are not contiguous");
+            throw std::logic_error("insertRun: ids of " + table + " are not contiguous");
         ranges.bind(1, runId).bind(2, std::string_view(table)).bind(3, first).bind(4, last).exec();
         done += events.size();
         progress(0);
     };
-    insertAll(
-        "kernels",
-        "rank, device, stream, start_ns, end_ns, correlation, grid_x, grid_y, grid_z, block_x, block_y, "
-        "block_z, registers, static_smem, dynamic_smem, name_id, category_id",
-        t.kernels,
-        [&](Statement& s, int b, const KernelEvent& e) {
-            s.bind(b + 1, e.rank).bind(b + 2, e.device).bind(b + 3, e.stream);
-            s.bind(b + 4, e.start).bind(b + 5, e.end).bind(b + 6, e.correlation);
-            for (int k = 0; k < 3; ++k)
-                s.bind(b + 7 + k, e.grid[k]).bind(b + 10 + k, e.block[k]);
-            s.bind(b + 13, e.registers).bind(b + 14, e.staticSmem).bind(b + 15, e.dynamicSmem);
-            s.bind(b + 16, sid[e.name]).bind(b + 17, sid[e.category]);
-        },
-        byStart);
-    insertAll(
-        "memcpys",
-        "rank, device, stream, start_ns, end_ns, correlation, bytes, copy_kind, src_kind, dst_kind, name_id",
-        t.memcpys,
-        [&](Statement& s, int b, const MemcpyEvent& e) {
-            s.bind(b + 1, e.rank).bind(b + 2, e.device).bind(b + 3, e.stream);
-            s.bind(b + 4, e.start).bind(b + 5, e.end).bind(b + 6, e.correlation).bind(b + 7, e.bytes);
-            s.bind(b + 8, static_cast<int>(e.kind)).bind(b + 9, static_cast<int>(e.srcKind));
-            s.bind(b + 10, static_cast<int>(e.dstKind)).bind(b + 11, sid[e.name]);
-        },
-        byStart);
-    insertAll(
-        "memsets", "rank, device, stream, start_ns, end_ns, correlation, bytes, value, mem_kind, name_id",
-        t.memsets,
-        [&](Statement& s, int b, const MemsetEvent& e) {
-            s.bind(b + 1, e.rank).bind(b + 2, e.device).bind(b + 3, e.stream);
-            s.bind(b + 4, e.start).bind(b + 5, e.end).bind(b + 6, e.correlation).bind(b + 7, e.bytes);
-            s.bind(b + 8, e.value).bind(b + 9, static_cast<int>(e.memKind)).bind(b + 10, sid[e.name]);
-        },
-        byStart);
-    insertAll(
-        "api_calls", "rank, pid, tid, start_ns, end_ns, correlation, kind, name_id", t.apiCalls,
-        [&](Statement& s, int b, const ApiCall& e) {
-            s.bind(b + 1, e.rank).bind(b + 2, e.pid).bind(b + 3, e.tid);
-            s.bind(b + 4, e.start).bind(b + 5, e.end).bind(b + 6, e.correlation);
-            s.bind(b + 7, static_cast<int>(e.kind)).bind(b + 8, sid[e.name]);
-        },
-        byStart);
-    insertAll(
-        "cpu_ranges", "rank, pid, tid, start_ns, end_ns, depth, kind, correlation, name_id, domain_id, color",
-        t.cpuRanges,
-        [&](Statement& s, int b, const CpuRange& e) {
-            s.bind(b + 1, e.rank).bind(b + 2, e.pid).bind(b + 3, e.tid);
-            s.bind(b + 4, e.start).bind(b + 5, e.end).bind(b + 6, e.depth);
-            s.bind(b + 7, static_cast<int>(e.kind)).bind(b + 8, e.correlation);
-            s.bind(b + 9, sid[e.name]).bind(b + 10, sid[e.domain]);
-            s.bind(b + 11, static_cast<std::int64_t>(e.color));
-        },
-        byStart);
-    insertAll(
-        "gpu_annotations", "rank, device, stream, start_ns, end_ns, name_id", t.gpuAnnotations,
-        [&](Statement& s, int b, const GpuAnnotation& e) {
-            s.bind(b + 1, e.rank).bind(b + 2, e.device).bind(b + 3, e.stream);
-            s.bind(b + 4, e.start).bind(b + 5, e.end).bind(b + 6, sid[e.name]);
-        },
-        byStart);
-    insertAll(
-        "flows", "rank, correlation, cpu_ns, tid, gpu_ns, stream", t.flows,
-        [&](Statement& s, int b, const Flow& e) {
-            s.bind(b + 1, e.rank).bind(b + 2, e.correlation).bind(b + 3, e.cpuTs);
-            s.bind(b + 4, e.tid).bind(b + 5, e.gpuTs).bind(b + 6, e.stream);
-        },
-        [](const Flow& e) { return std::pair<std::int32_t, std::int64_t>(e.rank, e.correlation); });
-    insertAll(
-        "counters", "rank, device, ts_ns, value, name_id", t.counters,
-        [&](Statement& s, int b, const CounterSample& e) {
-            s.bind(b + 1, e.rank).bind(b + 2, e.device).bind(b + 3, e.ts);
-            s.bind(b + 4, e.value).bind(b + 5, sid[e.name]);
-        },
-        [](const CounterSample& e) { return std::pair<std::int32_t, Ns>(e.rank, e.ts); });
+    insertAll(schema::kKernels, t.kernels, byStart);
+    insertAll(schema::kMemcpys, t.memcpys, byStart);
+    insertAll(schema::kMemsets, t.memsets, byStart);
+    insertAll(schema::kApiCalls, t.apiCalls, byStart);
+    insertAll(schema::kCpuRanges, t.cpuRanges, byStart);
+    insertAll(schema::kGpuAnnotations, t.gpuAnnotations, byStart);
+    insertAll(schema::kFlows, t.flows,
+              [](const Flow& e) { return std::pair<std::int32_t, std::int64_t>(e.rank, e.correlation); });
+    insertAll(schema::kCounters, t.counters,
+              [](const CounterSample& e) { return std::pair<std::int32_t, Ns>(e.rank, e.ts); });
     sink.checkCancel();
     sink.report(1.0);
     return runId;
@@ -778,7 +698,7 @@ void Workspace::relabelRun(const std::string& name, const std::string& config) {
 TraceData Workspace::loadRun(std::int64_t runId) const {
     TraceData t;
     {
-        Statement st(db_, std::string("SELECT ") + kRunColumns + " FROM runs WHERE id = ?");
+        Statement st(db_, "SELECT " + runColumns() + " FROM runs WHERE id = ?");
         st.bind(1, runId);
         if (!st.step())
             throw InputError(path_,
@@ -798,163 +718,39 @@ TraceData Workspace::loadRun(std::int64_t runId) const {
         local.emplace(id, sidLocal);
         return sidLocal;
     };
-    auto each = [&](const char* sql, auto fn) {
-        Statement st(db_, sql);
-        st.bind(1, runId);
-        while (st.step())
-            fn(st);
+    LocalStrings<decltype(s)> strings{s};
+    // A row table's rows of the run, read by its description: an event table's rows in their stored order
+    // (rank, sort key), one sequential id range; the other tables by run_id in `orderBy` order.
+    auto readAll = [&](const auto& desc, auto& out, const char* orderBy) {
+        using Row = typename std::decay_t<decltype(out)>::value_type;
+        const std::string table(desc.name);
+        Statement st;
+        if (orderBy) {
+            st = Statement(db_, "SELECT " + desc.valueColumns() + " FROM " + table +
+                                    " WHERE run_id = ? ORDER BY " + orderBy);
+            st.bind(1, runId);
+        } else {
+            const IdRange r = eventRows(runId, table);
+            st = Statement(db_,
+                           "SELECT " + desc.valueColumns() + " FROM " + table + " WHERE id BETWEEN ? AND ?");
+            st.bind(1, r.first).bind(2, r.last);
+        }
+        while (st.step()) {
+            Row e;
+            desc.readRow(st, 0, e, strings);
+            out.push_back(std::move(e));
+        }
     };
-    // An event table's rows of the run, in their stored order (rank, sort key): one sequential id range.
-    auto eachEvent = [&](const char* table, const std::string& columns, auto fn) {
-        const IdRange r = eventRows(runId, table);
-        Statement st(db_, "SELECT " + columns + " FROM " + table + " WHERE id BETWEEN ? AND ?");
-        st.bind(1, r.first).bind(2, r.last);
-        while (st.step())
-            fn(st);
-    };
-    each("SELECT rank, local_rank, host, pid, gpu_names, gpu_uuids, clock_offset_ns, clock_skew_ns, "
-         "source_file "
-         "FROM ranks WHERE run_id = ? ORDER BY rank",
-         [&](Statement& q) {
-             RankInfo r;
-             r.rank = q.i32(0);
-             r.localRank = q.i32(1);
-             r.host = q.text(2);
-             r.pid = q.i64(3);
-             r.gpuNames = parseJsonArray(q.text(4));
-             r.gpuUuids = parseJsonArray(q.text(5));
-             r.clockOffsetNs = q.i64(6);
-             r.clockSkewEstimateNs = q.i64(7);
-             r.sourceFile = q.text(8);
-             t.ranks.push_back(std::move(r));
-         });
-    eachEvent("kernels",
-              "rank, device, stream, start_ns, end_ns, correlation, grid_x, grid_y, grid_z, block_x, "
-              "block_y, block_z, registers, static_smem, dynamic_smem, name_id, category_id",
-              [&](Statement& q) {
-                  KernelEvent e;
-                  e.rank = q.i32(0);
-                  e.device = q.i32(1);
-                  e.stream = q.i64(2);
-                  e.start = q.i64(3);
-                  e.end = q.i64(4);
-                  e.correlation = q.i64(5);
-                  for (int k = 0; k < 3; ++k) {
-                      e.grid[k] = q.i32(6 + k);
-                      e.block[k] = q.i32(9 + k);
-                  }
-                  e.registers = q.i32(12);
-                  e.staticSmem = q.i32(13);
-                  e.dynamicSmem = q.i32(14);
-                  e.name = s(q.i64(15));
-                  e.category = s(q.i64(16));
-                  t.kernels.push_back(e);
-              });
-    eachEvent(
-        "memcpys",
-        "rank, device, stream, start_ns, end_ns, correlation, bytes, copy_kind, src_kind, dst_kind, name_id",
-        [&](Statement& q) {
-            MemcpyEvent e;
-            e.rank = q.i32(0);
-            e.device = q.i32(1);
-            e.stream = q.i64(2);
-            e.start = q.i64(3);
-            e.end = q.i64(4);
-            e.correlation = q.i64(5);
-            e.bytes = q.i64(6);
-            e.kind = static_cast<MemcpyKind>(q.i32(7));
-            e.srcKind = static_cast<MemoryKind>(q.i32(8));
-            e.dstKind = static_cast<MemoryKind>(q.i32(9));
-            e.name = s(q.i64(10));
-            t.memcpys.push_back(e);
-        });
-    eachEvent("memsets",
-              "rank, device, stream, start_ns, end_ns, correlation, bytes, value, mem_kind, name_id",
-              [&](Statement& q) {
-                  MemsetEvent e;
-                  e.rank = q.i32(0);
-                  e.device = q.i32(1);
-                  e.stream = q.i64(2);
-                  e.start = q.i64(3);
-                  e.end = q.i64(4);
-                  e.correlation = q.i64(5);
-                  e.bytes = q.i64(6);
-                  e.value = q.i32(7);
-                  e.memKind = static_cast<MemoryKind>(q.i32(8));
-                  e.name = s(q.i64(9));
-                  t.memsets.push_back(e);
-              });
-    eachEvent("api_calls", "rank, pid, tid, start_ns, end_ns, correlation, kind, name_id", [&](Statement& q) {
-        ApiCall e;
-        e.rank = q.i32(0);
-        e.pid = q.i64(1);
-        e.tid = q.i64(2);
-        e.start = q.i64(3);
-        e.end = q.i64(4);
-        e.correlation = q.i64(5);
-        e.kind = static_cast<ApiKind>(q.i32(6));
-        e.name = s(q.i64(7));
-        t.apiCalls.push_back(e);
-    });
-    eachEvent("cpu_ranges",
-              "rank, pid, tid, start_ns, end_ns, depth, kind, correlation, name_id, domain_id, color",
-              [&](Statement& q) {
-                  CpuRange e;
-                  e.rank = q.i32(0);
-                  e.pid = q.i64(1);
-                  e.tid = q.i64(2);
-                  e.start = q.i64(3);
-                  e.end = q.i64(4);
-                  e.depth = q.i32(5);
-                  e.kind = static_cast<CpuRangeKind>(q.i32(6));
-                  e.correlation = q.i64(7);
-                  e.name = s(q.i64(8));
-                  e.domain = s(q.i64(9));
-                  e.color = static_cast<std::uint32_t>(q.i64(10));
-                  t.cpuRanges.push_back(e);
-              });
-    eachEvent("gpu_annotations", "rank, device, stream, start_ns, end_ns, name_id", [&](Statement& q) {
-        GpuAnnotation e;
-        e.rank = q.i32(0);
-        e.device = q.i32(1);
-        e.stream = q.i64(2);
-        e.start = q.i64(3);
-        e.end = q.i64(4);
-        e.name = s(q.i64(5));
-        t.gpuAnnotations.push_back(e);
-    });
-    eachEvent("flows", "rank, correlation, cpu_ns, tid, gpu_ns, stream", [&](Statement& q) {
-        Flow e;
-        e.rank = q.i32(0);
-        e.correlation = q.i64(1);
-        e.cpuTs = q.i64(2);
-        e.tid = q.i64(3);
-        e.gpuTs = q.i64(4);
-        e.stream = q.i64(5);
-        t.flows.push_back(e);
-    });
-    eachEvent("counters", "rank, device, ts_ns, value, name_id", [&](Statement& q) {
-        CounterSample e;
-        e.rank = q.i32(0);
-        e.device = q.i32(1);
-        e.ts = q.i64(2);
-        e.value = q.f64(3);
-        e.name = s(q.i64(4));
-        t.counters.push_back(e);
-    });
-    each("SELECT rank, step_index, name_id, cpu_start_ns, cpu_end_ns, gpu_start_ns, gpu_end_ns FROM steps "
-         "WHERE run_id = ? ORDER BY rank, step_index",
-         [&](Statement& q) {
-             StepRange e;
-             e.rank = q.i32(0);
-             e.index = q.i32(1);
-             e.name = s(q.i64(2));
-             e.cpuStart = q.i64(3);
-             e.cpuEnd = q.i64(4);
-             e.gpuStart = q.i64(5);
-             e.gpuEnd = q.i64(6);
-             t.steps.push_back(e);
-         });
+    readAll(schema::kRanks, t.ranks, "rank");
+    readAll(schema::kKernels, t.kernels, nullptr);
+    readAll(schema::kMemcpys, t.memcpys, nullptr);
+    readAll(schema::kMemsets, t.memsets, nullptr);
+    readAll(schema::kApiCalls, t.apiCalls, nullptr);
+    readAll(schema::kCpuRanges, t.cpuRanges, nullptr);
+    readAll(schema::kGpuAnnotations, t.gpuAnnotations, nullptr);
+    readAll(schema::kFlows, t.flows, nullptr);
+    readAll(schema::kCounters, t.counters, nullptr);
+    readAll(schema::kSteps, t.steps, "rank, step_index");
     // Flows are stored by (rank, correlation); a loaded trace has normaliseTrace's (rank, CPU time) order.
     std::stable_sort(t.flows.begin(), t.flows.end(), [](const Flow& a, const Flow& b) {
         return a.rank != b.rank ? a.rank < b.rank : a.cpuTs < b.cpuTs;

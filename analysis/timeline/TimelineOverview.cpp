@@ -1,5 +1,7 @@
 #include "timeline/TimelineOverview.h"
 
+#include "store/Tables.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -167,9 +169,7 @@ void storeOverview(Workspace& ws, const TimelineModel& o) {
             }
         }
     }
-    execSql(ws.db(),
-            "CREATE TABLE IF NOT EXISTS timeline_overview(run_id INTEGER PRIMARY KEY, format INTEGER NOT "
-            "NULL, data BLOB NOT NULL)");
+    execSql(ws.db(), schema::createTimelineOverviewSql());
     Statement st(ws.db(), "INSERT OR REPLACE INTO timeline_overview(run_id, format, data) VALUES(?, ?, ?)");
     st.bind(1, o.runId).bind(2, kFormat);
     sqlite3_bind_blob64(st.handle(), 3, w.buf.data(), w.buf.size(), SQLITE_TRANSIENT);
