@@ -2,6 +2,7 @@
 
 #include "core/InputError.h"
 #include "export/CsvWriter.h"
+#include "export/KernelStatsCsv.h"
 #include "export/OutputFile.h"
 #include "metrics/RunSummaryReader.h"
 
@@ -195,24 +196,14 @@ CsvExportResult CsvExporter::write(const std::string& dir) const {
     }
     const RunSummaryReader& sum = *summaries_;
     file("kernel_stats.csv", [&](CsvWriter& csv) {
-        header(csv, {"scope", "name", "category", "count", "total_ns", "mean_ns", "median_ns", "min_ns",
-                     "max_ns", "stddev_ns", "percent"});
+        KernelStatsCsv::header(csv);
         std::vector<std::int32_t> scopes{-1};
         if (t.ranks.size() > 1)
             for (const auto& r : t.ranks)
                 scopes.push_back(r.rank);
         for (auto scope : scopes)
-            for (const auto& k : sum.kernelStats(scope)) {
-                csv.field(scope < 0 ? std::string("all") : "rank " + std::to_string(scope));
-                csv.field(k.name)
-                    .field(k.category)
-                    .field(k.count)
-                    .field(k.totalNs)
-                    .field(k.meanNs)
-                    .field(k.medianNs);
-                csv.field(k.minNs).field(k.maxNs).field(k.stddevNs).field(k.percent);
-                csv.endRow();
-            }
+            for (const auto& k : sum.kernelStats(scope))
+                KernelStatsCsv::row(csv, scope, k);
     });
     const auto ranks = sum.ranks();
     const auto steps = sum.steps();

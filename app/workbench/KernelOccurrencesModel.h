@@ -5,7 +5,7 @@
 // readOccurrences() lists stored rows (no statistics): O(occurrences) with the kernels index.
 #include "core/TraceData.h"
 
-#include <QAbstractTableModel>
+#include "RowTableModel.h"
 
 #include <vector>
 
@@ -24,7 +24,7 @@ struct KernelOccurrence {
     std::int64_t staticSmem = 0, dynamicSmem = 0; // bytes
 };
 
-class KernelOccurrencesModel : public QAbstractTableModel {
+class KernelOccurrencesModel : public RowTableModel<KernelOccurrence> {
     Q_OBJECT
 public:
     enum Column {
@@ -47,15 +47,9 @@ public:
                                                          std::size_t limit);
     // `runStart`: the run's time origin (runTimeOrigin()); starts are shown relative to it.
     void setOccurrences(std::vector<KernelOccurrence> rows, Ns runStart);
-    const std::vector<KernelOccurrence>& occurrences() const { return rows_; }
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    const std::vector<KernelOccurrence>& occurrences() const { return rows(); }
 
 private:
-    std::vector<KernelOccurrence> rows_;
     Ns origin_ = 0;
 };
 
