@@ -2,6 +2,7 @@
 
 #include "core/InputError.h"
 #include "export/CsvWriter.h"
+#include "export/KernelStatsCsv.h"
 #include "export/OutputFile.h"
 #include "metrics/RunSummaryReader.h"
 #include "store/Tables.h"
@@ -154,24 +155,14 @@ void CsvExporter::writeEventFiles(const WriteFile& file) const {
 
 void CsvExporter::writeKernelStats(const WriteFile& file) const {
     file("kernel_stats.csv", [&](CsvWriter& csv) {
-        header(csv, {"scope", "name", "category", "count", "total_ns", "mean_ns", "median_ns", "min_ns",
-                     "max_ns", "stddev_ns", "percent"});
+        KernelStatsCsv::header(csv);
         std::vector<std::int32_t> scopes{-1};
         if (trace_.ranks.size() > 1)
             for (const auto& r : trace_.ranks)
                 scopes.push_back(r.rank);
         for (auto scope : scopes)
-            for (const auto& k : summaries_->kernelStats(scope)) {
-                csv.field(scope < 0 ? std::string("all") : "rank " + std::to_string(scope));
-                csv.field(k.name)
-                    .field(k.category)
-                    .field(k.count)
-                    .field(k.totalNs)
-                    .field(k.meanNs)
-                    .field(k.medianNs);
-                csv.field(k.minNs).field(k.maxNs).field(k.stddevNs).field(k.percent);
-                csv.endRow();
-            }
+            for (const auto& k : summaries_->kernelStats(scope))
+                KernelStatsCsv::row(csv, scope, k);
     });
 }
 

@@ -31,9 +31,7 @@ const char* toString(InsightSeverity s) {
 namespace {
 
 std::string pct(double f) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.1f%%", 100.0 * f);
-    return b;
+    return units::percent(f);
 }
 
 std::string ms(Ns ns) {

@@ -173,9 +173,7 @@ std::string ms(Ns ns) {
 }
 
 std::string ratioText(const RatioWithCi& r) {
-    if (!r.hasCi)
-        return units::ratio(r.value) + " (too few steps for a CI)";
-    return units::ratio(r.value) + " [" + units::ratio(r.ci95.lo) + ", " + units::ratio(r.ci95.hi) + "]";
+    return units::ratioWithCi(r.value, r.hasCi, r.ci95.lo, r.ci95.hi);
 }
 
 const char* severityLabel(InsightSeverity s) {

@@ -5,6 +5,7 @@
 #include "TableOutput.h"
 
 #include "core/CommaList.h"
+#include "core/Units.h"
 #include "metrics/Ablation.h"
 #include "store/Workspace.h"
 
@@ -188,23 +189,21 @@ int runAblation(const std::vector<std::string>& args) {
     T t({"config", ">runs", ">steps", ">median step", ">95% CI", ">traced", ">log", ">throughput", ">MFU",
          ">speedup", ">gain vs prev"});
     auto sig = [](const RatioWithCi& r) {
-        if (!r.hasCi)
-            return T::fixed(r.value, 3) + "x (no CI)";
-        return T::fixed(r.value, 3) + "x [" + T::fixed(r.ci95.lo, 3) + ", " + T::fixed(r.ci95.hi, 3) + "]" +
-               (r.significant ? " *" : "");
+        return units::ratioWithCi(r.value, r.hasCi, r.ci95.lo, r.ci95.hi) +
+               (r.hasCi && r.significant ? " *" : "");
     };
     for (const auto& c : res.configs)
-        t.addRow(
-            {c.config + (isSynthetic(c) ? " [synthetic]" : ""), std::to_string(c.runs.size()),
-             std::to_string(c.stepTimesNs.size()), T::duration(static_cast<double>(c.medianStepNs)),
-             c.hasCi ? T::duration(static_cast<double>(c.ciLoNs)) + " - " +
-                           T::duration(static_cast<double>(c.ciHiNs))
-                     : std::string("too few steps"),
-             c.tracedMedianStepNs > 0 ? T::duration(static_cast<double>(c.tracedMedianStepNs)) : "-",
-             c.log && c.log->medianStepNs > 0 ? T::duration(static_cast<double>(c.log->medianStepNs)) : "-",
-             T::fixed(c.throughput, c.throughputUnit == "steps/s" ? 2 : 0) + " " + c.throughputUnit,
-             c.mfu ? T::fixed(100 * *c.mfu, 1) + "%" : std::string("-"), sig(c.speedupVsBaseline),
-             c.gainVsPrevious ? sig(*c.gainVsPrevious) : std::string("-")});
+        t.addRow({c.config + (isSynthetic(c) ? " [synthetic]" : ""), std::to_string(c.runs.size()),
+                  std::to_string(c.stepTimesNs.size()), units::duration(static_cast<double>(c.medianStepNs)),
+                  c.hasCi ? units::duration(static_cast<double>(c.ciLoNs)) + " - " +
+                                units::duration(static_cast<double>(c.ciHiNs))
+                          : std::string("too few steps"),
+                  c.tracedMedianStepNs > 0 ? units::duration(static_cast<double>(c.tracedMedianStepNs)) : "-",
+                  c.log && c.log->medianStepNs > 0 ? units::duration(static_cast<double>(c.log->medianStepNs))
+                                                   : "-",
+                  units::rate(c.throughput, c.throughputUnit),
+                  c.mfu ? units::percent(*c.mfu) : std::string("-"), sig(c.speedupVsBaseline),
+                  c.gainVsPrevious ? sig(*c.gainVsPrevious) : std::string("-")});
     t.print(std::cout);
     std::cout << "(* = significant: the CI of the ratio excludes 1)\n";
     if (std::any_of(res.configs.begin(), res.configs.end(), isSynthetic))
@@ -225,12 +224,12 @@ int runAblation(const std::vector<std::string>& args) {
     for (std::size_t i = 0; i < res.categories.size(); ++i) {
         std::vector<std::string> row{res.categories[i]};
         for (const auto& c : res.configs)
-            row.push_back(T::duration(static_cast<double>(c.exclusiveMeanNs[i].second)));
+            row.push_back(units::duration(static_cast<double>(c.exclusiveMeanNs[i].second)));
         e.addRow(row);
     }
     std::vector<std::string> total{"= step window"};
     for (const auto& c : res.configs)
-        total.push_back(T::duration(static_cast<double>(c.meanStepNs)));
+        total.push_back(units::duration(static_cast<double>(c.meanStepNs)));
     e.addRow(total);
     e.print(std::cout);
     std::cout << "\nattribution of the change vs the previous configuration (mean step, exact)\n";
@@ -239,13 +238,13 @@ int runAblation(const std::vector<std::string>& args) {
         std::vector<std::string> row{res.categories[i]};
         for (const auto& c : res.configs)
             row.push_back(c.attributionVsPreviousNs
-                              ? T::duration(static_cast<double>((*c.attributionVsPreviousNs)[i].second))
+                              ? units::duration(static_cast<double>((*c.attributionVsPreviousNs)[i].second))
                               : std::string("-"));
         a.addRow(row);
     }
     std::vector<std::string> tot{"total"};
     for (const auto& c : res.configs)
-        tot.push_back(c.attributionVsPreviousNs ? T::duration(static_cast<double>(c.attributionTotalNs))
+        tot.push_back(c.attributionVsPreviousNs ? units::duration(static_cast<double>(c.attributionTotalNs))
                                                 : "-");
     a.addRow(tot);
     a.print(std::cout);

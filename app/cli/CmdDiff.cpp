@@ -4,6 +4,7 @@
 #include "JsonOutput.h"
 #include "TableOutput.h"
 
+#include "core/Units.h"
 #include "metrics/Bootstrap.h"
 #include "metrics/RunDiff.h"
 #include "store/Workspace.h"
@@ -80,7 +81,7 @@ int runDiff(const std::vector<std::string>& args) {
     }
 
     using T = TableOutput;
-    auto dur = [](Ns v) { return T::duration(static_cast<double>(v)); };
+    auto dur = [](Ns v) { return units::duration(static_cast<double>(v)); };
     auto signedDur = [&](Ns v) { return (v > 0 ? "+" : "") + dur(v); };
     std::cout << "diff " << d.runA << " (A) -> " << d.runB << " (B)"
               << (o.normalize ? ", normalised names" : "") << "\nkernel time " << dur(d.totalA) << " -> "
@@ -90,8 +91,8 @@ int runDiff(const std::vector<std::string>& args) {
         return Bootstrap::median(std::vector<double>(v.begin(), v.end()));
     };
     if (!d.stepTimesA.empty() || !d.stepTimesB.empty())
-        std::cout << "median step " << T::duration(median(d.stepTimesA)) << " (" << d.stepTimesA.size()
-                  << " steps) -> " << T::duration(median(d.stepTimesB)) << " (" << d.stepTimesB.size()
+        std::cout << "median step " << units::duration(median(d.stepTimesA)) << " (" << d.stepTimesA.size()
+                  << " steps) -> " << units::duration(median(d.stepTimesB)) << " (" << d.stepTimesB.size()
                   << " steps)\n";
     std::cout << '\n';
     T c({"category", ">A", ">B", ">delta"});
@@ -105,8 +106,8 @@ int runDiff(const std::vector<std::string>& args) {
         if (top > 0 && n++ >= static_cast<std::size_t>(top))
             break;
         const std::string name = x.name.size() > 60 ? x.name.substr(0, 57) + "..." : x.name;
-        k.addRow({name, x.category, T::count(x.countA), dur(x.totalA), T::count(x.countB), dur(x.totalB),
-                  signedDur(x.delta), x.cls});
+        k.addRow({name, x.category, units::count(x.countA), dur(x.totalA), units::count(x.countB),
+                  dur(x.totalB), signedDur(x.delta), x.cls});
     }
     k.print(std::cout);
     if (top > 0 && d.kernels.size() > static_cast<std::size_t>(top))

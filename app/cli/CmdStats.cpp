@@ -5,6 +5,7 @@
 #include "JsonOutput.h"
 #include "TableOutput.h"
 
+#include "core/Units.h"
 #include "metrics/RunSummaryReader.h"
 #include "store/Workspace.h"
 
@@ -175,35 +176,39 @@ int runStats(const std::vector<std::string>& args) {
             continue;
         }
         const double w = static_cast<double>(r.window->length());
-        auto frac = [&](Ns v) { return w > 0 ? T::percent(static_cast<double>(v) / w) : std::string("-"); };
-        std::cout << "  GPU window " << T::duration(w) << (excludeOrphans ? " (orphan work excluded)" : "")
-                  << ", kernel time " << T::duration(static_cast<double>(r.kernelTimeNs)) << '\n';
+        auto frac = [&](Ns v) {
+            return w > 0 ? units::percent(static_cast<double>(v) / w) : std::string("-");
+        };
+        std::cout << "  GPU window " << units::duration(w)
+                  << (excludeOrphans ? " (orphan work excluded)" : "") << ", kernel time "
+                  << units::duration(static_cast<double>(r.kernelTimeNs)) << '\n';
         if (r.orphans.count > 0)
             std::cout << "  orphan GPU work (launched before the capture began): "
-                      << T::count(r.orphans.count) << (r.orphans.count == 1 ? " activity, " : " activities, ")
-                      << T::duration(static_cast<double>(r.orphans.busyNs)) << " busy"
+                      << units::count(r.orphans.count)
+                      << (r.orphans.count == 1 ? " activity, " : " activities, ")
+                      << units::duration(static_cast<double>(r.orphans.busyNs)) << " busy"
                       << (excludeOrphans ? "" : " (--exclude-orphans leaves it out of the window)") << '\n';
         if (r.launch.graphKernels > 0)
-            std::cout << "  CUDA graphs: " << T::count(r.launch.graphKernels) << " kernels replayed by "
-                      << T::count(r.launch.graphLaunches) << " graph launch"
+            std::cout << "  CUDA graphs: " << units::count(r.launch.graphKernels) << " kernels replayed by "
+                      << units::count(r.launch.graphLaunches) << " graph launch"
                       << (r.launch.graphLaunches == 1 ? "" : "es") << '\n';
         std::cout << '\n';
         T b({"part", ">time", ">share"});
-        b.addRow(
-            {"compute", T::duration(static_cast<double>(r.breakdown.compute)), frac(r.breakdown.compute)});
-        b.addRow({"communication (exposed)", T::duration(static_cast<double>(r.breakdown.communication)),
+        b.addRow({"compute", units::duration(static_cast<double>(r.breakdown.compute)),
+                  frac(r.breakdown.compute)});
+        b.addRow({"communication (exposed)", units::duration(static_cast<double>(r.breakdown.communication)),
                   frac(r.breakdown.communication)});
-        b.addRow({"memory (exposed)", T::duration(static_cast<double>(r.breakdown.memory)),
+        b.addRow({"memory (exposed)", units::duration(static_cast<double>(r.breakdown.memory)),
                   frac(r.breakdown.memory)});
-        b.addRow({"idle", T::duration(static_cast<double>(r.breakdown.idle)), frac(r.breakdown.idle)});
+        b.addRow({"idle", units::duration(static_cast<double>(r.breakdown.idle)), frac(r.breakdown.idle)});
         const auto of = r.breakdown.overlapFraction();
-        b.addRow({"overlap (comm under compute)", T::duration(static_cast<double>(r.breakdown.overlap)),
-                  of ? T::percent(*of) + " of comm" : std::string("n/a")});
+        b.addRow({"overlap (comm under compute)", units::duration(static_cast<double>(r.breakdown.overlap)),
+                  of ? units::percent(*of) + " of comm" : std::string("n/a")});
         b.print(std::cout, "  ");
         std::cout << '\n';
         T ex({"category", ">exclusive", ">share"});
         for (const auto& [c, ns] : r.exclusive)
-            ex.addRow({c, T::duration(static_cast<double>(ns)), frac(ns)});
+            ex.addRow({c, units::duration(static_cast<double>(ns)), frac(ns)});
         ex.print(std::cout, "  ");
         bool anyStep = false;
         T st({">#", "step", ">GPU window", ">compute", ">comm", ">memory", ">idle"});
@@ -215,11 +220,11 @@ int runStats(const std::vector<std::string>& args) {
                 st.addRow({std::to_string(s.index), s.name, "no GPU work", "", "", "", ""});
                 continue;
             }
-            st.addRow({std::to_string(s.index), s.name, T::duration(static_cast<double>(s.length())),
-                       T::duration(static_cast<double>(s.breakdown.compute)),
-                       T::duration(static_cast<double>(s.breakdown.communication)),
-                       T::duration(static_cast<double>(s.breakdown.memory)),
-                       T::duration(static_cast<double>(s.breakdown.idle))});
+            st.addRow({std::to_string(s.index), s.name, units::duration(static_cast<double>(s.length())),
+                       units::duration(static_cast<double>(s.breakdown.compute)),
+                       units::duration(static_cast<double>(s.breakdown.communication)),
+                       units::duration(static_cast<double>(s.breakdown.memory)),
+                       units::duration(static_cast<double>(s.breakdown.idle))});
         }
         std::cout << '\n';
         if (anyStep)
@@ -227,11 +232,12 @@ int runStats(const std::vector<std::string>& args) {
         else
             std::cout << "  no steps found (whole trace is one window)\n";
         std::cout << '\n';
-        T kt({"kernel", "category", ">count", ">total", ">%", ">mean", ">median"});
+        T kt({"kernel", "category", ">count", ">total", ">share", ">mean", ">median"});
         for (const auto& k : reader.kernelStats(r.rank, limit)) {
             std::string n = k.name.size() > 70 ? k.name.substr(0, 67) + "..." : k.name;
-            kt.addRow({n, k.category, T::count(k.count), T::duration(static_cast<double>(k.totalNs)),
-                       T::fixed(k.percent, 1), T::duration(k.meanNs), T::duration(k.medianNs)});
+            kt.addRow({n, k.category, units::count(k.count), units::duration(static_cast<double>(k.totalNs)),
+                       units::percent(k.percent / 100.0), units::duration(k.meanNs),
+                       units::duration(k.medianNs)});
         }
         kt.print(std::cout, "  ");
     }
@@ -239,11 +245,11 @@ int runStats(const std::vector<std::string>& args) {
         std::cout << "\nmulti-rank step times (max over ranks)\n";
         T m({">#", ">step time", ">slowest rank", ">skew", ">last to finish", ">most exposed comm"});
         for (const auto& s : multi)
-            m.addRow({std::to_string(s.index), T::duration(static_cast<double>(s.stepTimeNs)),
-                      std::to_string(s.slowestRank), T::duration(static_cast<double>(s.skewNs)),
+            m.addRow({std::to_string(s.index), units::duration(static_cast<double>(s.stepTimeNs)),
+                      std::to_string(s.slowestRank), units::duration(static_cast<double>(s.skewNs)),
                       std::to_string(s.lastToFinishRank),
                       "rank " + std::to_string(s.mostExposedCommRank) + " " +
-                          T::duration(static_cast<double>(s.mostExposedCommNs))});
+                          units::duration(static_cast<double>(s.mostExposedCommNs))});
         m.print(std::cout, "  ");
     }
     return Ok;

@@ -1,10 +1,16 @@
 #include "TableOutput.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 
 namespace cnp::cli {
+
+namespace {
+// Display columns of a UTF-8 string: its code points (bytes that are not continuation bytes).
+std::size_t columns(const std::string& s) {
+    return static_cast<std::size_t>(std::count_if(
+        s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+} // namespace
 
 TableOutput::TableOutput(std::vector<std::string> headers) {
     for (auto& h : headers) {
@@ -22,14 +28,14 @@ void TableOutput::addRow(std::vector<std::string> cells) {
 void TableOutput::print(std::ostream& out, const std::string& indent) const {
     std::vector<std::size_t> w(headers_.size());
     for (std::size_t i = 0; i < headers_.size(); ++i)
-        w[i] = headers_[i].size();
+        w[i] = columns(headers_[i]);
     for (const auto& r : rows_)
         for (std::size_t i = 0; i < r.size(); ++i)
-            w[i] = std::max(w[i], r[i].size());
+            w[i] = std::max(w[i], columns(r[i]));
     auto line = [&](const std::vector<std::string>& cells) {
         std::string s = indent;
         for (std::size_t i = 0; i < cells.size(); ++i) {
-            const std::string pad(w[i] - cells[i].size(), ' ');
+            const std::string pad(w[i] - columns(cells[i]), ' ');
             s += right_[i] ? pad + cells[i] : cells[i] + (i + 1 < cells.size() ? pad : "");
             if (i + 1 < cells.size())
                 s += "  ";
@@ -45,31 +51,6 @@ void TableOutput::print(std::ostream& out, const std::string& indent) const {
     line(rule);
     for (const auto& r : rows_)
         line(r);
-}
-
-std::string TableOutput::fixed(double v, int decimals) {
-    char b[64];
-    std::snprintf(b, sizeof b, "%.*f", decimals, v);
-    return b;
-}
-
-std::string TableOutput::duration(double ns) {
-    const double a = std::fabs(ns);
-    if (a < 1e3)
-        return fixed(ns, 0) + " ns";
-    if (a < 1e6)
-        return fixed(ns / 1e3, a < 1e4 ? 2 : 1) + " us";
-    if (a < 1e9)
-        return fixed(ns / 1e6, a < 1e7 ? 3 : 2) + " ms";
-    return fixed(ns / 1e9, 3) + " s";
-}
-
-std::string TableOutput::percent(double f) {
-    return fixed(100.0 * f, 1) + "%";
-}
-
-std::string TableOutput::count(std::int64_t v) {
-    return std::to_string(v);
 }
 
 } // namespace cnp::cli

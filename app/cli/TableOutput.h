@@ -1,7 +1,7 @@
 #pragma once
-// Aligned plain-text tables for the human-readable output of the analysis commands, plus the
-// unit formatting they share (durations chosen for reading: ns, us, ms, s).
-#include <cstdint>
+// Aligned plain-text tables for the human-readable output of the analysis commands. The cells are
+// formatted by cnp::units (core/Units.h, docs/formatting.md); widths count UTF-8 code points, so
+// "µs" and "×" align like ASCII (one column each; wide CJK glyphs are not measured).
 #include <ostream>
 #include <string>
 #include <vector>
@@ -14,11 +14,6 @@ public:
     explicit TableOutput(std::vector<std::string> headers);
     void addRow(std::vector<std::string> cells);
     void print(std::ostream& out, const std::string& indent = "") const;
-
-    static std::string duration(double ns);      // "1.23 ms", "850 ns"
-    static std::string percent(double fraction); // 0.123 -> "12.3%"
-    static std::string fixed(double v, int decimals);
-    static std::string count(std::int64_t v);
 
 private:
     std::vector<std::string> headers_;

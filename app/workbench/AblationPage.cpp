@@ -479,14 +479,15 @@ void AblationPage::drawWaterfall() {
         QCPBars* target = improved ? better : worse;
         target->addData(i, std::fabs(b - a));
         const QString tip =
-            tr("<b>%1 → %2</b><br>%3 → %4<br>gain %5 [%6, %7]%8")
+            tr("<b>%1 → %2</b><br>%3 → %4<br>gain %5%6")
                 .arg(QString::fromStdString(prev.config).toHtmlEscaped(),
                      QString::fromStdString(cur.config).toHtmlEscaped(),
                      stepTime ? UnitFormat::durationExact(prev.medianStepNs) : UnitFormat::rate(a, unit),
                      stepTime ? UnitFormat::durationExact(cur.medianStepNs) : UnitFormat::rate(b, unit))
-                .arg(cur.gainVsPrevious ? UnitFormat::ratio(cur.gainVsPrevious->value) : QStringLiteral("—"))
-                .arg(cur.gainVsPrevious ? QString::number(cur.gainVsPrevious->ci95.lo, 'f', 3) : QString())
-                .arg(cur.gainVsPrevious ? QString::number(cur.gainVsPrevious->ci95.hi, 'f', 3) : QString())
+                .arg(cur.gainVsPrevious
+                         ? UnitFormat::ratioWithCi(cur.gainVsPrevious->value, cur.gainVsPrevious->hasCi,
+                                                   cur.gainVsPrevious->ci95.lo, cur.gainVsPrevious->ci95.hi)
+                         : QStringLiteral("—"))
                 .arg(cur.gainVsPrevious && !cur.gainVsPrevious->significant ? tr(" — not significant")
                                                                             : QString());
         (improved ? betterTips : worseTips) << tip;

@@ -7,172 +7,116 @@
 
 namespace cnp::wb {
 
-AblationTableModel::AblationTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+AblationTableModel::AblationTableModel(QObject* parent) : RowTableModel(parent, Qt::UserRole) {
+    using R = const AblationConfig&;
+    auto dur = [](Ns ns) { return QVariant(UnitFormat::duration(double(ns))); };
+    auto exact = [](Ns ns) { return QVariant(UnitFormat::durationExact(ns)); };
+    auto raw = [](Ns ns) { return QVariant(qint64(ns)); };
+    // A duration column: readable text, raw ns to sort by, exact ns in the tooltip.
+    auto time = [=](const QString& header, Ns AblationConfig::*v) {
+        return ColumnSpec{header, [=](R c) { return dur(c.*v); }, kNumberAlignment,
+                          [=](R c) { return raw(c.*v); }, [=](R c) { return exact(c.*v); }};
+    };
+    auto mean = [=](const QString& header, Ns BreakdownNs::*v) {
+        return ColumnSpec{header, [=](R c) { return dur(c.breakdownMeanNs.*v); }, kNumberAlignment,
+                          [=](R c) { return raw(c.breakdownMeanNs.*v); },
+                          [=](R c) { return exact(c.breakdownMeanNs.*v); }};
+    };
+    const QString significance =
+        tr("Significant only when the 95% bootstrap CI of the ratio excludes 1 (n.s. "
+           "= not significant)");
+    const auto N = kNumberAlignment;
+    setColumns(
+        {{tr("Configuration"),
+          [this](R c) {
+              return QVariant(QString::fromStdString(c.config) +
+                              (isBaseline(c) ? QStringLiteral(" (baseline)") : QString()));
+          },
+          Qt::AlignLeft | Qt::AlignVCenter, [](R c) { return QVariant(QString::fromStdString(c.config)); }},
+         {tr("Runs"), [](R c) { return QVariant(int(c.runs.size())); }, N,
+          [](R c) { return QVariant(int(c.runs.size())); },
+          [](R c) {
+              QStringList runs;
+              for (const auto& r : c.runs)
+                  runs << QString::fromStdString(r);
+              return QVariant(runs.join(QStringLiteral(", ")));
+          }},
+         {tr("Steps"), [](R c) { return QVariant(int(c.stepTimesNs.size())); }, N,
+          [](R c) { return QVariant(int(c.stepTimesNs.size())); }},
+         time(tr("Median step"), &AblationConfig::medianStepNs),
+         {tr("95% CI"),
+          [](R c) {
+              if (!c.hasCi)
+                  return QVariant(tr("too few steps"));
+              return QVariant(QStringLiteral("%1 – %2").arg(UnitFormat::duration(double(c.ciLoNs)),
+                                                            UnitFormat::duration(double(c.ciHiNs))));
+          },
+          N, [=](R c) { return raw(c.ciLoNs); },
+          [](R c) {
+              if (!c.hasCi)
+                  return QVariant(QString::fromStdString(c.ciMissingReason));
+              return QVariant(
+                  QStringLiteral("95% bootstrap CI of the median: %1 – %2")
+                      .arg(UnitFormat::durationExact(c.ciLoNs), UnitFormat::durationExact(c.ciHiNs)));
+          }},
+         {tr("Throughput"),
+          [](R c) {
+              return QVariant(UnitFormat::rate(c.throughput, QString::fromStdString(c.throughputUnit)));
+          },
+          N, [](R c) { return QVariant(c.throughput); }},
+         {tr("MFU"), [](R c) { return QVariant(c.mfu ? UnitFormat::percent(*c.mfu) : QStringLiteral("—")); },
+          N, [](R c) { return c.mfu ? QVariant(*c.mfu) : QVariant(); }},
+         {tr("Speedup vs baseline"),
+          [this](R c) {
+              return QVariant(isBaseline(c) ? UnitFormat::ratio(1.0) + QStringLiteral(" (baseline)")
+                                            : ratioText(c.speedupVsBaseline));
+          },
+          N, [](R c) { return QVariant(c.speedupVsBaseline.value); },
+          [=](R) { return QVariant(significance); }},
+         {tr("Gain vs previous"),
+          [](R c) { return QVariant(c.gainVsPrevious ? ratioText(*c.gainVsPrevious) : QStringLiteral("—")); },
+          N, [](R c) { return c.gainVsPrevious ? QVariant(c.gainVsPrevious->value) : QVariant(); },
+          [=](R) { return QVariant(significance); }},
+         time(tr("Mean step"), &AblationConfig::meanStepNs),
+         mean(tr("Compute"), &BreakdownNs::compute),
+         mean(tr("Exposed comm."), &BreakdownNs::communication),
+         mean(tr("Overlap"), &BreakdownNs::overlap),
+         mean(tr("Memory"), &BreakdownNs::memory),
+         mean(tr("Idle"), &BreakdownNs::idle),
+         {tr("Log step"),
+          [](R c) {
+              return QVariant(c.log && c.log->medianStepNs > 0
+                                  ? UnitFormat::duration(double(c.log->medianStepNs))
+                                  : QStringLiteral("—"));
+          },
+          N}},
+        ColumnCount);
+}
 
 void AblationTableModel::setResult(const AblationResult& result, const std::vector<std::string>& plan) {
     beginResetModel();
-    result_ = result;
+    mutableRows() = result.configs;
+    baseline_ = result.baseline;
     plan_ = plan;
     endResetModel();
 }
 
-int AblationTableModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(result_.configs.size());
-}
-int AblationTableModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
 QString AblationTableModel::ratioText(const RatioWithCi& r) {
-    if (!r.hasCi)
-        return UnitFormat::ratio(r.value) + QStringLiteral(" (too few steps for a CI)");
-    QString s = QStringLiteral("%1 [%2, %3]")
-                    .arg(UnitFormat::ratio(r.value), QString::number(r.ci95.lo, 'f', 3),
-                         QString::number(r.ci95.hi, 'f', 3));
-    if (!r.significant)
+    QString s = UnitFormat::ratioWithCi(r.value, r.hasCi, r.ci95.lo, r.ci95.hi);
+    if (r.hasCi && !r.significant)
         s += QStringLiteral(" n.s.");
     return s;
 }
 
-QVariant AblationTableModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
-        return {};
-    const AblationConfig& c = result_.configs[size_t(index.row())];
-    const bool isBaseline = c.config == result_.baseline;
-    if (role == Qt::DisplayRole) {
-        switch (index.column()) {
-        case ConfigColumn:
-            return QString::fromStdString(c.config) +
-                   (isBaseline ? QStringLiteral(" (baseline)") : QString());
-        case RunsColumn:
-            return int(c.runs.size());
-        case StepsColumn:
-            return int(c.stepTimesNs.size());
-        case MedianColumn:
-            return UnitFormat::duration(double(c.medianStepNs));
-        case CiColumn:
-            if (!c.hasCi)
-                return tr("too few steps");
-            return QStringLiteral("%1 – %2").arg(UnitFormat::duration(double(c.ciLoNs)),
-                                                 UnitFormat::duration(double(c.ciHiNs)));
-        case LogColumn:
-            return c.log && c.log->medianStepNs > 0 ? UnitFormat::duration(double(c.log->medianStepNs))
-                                                    : QStringLiteral("—");
-        case ThroughputColumn:
-            return UnitFormat::rate(c.throughput, QString::fromStdString(c.throughputUnit));
-        case MfuColumn:
-            return c.mfu ? UnitFormat::percent(*c.mfu) : QStringLiteral("—");
-        case SpeedupColumn:
-            return isBaseline ? QStringLiteral("1.000× (baseline)") : ratioText(c.speedupVsBaseline);
-        case GainColumn:
-            return c.gainVsPrevious ? ratioText(*c.gainVsPrevious) : QStringLiteral("—");
-        case MeanColumn:
-            return UnitFormat::duration(double(c.meanStepNs));
-        case ComputeColumn:
-            return UnitFormat::duration(double(c.breakdownMeanNs.compute));
-        case CommunicationColumn:
-            return UnitFormat::duration(double(c.breakdownMeanNs.communication));
-        case OverlapColumn:
-            return UnitFormat::duration(double(c.breakdownMeanNs.overlap));
-        case MemoryColumn:
-            return UnitFormat::duration(double(c.breakdownMeanNs.memory));
-        case IdleColumn:
-            return UnitFormat::duration(double(c.breakdownMeanNs.idle));
-        default:
-            return {};
-        }
-    }
-    if (role == Qt::UserRole) {
-        switch (index.column()) {
-        case ConfigColumn:
-            return QString::fromStdString(c.config);
-        case RunsColumn:
-            return int(c.runs.size());
-        case StepsColumn:
-            return int(c.stepTimesNs.size());
-        case MedianColumn:
-            return qint64(c.medianStepNs);
-        case CiColumn:
-            return qint64(c.ciLoNs);
-        case ThroughputColumn:
-            return c.throughput;
-        case MfuColumn:
-            return c.mfu ? QVariant(*c.mfu) : QVariant();
-        case SpeedupColumn:
-            return c.speedupVsBaseline.value;
-        case GainColumn:
-            return c.gainVsPrevious ? QVariant(c.gainVsPrevious->value) : QVariant();
-        case MeanColumn:
-            return qint64(c.meanStepNs);
-        case ComputeColumn:
-            return qint64(c.breakdownMeanNs.compute);
-        case CommunicationColumn:
-            return qint64(c.breakdownMeanNs.communication);
-        case OverlapColumn:
-            return qint64(c.breakdownMeanNs.overlap);
-        case MemoryColumn:
-            return qint64(c.breakdownMeanNs.memory);
-        case IdleColumn:
-            return qint64(c.breakdownMeanNs.idle);
-        default:
-            return {};
-        }
-    }
-    if (role == Qt::ToolTipRole) {
-        switch (index.column()) {
-        case MedianColumn:
-            return UnitFormat::durationExact(c.medianStepNs);
-        case CiColumn:
-            if (!c.hasCi)
-                return QString::fromStdString(c.ciMissingReason);
-            return QStringLiteral("95% bootstrap CI of the median: %1 – %2")
-                .arg(UnitFormat::durationExact(c.ciLoNs), UnitFormat::durationExact(c.ciHiNs));
-        case MeanColumn:
-            return UnitFormat::durationExact(c.meanStepNs);
-        case ComputeColumn:
-            return UnitFormat::durationExact(c.breakdownMeanNs.compute);
-        case CommunicationColumn:
-            return UnitFormat::durationExact(c.breakdownMeanNs.communication);
-        case OverlapColumn:
-            return UnitFormat::durationExact(c.breakdownMeanNs.overlap);
-        case MemoryColumn:
-            return UnitFormat::durationExact(c.breakdownMeanNs.memory);
-        case IdleColumn:
-            return UnitFormat::durationExact(c.breakdownMeanNs.idle);
-        case SpeedupColumn:
-        case GainColumn:
-            return QStringLiteral("Significant only when the 95% bootstrap CI of the ratio excludes 1 (n.s. "
-                                  "= not significant)");
-        case RunsColumn: {
-            QStringList runs;
-            for (const auto& r : c.runs)
-                runs << QString::fromStdString(r);
-            return runs.join(QStringLiteral(", "));
-        }
-        default:
-            return {};
-        }
-    }
-    if (role == Qt::DecorationRole && index.column() == ConfigColumn)
+QVariant AblationTableModel::extraData(const AblationConfig& c, int column, int role) const {
+    if (role == Qt::DecorationRole && column == ConfigColumn)
         return ChartPalette::configurationColor(QString::fromStdString(c.config), plan_);
     if (role == Qt::ForegroundRole) {
-        if ((index.column() == SpeedupColumn && !isBaseline && !c.speedupVsBaseline.significant) ||
-            (index.column() == GainColumn && c.gainVsPrevious && !c.gainVsPrevious->significant))
+        if ((column == SpeedupColumn && !isBaseline(c) && !c.speedupVsBaseline.significant) ||
+            (column == GainColumn && c.gainVsPrevious && !c.gainVsPrevious->significant))
             return QColor(0x90, 0x90, 0x90);
     }
-    if (role == Qt::TextAlignmentRole && index.column() != ConfigColumn)
-        return int(Qt::AlignRight | Qt::AlignVCenter);
     return {};
-}
-
-QVariant AblationTableModel::headerData(int section, Qt::Orientation o, int role) const {
-    if (o != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    static const char* names[] = {"Configuration",    "Runs",       "Steps",   "Median step",
-                                  "95% CI",           "Throughput", "MFU",     "Speedup vs baseline",
-                                  "Gain vs previous", "Mean step",  "Compute", "Exposed comm.",
-                                  "Overlap",          "Memory",     "Idle",    "Log step"};
-    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 
 } // namespace cnp::wb

@@ -4,14 +4,14 @@
 // raw value (ns as qint64, ratios as double) so sorting and tests see exact numbers.
 #include "metrics/Ablation.h"
 
-#include <QAbstractTableModel>
+#include "RowTableModel.h"
 
 #include <string>
 #include <vector>
 
 namespace cnp::wb {
 
-class AblationTableModel : public QAbstractTableModel {
+class AblationTableModel : public RowTableModel<AblationConfig> {
     Q_OBJECT
 public:
     enum Column {
@@ -37,16 +37,15 @@ public:
     // `plan` (Workspace::planOrder()) keys the configuration swatches, whatever the row order.
     void setResult(const AblationResult& result, const std::vector<std::string>& plan);
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-    // "1.234× [1.10, 1.35]" plus " n.s." when the CI includes 1.
+    // "1.32× [1.10×, 1.35×]" plus " n.s." when the CI includes 1.
     static QString ratioText(const RatioWithCi& r);
 
+protected:
+    QVariant extraData(const AblationConfig& c, int column, int role) const override;
+
 private:
-    AblationResult result_;
+    bool isBaseline(const AblationConfig& c) const { return c.config == baseline_; }
+    std::string baseline_;
     std::vector<std::string> plan_; // the workspace's plan order: the colour key
 };
 

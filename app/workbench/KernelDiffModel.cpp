@@ -3,103 +3,67 @@
 #include "ChartPalette.h"
 #include "UnitFormat.h"
 
+#include <optional>
+
 namespace cnp::wb {
 
-KernelDiffModel::KernelDiffModel(QObject* parent) : QAbstractTableModel(parent) {}
+KernelDiffModel::KernelDiffModel(QObject* parent) : RowTableModel(parent, Qt::UserRole) {
+    using R = const KernelDiffRow&;
+    auto text = [](const std::string& s) { return QVariant(QString::fromStdString(s)); };
+    auto dur = [](double ns) { return QVariant(UnitFormat::duration(ns)); };
+    auto exact = [](std::int64_t ns) { return QVariant(UnitFormat::durationExact(ns)); };
+    auto optDur = [](const std::optional<double>& v) {
+        return QVariant(v ? UnitFormat::duration(*v) : QStringLiteral("—"));
+    };
+    auto optRaw = [](const std::optional<double>& v) { return v ? QVariant(*v) : QVariant(); };
+    const auto L = Qt::AlignLeft | Qt::AlignVCenter;
+    const auto N = kNumberAlignment;
+    setColumns(
+        {{tr("Kernel"),
+          [](R r) {
+              return QVariant(QString::fromStdString(r.name) +
+                              (r.namesA > 1 || r.namesB > 1
+                                   ? QStringLiteral("  [%1/%2 names]").arg(r.namesA).arg(r.namesB)
+                                   : QString()));
+          },
+          L, [=](R r) { return text(r.name); }, [=](R r) { return text(r.name); }},
+         {tr("Category"), [=](R r) { return text(r.category); }, L, [=](R r) { return text(r.category); }},
+         {tr("Class"), [=](R r) { return text(r.cls); }, L, [=](R r) { return text(r.cls); }},
+         {tr("Count A"), [](R r) { return QVariant(qlonglong(r.countA)); }, N,
+          [](R r) { return QVariant(qlonglong(r.countA)); }},
+         {tr("Count B"), [](R r) { return QVariant(qlonglong(r.countB)); }, N,
+          [](R r) { return QVariant(qlonglong(r.countB)); }},
+         {tr("Total A"), [=](R r) { return dur(double(r.totalA)); }, N,
+          [](R r) { return QVariant(qlonglong(r.totalA)); }, [=](R r) { return exact(r.totalA); }},
+         {tr("Total B"), [=](R r) { return dur(double(r.totalB)); }, N,
+          [](R r) { return QVariant(qlonglong(r.totalB)); }, [=](R r) { return exact(r.totalB); }},
+         {tr("Δ total"),
+          [](R r) {
+              return QVariant((r.delta > 0 ? QStringLiteral("+") : QString()) +
+                              UnitFormat::duration(double(r.delta)));
+          },
+          N, [](R r) { return QVariant(qlonglong(r.delta)); }, [=](R r) { return exact(r.delta); }},
+         {tr("Mean A/call"), [=](R r) { return optDur(r.meanA()); }, N,
+          [=](R r) { return optRaw(r.meanA()); }},
+         {tr("Mean B/call"), [=](R r) { return optDur(r.meanB()); }, N,
+          [=](R r) { return optRaw(r.meanB()); }},
+         {tr("B/A per call"),
+          [](R r) {
+              return QVariant(r.perCallRatio() ? UnitFormat::ratio(*r.perCallRatio()) : QStringLiteral("—"));
+          },
+          N, [=](R r) { return optRaw(r.perCallRatio()); },
+          [](R) {
+              return QVariant(
+                  tr("Mean time per call in B divided by that in A (> 1: each call is slower in B)"));
+          }}},
+        ColumnCount);
+}
 
 void KernelDiffModel::setRows(std::vector<KernelDiffRow> rows) {
-    beginResetModel();
-    rows_ = std::move(rows);
-    endResetModel();
+    setRowsReset(std::move(rows));
 }
 
-int KernelDiffModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(rows_.size());
-}
-int KernelDiffModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
-        return {};
-    const KernelDiffRow& r = rows_[size_t(index.row())];
-    const int c = index.column();
-    if (role == Qt::DisplayRole) {
-        switch (c) {
-        case NameColumn:
-            return QString::fromStdString(r.name) +
-                   (r.namesA > 1 || r.namesB > 1
-                        ? QStringLiteral("  [%1/%2 names]").arg(r.namesA).arg(r.namesB)
-                        : QString());
-        case CategoryColumn:
-            return QString::fromStdString(r.category);
-        case ClassColumn:
-            return QString::fromStdString(r.cls);
-        case CountAColumn:
-            return qlonglong(r.countA);
-        case CountBColumn:
-            return qlonglong(r.countB);
-        case TotalAColumn:
-            return UnitFormat::duration(double(r.totalA));
-        case TotalBColumn:
-            return UnitFormat::duration(double(r.totalB));
-        case DeltaColumn:
-            return (r.delta > 0 ? QStringLiteral("+") : QString()) + UnitFormat::duration(double(r.delta));
-        case MeanAColumn:
-            return r.meanA() ? UnitFormat::duration(*r.meanA()) : QStringLiteral("—");
-        case MeanBColumn:
-            return r.meanB() ? UnitFormat::duration(*r.meanB()) : QStringLiteral("—");
-        case RatioColumn:
-            return r.perCallRatio() ? UnitFormat::ratio(*r.perCallRatio()) : QStringLiteral("—");
-        default:
-            return {};
-        }
-    }
-    if (role == Qt::UserRole) {
-        switch (c) {
-        case NameColumn:
-            return QString::fromStdString(r.name);
-        case CategoryColumn:
-            return QString::fromStdString(r.category);
-        case ClassColumn:
-            return QString::fromStdString(r.cls);
-        case CountAColumn:
-            return qlonglong(r.countA);
-        case CountBColumn:
-            return qlonglong(r.countB);
-        case TotalAColumn:
-            return qlonglong(r.totalA);
-        case TotalBColumn:
-            return qlonglong(r.totalB);
-        case DeltaColumn:
-            return qlonglong(r.delta);
-        case MeanAColumn:
-            return r.meanA() ? QVariant(*r.meanA()) : QVariant();
-        case MeanBColumn:
-            return r.meanB() ? QVariant(*r.meanB()) : QVariant();
-        case RatioColumn:
-            return r.perCallRatio() ? QVariant(*r.perCallRatio()) : QVariant();
-        default:
-            return {};
-        }
-    }
-    if (role == Qt::ToolTipRole) {
-        switch (c) {
-        case NameColumn:
-            return QString::fromStdString(r.name);
-        case TotalAColumn:
-            return UnitFormat::durationExact(r.totalA);
-        case TotalBColumn:
-            return UnitFormat::durationExact(r.totalB);
-        case DeltaColumn:
-            return UnitFormat::durationExact(r.delta);
-        case RatioColumn:
-            return tr("Mean time per call in B divided by that in A (> 1: each call is slower in B)");
-        default:
-            return {};
-        }
-    }
+QVariant KernelDiffModel::extraData(const KernelDiffRow& r, int c, int role) const {
     if (role == Qt::ForegroundRole && (c == DeltaColumn || c == ClassColumn)) {
         if (r.cls == "faster" || r.cls == "removed")
             return ChartPalette::positiveDeltaColor();
@@ -108,18 +72,7 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::DecorationRole && c == CategoryColumn)
         return ChartPalette::categoryColor(QString::fromStdString(r.category));
-    if (role == Qt::TextAlignmentRole && c >= CountAColumn)
-        return int(Qt::AlignRight | Qt::AlignVCenter);
     return {};
-}
-
-QVariant KernelDiffModel::headerData(int section, Qt::Orientation o, int role) const {
-    if (o != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    static const char* names[] = {"Kernel",      "Category",    "Class",       "Count A",
-                                  "Count B",     "Total A",     "Total B",     "Δ total",
-                                  "Mean A/call", "Mean B/call", "B/A per call"};
-    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 
 } // namespace cnp::wb

@@ -4,11 +4,11 @@
 // holds raw values (ns, counts, strings) for sorting and filtering.
 #include "metrics/RunDiff.h"
 
-#include <QAbstractTableModel>
+#include "RowTableModel.h"
 
 namespace cnp::wb {
 
-class KernelDiffModel : public QAbstractTableModel {
+class KernelDiffModel : public RowTableModel<KernelDiffRow> {
     Q_OBJECT
 public:
     enum Column {
@@ -27,15 +27,9 @@ public:
     };
     explicit KernelDiffModel(QObject* parent = nullptr);
     void setRows(std::vector<KernelDiffRow> rows);
-    const std::vector<KernelDiffRow>& rows() const { return rows_; }
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-private:
-    std::vector<KernelDiffRow> rows_;
+protected:
+    QVariant extraData(const KernelDiffRow& row, int column, int role) const override;
 };
 
 } // namespace cnp::wb

@@ -3,11 +3,45 @@
 #include "UnitFormat.h"
 #include "store/KernelOccurrenceQueries.h"
 
-#include <QLocale>
-
 namespace cnp::wb {
 
-KernelOccurrencesModel::KernelOccurrencesModel(QObject* parent) : QAbstractTableModel(parent) {}
+KernelOccurrencesModel::KernelOccurrencesModel(QObject* parent) : RowTableModel(parent, Qt::UserRole) {
+    using R = const KernelOccurrence&;
+    auto dims = [](const std::int32_t* d) {
+        return QVariant(QStringLiteral("%1×%2×%3").arg(d[0]).arg(d[1]).arg(d[2]));
+    };
+    const auto N = kNumberAlignment;
+    setColumns({{tr("Rank"), [](R o) { return QVariant(o.rank); }, N},
+                {tr("Device"), [](R o) { return QVariant(o.device); }, N},
+                {tr("Stream"), [](R o) { return QVariant(qlonglong(o.stream)); }, N},
+                {tr("Start since run start"),
+                 [this](R o) { return QVariant(UnitFormat::duration(double(o.start - origin_))); }, N,
+                 [this](R o) { return QVariant(qlonglong(o.start - origin_)); },
+                 [this](R o) {
+                     return QVariant(
+                         QStringLiteral("%1 after the run start (absolute %2 ns); double-click to show it on "
+                                        "the timeline")
+                             .arg(UnitFormat::durationExact(o.start - origin_))
+                             .arg(o.start));
+                 }},
+                {tr("Duration"),
+                 [](R o) { return QVariant(UnitFormat::duration(double(o.end - o.start))); },
+                 N,
+                 {},
+                 [](R o) { return QVariant(UnitFormat::durationExact(o.end - o.start)); }},
+                {tr("Grid"), [=](R o) { return dims(o.grid); }},
+                {tr("Block"), [=](R o) { return dims(o.block); }},
+                {tr("Registers"), [](R o) { return QVariant(o.registers); }, N},
+                {tr("Shared memory"),
+                 [](R o) { return QVariant(UnitFormat::bytes(double(o.staticSmem + o.dynamicSmem))); },
+                 N,
+                 {},
+                 [](R o) {
+                     return QVariant(
+                         QStringLiteral("%1 B static + %2 B dynamic").arg(o.staticSmem).arg(o.dynamicSmem));
+                 }}},
+               ColumnCount);
+}
 
 std::vector<KernelOccurrence> KernelOccurrencesModel::readOccurrences(const Workspace& ws, std::int64_t runId,
                                                                       const std::string& kernelName,
@@ -17,73 +51,9 @@ std::vector<KernelOccurrence> KernelOccurrencesModel::readOccurrences(const Work
 
 void KernelOccurrencesModel::setOccurrences(std::vector<KernelOccurrence> rows, Ns runStart) {
     beginResetModel();
-    rows_ = std::move(rows);
+    mutableRows() = std::move(rows);
     origin_ = runStart;
     endResetModel();
-}
-
-int KernelOccurrencesModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(rows_.size());
-}
-int KernelOccurrencesModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant KernelOccurrencesModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
-        return {};
-    const KernelOccurrence& o = rows_[size_t(index.row())];
-    auto dims = [](const std::int32_t* d) {
-        return QStringLiteral("%1×%2×%3").arg(d[0]).arg(d[1]).arg(d[2]);
-    };
-    if (role == Qt::DisplayRole) {
-        switch (index.column()) {
-        case RankColumn:
-            return o.rank;
-        case DeviceColumn:
-            return o.device;
-        case StreamColumn:
-            return qlonglong(o.stream);
-        case StartColumn:
-            return UnitFormat::duration(double(o.start - origin_));
-        case DurationColumn:
-            return UnitFormat::duration(double(o.end - o.start));
-        case GridColumn:
-            return dims(o.grid);
-        case BlockColumn:
-            return dims(o.block);
-        case RegistersColumn:
-            return o.registers;
-        case SharedMemoryColumn:
-            return QLocale().formattedDataSize(o.staticSmem + o.dynamicSmem, 1, QLocale::DataSizeIecFormat);
-        default:
-            return {};
-        }
-    }
-    if (role == Qt::ToolTipRole) {
-        if (index.column() == StartColumn)
-            return QStringLiteral("%1 after the run start (absolute %2 ns); double-click to show it on the "
-                                  "timeline")
-                .arg(UnitFormat::durationExact(o.start - origin_))
-                .arg(o.start);
-        if (index.column() == SharedMemoryColumn)
-            return QStringLiteral("%1 B static + %2 B dynamic").arg(o.staticSmem).arg(o.dynamicSmem);
-        if (index.column() == DurationColumn)
-            return UnitFormat::durationExact(o.end - o.start);
-    }
-    if (role == Qt::UserRole && index.column() == StartColumn)
-        return qlonglong(o.start - origin_);
-    if (role == Qt::TextAlignmentRole && index.column() != GridColumn && index.column() != BlockColumn)
-        return int(Qt::AlignRight | Qt::AlignVCenter);
-    return {};
-}
-
-QVariant KernelOccurrencesModel::headerData(int section, Qt::Orientation o, int role) const {
-    if (o != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    static const char* names[] = {"Rank", "Device", "Stream",    "Start since run start", "Duration",
-                                  "Grid", "Block",  "Registers", "Shared memory"};
-    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 
 } // namespace cnp::wb

@@ -6,7 +6,7 @@
 #include "core/TraceData.h"
 #include "store/KernelOccurrenceQueries.h"
 
-#include <QAbstractTableModel>
+#include "RowTableModel.h"
 
 #include <vector>
 
@@ -14,7 +14,7 @@ namespace cnp::wb {
 
 using cnp::KernelOccurrence; // store/KernelOccurrenceQueries.h
 
-class KernelOccurrencesModel : public QAbstractTableModel {
+class KernelOccurrencesModel : public RowTableModel<KernelOccurrence> {
     Q_OBJECT
 public:
     enum Column {
@@ -37,15 +37,9 @@ public:
                                                          std::size_t limit);
     // `runStart`: the run's time origin (runTimeOrigin()); starts are shown relative to it.
     void setOccurrences(std::vector<KernelOccurrence> rows, Ns runStart);
-    const std::vector<KernelOccurrence>& occurrences() const { return rows_; }
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    const std::vector<KernelOccurrence>& occurrences() const { return rows(); }
 
 private:
-    std::vector<KernelOccurrence> rows_;
     Ns origin_ = 0;
 };
 

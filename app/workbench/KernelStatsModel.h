@@ -1,16 +1,16 @@
 #pragma once
 // Kernel statistics (RunSummaryReader::kernelStats: the cuda_gpu_kern_sum columns) as a table. Display
 // text uses readable units; Qt::UserRole holds the raw number (ns, count, percent) that the proxy sorts
-// by. toCsv() writes rows with raw ns values.
+// by. The CSV export is export/KernelStatsCsv (the same layout as `cnp export`).
 #include "metrics/RunSummaryReader.h"
 
-#include <QAbstractTableModel>
+#include "RowTableModel.h"
 
 #include <vector>
 
 namespace cnp::wb {
 
-class KernelStatsModel : public QAbstractTableModel {
+class KernelStatsModel : public RowTableModel<KernelStatRow> {
     Q_OBJECT
 public:
     enum Column {
@@ -29,18 +29,9 @@ public:
     static constexpr int SortRole = Qt::UserRole;
     explicit KernelStatsModel(QObject* parent = nullptr);
     void setRows(std::vector<KernelStatRow> rows);
-    const std::vector<KernelStatRow>& rows() const { return rows_; }
 
-    // Header line + one line per row (RFC 4180 quoting), times in ns.
-    static QString toCsv(const std::vector<const KernelStatRow*>& rows);
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-private:
-    std::vector<KernelStatRow> rows_;
+protected:
+    QVariant extraData(const KernelStatRow& row, int column, int role) const override;
 };
 
 } // namespace cnp::wb

@@ -9,6 +9,7 @@
 #include "RunPicker.h"
 #include "UnitFormat.h"
 #include "WorkspaceSession.h"
+#include "export/KernelStatsCsv.h"
 #include "store/RunTimeOrigin.h"
 
 #include <QApplication>
@@ -227,9 +228,10 @@ void KernelsPage::loadStats() {
             Workspace ws(path, Workspace::Mode::ReadOnly);
             return RunSummaryReader(ws, runId).kernelStats(rank);
         },
-        [this, id](TaskOutcome<std::vector<KernelStatRow>>& o) {
+        [this, id, rank](TaskOutcome<std::vector<KernelStatRow>>& o) {
             if (id != statsRequest_)
                 return;
+            statsRank_ = rank;
             if (!o.value) {
                 model_->setRows({});
                 status_->setText(tr("Cannot read kernel statistics: %1").arg(o.error));
@@ -331,10 +333,12 @@ bool KernelsPage::exportCsv(const QString& path) const {
     std::vector<const KernelStatRow*> rows;
     for (int r = 0; r < proxy_->rowCount(); ++r)
         rows.push_back(&model_->rows()[size_t(proxy_->mapToSource(proxy_->index(r, 0)).row())]);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+    try {
+        KernelStatsCsv::write(QFile::encodeName(path).toStdString(), statsRank_, rows);
+        return true;
+    } catch (const std::exception&) {
         return false;
-    return f.write(KernelStatsModel::toCsv(rows).toUtf8()) >= 0;
+    }
 }
 
 void KernelsPage::keyPressEvent(QKeyEvent* e) {

@@ -29,7 +29,8 @@ public:
     QString shownCountText() const;
     // Tab-separated text of the selected rows (header first), as copied to the clipboard.
     QString selectedRowsText() const;
-    // Writes the rows passing the filters as CSV; false on failure.
+    // Writes the rows passing the filters as CSV (export/KernelStatsCsv: the layout of `cnp export`
+    // --format csv), of the rank shown; false on failure.
     bool exportCsv(const QString& path) const;
     void setRank(int rank); // -1 = all ranks
     void setCategoryFilter(const QString& category);
@@ -62,6 +63,7 @@ private:
     KernelOccurrencesModel* occurrences_;
     QString wanted_;
     quint64 statsRequest_ = 0, occRequest_ = 0;
+    int statsRank_ = -1; // the rank the shown statistics are of (-1: all ranks)
 };
 
 } // namespace cnp::wb

@@ -22,15 +22,39 @@ RankStepFigure figureOf(int column) {
 
 } // namespace
 
-RankSummaryModel::RankSummaryModel(QObject* parent) : QAbstractTableModel(parent) {}
+RankSummaryModel::RankSummaryModel(QObject* parent) : RowTableModel(parent, SortRole) {
+    using R = const RankSummaryRow&;
+    auto column = [](int c, const char* title, const char* tip) {
+        const bool count = c == RankColumn || c == StragglerColumn;
+        ColumnSpec col{tr(title),
+                       [c, count](R r) {
+                           const double v = r.figures[static_cast<std::size_t>(c)];
+                           return QVariant(count ? UnitFormat::integer(static_cast<qint64>(v))
+                                                 : UnitFormat::duration(v));
+                       },
+                       kNumberAlignment,
+                       [c](R r) { return QVariant(r.figures[static_cast<std::size_t>(c)]); }};
+        col.headerTooltip = tr(tip);
+        return col;
+    };
+    setColumns(
+        {column(RankColumn, "Rank", "Global rank"),
+         column(StepTimeColumn, "Mean step", "Mean GPU step window of the rank"),
+         column(ComputeColumn, "Compute",
+                "Mean compute time per step (kernels other than communication and memory)"),
+         column(ExposedCommColumn, "Exposed comm", "Mean communication not hidden behind compute, per step"),
+         column(IdleColumn, "Idle", "Mean time per step with no GPU activity"),
+         column(StragglerColumn, "Straggler steps",
+                "Steps in which this rank had the most compute (the others waited for it)")},
+        ColumnCount);
+}
 
 void RankSummaryModel::setGrid(const RankStepGrid& grid) {
-    beginResetModel();
-    ranks_ = grid.ranks;
-    rows_.assign(grid.ranks.size(), {});
+    std::vector<RankSummaryRow> rows(grid.ranks.size());
     max_.fill(0);
     for (std::size_t r = 0; r < grid.ranks.size(); ++r) {
-        auto& row = rows_[r];
+        auto& row = rows[r].figures;
+        rows[r].rankIndex = r;
         row[RankColumn] = grid.ranks[r];
         for (int c = StepTimeColumn; c <= IdleColumn; ++c)
             row[static_cast<std::size_t>(c)] = grid.rankMean(figureOf(c), r);
@@ -38,61 +62,19 @@ void RankSummaryModel::setGrid(const RankStepGrid& grid) {
         for (std::size_t c = 0; c < ColumnCount; ++c)
             max_[c] = std::max(max_[c], row[c]);
     }
-    endResetModel();
+    setRowsReset(std::move(rows));
 }
 
 double RankSummaryModel::figure(std::size_t rank, int column) const {
-    return rows_[rank][static_cast<std::size_t>(column)];
+    return rows()[rank].figures[static_cast<std::size_t>(column)];
 }
 
-int RankSummaryModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
-}
-
-int RankSummaryModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant RankSummaryModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
-        return {};
-    const auto r = static_cast<std::size_t>(index.row());
-    const int c = index.column();
-    const double v = rows_[r][static_cast<std::size_t>(c)];
-    switch (role) {
-    case Qt::DisplayRole:
-        if (c == RankColumn || c == StragglerColumn)
-            return QString::number(static_cast<qint64>(v));
-        return UnitFormat::duration(v);
-    case Qt::TextAlignmentRole:
-        return int(Qt::AlignRight | Qt::AlignVCenter);
-    case SortRole:
-        return v;
-    case BarRole:
-        return c == RankColumn || max_[static_cast<std::size_t>(c)] <= 0
-                   ? QVariant()
-                   : QVariant(v / max_[static_cast<std::size_t>(c)]);
-    case RankIndexRole:
-        return static_cast<qulonglong>(r);
-    default:
-        return {};
-    }
-}
-
-QVariant RankSummaryModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
-        return {};
-    static const char* titles[] = {"Rank", "Mean step", "Compute", "Exposed comm", "Idle", "Straggler steps"};
-    static const char* tips[] = {"Global rank",
-                                 "Mean GPU step window of the rank",
-                                 "Mean compute time per step (kernels other than communication and memory)",
-                                 "Mean communication not hidden behind compute, per step",
-                                 "Mean time per step with no GPU activity",
-                                 "Steps in which this rank had the most compute (the others waited for it)"};
-    if (role == Qt::DisplayRole)
-        return tr(titles[section]);
-    if (role == Qt::ToolTipRole)
-        return tr(tips[section]);
+QVariant RankSummaryModel::extraData(const RankSummaryRow& row, int column, int role) const {
+    const auto c = static_cast<std::size_t>(column);
+    if (role == BarRole)
+        return column == RankColumn || max_[c] <= 0 ? QVariant() : QVariant(row.figures[c] / max_[c]);
+    if (role == RankIndexRole)
+        return static_cast<qulonglong>(row.rankIndex);
     return {};
 }
 

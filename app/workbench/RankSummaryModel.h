@@ -5,14 +5,20 @@
 // figure as a fraction of the column's largest value for the bar delegate.
 #include "metrics/RankStepGrid.h"
 
-#include <QAbstractTableModel>
+#include "RowTableModel.h"
 
 #include <array>
 #include <vector>
 
 namespace cnp::wb {
 
-class RankSummaryModel : public QAbstractTableModel {
+// One rank's figures, indexed by RankSummaryModel::Column (ns; the rank and straggler columns: counts).
+struct RankSummaryRow {
+    std::size_t rankIndex = 0; // the rank's index in the grid
+    std::array<double, 6> figures{};
+};
+
+class RankSummaryModel : public RowTableModel<RankSummaryRow> {
     Q_OBJECT
 public:
     enum Column {
@@ -24,6 +30,7 @@ public:
         StragglerColumn,
         ColumnCount
     };
+    static_assert(ColumnCount == std::tuple_size_v<decltype(RankSummaryRow::figures)>);
     enum Role { SortRole = Qt::UserRole + 1, BarRole, RankIndexRole };
     explicit RankSummaryModel(QObject* parent = nullptr);
 
@@ -31,14 +38,10 @@ public:
     // Mean of the column's figure for grid rank index r (ns; the straggler column: a count).
     double figure(std::size_t rank, int column) const;
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+protected:
+    QVariant extraData(const RankSummaryRow& row, int column, int role) const override;
 
 private:
-    std::vector<std::int32_t> ranks_;
-    std::vector<std::array<double, ColumnCount>> rows_;
     std::array<double, ColumnCount> max_{};
 };
 

@@ -4,7 +4,7 @@
 // The rows come from the workspace's `ranks` table (docs/schema.md); nothing is computed here.
 #include "core/TraceData.h"
 
-#include <QAbstractTableModel>
+#include "RowTableModel.h"
 
 #include <vector>
 
@@ -14,7 +14,7 @@ class Workspace;
 
 namespace cnp::wb {
 
-class RankTableModel : public QAbstractTableModel {
+class RankTableModel : public RowTableModel<RankInfo> {
     Q_OBJECT
 public:
     enum Column {
@@ -33,15 +33,7 @@ public:
     // Reads the ranks of `runId` (a few rows per run: fine on the GUI thread).
     static std::vector<RankInfo> readRanks(const Workspace& ws, std::int64_t runId);
     void setRanks(std::vector<RankInfo> ranks);
-    const std::vector<RankInfo>& ranks() const { return ranks_; }
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-private:
-    std::vector<RankInfo> ranks_;
+    const std::vector<RankInfo>& ranks() const { return rows(); }
 };
 
 } // namespace cnp::wb

@@ -1,21 +1,30 @@
 #include "RunMetadataModel.h"
 
+#include "UnitFormat.h"
+
 #include <QFont>
+
+#include <cmath>
 
 namespace cnp::wb {
 
-RunMetadataModel::RunMetadataModel(QObject* parent) : QAbstractTableModel(parent) {}
+RunMetadataModel::RunMetadataModel(QObject* parent) : RowTableModel(parent) {
+    using R = const RunMetadataRow&;
+    auto field = [](R r) { return QVariant(r.field); };
+    auto value = [](R r) { return QVariant(r.value); };
+    setColumns({{tr("Field"), field, Qt::AlignLeft | Qt::AlignVCenter, {}, field},
+                {tr("Value"), value, Qt::AlignLeft | Qt::AlignVCenter, {}, value}},
+               2);
+}
 
 void RunMetadataModel::clear() {
-    beginResetModel();
-    rows_.clear();
-    endResetModel();
+    setRowsReset({});
 }
 
 void RunMetadataModel::setRun(const RunRecord& run) {
     const RunInfo& i = run.info;
     auto q = [](const std::string& s) { return s.empty() ? QStringLiteral("—") : QString::fromStdString(s); };
-    std::vector<Row> rows;
+    std::vector<RunMetadataRow> rows;
     auto section = [&](const QString& s) { rows.push_back({s, {}, true}); };
     auto add = [&](const QString& f, const QString& v) { rows.push_back({f, v, false}); };
     section(tr("Run"));
@@ -27,10 +36,10 @@ void RunMetadataModel::setRun(const RunRecord& run) {
     add(tr("Ingested"), q(run.createdAt));
     add(tr("Ranks"), QString::number(run.rankCount));
     add(tr("World size"), QString::number(i.worldSize));
-    add(tr("Kernels"), QString::number(run.kernelCount));
-    add(tr("Events"), QString::number(run.eventCount));
+    add(tr("Kernels"), UnitFormat::integer(run.kernelCount));
+    add(tr("Events"), UnitFormat::integer(run.eventCount));
     add(tr("Tokens per step"),
-        i.tokensPerStep > 0 ? QString::number(i.tokensPerStep, 'f', 0) : tr("unknown"));
+        i.tokensPerStep > 0 ? UnitFormat::integer(std::llround(i.tokensPerStep)) : tr("unknown"));
     add(tr("Model FLOPs per step"),
         i.flopsPerStep > 0 ? QString::number(i.flopsPerStep, 'g', 4) : tr("unknown"));
     add(tr("Peak FLOP/s per GPU"), i.peakFlops > 0 ? QString::number(i.peakFlops, 'g', 4) : tr("unknown"));
@@ -48,7 +57,7 @@ void RunMetadataModel::setRun(const RunRecord& run) {
     for (size_t k = 0; k < i.sourceFiles.size(); ++k)
         add(tr("File %1").arg(k + 1), QString::fromStdString(i.sourceFiles[k]));
     section(tr("Skipped events"));
-    add(tr("Count"), QString::number(i.skipped.count));
+    add(tr("Count"), UnitFormat::integer(i.skipped.count));
     if (i.skipped.count > 0) {
         add(tr("First at"), QString::number(i.skipped.firstOffset));
         add(tr("First reason"), q(i.skipped.firstReason));
@@ -58,48 +67,22 @@ void RunMetadataModel::setRun(const RunRecord& run) {
         add(tr("(none recorded)"), {});
     for (const auto& [k, v] : i.env)
         add(QString::fromStdString(k), QString::fromStdString(v));
-    beginResetModel();
-    rows_ = std::move(rows);
-    endResetModel();
+    setRowsReset(std::move(rows));
 }
 
-int RunMetadataModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(rows_.size());
-}
-int RunMetadataModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : 2;
-}
-
-QVariant RunMetadataModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
-        return {};
-    const Row& r = rows_[size_t(index.row())];
-    switch (role) {
-    case Qt::DisplayRole:
-    case Qt::ToolTipRole:
-        return index.column() == 0 ? r.field : r.value;
-    case Qt::FontRole:
-        if (r.section) {
-            QFont f;
-            f.setBold(true);
-            return f;
-        }
-        return {};
-    case IsSectionRole:
+QVariant RunMetadataModel::extraData(const RunMetadataRow& r, int, int role) const {
+    if (role == IsSectionRole)
         return r.section;
-    default:
-        return {};
+    if (role == Qt::FontRole && r.section) {
+        QFont f;
+        f.setBold(true);
+        return f;
     }
-}
-
-QVariant RunMetadataModel::headerData(int section, Qt::Orientation o, int role) const {
-    if (o != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    return section == 0 ? tr("Field") : tr("Value");
+    return {};
 }
 
 QString RunMetadataModel::valueOf(const QString& field) const {
-    for (const Row& r : rows_)
+    for (const RunMetadataRow& r : rows())
         if (!r.section && r.field == field)
             return r.value;
     return {};

@@ -3,14 +3,21 @@
 // sources, skipped events, environment (allow-listed variables only). Section rows carry IsSectionRole.
 #include "store/Workspace.h"
 
-#include <QAbstractTableModel>
+#include "RowTableModel.h"
+
 #include <QString>
 
 #include <vector>
 
 namespace cnp::wb {
 
-class RunMetadataModel : public QAbstractTableModel {
+// One line of the table: a field and its value, or a section title (in `field`).
+struct RunMetadataRow {
+    QString field, value;
+    bool section = false;
+};
+
+class RunMetadataModel : public RowTableModel<RunMetadataRow> {
     Q_OBJECT
 public:
     enum Role { IsSectionRole = Qt::UserRole + 1 };
@@ -19,19 +26,11 @@ public:
     void setRun(const RunRecord& run);
     void clear();
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     // The value of the first row whose field is `field` (tests); empty when absent.
     QString valueOf(const QString& field) const;
 
-private:
-    struct Row {
-        QString field, value;
-        bool section = false;
-    };
-    std::vector<Row> rows_;
+protected:
+    QVariant extraData(const RunMetadataRow& row, int column, int role) const override;
 };
 
 } // namespace cnp::wb

@@ -1,5 +1,6 @@
 #pragma once
-// Readable units for integer-nanosecond times and rates. Formatting only: no metric is computed here.
+// The GUI's QString face of cnp::units (analysis/core/Units.h, docs/formatting.md): every digit the
+// workbench shows comes from there, so the CLI, the reports and the GUI print the same text.
 #include <QString>
 
 #include <cstdint>
@@ -15,17 +16,21 @@ class UnitFormat {
 public:
     // The unit in which `maxNs` reads as a number between 1 and 1000 (s, ms, µs or ns).
     static TimeScale scaleFor(double maxNs);
-    // "12.34 ms", "850 µs", "37 ns" — 3-4 significant digits.
+    // "12.3 ms", "850 µs", "37 ns": units::duration.
     static QString duration(double ns);
-    // Exact value for tooltips: "12.345678 ms (12345678 ns)".
+    // Exact value for tooltips: "12.345678 ms (12,345,678 ns)".
     static QString durationExact(std::int64_t ns);
     // "1,234,567".
     static QString integer(std::int64_t v);
-    // "123,456 tokens/s" / "18.2 steps/s".
+    // "148.2k tokens/s" / "18.25 steps/s".
     static QString rate(double perSecond, const QString& unit);
-    // "1.234×".
+    // "1.23×".
     static QString ratio(double r);
-    // "12.3 %".
+    // "1.32× [1.30×, 1.34×]" / "1.32× (too few steps for a CI)".
+    static QString ratioWithCi(double r, bool hasCi, double lo, double hi);
+    // "48.0 MiB", "4 B".
+    static QString bytes(double b);
+    // "12.3%".
     static QString percent(double fraction);
 };
 

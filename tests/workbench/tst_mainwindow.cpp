@@ -121,7 +121,7 @@ void TestMainWindow::dockAndRunPage() {
     QCOMPARE(runPage->currentRun(), QStringLiteral("ckpt"));
     QCOMPARE(runPage->metadataModel()->valueOf(QStringLiteral("Configuration")), QStringLiteral("ckpt"));
     QCOMPARE(runPage->metadataModel()->valueOf(QStringLiteral("Source format")), QStringLiteral("kineto"));
-    QCOMPARE(runPage->metadataModel()->valueOf(QStringLiteral("Tokens per step")), QStringLiteral("8192"));
+    QCOMPARE(runPage->metadataModel()->valueOf(QStringLiteral("Tokens per step")), QStringLiteral("8,192"));
     QVERIFY(w.windowTitle().contains(QStringLiteral("demo.cnpdb")));
 }
 

@@ -94,7 +94,9 @@ void TestPages::kernelsPage() {
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QList<QByteArray> lines = f.readAll().split('\n');
     QCOMPARE(lines.size(), proxy->rowCount() + 2); // header + rows + trailing empty
-    QVERIFY(lines[0].startsWith("name,category,count,total_ns"));
+    // The layout of `cnp export`'s kernel_stats.csv (export/KernelStatsCsv), scope "all" for All ranks.
+    QVERIFY(lines[0].startsWith("scope,name,category,count,total_ns"));
+    QVERIFY(lines[1].startsWith("all,"));
 }
 
 void TestPages::kernelFilter_data() {

@@ -371,7 +371,7 @@ void TimelinePageImpl::showRange(TimelineView* v, std::int32_t rank, Ns s, Ns e)
     const Ns origin = v->model()->runStart;
     auto* head = new QTreeWidgetItem(
         rangeStats, {QObject::tr("Rank %1 · %2 → %3").arg(rank).arg(dur(s - origin), dur(e - origin)),
-                     dur(b.length()), QStringLiteral("100 %")});
+                     dur(b.length()), UnitFormat::percent(1.0)});
     head->setToolTip(0, QObject::tr("Range on rank %1: from %2 to %3 after the run start, %4 long")
                             .arg(rank)
                             .arg(UnitFormat::durationExact(s - origin), UnitFormat::durationExact(e - origin),

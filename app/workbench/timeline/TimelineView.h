@@ -3,10 +3,15 @@
 // counters, search highlights, selection, range selection and the flow arrow. It only presents: the
 // draw lists come from EventTrack::buildSpans (<= 2 primitives per pixel column per lane, nothing in
 // view ever disappears) and the numbers from the analysis library via the page.
+// One frame in three parts, one per file: input and layout (TimelineView.cpp: model, rows, geometry,
+// hit tests, mouse/keyboard/wheel, tooltips), the span-building job pool (SpanJobPool: the draw lists
+// of the lanes in view, in parallel) and painting (TimelineViewPaint.cpp: ruler, minimap, rows,
+// counters, labels from the layout and the draw lists).
 // Interaction: wheel zooms at the cursor (Shift+wheel scrolls rows, Alt+wheel pans), drag pans,
 // Shift+drag selects a range, W/S zoom, A/D pan, double-click zooms to an event, F fits the selection,
 // Esc clears it, click on a group header collapses/expands it, click/drag in the minimap moves the view.
 #include "timeline/EventDetails.h"
+#include "timeline/SpanJobPool.h"
 #include "timeline/TimeAxis.h"
 #include "timeline/TimelineModel.h"
 #include "timeline/TimelineSearch.h"
@@ -20,7 +25,6 @@
 #include <vector>
 
 class QScrollBar;
-class QThreadPool;
 
 namespace cnp::wb {
 
@@ -117,10 +121,6 @@ private:
     void drawMinimap(QPainter& p);
     void drawLabels(QPainter& p);
     int drawRows(QPainter& p);
-    // Points laneSpans_[k] at the draw list of tracks[k] in axis_, for every k. Built on this thread
-    // and the helpers of spanPool_ (buildSpans is const and reads only its lane; painting stays on
-    // this thread). Never waits for a helper: a lane a helper has not finished is built here again.
-    void buildLaneSpans(const std::vector<const timeline::EventTrack*>& tracks);
     void drawCounter(QPainter& p, const timeline::TimelineRow& row, int y, int h);
     QString tooltipAt(QPoint pos) const;
     Ns eventStart(const timeline::EventRef& r) const;
@@ -152,13 +152,9 @@ private:
     Ns rangeAnchor_ = 0;
 
     QImage minimapCache_;
-    const QString& nameText(std::uint32_t name) const;              // cached QString of a model name
-    struct SpanJobs;                                                // one frame's lanes and draw lists
-    std::shared_ptr<SpanJobs> spanJobs_;                            // shared with the helper threads
-    QThreadPool* spanPool_ = nullptr;                               // child; null on a single core
-    std::vector<const timeline::EventTrack*> visibleLanes_;         // scratch: lanes in view, in order
-    std::vector<const std::vector<timeline::DrawSpan>*> laneSpans_; // their draw lists, this frame
-    std::vector<std::vector<timeline::DrawSpan>> retaken_;          // lanes built again on this thread
+    const QString& nameText(std::uint32_t name) const;      // cached QString of a model name
+    SpanJobPool spanJobs_;                                  // the draw lists of the lanes in view
+    std::vector<const timeline::EventTrack*> visibleLanes_; // scratch: lanes in view, in order
     QImage laneImage_; // scratch: one lane's narrow spans as pixels, the lane's height
     mutable std::vector<QString> nameCache_;
 };
