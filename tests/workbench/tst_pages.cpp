@@ -193,13 +193,13 @@ void TestPages::runPageOrphans_data() {
     QTest::addColumn<QString>("busy");
     // Independently, with python over the demo traces: kernels, gpu_memcpy and gpu_memset events whose
     // args.correlation no cuda_runtime / cuda_driver event carries. base: 436 of them, 14598.611 us in
-    // all; ckpt: 7, 1102.433 us. (`cnp stats --run base` prints the same: 436 activities, 14.60 ms.)
+    // all; ckpt: 7, 1102.433 us. (`cnp stats --run base` prints the same: 436 activities, 14.6 ms.)
     QTest::newRow("base") << "base"
                           << "436 activities"
-                          << "14.60 ms";
+                          << "14.6 ms";
     QTest::newRow("ckpt") << "ckpt"
                           << "7 activities"
-                          << "1.102 ms";
+                          << "1.10 ms";
 }
 
 // Issue 13: the Run page names GPU work launched before the capture began, count and busy time.
