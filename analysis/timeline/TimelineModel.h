@@ -22,6 +22,8 @@ namespace cnp::timeline {
 inline constexpr std::size_t kExpandedRanks = 4;
 
 enum class RowKind : std::uint8_t { Steps, GpuAnnotations, GpuStream, Counter, CpuThread, GpuBusy };
+// The highest RowKind: stored overviews are validated against it (keep it the last enumerator).
+inline constexpr RowKind kLastRowKind = RowKind::GpuBusy;
 
 // Samples of one counter (e.g. memory in use), sorted by time; the value holds until the next sample.
 struct CounterSeries {

@@ -283,7 +283,7 @@ bool laneConsistent(const EventTrack& tr, const TimelineModel& o) {
 }
 
 bool rowConsistent(const TimelineRow& r, const TimelineModel& o) {
-    if (r.kind > RowKind::CpuThread || r.group < -1 || r.group >= static_cast<int>(o.groups.size()))
+    if (r.kind > kLastRowKind || r.group < -1 || r.group >= static_cast<int>(o.groups.size()))
         return false;
     if (!std::is_sorted(r.counter.ts.begin(), r.counter.ts.end()))
         return false;

@@ -79,6 +79,24 @@ private slots:
         QCOMPARE(o->names[o->rows[0].lanes[0].name(1)], std::string("nccl"));
     }
 
+    // Every row kind a model can hold survives the round trip (a cluster run's GPU-busy rows were
+    // once refused as "out of range", so every multi-rank run lost its first-paint overview).
+    void everyRowKindRoundTrips_data() {
+        QTest::addColumn<int>("kind");
+        for (int k = 0; k <= static_cast<int>(kLastRowKind); ++k)
+            QTest::newRow(qPrintable(QStringLiteral("kind %1").arg(k))) << k;
+    }
+    void everyRowKindRoundTrips() {
+        QFETCH(int, kind);
+        TimelineModel m = validModel(runId_);
+        m.rows[0].kind = static_cast<RowKind>(kind);
+        storeOverview(*ws_, m);
+        const auto o = loadOverview(*ws_, runId_);
+        QVERIFY(o);
+        QCOMPARE(static_cast<int>(o->rows[0].kind), kind);
+        QCOMPARE(o->rows[0].lanes[0].size(), std::size_t(2));
+    }
+
     void inconsistentModelRefused_data() {
         QTest::addColumn<Mutation>("mutate");
         QTest::newRow("group parent cycle") << Mutation([](TimelineModel& m) { m.groups[0].parent = 1; });
