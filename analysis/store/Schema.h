@@ -1,5 +1,6 @@
 #pragma once
-// The workspace schema, version 3 (docs/schema.md describes every table and column).
+// The workspace schema, version 3: every table is described once in store/Tables.h (the DDL is
+// generated from it); docs/schema.md documents them and tst_schemadoc keeps the two in step.
 // Event tables have no secondary index. Their `id INTEGER PRIMARY KEY` is the clustering key, and
 // the invariant every writer keeps is: a run's rows of an event table are exactly the ids
 // [first_id, last_id] recorded in run_rows, sorted by (rank, sort key) — the sort key being start_ns
