@@ -1,6 +1,6 @@
 #include "timeline/TimelineOverview.h"
 
-#include "store/Tables.h"
+#include "store/OverviewBlobs.h"
 
 #include <algorithm>
 #include <cstring>
@@ -169,19 +169,11 @@ void storeOverview(Workspace& ws, const TimelineModel& o) {
             }
         }
     }
-    execSql(ws.db(), schema::createTimelineOverviewSql());
-    Statement st(ws.db(), "INSERT OR REPLACE INTO timeline_overview(run_id, format, data) VALUES(?, ?, ?)");
-    st.bind(1, o.runId).bind(2, kFormat);
-    sqlite3_bind_blob64(st.handle(), 3, w.buf.data(), w.buf.size(), SQLITE_TRANSIENT);
-    st.exec();
+    writeOverviewBlob(ws, o.runId, kFormat, w.buf);
 }
 
 bool hasOverview(const Workspace& ws, std::int64_t runId) {
-    if (queryInt(ws.db(), "SELECT count(*) FROM sqlite_master WHERE name = 'timeline_overview'") == 0)
-        return false;
-    Statement st(ws.db(), "SELECT 1 FROM timeline_overview WHERE run_id = ? AND format = ?");
-    st.bind(1, runId).bind(2, kFormat);
-    return st.step();
+    return hasOverviewBlob(ws, runId, kFormat);
 }
 
 namespace {
@@ -308,18 +300,17 @@ bool consistent(const TimelineModel& o) {
 std::optional<TimelineModel> loadOverview(const Workspace& ws, std::int64_t runId) {
     if (!hasOverview(ws, runId))
         return std::nullopt;
-    Statement st(ws.db(), "SELECT data FROM timeline_overview WHERE run_id = ?");
-    st.bind(1, runId);
-    if (!st.step())
-        return std::nullopt;
-    Reader rd(static_cast<const char*>(sqlite3_column_blob(st.handle(), 0)),
-              static_cast<std::size_t>(sqlite3_column_bytes(st.handle(), 0)));
     TimelineModel o;
     o.runId = runId;
-    readTables(rd, o);
-    for (auto n = rd.count(kRowBytes); rd.ok && n > 0; --n)
-        o.rows.push_back(readRow(rd));
-    if (!rd.ok || rd.remaining() != 0 || !consistent(o))
+    bool complete = false;
+    const bool found = readOverviewBlob(ws, runId, [&](const char* data, std::size_t size) {
+        Reader rd(data, size);
+        readTables(rd, o);
+        for (auto n = rd.count(kRowBytes); rd.ok && n > 0; --n)
+            o.rows.push_back(readRow(rd));
+        complete = rd.ok && rd.remaining() == 0;
+    });
+    if (!found || !complete || !consistent(o))
         return std::nullopt; // truncated, foreign or inconsistent data: fall back to the full load
     o.collapseRanksBeyond(kExpandedRanks); // not stored: the same default as the full model's
     return o;
