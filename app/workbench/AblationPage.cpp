@@ -31,7 +31,11 @@ namespace {
 const char* kMetricKey = "charts/ablationMetric";
 constexpr int kMinChartHeight = 230; // px: title, two-line labels, a legend and a readable plot
 
+// A ratio without a CI (too few steps: docs/metrics.md) is marked as such, never as "n.s.", which
+// claims a CI that includes 1.
 QString ratioLabel(const RatioWithCi& r) {
+    if (!r.hasCi)
+        return UnitFormat::ratio(r.value) + QCoreApplication::translate("AblationPage", " (too few steps)");
     return UnitFormat::ratio(r.value) + (r.significant ? QString() : QStringLiteral(" n.s."));
 }
 } // namespace

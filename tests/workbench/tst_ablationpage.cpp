@@ -7,6 +7,7 @@
 #include "DemoWorkspace.h"
 #include "MainWindow.h"
 #include "MfuInputsBar.h"
+#include "ReportFixture.h"
 #include "UnitFormat.h"
 #include "WorkspaceSession.h"
 #include "metrics/Ablation.h"
@@ -20,6 +21,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace cnp;
@@ -34,6 +36,7 @@ private slots:
     void chartsEqualCliJson();
     void baselineAndOrder();
     void mfuInputsEditable();
+    void ratioWithoutCiMarkedTooFewSteps();
 
 private:
     QTemporaryDir dir_;
@@ -75,6 +78,35 @@ void TestAblationPage::timeToFirstChart() {
     QVERIFY(page->valueBars());
     QCOMPARE(page->valueBars()->data()->size(), 4);
     QVERIFY2(ms <= 500, qPrintable(QString::number(ms)));
+}
+
+// The report fixture has 4 steps per configuration (< 5: no CI). The speedup label above the bar says
+// so; "n.s." would claim a CI that includes 1.
+void TestAblationPage::ratioWithoutCiMarkedTooFewSteps() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("few.cnpdb"));
+    {
+        Workspace ws(path.toStdString(), Workspace::Mode::CreateIfMissing);
+        cnp::testing::buildReportFixture(ws);
+    }
+    MainWindow w;
+    w.setPersistSettings(false);
+    w.resize(1280, 800);
+    w.show();
+    auto* page = qobject_cast<AblationPage*>(w.page(PageId::Ablation));
+    page->setMetric(AblationPage::Metric::StepTime);
+    QVERIFY(w.openWorkspace(path));
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && page->result().configs.size() == 2, 20000);
+    QVERIFY(!page->result().configs[1].speedupVsBaseline.hasCi);
+    QStringList labels;
+    QCustomPlot* plot = page->valueBars()->parentPlot();
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* t = qobject_cast<QCPItemText*>(plot->item(i)))
+            labels << t->text();
+    QVERIFY2(labels.contains(UnitFormat::ratio(1.25) + QStringLiteral(" (too few steps)")),
+             qPrintable(labels.join(QStringLiteral(" | "))));
+    for (const QString& l : labels)
+        QVERIFY2(!l.contains(QStringLiteral("n.s.")), qPrintable(l));
 }
 
 void TestAblationPage::chartsEqualAnalysis() {
