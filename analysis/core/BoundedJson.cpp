@@ -1,8 +1,6 @@
 #include "core/BoundedJson.h"
 
-#include <rapidjson/error/en.h>
-#include <rapidjson/memorystream.h>
-#include <rapidjson/reader.h>
+#include "core/RapidJson.h"
 
 namespace cnp {
 

@@ -2,7 +2,7 @@
 // JSON from untrusted storage (a workspace's metadata columns, rule files) parsed without recursion and
 // with bounded nesting: RapidJSON's iterative parser (no stack use proportional to the input) behind a
 // handler that stops at kMaxJsonDepth, so "[[[[...]]]]" a million levels deep is an error, not a crash.
-#include <rapidjson/document.h>
+#include "core/RapidJson.h"
 
 #include <cstddef>
 #include <string>

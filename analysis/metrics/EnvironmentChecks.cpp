@@ -3,7 +3,7 @@
 #include "core/BoundedJson.h"
 #include "store/RankQueries.h"
 
-#include <rapidjson/document.h>
+#include "core/RapidJson.h"
 
 #include <algorithm>
 #include <optional>

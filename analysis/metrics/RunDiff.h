@@ -30,10 +30,12 @@ struct KernelDiffRow {
     std::int64_t namesA = 0, namesB = 0; // distinct exact names merged into this row
     // Mean time per call (ns) in A / B; nullopt when the side has no call.
     std::optional<double> meanA() const {
-        return countA > 0 ? std::optional<double>(static_cast<double>(totalA) / countA) : std::nullopt;
+        return countA > 0 ? std::optional<double>(static_cast<double>(totalA) / static_cast<double>(countA))
+                          : std::nullopt;
     }
     std::optional<double> meanB() const {
-        return countB > 0 ? std::optional<double>(static_cast<double>(totalB) / countB) : std::nullopt;
+        return countB > 0 ? std::optional<double>(static_cast<double>(totalB) / static_cast<double>(countB))
+                          : std::nullopt;
     }
     // Per-call ratio B / A (> 1: each call slower in B); nullopt unless both sides have calls.
     std::optional<double> perCallRatio() const {

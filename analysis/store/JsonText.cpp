@@ -43,7 +43,9 @@ std::vector<std::pair<std::string, std::string>> parseJsonObjectText(const std::
     rapidjson::Document d;
     if (!parseBoundedJson(s, d).ok || !d.IsObject())
         return out;
-    for (const auto& m : d.GetObject())
+    // Const iterators: RapidJSON 1.1's mixed iterator != is ambiguous in C++20 (clang).
+    const rapidjson::Value& root = d;
+    for (const auto& m : root.GetObject())
         if (m.value.IsString())
             out.emplace_back(m.name.GetString(), m.value.GetString());
     return out;

@@ -19,7 +19,7 @@ std::string formatSqliteError(const std::string& file, const std::string& cause)
 
 // What went wrong, for a user: SQLite's message plus what it means for the common failures.
 std::string describe(sqlite3* db, int code) {
-    const std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(code);
+    std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(code); // not const: returned by move
     const int sysErrno = db ? sqlite3_system_errno(db) : 0;
     if (sysErrno == ENOSPC || (code & 0xff) == SQLITE_FULL)
         return "disk full (" + msg + (sysErrno ? std::string(": ") + std::strerror(sysErrno) : "") +

@@ -46,6 +46,7 @@ void TableOutput::print(std::ostream& out, const std::string& indent) const {
     };
     line(headers_);
     std::vector<std::string> rule;
+    rule.reserve(w.size());
     for (auto x : w)
         rule.emplace_back(x, '-');
     line(rule);

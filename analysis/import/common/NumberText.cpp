@@ -58,7 +58,8 @@ bool parseScaledDecimal(std::string_view text, int decimals, std::int64_t& out) 
 
     // The digit string D = intDigits + fracDigits; the result keeps its first `keep` digits
     // (zero-padded on the right) and rounds on digit number `keep`.
-    const long long total = static_cast<long long>(intDigits.size() + fracDigits.size());
+    const long long total =
+        static_cast<long long>(intDigits.size()) + static_cast<long long>(fracDigits.size());
     auto digitAt = [&](long long k) -> int {
         if (k < 0 || k >= total)
             return 0;

@@ -463,9 +463,7 @@ void KinetoTraceParser::eventField(std::string_view text, bool isNumber, bool is
             fail("ts is not a number");
         else if (isNanOrInfinity(text))
             fail("ts is NaN or infinite");
-        else if (!parseMicrosAsNanos(text, ev_.ts))
-            fail("ts is out of range");
-        else if (ev_.ts > kTimeLimitNs || ev_.ts < -kTimeLimitNs)
+        else if (!parseMicrosAsNanos(text, ev_.ts) || ev_.ts > kTimeLimitNs || ev_.ts < -kTimeLimitNs)
             fail("ts is out of range");
         else
             ev_.hasTs = true;
@@ -475,12 +473,10 @@ void KinetoTraceParser::eventField(std::string_view text, bool isNumber, bool is
             fail("dur is not a number");
         else if (isNanOrInfinity(text))
             fail("dur is NaN or infinite");
-        else if (!parseMicrosAsNanos(text, ev_.dur))
+        else if (!parseMicrosAsNanos(text, ev_.dur) || ev_.dur > kTimeLimitNs)
             fail("dur is out of range");
         else if (ev_.dur < 0)
             fail("negative duration");
-        else if (ev_.dur > kTimeLimitNs)
-            fail("dur is out of range");
         else
             ev_.hasDur = true;
         break;
