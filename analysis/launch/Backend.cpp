@@ -1,7 +1,6 @@
 #include "launch/Backend.h"
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
+#include "core/RapidJson.h"
 
 namespace cnp::launch {
 

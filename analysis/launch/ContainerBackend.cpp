@@ -5,8 +5,10 @@
 #include "launch/LocalBackend.h"
 #include "launch/Subprocess.h"
 
+#include <chrono>
 #include <filesystem>
 #include <sstream>
+#include <thread>
 
 namespace cnp::launch {
 
@@ -38,15 +40,34 @@ public:
     void cancel() override {
         if (group_.poll())
             return;
+        // `ENGINE run` creates the container some time after it starts (an image to unpack, a busy daemon):
+        // a stop sent before then finds nothing, and a client killed in the middle of its create leaves a
+        // container the daemon finishes creating. So first the container must exist (or the client be gone).
+        waitUntil([&] { return exists() || group_.poll().has_value(); });
         // The engine stops and (--rm) removes its container; killing only the client could leave it running.
         runProcess({engine_, "stop", "--time", "5", container_}, engineEnv_);
         group_.stop(10000);
         runProcess({engine_, "rm", "--force", container_}, engineEnv_); // fails harmlessly when gone
+        waitUntil([&] { return !exists(); }); // --rm's removal may still be under way
     }
 
     std::string collect() override { return readLogs(dir_); }
 
 private:
+    bool exists() const {
+        return runProcess({engine_, "container", "inspect", "--format", "{{.Id}}", container_}, engineEnv_)
+                   .exitCode == 0;
+    }
+
+    // Checks `done` every 100 ms for at most kCancelWaitSeconds: a daemon that stops answering cannot
+    // hang the cancel.
+    template <class F> static void waitUntil(F done) {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(kCancelWaitSeconds);
+        while (!done() && std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+
+    static constexpr int kCancelWaitSeconds = 30;
     std::string engine_;
     EnvList engineEnv_;
     std::string container_, dir_;

@@ -3,8 +3,10 @@
 // job's output folder mounted read-write, every variable passed with -e, the plan's GPU flags (`--gpus all`
 // or CDI `--device nvidia.com/gpu=all`), --ipc=host when the configuration wants it, never --privileged.
 // The engine's own environment may carry settings (podman: CONTAINERS_CONF naming a containers.conf, e.g.
-// runc and explicit ulimits on hosts where the defaults fail). Cancel = `ENGINE stop` of the job's own
-// container (named after the job), then `ENGINE rm -f` of the same name.
+// runc and explicit ulimits on hosts where the defaults fail). Cancel waits (at most 30 s) until the job's
+// own container (named after the job) exists or its client has exited — a client stopped while its create
+// is in flight would leave a "Created" container behind — then `ENGINE stop`, the client's process group,
+// `ENGINE rm -f` of the same name, and waits (at most 30 s) until the name is gone.
 #include "launch/Backend.h"
 
 namespace cnp::launch {

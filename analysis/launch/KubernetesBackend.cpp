@@ -3,9 +3,10 @@
 #include "core/InputError.h"
 #include "launch/KubernetesManifests.h"
 #include "launch/LocalBackend.h"
+#include "launch/ResourceWatch.h"
 #include "launch/Subprocess.h"
 
-#include <rapidjson/document.h>
+#include "core/RapidJson.h"
 
 #include <chrono>
 #include <filesystem>
@@ -25,11 +26,9 @@ struct JobStatus {
 };
 
 // A Job's (or PyTorchJob's) end from its conditions; Complete/Succeeded or Failed with status "True".
-JobStatus parseJobStatus(const std::string& json) {
+JobStatus parseJobStatus(const rapidjson::Value& d) {
     JobStatus s;
-    rapidjson::Document d;
-    if (d.Parse(json.c_str()).HasParseError() || !d.IsObject() || !d.HasMember("status") ||
-        !d["status"].IsObject())
+    if (!d.IsObject() || !d.HasMember("status") || !d["status"].IsObject())
         return s;
     const auto& st = d["status"];
     if (st.HasMember("conditions") && st["conditions"].IsArray())
@@ -68,28 +67,43 @@ int podRank(const rapidjson::Value& meta) {
     return 0;
 }
 
+std::optional<PodState> parsePod(const rapidjson::Value& item) {
+    if (!item.IsObject() || !item.HasMember("metadata") || !item["metadata"].IsObject())
+        return std::nullopt;
+    const auto& meta = item["metadata"];
+    const char* name = member(meta, "name");
+    if (!name)
+        return std::nullopt;
+    PodState p;
+    p.name = name;
+    p.rank = podRank(meta);
+    if (item.HasMember("status"))
+        if (const char* phase = member(item["status"], "phase"))
+            p.phase = phase;
+    return p;
+}
+
 std::vector<PodState> parsePods(const std::string& json) {
     std::vector<PodState> pods;
     rapidjson::Document d;
     if (d.Parse(json.c_str()).HasParseError() || !d.IsObject() || !d.HasMember("items") ||
         !d["items"].IsArray())
         return pods;
-    for (const auto& item : d["items"].GetArray()) {
-        if (!item.IsObject() || !item.HasMember("metadata") || !item["metadata"].IsObject())
-            continue;
-        const auto& meta = item["metadata"];
-        const char* name = member(meta, "name");
-        if (!name)
-            continue;
-        PodState p;
-        p.name = name;
-        p.rank = podRank(meta);
-        if (item.HasMember("status"))
-            if (const char* phase = member(item["status"], "phase"))
-                p.phase = phase;
-        pods.push_back(p);
-    }
+    for (const auto& item : d["items"].GetArray())
+        if (auto p = parsePod(item))
+            pods.push_back(*p);
     return pods;
+}
+
+// One event of `kubectl get --watch -o json --output-watch-events`: its type and object; false for text
+// that is not one (`d` then holds nothing to use).
+bool parseWatchEvent(const std::string& text, rapidjson::Document& d, std::string& type) {
+    if (d.Parse(text.c_str()).HasParseError() || !d.IsObject() || !d.HasMember("object") ||
+        !d["object"].IsObject())
+        return false;
+    const char* t = member(d, "type");
+    type = t ? t : "";
+    return true;
 }
 
 std::string podPhase(const std::string& json) {
@@ -124,29 +138,33 @@ public:
             kubectl({"create", "--validate=false", "-f", "-", "-o", "name"}, jobManifests(plan_, job_));
         if (r.exitCode != 0)
             throw InputError("kubectl create", firstLine(r.err));
+        const std::string notes = (fs::path(job_.outputDir) / "kubectl.txt").string();
+        const std::vector<std::string> watch = {"--watch", "-o", "json", "--output-watch-events"};
+        jobWatch_ =
+            std::make_unique<ResourceWatch>(watchArgv({"get", kind_, job_.jobName}, watch), notes, k_.pollMs);
+        podWatch_ = std::make_unique<ResourceWatch>(watchArgv({"get", "pods", "-l", podSelector()}, watch),
+                                                    notes, k_.pollMs);
     }
 
     ~KubernetesJob() override { cleanup(); }
 
+    // Reads what the two watches printed since the last call; never waits for the API server.
     std::optional<int> poll() override {
-        if (result_ || Clock::now() < nextPoll_)
-            return result_;
-        nextPoll_ = Clock::now() + std::chrono::milliseconds(k_.pollMs);
-        reportPods();
-        const ProcessResult r = kubectl({"get", kind_, job_.jobName, "-o", "json"});
-        if (r.exitCode != 0)
-            return result_; // transient API errors: try again at the next poll
-        const JobStatus s = parseJobStatus(r.out);
-        if (s.failed)
-            result_ = 1;
-        else if (s.complete)
-            result_ = 0;
         if (result_)
-            reportPods();
+            return result_;
+        for (const auto& e : podWatch_->poll())
+            onPodEvent(e);
+        for (const auto& e : jobWatch_->poll())
+            onJobEvent(e);
+        if (result_) {
+            stopWatches();
+            reportPods(); // the pods' last phases, in case their watch is behind the Job's
+        }
         return result_;
     }
 
     void cancel() override {
+        stopWatches();
         cancelled_ = true;
         kubectl({"delete", kind_ + "/" + job_.jobName, "service/" + job_.jobName, "--ignore-not-found",
                  "--wait=false"});
@@ -172,25 +190,66 @@ private:
         return runProcess(kubectlArgv(k_, args), {}, input);
     }
 
+    // A watch's kubectl: its request timeout bounds how long a silently stalled stream goes unnoticed.
+    std::vector<std::string> watchArgv(std::vector<std::string> args, const std::vector<std::string>& watch) {
+        args.insert(args.end(), watch.begin(), watch.end());
+        return kubectlArgv(k_, args, k_.watchTimeoutSeconds);
+    }
+
+    void stopWatches() {
+        if (jobWatch_)
+            jobWatch_->stop();
+        if (podWatch_)
+            podWatch_->stop();
+    }
+
+    void onJobEvent(const std::string& text) {
+        rapidjson::Document d;
+        std::string type;
+        if (!parseWatchEvent(text, d, type))
+            return;
+        if (type == "DELETED") { // not by us: we stop watching before we delete
+            note("the " + kind_ + " was deleted while it ran");
+            result_ = 1;
+            return;
+        }
+        const JobStatus s = parseJobStatus(d["object"]);
+        if (s.failed)
+            result_ = 1;
+        else if (s.complete)
+            result_ = 0;
+    }
+
+    void onPodEvent(const std::string& text) {
+        rapidjson::Document d;
+        std::string type;
+        if (parseWatchEvent(text, d, type) && type != "DELETED" && type != "ERROR")
+            if (auto p = parsePod(d["object"]))
+                reportPod(*p);
+    }
+
     static std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
     std::string fetchPod() const { return job_.jobName + "-fetch"; }
+    std::string podSelector() const { return "cnp.job=" + job_.jobName + ",cnp.role=workload"; }
 
     std::vector<PodState> pods() const {
-        const ProcessResult r =
-            kubectl({"get", "pods", "-l", "cnp.job=" + job_.jobName + ",cnp.role=workload", "-o", "json"});
+        const ProcessResult r = kubectl({"get", "pods", "-l", podSelector(), "-o", "json"});
         return r.exitCode == 0 ? parsePods(r.out) : std::vector<PodState>{};
     }
 
-    // Per-rank progress: one event per rank whose phase changed since the last poll.
+    // Per-rank progress: one event per rank whose phase changed since the last one reported.
+    void reportPod(const PodState& p) {
+        auto& last = phases_[p.rank];
+        if (last == p.phase)
+            return;
+        last = p.phase;
+        if (auto st = rankState(p.phase); st && progress_)
+            progress_({job_.config, job_.repeat, p.rank, *st, p.name});
+    }
+
     void reportPods() {
-        for (const auto& p : pods()) {
-            auto& last = phases_[p.rank];
-            if (last == p.phase)
-                continue;
-            last = p.phase;
-            if (auto st = rankState(p.phase); st && progress_)
-                progress_({job_.config, job_.repeat, p.rank, *st, p.name});
-        }
+        for (const auto& p : pods())
+            reportPod(p);
     }
 
     // Runs the fetch pod to its end and unpacks its base64 tar of the job's trace folder.
@@ -225,6 +284,7 @@ private:
         if (cleaned_)
             return;
         cleaned_ = true;
+        stopWatches();
         kubectl({"delete", kind_ + "/" + job_.jobName, "service/" + job_.jobName, "pod/" + fetchPod(),
                  "--ignore-not-found", "--wait=false"});
     }
@@ -236,15 +296,17 @@ private:
     std::string kind_;
     std::optional<int> result_;
     bool cancelled_ = false, cleaned_ = false;
-    Clock::time_point nextPoll_ = Clock::now();
+    std::unique_ptr<ResourceWatch> jobWatch_, podWatch_;
     std::map<int, std::string> phases_;
 };
 
 } // namespace
 
-std::vector<std::string> kubectlArgv(const KubectlOptions& k, const std::vector<std::string>& args) {
+std::vector<std::string> kubectlArgv(const KubectlOptions& k, const std::vector<std::string>& args,
+                                     int requestTimeoutSeconds) {
     // A bounded wait per request: an API server that stops answering must not hang the run (or its cancel).
-    std::vector<std::string> argv = {k.program, "--request-timeout=30s"};
+    std::vector<std::string> argv = {k.program,
+                                     "--request-timeout=" + std::to_string(requestTimeoutSeconds) + "s"};
     const std::pair<const char*, const std::string*> opts[] = {
         {"--kubeconfig", &k.kubeconfig}, {"--context", &k.context}, {"--namespace", &k.namespace_}};
     for (const auto& [flag, value] : opts)

@@ -1,7 +1,9 @@
 #pragma once
 // Jobs on a Kubernetes cluster through kubectl, run as a subprocess (argv, never a shell): the manifests of
-// KubernetesManifests are created with `kubectl create -f -`; the Job is polled with `kubectl get job -o
-// json` (its pods with `kubectl get pods -l cnp.job=<job>,cnp.role=workload -o json` for per-rank progress);
+// KubernetesManifests are created with `kubectl create -f -`; the Job is watched with `kubectl get job <job>
+// --watch -o json --output-watch-events` and its pods with `kubectl get pods -l cnp.job=<job>,cnp.role=
+// workload --watch ...` (per-rank progress), both streamed and read without blocking (ResourceWatch:
+// restarted when a stream ends, each start re-reading the current state);
 // when it ends each pod's log is kept as <outputDir>/node<index>.log and the traces come back from the PVC
 // through a short-lived fetch pod whose stdout (a base64 tar of <pvc>/<job>/, read with `kubectl logs`) is
 // unpacked into <outputDir>. Finish and cancel both delete what the job created (Job, Service, fetch pod),
@@ -14,12 +16,14 @@ namespace cnp::launch {
 struct KubectlOptions {
     std::string program = "kubectl";
     std::string context, namespace_, kubeconfig; // "" = kubectl's defaults
-    int pollMs = 1000;                           // between status requests
+    int pollMs = 1000;                           // a watch's reconnect delay; the fetch pod's polling
+    int watchTimeoutSeconds = 300;               // a watch's --request-timeout: a stalled one is restarted
     int fetchTimeoutSeconds = 300;               // for the fetch pod to finish
 };
 
-// [program, --request-timeout=30s, --kubeconfig K, --context C, --namespace N (those set), args...]
-std::vector<std::string> kubectlArgv(const KubectlOptions& k, const std::vector<std::string>& args);
+// [program, --request-timeout=<seconds>s, --kubeconfig K, --context C, --namespace N (those set), args...]
+std::vector<std::string> kubectlArgv(const KubectlOptions& k, const std::vector<std::string>& args,
+                                     int requestTimeoutSeconds = 30);
 
 class KubernetesBackend : public Backend {
 public:

@@ -151,23 +151,31 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const EnvList& en
 }
 
 ProcessGroup::ProcessGroup(const std::vector<std::string>& argv, const EnvList& env,
-                           const std::string& logPath, const std::string& workingDir) {
+                           const std::string& logPath, const std::string& workingDir, Stdout out) {
     if (argv.empty())
         throw InputError(logPath, "no program to run");
     ExecArgs a(argv, env);
     const int log = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (log < 0)
         throw InputError(logPath, std::string("cannot open the log: ") + std::strerror(errno));
+    int outPipe[2] = {-1, -1};
+    if (out == Stdout::ToPipe && pipe2(outPipe, O_CLOEXEC) != 0) {
+        close(log);
+        throw InputError(argv.front(), std::string("cannot start (pipe: ") + std::strerror(errno) + ")");
+    }
     const int devNull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     pid_ = forkClean();
     if (pid_ < 0) {
         close(log);
+        for (int fd : outPipe)
+            if (fd >= 0)
+                close(fd);
         throw InputError(argv.front(), std::string("cannot start (fork: ") + std::strerror(errno) + ")");
     }
     if (pid_ == 0) {
         setpgid(0, 0);
         dup2(devNull, 0);
-        dup2(log, 1);
+        dup2(out == Stdout::ToPipe ? outPipe[1] : log, 1);
         dup2(log, 2);
         if (!workingDir.empty() && chdir(workingDir.c_str()) != 0) {
             const char msg[] = "cannot change to the working directory\n";
@@ -181,11 +189,40 @@ ProcessGroup::ProcessGroup(const std::vector<std::string>& argv, const EnvList& 
     close(log);
     if (devNull >= 0)
         close(devNull);
+    if (out == Stdout::ToPipe) {
+        close(outPipe[1]);
+        pipe_ = outPipe[0];
+        fcntl(pipe_, F_SETFL, fcntl(pipe_, F_GETFL) | O_NONBLOCK);
+    }
 }
 
 ProcessGroup::~ProcessGroup() {
     if (pid_ > 0 && !exit_)
         stop(2000);
+    if (pipe_ >= 0)
+        close(pipe_);
+}
+
+std::string ProcessGroup::readOutput() {
+    std::string out;
+    while (pipe_ >= 0) {
+        char buf[16384];
+        const ssize_t n = read(pipe_, buf, sizeof buf);
+        if (n > 0) {
+            out.append(buf, static_cast<std::size_t>(n));
+            if (out.size() >= (1u << 20))
+                break; // the rest at the next call: one call's memory stays bounded
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else {
+            if (n == 0 || errno != EAGAIN) { // end of file (or a broken pipe): nothing more will come
+                close(pipe_);
+                pipe_ = -1;
+            }
+            break;
+        }
+    }
+    return out;
 }
 
 std::optional<int> ProcessGroup::poll() {

@@ -4,7 +4,8 @@
 //    which then stops what it started), stdin from a string, stdout and stderr captured (kubectl, podman
 //    stop);
 //  - ProcessGroup: start and leave running in its own process group, stdout and stderr appended to a log
-//    file, polled, and stopped as a whole group (a workload and everything it forked).
+//    file (or stdout on a pipe read without blocking: a `kubectl get --watch` stream), polled, and stopped
+//    as a whole group (a workload and everything it forked).
 #include "launch/CollectorEnvironment.h"
 
 #include <optional>
@@ -28,11 +29,13 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const EnvList& en
 
 class ProcessGroup {
 public:
-    // Starts argv in a new process group with stdin from /dev/null and stdout+stderr appended to `logPath`.
-    // Throws InputError naming argv[0] when it cannot fork or the log cannot be opened; an exec failure
-    // shows as exit code 127 with the reason in the log.
+    enum class Stdout { ToLog, ToPipe };
+
+    // Starts argv in a new process group with stdin from /dev/null and stdout+stderr appended to `logPath`
+    // (stderr only with Stdout::ToPipe). Throws InputError naming argv[0] when it cannot fork or the log
+    // cannot be opened; an exec failure shows as exit code 127 with the reason in the log.
     ProcessGroup(const std::vector<std::string>& argv, const EnvList& env, const std::string& logPath,
-                 const std::string& workingDir = {});
+                 const std::string& workingDir = {}, Stdout out = Stdout::ToLog);
     ~ProcessGroup(); // kills the group if it still runs: no job outlives its launcher's bookkeeping
     ProcessGroup(const ProcessGroup&) = delete;
     ProcessGroup& operator=(const ProcessGroup&) = delete;
@@ -43,8 +46,14 @@ public:
     // SIGTERM to the group, SIGKILL after `graceMs` if the leader has not exited; reaps it. Idempotent.
     int stop(int graceMs);
 
+    // Stdout::ToPipe: what the child printed since the last call, never blocking ("" when nothing new).
+    std::string readOutput();
+    // Stdout::ToPipe: the child closed its stdout (it exited) and everything has been read.
+    bool outputEnded() const { return pipe_ < 0; }
+
 private:
     pid_t pid_ = -1;
+    int pipe_ = -1; // read end of the stdout pipe
     std::optional<int> exit_;
 };
 

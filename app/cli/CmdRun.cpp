@@ -35,7 +35,7 @@ extern "C" void onRunSignal(int) {
 
 std::string collectorOrThrow() {
     std::vector<std::string> looked;
-    const std::string lib = findCollectorLibrary(looked);
+    std::string lib = findCollectorLibrary(looked); // not const: returned by move
     if (lib.empty()) {
         std::string where;
         for (const auto& l : looked)

@@ -1,11 +1,17 @@
 // The kubernetes backend driving the REAL kubectl (/usr/bin/kubectl) against a loopback HTTP server in this
 // test that answers the part of the Kubernetes API those calls send (found with `kubectl -v=8`): discovery
 // (/version, /api, /apis, /api/v1, /apis/batch/v1), create of the Service, the Indexed Job and the trace
-// fetch pod, get of the Job and of the job's pods (label selector), pod logs, delete. The server plays the
-// Job controller: pods <job>-<index>-x appear with the Job, turn Running on the first status poll and
-// Succeeded (or, for the failing rank, Failed) on the third. Recorded requests are checked for submission,
-// status polling, per-rank progress, failure handling, cancel and cleanup; the fetched traces
-// (tests/data/gpu-run/capture.cnpt.gz as two ranks, 3 x 1260 kernels each) must land as one run.
+// fetch pod, get and watch of the Job (by name: a GET, then `?fieldSelector=metadata.name=<job>&
+// resourceVersion=0&watch=true`, whose first event, the current state, kubectl skips) and of the job's
+// pods (label selector: a LIST, then a watch from the list's resourceVersion), pod logs, delete. Watches
+// are answered as the API server does: a chunked stream of `{"type":"ADDED"|"MODIFIED","object":{...}}`
+// events. The server plays the Job controller: pods <job>-<index>-x appear with the Job (Pending) and,
+// once both the Job and its pods are watched, turn Running and then Succeeded (or, for the failing rank,
+// Failed, and the Job with it), one step per 100 ms tick. The first watch of each Job is ended by the
+// server after its first change (as an API server's watch timeout would), so the driver must reconnect to
+// see the end. Recorded requests are checked for submission, watching (no status polling), per-rank
+// progress, failure handling, cancel and cleanup; the fetched traces (tests/data/gpu-run/capture.cnpt.gz
+// as two ranks, 3 x 1260 kernels each) must land as one run.
 #include "TestPlans.h"
 #include "launch/JobPlanner.h"
 #include "launch/KubernetesBackend.h"
@@ -35,12 +41,14 @@ struct Request {
 struct ApiState {
     std::mutex mutex;
     std::vector<Request> requests;
-    int failingRank = -1;     // that pod fails, and with it the Job
-    bool neverFinish = false; // the Job stays active (for cancel)
-    QByteArray fetchLog;      // what the fetch pod prints: a base64 tar of the traces
-    QMap<QString, QJsonObject> jobs;
-    QMap<QString, int> jobPolls;
+    int failingRank = -1;            // that pod fails, and with it the Job
+    bool neverFinish = false;        // the Job stays active (for cancel)
+    QByteArray fetchLog;             // what the fetch pod prints: a base64 tar of the traces
+    QMap<QString, QJsonObject> jobs; // by name, with their status
+    QMap<QString, int> stages;       // per Job: 0 pods Pending, 1 Running, 2 ended
+    QSet<QString> jobWatchesCut;     // the Jobs whose first watch the server has ended
     QMap<QString, QJsonObject> pods; // by name
+    int resourceVersion = 100;       // the last one given out
 };
 
 QJsonObject podObject(const QString& name, const QString& job, int index, const QString& phase) {
@@ -56,6 +64,15 @@ QJsonObject podObject(const QString& name, const QString& job, int index, const 
         {"status", QJsonObject{{"phase", phase}}}};
 }
 
+// An open watch: the connection streams events about one Job (by name) or its pods (by cnp.job label).
+struct Watcher {
+    QTcpSocket* socket = nullptr;
+    bool jobs = false; // Jobs, or pods
+    QString job;
+    QMap<QString, QString> sent; // object name -> the resourceVersion last streamed (or known from a list)
+    bool ended = false;
+};
+
 class FakeApiServer : public QObject {
 public:
     explicit FakeApiServer(ApiState& s) : s_(s) {}
@@ -65,9 +82,20 @@ public:
         server_ = new QTcpServer(this);
         server_->listen(QHostAddress::LocalHost, 0);
         connect(server_, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket* c = server_->nextPendingConnection())
+            while (QTcpSocket* c = server_->nextPendingConnection()) {
                 connect(c, &QTcpSocket::readyRead, this, [this, c] { serve(c); });
+                connect(c, &QTcpSocket::disconnected, this, [this, c] {
+                    watchers_.erase(std::remove_if(watchers_.begin(), watchers_.end(),
+                                                   [c](const Watcher& w) { return w.socket == c; }),
+                                    watchers_.end());
+                    buffers_.remove(c);
+                    c->deleteLater();
+                });
+            }
         });
+        auto* timer = new QTimer(this);
+        connect(timer, &QTimer::timeout, this, [this] { tick(); });
+        timer->start(100);
         return server_->serverPort();
     }
 
@@ -94,6 +122,10 @@ private:
             r.query = QUrlQuery(url);
             r.body = buf.mid(end + 4, length);
             buf.remove(0, end + 4 + length);
+            if (r.method == "GET" && r.query.queryItemValue("watch") == "true") {
+                startWatch(c, r);
+                return; // the connection now carries the stream
+            }
             QByteArray type = "application/json";
             int code = 200;
             const QByteArray body = answer(r, code, type);
@@ -109,6 +141,13 @@ private:
                      {"status", code < 300 ? "Success" : "Failure"},
                      {"reason", reason},
                      {"code", code}});
+    }
+    static QString rv(const QJsonObject& o) { return o["metadata"].toObject()["resourceVersion"].toString(); }
+    QJsonObject withNewVersion(QJsonObject o) {
+        QJsonObject meta = o["metadata"].toObject();
+        meta["resourceVersion"] = QString::number(++s_.resourceVersion);
+        o["metadata"] = meta;
+        return o;
     }
 
     QByteArray discovery(const QString& p, int& code) {
@@ -145,19 +184,22 @@ private:
         return status(404, "NotFound");
     }
 
-    // The Job controller's view after `polls` status requests.
-    QJsonObject jobWithStatus(const QString& name, int polls) {
+    // The Job controller: sets the pods' phases and the Job's status for its stage (new resourceVersions
+    // for what changed).
+    void applyStage(const QString& name) {
         QJsonObject job = s_.jobs[name];
+        const int stage = s_.stages[name];
         const int n = job["spec"].toObject()["completions"].toInt();
-        const bool ended = polls >= 3 && !s_.neverFinish;
+        const bool ended = stage >= 2;
         for (int i = 0; i < n; ++i) {
             const QString pod = QString("%1-%2-x").arg(name).arg(i);
-            QString phase = polls >= 1 ? "Running" : "Pending";
+            QString phase = stage >= 1 ? "Running" : "Pending";
             if (ended)
                 phase = i == s_.failingRank ? "Failed" : "Succeeded";
-            s_.pods[pod] = podObject(pod, name, i, phase);
+            if (!s_.pods.contains(pod) || s_.pods[pod]["status"].toObject()["phase"].toString() != phase)
+                s_.pods[pod] = withNewVersion(podObject(pod, name, i, phase));
         }
-        QJsonObject st{{"active", ended ? 0 : n}};
+        QJsonObject st{{"active", ended ? 0 : n}, {"ready", stage == 1 ? n : 0}};
         if (ended) {
             const bool failed = s_.failingRank >= 0;
             st["succeeded"] = failed ? n - 1 : n;
@@ -165,8 +207,82 @@ private:
             st["conditions"] =
                 QJsonArray{QJsonObject{{"type", failed ? "Failed" : "Complete"}, {"status", "True"}}};
         }
-        job["status"] = st;
-        return job;
+        if (job["status"].toObject() != st) {
+            job["status"] = st;
+            s_.jobs[name] = withNewVersion(job);
+        }
+    }
+
+    bool watched(const QString& job, bool jobs) const {
+        return std::any_of(watchers_.begin(), watchers_.end(),
+                           [&](const Watcher& w) { return w.job == job && w.jobs == jobs && !w.ended; });
+    }
+
+    // Every 100 ms: a Job watched with its pods moves one stage on; every watcher gets what changed.
+    void tick() {
+        std::lock_guard lock(s_.mutex);
+        for (const auto& name : s_.jobs.keys())
+            if (watched(name, true) && watched(name, false) && s_.stages[name] < (s_.neverFinish ? 1 : 2)) {
+                ++s_.stages[name];
+                applyStage(name);
+            }
+        for (auto& w : watchers_)
+            stream(w);
+    }
+
+    std::vector<QJsonObject> watchedObjects(const Watcher& w) const {
+        std::vector<QJsonObject> out;
+        if (w.jobs && s_.jobs.contains(w.job))
+            out.push_back(s_.jobs[w.job]);
+        if (!w.jobs)
+            for (const auto& pod : s_.pods)
+                if (pod["metadata"].toObject()["labels"].toObject()["cnp.job"].toString() == w.job)
+                    out.push_back(pod);
+        return out;
+    }
+
+    static void writeChunk(QTcpSocket* c, const QByteArray& data) {
+        c->write(QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n");
+    }
+
+    // Sends the changes since the watcher's last event; the first watch of a Job ends after one change.
+    void stream(Watcher& w) {
+        if (w.ended)
+            return;
+        for (const auto& o : watchedObjects(w)) {
+            const QString name = o["metadata"].toObject()["name"].toString();
+            if (w.sent.value(name) == rv(o))
+                continue;
+            const char* type = w.sent.contains(name) ? "MODIFIED" : "ADDED";
+            w.sent[name] = rv(o);
+            writeChunk(w.socket, json({{"type", type}, {"object", o}}) + "\n");
+            if (w.jobs && QString(type) == "MODIFIED" && !s_.jobWatchesCut.contains(w.job)) {
+                s_.jobWatchesCut.insert(w.job);
+                writeChunk(w.socket, {}); // the last chunk: the stream ends, the connection stays
+                w.ended = true;
+                return;
+            }
+        }
+    }
+
+    // resourceVersion=0 (kubectl's watch of one object): the current state first, as ADDED. From a list's
+    // resourceVersion: only what changed after it.
+    void startWatch(QTcpSocket* c, const Request& r) {
+        std::lock_guard lock(s_.mutex);
+        s_.requests.push_back(r);
+        Watcher w;
+        w.socket = c;
+        w.jobs = r.path.endsWith("/jobs");
+        const QString selector =
+            r.query.queryItemValue(w.jobs ? "fieldSelector" : "labelSelector", QUrl::FullyDecoded);
+        w.job = selector.section(',', 0, 0).section('=', 1);
+        const int from = r.query.queryItemValue("resourceVersion").toInt();
+        for (const auto& o : watchedObjects(w))
+            if (from > 0 && rv(o).toInt() <= from)
+                w.sent[o["metadata"].toObject()["name"].toString()] = rv(o);
+        c->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+        watchers_.push_back(w);
+        stream(watchers_.back());
     }
 
     QByteArray answer(const Request& r, int& code, QByteArray& type) {
@@ -181,11 +297,12 @@ private:
             QJsonObject o = QJsonDocument::fromJson(r.body).object();
             const QString n = o["metadata"].toObject()["name"].toString();
             if (p.endsWith(ns + "jobs")) {
-                s_.jobs[n] = o;
-                s_.jobPolls[n] = 0;
+                s_.jobs[n] = withNewVersion(o);
+                s_.stages[n] = 0;
+                applyStage(n);
             } else if (p.endsWith(ns + "pods")) {
                 o["status"] = QJsonObject{{"phase", "Succeeded"}};
-                s_.pods[n] = o;
+                s_.pods[n] = withNewVersion(o);
             }
             code = 201;
             return json(o);
@@ -196,16 +313,20 @@ private:
             return status(code, found ? "" : "NotFound");
         }
         if (p.contains("/jobs/") && s_.jobs.contains(name))
-            return json(jobWithStatus(name, s_.jobPolls[name]++));
+            return json(s_.jobs[name]);
         if (p.endsWith(ns + "pods")) {
             // The driver selects "cnp.job=<job>,cnp.role=workload"; the fake's pods are all workload pods.
-            const QString selector = r.query.queryItemValue("labelSelector", QUrl::FullyDecoded);
-            const QString job = selector.section(',', 0, 0).section('=', 1);
+            Watcher w;
+            w.job = r.query.queryItemValue("labelSelector", QUrl::FullyDecoded)
+                        .section(',', 0, 0)
+                        .section('=', 1);
             QJsonArray items;
-            for (const auto& pod : s_.pods)
-                if (pod["metadata"].toObject()["labels"].toObject()["cnp.job"].toString() == job)
-                    items.append(pod);
-            return json({{"kind", "PodList"}, {"apiVersion", "v1"}, {"items", items}});
+            for (const auto& pod : watchedObjects(w))
+                items.append(pod);
+            return json({{"kind", "PodList"},
+                         {"apiVersion", "v1"},
+                         {"metadata", QJsonObject{{"resourceVersion", QString::number(s_.resourceVersion)}}},
+                         {"items", items}});
         }
         if (p.endsWith("/log")) {
             type = "text/plain";
@@ -224,6 +345,7 @@ private:
     ApiState& s_;
     QTcpServer* server_ = nullptr;
     QHash<QTcpSocket*, QByteArray> buffers_;
+    std::vector<Watcher> watchers_;
 };
 
 } // namespace
@@ -250,6 +372,16 @@ class TestKubectlDriver : public QObject {
     std::vector<Request> requests() {
         std::lock_guard lock(state_.mutex);
         return state_.requests;
+    }
+
+    // The watch requests (?watch=true) on `resource` whose field or label selector is `selector`.
+    int watches(const QString& resource, const QString& selector) {
+        int n = 0;
+        for (const auto& r : requests())
+            n += r.query.queryItemValue("watch") == "true" && r.path.endsWith("/" + resource) &&
+                 (r.query.queryItemValue("fieldSelector", QUrl::FullyDecoded) == selector ||
+                  r.query.queryItemValue("labelSelector", QUrl::FullyDecoded) == selector);
+        return n;
     }
 
     // "METHOD RESOURCE/NAME[/SUB]" of the namespaced requests whose path contains `pathPart`.
@@ -340,8 +472,12 @@ private slots:
         QCOMPARE(spec["completionMode"].toString(), "Indexed");
         QCOMPARE(spec["completions"].toInt(), 2);
         QCOMPARE(spec["template"].toObject()["spec"].toObject()["subdomain"].toString(), job);
-        // Status polled until Complete; every rank's progress reported.
-        QVERIFY(calls("/jobs/" + job).count("GET jobs/" + job) >= 4);
+        // Status watched, not polled: the Job's first watch was ended by the server after one change, so
+        // the driver watched it again; each of kubectl's watches of one object starts with one GET of it.
+        const int jobWatches = watches("jobs", "metadata.name=" + job);
+        QVERIFY2(jobWatches >= 2, qPrintable(QString::number(jobWatches)));
+        QCOMPARE(calls("/jobs/" + job).count("GET jobs/" + job), jobWatches);
+        QVERIFY(watches("pods", "cnp.job=" + job + ",cnp.role=workload") >= 1);
         QStringList ranks;
         for (const auto& e : events)
             if (e.rank)

@@ -12,7 +12,7 @@ foreach(t collector_tst_capturespec collector_tst_bufferpool collector_tst_memor
     target_link_libraries(${t} PRIVATE cnp_collector_core)
   endif()
 endforeach()
-foreach(t collector_tst_cmdcollect collector_tst_launchlocal collector_tst_clirun)
+foreach(t collector_tst_cmdcollect collector_tst_launchlocal collector_tst_clirun collector_tst_launchdocker)
   if(TARGET ${t})
     add_dependencies(${t} cnp)
   endif()
@@ -27,7 +27,7 @@ if(TARGET cnp-collector)
   target_include_directories(collector_harness SYSTEM PRIVATE ${CNP_CUDA_INCLUDE_DIR}) # NVTX 3 (header-only)
   target_link_libraries(collector_harness PRIVATE ${CMAKE_DL_LIBS})
   foreach(t collector_tst_collectorprocess collector_tst_cmdcollect collector_tst_launchlocal
-            collector_tst_launchpodman collector_tst_clirun)
+            collector_tst_launchpodman collector_tst_launchdocker collector_tst_clirun)
     if(TARGET ${t})
       add_dependencies(${t} fake_cupti collector_harness cnp-collector)
       target_compile_definitions(${t} PRIVATE

@@ -5,20 +5,11 @@
 // findings for a plan with errors, 130 on SIGINT with the finished run kept and no job left running);
 // re-running resumes.
 #include "CliRunner.h"
+#include "CollectorPaths.h"
 
 #include <QtTest>
 
 #include <csignal>
-
-// Without CUPTI headers the collector and the harness are not built (extra.cmake): every test skips.
-#ifdef CNP_HARNESS_PATH
-constexpr bool kCollectorBuilt = true;
-#else
-constexpr bool kCollectorBuilt = false;
-#define CNP_HARNESS_PATH ""
-#define CNP_FAKE_CUPTI_PATH ""
-#define CNP_COLLECTOR_PATH ""
-#endif
 
 namespace {
 

@@ -7,6 +7,7 @@
 // failing configuration keeps the others; a cancel keeps what finished and stops the running job's process
 // group; the per-run timeout; plan values reach the workload verbatim (no shell).
 #include "CliRunner.h"
+#include "CollectorPaths.h"
 #include "TestPlans.h"
 #include "launch/JobPlanner.h"
 #include "launch/LocalBackend.h"
@@ -20,16 +21,6 @@
 
 using namespace cnp;
 using namespace cnp::launch;
-
-// Without CUPTI headers the collector and the harness are not built (extra.cmake): every test skips.
-#ifdef CNP_HARNESS_PATH
-constexpr bool kCollectorBuilt = true;
-#else
-constexpr bool kCollectorBuilt = false;
-#define CNP_HARNESS_PATH ""
-#define CNP_FAKE_CUPTI_PATH ""
-#define CNP_COLLECTOR_PATH ""
-#endif
 
 namespace {
 

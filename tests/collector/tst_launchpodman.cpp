@@ -5,6 +5,8 @@
 // land with real traces and log figures (trace retrieval through the mounted output folder, log capture);
 // the collector's variables are injected and its mount is read-only (a shell job tries to write it); a
 // cancelled job's container is gone afterwards (`podman ps -a`); re-running resumes.
+#include "CollectorPaths.h"
+#include "ContainerTestImage.h"
 #include "TestPlans.h"
 #include "launch/ContainerBackend.h"
 #include "launch/JobPlanner.h"
@@ -17,16 +19,6 @@
 
 using namespace cnp;
 using namespace cnp::launch;
-
-// Without CUPTI headers the collector and the harness are not built (extra.cmake): every test skips.
-#ifdef CNP_HARNESS_PATH
-constexpr bool kCollectorBuilt = true;
-#else
-constexpr bool kCollectorBuilt = false;
-#define CNP_HARNESS_PATH ""
-#define CNP_FAKE_CUPTI_PATH ""
-#define CNP_COLLECTOR_PATH ""
-#endif
 
 namespace {
 
@@ -41,29 +33,6 @@ QString podman(const QStringList& args, const QString& conf, int* code = nullptr
     if (code)
         *code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
     return QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
-}
-
-// Copies `file` and every library `ldd` lists for it into `root` at the same absolute paths.
-bool copyWithLibraries(const QString& file, const QString& root, const QString& dest) {
-    QProcess ldd;
-    ldd.start("ldd", {file});
-    ldd.waitForFinished();
-    QStringList paths;
-    for (const auto& line : QString::fromUtf8(ldd.readAllStandardOutput()).split('\n')) {
-        const auto m = QRegularExpression(R"((/\S+) \(0x)").match(line);
-        if (m.hasMatch())
-            paths << m.captured(1);
-    }
-    for (const auto& lib : paths) {
-        QDir().mkpath(root + QFileInfo(lib).absolutePath());
-        if (!QFile::exists(root + lib) && !QFile::copy(QFileInfo(lib).canonicalFilePath(), root + lib))
-            return false;
-    }
-    QDir().mkpath(root + QFileInfo(dest).absolutePath());
-    return QFile::copy(file, root + dest) &&
-           QFile(root + dest)
-               .setPermissions(QFileDevice::ReadOwner | QFileDevice::ExeOwner | QFileDevice::ReadOther |
-                               QFileDevice::ExeOther);
 }
 
 } // namespace
@@ -121,20 +90,12 @@ private slots:
                 "podman cannot run here (install podman runc busybox-static: scripts/install-deps): " +
                 info.trimmed().left(200)));
         // The image: busybox, the harness and its libraries, the fake CUPTI (the collector is mounted).
-        const QString root = dir_.filePath("rootfs");
-        QDir().mkpath(root + "/bin");
-        QVERIFY(QFile::copy("/bin/busybox", root + "/bin/busybox"));
-        for (const char* tool : {"sh", "touch", "env", "echo", "cat", "ls"})
-            QFile::link("busybox", root + "/bin/" + tool);
-        QVERIFY(copyWithLibraries(CNP_HARNESS_PATH, root, "/opt/harness/collector_harness"));
-        QVERIFY(copyWithLibraries(CNP_COLLECTOR_PATH, root, "/opt/unused/libcnp-collector.so"));
-        QDir().mkpath(root + "/opt/fake");
-        QVERIFY(QFile::copy(CNP_FAKE_CUPTI_PATH, root + "/opt/fake/libcupti.so.13"));
-        QProcess tar;
-        tar.start("tar", {"-cf", dir_.filePath("image.tar"), "-C", root, "."});
-        QVERIFY(tar.waitForFinished() && tar.exitCode() == 0);
+        QString why;
+        const QString tar = testing::buildTestImageTar(dir_.path(), CNP_HARNESS_PATH, CNP_COLLECTOR_PATH,
+                                                       CNP_FAKE_CUPTI_PATH, why);
+        QVERIFY2(!tar.isEmpty(), qPrintable(why));
         image_ = QString("localhost/cnp-launch-test:%1").arg(QCoreApplication::applicationPid());
-        podman({"import", dir_.filePath("image.tar"), image_}, conf_, &code);
+        podman({"import", tar, image_}, conf_, &code);
         QCOMPARE(code, 0);
     }
 
