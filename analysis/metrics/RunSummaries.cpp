@@ -3,13 +3,12 @@
 #include "metrics/Breakdown.h"
 #include "metrics/Categoriser.h"
 #include "metrics/CategoryRules.h"
-#include "store/Tables.h"
+#include "store/KernelCategoryUpdater.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
-#include <stdexcept>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -107,7 +106,7 @@ KernelStat statsOf(const std::vector<Ns>& d) {
     return s;
 }
 
-// Computes the summary rows of one trace into RowBuffers; touches no database.
+// Computes the summary rows of one trace into SummaryRowBuffers; touches no database.
 class SummaryWriter {
 public:
     SummaryWriter(const TraceData& t, const CategoryRules& rules, RunSummaryRows& out)
@@ -332,73 +331,108 @@ SummaryWriter::SyncCounts SummaryWriter::syncCounts(const RankEvents& ev,
     return c;
 }
 
-// The columns in table order (store/Tables.h, kSummaryRank).
+// One summary_rank row: the whole window, the launch, copy and sync figures, and the window without
+// orphan GPU work (the whole window when there is none).
 void SummaryWriter::writeRankRow(std::int32_t rank, const RankEvents& ev, const Interval& whole,
                                  const WindowBreakdown& wb, const SyncCounts& syncs, bool hasGpu) {
     const LaunchSummary launch = launchSummary(ev);
     const OrphanSummary orphans = orphanSummary(ev);
     const CopyFlavours copies = copyFlavours(ev);
 
-    RowBuffer& rs = out_.rank;
-    int c = 0;
-    auto put = [&](auto v) { rs.bind(++c, v); };
-    auto putNull = [&] { rs.bindNull(++c); };
-    auto putWindow = [&](bool present, const Interval& w, const WindowBreakdown& b) {
-        if (present)
-            put(w.start), put(w.end);
-        else
-            putNull(), putNull();
-        put(b.compute), put(b.communication), put(b.overlap), put(b.memory), put(b.idle),
-            put(b.communicationTotal);
+    SummaryRankRow r;
+    r.rank = rank;
+    r.kernelCount = static_cast<std::int64_t>(ev.kernels.size());
+    r.memcpyCount = static_cast<std::int64_t>(ev.copies.size());
+    r.memsetCount = ev.memsetCount;
+    r.runtimeCount = ev.runtimeCount;
+    r.driverCount = ev.driverCount;
+    r.cpuRangeCount = ev.cpuRangeCount;
+    r.flowCount = ev.flowCount;
+    r.gpuAnnotationCount = ev.annotationCount;
+    r.kernelTimeNs = ev.kernelTime;
+    if (hasGpu) {
+        r.windowStartNs = whole.start;
+        r.windowEndNs = whole.end;
+    }
+    r.computeNs = wb.compute;
+    r.communicationNs = wb.communication;
+    r.overlapNs = wb.overlap;
+    r.memoryNs = wb.memory;
+    r.idleNs = wb.idle;
+    r.communicationTotalNs = wb.communicationTotal;
+    r.memcpyBytes = ev.memcpyBytes;
+    r.memcpyTimeNs = ev.memcpyTime;
+    r.memsetTimeNs = ev.memsetTime;
+    r.pageableMemcpyCount = copies.pageable;
+    r.pageableMemcpyNs = copies.pageableNs;
+    r.syncMemcpyCount = copies.sync;
+    r.syncMemcpyNs = copies.syncNs;
+    r.launchedKernelCount = launch.launched;
+    r.launchDelayMeanNs = launch.delayMean;
+    r.launchDelayMedianNs = launch.delayMedian;
+    r.launchDelayP95Ns = launch.delayP95;
+    r.launchDelayMaxNs = launch.delayMax;
+    r.shortKernelCount = launch.shortKernels;
+    r.launchApiMeanNs = launch.launchCallMean;
+    r.deviceSyncCount = syncs.device;
+    r.deviceSyncNs = syncs.deviceNs;
+    r.streamSyncCount = syncs.stream;
+    r.streamSyncNs = syncs.streamNs;
+    r.graphLaunchCount = launch.graphLaunches;
+    r.graphKernelCount = launch.graphKernels;
+    r.orphanCount = orphans.count;
+    r.orphanNs = orphans.busyNs;
+    auto setLaunched = [&r](bool present, const Interval& w, const WindowBreakdown& b) {
+        if (present) {
+            r.launchedWindowStartNs = w.start;
+            r.launchedWindowEndNs = w.end;
+        }
+        r.launchedComputeNs = b.compute;
+        r.launchedCommunicationNs = b.communication;
+        r.launchedOverlapNs = b.overlap;
+        r.launchedMemoryNs = b.memory;
+        r.launchedIdleNs = b.idle;
+        r.launchedCommunicationTotalNs = b.communicationTotal;
     };
-    rs.bindRunId(++c), put(rank), put(static_cast<std::int64_t>(ev.kernels.size()));
-    put(static_cast<std::int64_t>(ev.copies.size())), put(ev.memsetCount);
-    put(ev.runtimeCount), put(ev.driverCount), put(ev.cpuRangeCount), put(ev.flowCount),
-        put(ev.annotationCount), put(ev.kernelTime);
-    putWindow(hasGpu, whole, wb);
-    put(ev.memcpyBytes), put(ev.memcpyTime), put(ev.memsetTime);
-    put(copies.pageable), put(copies.pageableNs), put(copies.sync), put(copies.syncNs);
-    put(launch.launched), put(launch.delayMean);
-    put(launch.delayMedian), put(launch.delayP95), put(launch.delayMax), put(launch.shortKernels);
-    put(launch.launchCallMean);
-    put(syncs.device), put(syncs.deviceNs), put(syncs.stream), put(syncs.streamNs);
-    put(launch.graphLaunches), put(launch.graphKernels), put(orphans.count), put(orphans.busyNs);
     if (orphans.count == 0) {
-        putWindow(hasGpu, whole, wb);
+        setLaunched(hasGpu, whole, wb);
     } else {
         const RankTimeline launched(orphans.launchedActs, order_);
-        putWindow(!orphans.launchedActs.empty(), launched.span(), launched.breakdown(launched.span()));
+        setLaunched(!orphans.launchedActs.empty(), launched.span(), launched.breakdown(launched.span()));
     }
-    if (static_cast<std::size_t>(c) != schema::kSummaryRank.columns.size())
-        throw std::logic_error("summary_rank row binds " + std::to_string(c) + " columns");
-    rs.exec();
+    out_.add(r);
 }
 
 // Zero rows are omitted, but the idle row is always written: a window's rows sum to its length.
 void SummaryWriter::writeExclusive(std::int32_t rank, int stepIndex, const WindowBreakdown& b) {
-    RowBuffer& ex = out_.exclusive;
     for (std::size_t i = 0; i < b.exclusive.size(); ++i)
         if (b.exclusive[i] > 0)
-            ex.bindRunId(1)
-                .bind(2, rank)
-                .bind(3, stepIndex)
-                .bindStringId(4, order_.names[i])
-                .bind(5, b.exclusive[i])
-                .exec();
-    ex.bindRunId(1).bind(2, rank).bind(3, stepIndex).bindStringId(4, kIdleCategory).bind(5, b.idle).exec();
+            out_.add(SummaryExclusiveRow{rank, stepIndex, order_.names[i], b.exclusive[i]});
+    out_.add(SummaryExclusiveRow{rank, stepIndex, std::string(kIdleCategory), b.idle});
 }
 
 void SummaryWriter::writeSteps(std::int32_t rank, const RankTimeline& timeline,
                                const std::vector<const StepRange*>& steps, const SyncCounts& syncs) {
-    RowBuffer& ss = out_.step;
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const auto* s = steps[i];
         const bool gpu = s->gpuStart >= 0;
         const WindowBreakdown b = gpu ? timeline.breakdown({s->gpuStart, s->gpuEnd}) : WindowBreakdown{};
-        ss.bindRunId(1).bind(2, rank).bind(3, s->index).bindStringId(4, t_.strings.at(s->name));
-        ss.bind(5, s->cpuStart).bind(6, s->cpuEnd).bind(7, s->gpuStart).bind(8, s->gpuEnd);
-        ss.bind(9, b.compute).bind(10, b.communication).bind(11, b.overlap).bind(12, b.memory);
-        ss.bind(13, b.idle).bind(14, b.communicationTotal).bind(15, syncs.devicePerStep[i]).exec();
+        SummaryStepRow row;
+        row.rank = rank;
+        row.stepIndex = s->index;
+        row.name = t_.strings.at(s->name);
+        row.cpuStartNs = s->cpuStart;
+        row.cpuEndNs = s->cpuEnd;
+        row.gpuStartNs = s->gpuStart;
+        row.gpuEndNs = s->gpuEnd;
+        row.computeNs = b.compute;
+        row.communicationNs = b.communication;
+        row.overlapNs = b.overlap;
+        row.memoryNs = b.memory;
+        row.idleNs = b.idle;
+        row.communicationTotalNs = b.communicationTotal;
+        row.deviceSyncCount = syncs.devicePerStep[i];
+        out_.add(row);
         if (gpu)
             writeExclusive(rank, s->index, b);
     }
@@ -541,8 +575,7 @@ void SummaryWriter::writeBlockingSyncs(std::int32_t rank, const RankEvents& ev,
             if (it != copyByCorr.end() && it->second->kind == MemcpyKind::DtoH)
                 dtohBytes = it->second->bytes;
         }
-        out_.sync.bindRunId(1).bind(2, rank).bind(3, step->index).bindStringId(4, t_.strings.at(a->name));
-        out_.sync.bind(5, a->start).bind(6, a->end).bind(7, dtohBytes).exec();
+        out_.add(SummarySyncRow{rank, step->index, t_.strings.at(a->name), a->start, a->end, dtohBytes});
     }
 }
 
@@ -561,7 +594,6 @@ void SummaryWriter::writeGaps(std::int32_t rank, const RankEvents& ev, const Ran
     std::vector<const KernelEvent*> byStart = ev.kernels;
     std::sort(byStart.begin(), byStart.end(),
               [](const KernelEvent* a, const KernelEvent* b) { return a->start < b->start; });
-    RowBuffer& gs = out_.gap;
     for (const auto& g : gaps) {
         int stepIndex = -1;
         auto st = std::upper_bound(gpuSteps.begin(), gpuSteps.end(), g.start,
@@ -583,21 +615,23 @@ void SummaryWriter::writeGaps(std::int32_t rank, const RankEvents& ev, const Ran
         // Next activity: the first kernel starting at or after the gap end.
         auto nk = std::lower_bound(byStart.begin(), byStart.end(), g.end,
                                    [](const KernelEvent* k, Ns t) { return k->start < t; });
-        const std::string* nextName = nullptr; // none: string id 0
+        SummaryGapRow row;
         Ns nextLaunch = -1;
         if (nk != byStart.end()) {
-            nextName = &t_.strings.at((*nk)->name);
+            row.nextName = t_.strings.at((*nk)->name);
             if (const ApiCall* call = ev.launchOf((*nk)->correlation))
                 nextLaunch = call->start;
         }
-        gs.bindRunId(1).bind(2, rank).bind(3, stepIndex).bind(4, g.start).bind(5, g.end);
-        gs.bind(6, cpuStateOf(g, dataNs, syncNs, nextLaunch));
-        gs.bind(7, launches).bind(8, syncNs).bind(9, dataNs);
-        if (nextName)
-            gs.bindStringId(10, *nextName);
-        else
-            gs.bind(10, std::int64_t{0});
-        gs.bind(11, nextLaunch).exec();
+        row.rank = rank;
+        row.stepIndex = stepIndex;
+        row.startNs = g.start;
+        row.endNs = g.end;
+        row.cpuState = cpuStateOf(g, dataNs, syncNs, nextLaunch);
+        row.launches = launches;
+        row.syncNs = syncNs;
+        row.dataWaitNs = dataNs;
+        row.nextLaunchNs = nextLaunch; // row.nextName: nullopt (stored as id 0) when no kernel follows
+        out_.add(row);
     }
 }
 
@@ -631,13 +665,12 @@ void SummaryWriter::writeKernelStats() {
     std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
         return a.rank != b.rank ? a.rank < b.rank : a.name < b.name;
     });
-    RowBuffer& ks = out_.kernel;
     auto write = [&](std::int32_t rank, StringId name, StringId cat, const std::vector<Ns>& d) {
         const KernelStat s = statsOf(d);
-        ks.bindRunId(1).bind(2, rank).bindStringId(3, t_.strings.at(name));
-        ks.bindStringId(4, t_.strings.at(cat).empty() ? std::string_view("other") : t_.strings.at(cat));
-        ks.bind(5, s.count).bind(6, s.total).bind(7, s.mean).bind(8, s.median).bind(9, s.min).bind(10, s.max);
-        ks.bind(11, s.stddev).exec();
+        const std::string& category = t_.strings.at(cat);
+        out_.add(SummaryKernelRow{rank, t_.strings.at(name),
+                                  category.empty() ? std::string("other") : category, s.count, s.total,
+                                  s.mean, s.median, s.min, s.max, s.stddev});
     };
     std::map<StringId, std::vector<Ns>> all; // name -> durations over every rank
     std::map<StringId, StringId> allCat;
@@ -659,30 +692,6 @@ void SummaryWriter::writeKernelStats() {
 
 } // namespace
 
-void ensureSummaryTables(Workspace& ws) {
-    execSql(ws.db(), schema::createSummaryTablesSql());
-    // Columns added to summary_rank after its first release: an older workspace gains them here (their rows
-    // read as 0 until `cnp reclassify` rebuilds them).
-    for (const auto& column : schema::laterSummaryRankColumns())
-        if (!hasColumn(ws, schema::kSummaryRank.name, column.name))
-            execSql(ws.db(), "ALTER TABLE summary_rank ADD COLUMN " +
-                                 schema::columnDefinition(schema::kSummaryRank, column.name));
-}
-
-bool hasColumn(const Workspace& ws, std::string_view table, std::string_view column) {
-    Statement st(ws.db(), "SELECT COUNT(*) FROM pragma_table_info(?) WHERE name = ?");
-    st.bind(1, table).bind(2, column);
-    return st.step() && st.i64(0) > 0;
-}
-
-void deleteRunSummaries(Workspace& ws, std::int64_t runId) {
-    ensureSummaryTables(ws);
-    for (const auto& t : schema::summaryTables()) {
-        Statement del(ws.db(), "DELETE FROM " + std::string(t.name) + " WHERE run_id = ?");
-        del.bind(1, runId).exec();
-    }
-}
-
 RunSummaryRows computeRunSummaries(const TraceData& trace, const CategoryRules& rules) {
     RunSummaryRows rows;
     SummaryWriter(trace, rules, rows).run();
@@ -690,10 +699,7 @@ RunSummaryRows computeRunSummaries(const TraceData& trace, const CategoryRules& 
 }
 
 void writeRunSummaries(Workspace& ws, std::int64_t runId, const RunSummaryRows& rows) {
-    ensureSummaryTables(ws);
-    deleteRunSummaries(ws, runId);
-    for (const RowBuffer* b : {&rows.rank, &rows.step, &rows.exclusive, &rows.kernel, &rows.gap, &rows.sync})
-        b->flush(ws, runId);
+    rows.write(ws, runId);
 }
 
 void buildRunSummaries(Workspace& ws, std::int64_t runId, const TraceData& trace) {
@@ -704,30 +710,22 @@ void rebuildRunSummaries(Workspace& ws, std::int64_t runId) {
     TraceData trace = ws.loadRun(runId);
     const CategoryRules rules = CategoryRules::forWorkspace(ws);
     categoriseKernels(trace, rules);
-    // Store the new categories: one UPDATE per distinct kernel name (its name rule's category), then one
-    // per kernel a range rule re-categorised. Those are addressed by id: loadRun reads a run's kernels in id
-    // order from its contiguous id range, so kernel i is row first + i (checked by the count).
+    // Store the new categories: one update per distinct kernel name (its name rule's category), then one
+    // per kernel a range rule re-categorised. Those are addressed by position: loadRun reads a run's
+    // kernels in id order from its contiguous id range, so kernel i is row first + i (checked by the count).
     std::map<StringId, std::string> nameToCat;
     for (const auto& k : trace.kernels)
         if (nameToCat.find(k.name) == nameToCat.end())
             nameToCat.emplace(k.name, rules.classify(trace.strings.at(k.name)));
-    const IdRange rows = ws.eventRows(runId, "kernels");
-    Statement up(ws.db(), "UPDATE kernels SET category_id = ? WHERE id BETWEEN ? AND ? AND name_id = ?");
+    KernelCategoryUpdater update(ws, runId);
     for (const auto& [name, cat] : nameToCat)
-        up.bind(1, ws.internString(cat))
-            .bind(2, rows.first)
-            .bind(3, rows.last)
-            .bind(4, ws.internString(trace.strings.at(name)))
-            .exec();
+        update.setCategoryOfName(trace.strings.at(name), cat);
     if (!rules.rangeRules().empty() &&
-        rows.last - rows.first + 1 == static_cast<std::int64_t>(trace.kernels.size())) {
-        Statement one(ws.db(), "UPDATE kernels SET category_id = ? WHERE id = ?");
+        update.rows().size() == static_cast<std::int64_t>(trace.kernels.size())) {
         for (std::size_t i = 0; i < trace.kernels.size(); ++i) {
             const auto& k = trace.kernels[i];
             if (trace.strings.at(k.category) != nameToCat[k.name])
-                one.bind(1, ws.internString(trace.strings.at(k.category)))
-                    .bind(2, rows.first + static_cast<std::int64_t>(i))
-                    .exec();
+                update.setCategoryOfKernel(static_cast<std::int64_t>(i), trace.strings.at(k.category));
         }
     }
     buildRunSummaries(ws, runId, trace);

@@ -10,8 +10,8 @@
 // The writing functions must run inside the caller's Transaction; they create the tables if needed.
 #include "core/TraceData.h"
 #include "metrics/CategoryRules.h"
-#include "store/RowBuffer.h"
-#include "store/Tables.h"
+#include "store/SummaryRowBuffers.h"
+#include "store/SummaryTables.h"
 #include "store/Workspace.h"
 
 #include <cstdint>
@@ -20,15 +20,8 @@ namespace cnp {
 
 // The summary rows of one run, computed without the database (so an ingest computes them while another
 // thread inserts the events) and written by writeRunSummaries.
-struct RunSummaryRows {
-    // One INSERT of every column per table (store/Tables.h), bound positionally in table order.
-    RowBuffer rank{schema::insertSql(schema::kSummaryRank)};
-    RowBuffer step{schema::insertSql(schema::kSummaryStep)};
-    RowBuffer exclusive{schema::insertSql(schema::kSummaryExclusive)};
-    RowBuffer kernel{schema::insertSql(schema::kSummaryKernel)};
-    RowBuffer gap{schema::insertSql(schema::kSummaryGap)};
-    RowBuffer sync{schema::insertSql(schema::kSummarySync)};
-};
+// Each row is bound column by column through its table description (store/SummaryRowBuffers.h).
+using RunSummaryRows = SummaryRowBuffers;
 
 // `trace`: normalised and categorised (with `rules`), steps detected. Pure: no I/O. O(n log n).
 RunSummaryRows computeRunSummaries(const TraceData& trace, const CategoryRules& rules);
@@ -41,12 +34,6 @@ void buildRunSummaries(Workspace& ws, std::int64_t runId, const TraceData& trace
 // categories) and rebuilds its summaries, without re-reading any source file.
 void rebuildRunSummaries(Workspace& ws, std::int64_t runId);
 
-// Creates the summary tables when missing (idempotent).
-void ensureSummaryTables(Workspace& ws);
-// Whether `table` has `column` (summary tables gain columns over time; readers of older workspaces
-// read the missing ones as 0).
-bool hasColumn(const Workspace& ws, std::string_view table, std::string_view column);
-// Deletes every summary row of one run.
-void deleteRunSummaries(Workspace& ws, std::int64_t runId);
+// ensureSummaryTables, deleteRunSummaries: store/SummaryTables.h.
 
 } // namespace cnp

@@ -5,6 +5,7 @@
 #include "core/TraceData.h"
 #include "metrics/Breakdown.h"
 #include "metrics/Intervals.h"
+#include "store/SummaryRowReader.h"
 #include "store/Workspace.h"
 
 #include <optional>
@@ -146,9 +147,7 @@ public:
 
 private:
     ExclusiveNs exclusive(std::int32_t rank, std::int32_t step) const;
-    void readLaterRankColumns(std::vector<RankSummary>& ranks) const;
-    const Workspace& ws_;
-    std::int64_t runId_;
+    SummaryRowReader rows_;
     CategoryOrder order_; // exclusive-priority order of the workspace's rules, read once
 };
 

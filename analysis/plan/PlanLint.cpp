@@ -2,8 +2,7 @@
 
 #include "plan/CudaDriver.h"
 
-#include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
+#include "core/RapidJson.h"
 #include <re2/re2.h>
 
 #include <algorithm>
@@ -263,10 +262,12 @@ void checkDeepspeedConfig(const Linter& l) {
                     " at offset " + std::to_string(doc.GetErrorOffset()));
             continue;
         }
-        auto zero = doc.FindMember("zero_optimization");
-        if (zero == doc.MemberEnd() || !zero->value.IsObject())
+        // Const iterators on both sides: RapidJSON 1.1's mixed iterator == is ambiguous in C++20 (clang).
+        const rapidjson::Value& root = doc;
+        const auto zero = root.FindMember("zero_optimization");
+        if (zero == root.MemberEnd() || !zero->value.IsObject())
             continue;
-        auto bucket = zero->value.FindMember("stage3_prefetch_bucket_size");
+        const auto bucket = zero->value.FindMember("stage3_prefetch_bucket_size");
         if (bucket == zero->value.MemberEnd())
             continue;
         const auto& v = bucket->value;

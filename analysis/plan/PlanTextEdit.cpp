@@ -30,10 +30,10 @@ std::optional<std::size_t> offsetOf(const std::string& text, SourcePos pos) {
 std::size_t quotedEnd(const std::string& text, std::size_t o) {
     const char q = text[o];
     for (std::size_t i = o + 1; i < text.size(); ++i) {
-        if (q == '"' && text[i] == '\\')
+        const bool backslashEscape = q == '"' && text[i] == '\\';
+        const bool doubledQuote = text[i] == q && q == '\'' && i + 1 < text.size() && text[i + 1] == '\'';
+        if (backslashEscape || doubledQuote) // \x in "...", '' (an escaped quote) in '...'
             ++i;
-        else if (text[i] == q && q == '\'' && i + 1 < text.size() && text[i + 1] == '\'')
-            ++i; // '' is an escaped quote
         else if (text[i] == q)
             return i + 1;
     }

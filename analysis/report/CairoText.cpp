@@ -37,6 +37,11 @@ Layout makeLayout(cairo_t* cr, const std::string& text, const TextStyle& style) 
     pango_font_description_set_style(fd, style.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
     pango_layout_set_font_description(layout.get(), fd);
     pango_font_description_free(fd);
+    // A word broken across lines (a long kernel name) gets no inserted hyphen: it is not part of the name.
+    PangoAttrList* attrs = pango_attr_list_new();
+    pango_attr_list_insert(attrs, pango_attr_insert_hyphens_new(FALSE));
+    pango_layout_set_attributes(layout.get(), attrs);
+    pango_attr_list_unref(attrs);
 
     gchar* valid = g_utf8_make_valid(text.c_str(), static_cast<gssize>(text.size()));
     pango_layout_set_text(layout.get(), valid, -1);

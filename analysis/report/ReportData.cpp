@@ -3,7 +3,7 @@
 #include "core/InputError.h"
 #include "export/CsvWriter.h"
 
-#include <rapidjson/prettywriter.h>
+#include "core/RapidJson.h"
 
 #include <cmath>
 #include <filesystem>

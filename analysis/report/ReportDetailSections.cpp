@@ -47,6 +47,7 @@ std::vector<RankRow> rankRows(const std::vector<StepSummary>& steps,
     for (const auto& m : multi)
         ++rows[m.slowestRank].slowestIn;
     std::vector<RankRow> out;
+    out.reserve(rows.size());
     for (auto& [rank, r] : rows)
         out.push_back(r);
     return out;

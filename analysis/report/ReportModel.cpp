@@ -101,6 +101,7 @@ Section buildSection(ReportSection s, const detail::StudyContext& c) {
 const std::vector<ReportSection>& allSections() {
     static const std::vector<ReportSection> all = [] {
         std::vector<ReportSection> v;
+        v.reserve(std::size(kSectionNames));
         for (const auto& n : kSectionNames)
             v.push_back(n.section);
         return v;

@@ -24,15 +24,15 @@ std::uint32_t RowBuffer::keep(std::string_view s) {
 }
 
 RowBuffer& RowBuffer::bind(int i, std::int64_t v) {
-    slot(i) = {Kind::Int, v, 0};
+    slot(i) = Value::of(Kind::Int, v);
     return *this;
 }
 RowBuffer& RowBuffer::bind(int i, double v) {
-    slot(i) = {Kind::Real, 0, v};
+    slot(i) = Value::real(v);
     return *this;
 }
 RowBuffer& RowBuffer::bind(int i, std::string_view text) {
-    slot(i) = {Kind::Text, keep(text), 0};
+    slot(i) = Value::of(Kind::Text, keep(text));
     return *this;
 }
 RowBuffer& RowBuffer::bindNull(int i) {
@@ -40,11 +40,11 @@ RowBuffer& RowBuffer::bindNull(int i) {
     return *this;
 }
 RowBuffer& RowBuffer::bindRunId(int i) {
-    slot(i) = {Kind::RunId, 0, 0};
+    slot(i) = Value::of(Kind::RunId, 0);
     return *this;
 }
 RowBuffer& RowBuffer::bindStringId(int i, std::string_view s) {
-    slot(i) = {Kind::StringId, keep(s), 0};
+    slot(i) = Value::of(Kind::StringId, keep(s));
     return *this;
 }
 

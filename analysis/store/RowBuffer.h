@@ -35,11 +35,27 @@ public:
 
 private:
     enum class Kind : std::uint8_t { Null, Int, Real, Text, RunId, StringId };
+    // 16 bytes: the kind and one 8-byte payload (an integer, a double, or an index into strings_).
     struct Value {
         Kind kind = Kind::Null;
-        std::int64_t i = 0; // Int value, or index into strings_ for Text / StringId
-        double d = 0;
+        union {
+            std::int64_t i = 0;
+            double d;
+        };
+        static Value of(Kind k, std::int64_t v) {
+            Value x;
+            x.kind = k;
+            x.i = v;
+            return x;
+        }
+        static Value real(double v) {
+            Value x;
+            x.kind = Kind::Real;
+            x.d = v;
+            return x;
+        }
     };
+    static_assert(sizeof(Value) == 16);
     Value& slot(int i);
     std::uint32_t keep(std::string_view s);
 

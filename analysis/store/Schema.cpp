@@ -26,6 +26,7 @@ const std::vector<EventTable>& eventTables() {
         {kFlows.table(), "correlation"},  {kCounters.table(), "ts_ns"}};
     static const std::vector<std::string> columns = [] {
         std::vector<std::string> out;
+        out.reserve(described.size());
         for (const auto& d : described)
             out.push_back(columnList(d.first, 1));
         return out;

@@ -8,6 +8,7 @@
 // DDL in tests/data/schema_v3.sql must keep matching (tst_tableschema).
 #include "core/TraceData.h"
 #include "store/RowTable.h"
+#include "store/SummaryRows.h"
 #include "store/TableSchema.h"
 
 #include <string>
@@ -148,6 +149,167 @@ inline constexpr auto kSteps = [] {
                        col<IntField<&E::gpuStart>>("gpu_start_ns", I, NN, NS),
                        col<IntField<&E::gpuEnd>>("gpu_end_ns", I, NN, NS));
 }();
+
+// ---- Summary tables (written from RunSummaries' rows, store/SummaryRowBuffers; read by
+// store/SummaryRowReader): each column mapped to a member of its store/SummaryRows.h row type.
+
+inline constexpr auto kSummaryRankRows = [] {
+    using namespace detail;
+    using E = SummaryRankRow;
+    constexpr std::string_view O = "";
+    return rowTable<E>(
+        "summary_rank", "run_id, rank", col<KeyField>("run_id", I, NN),
+        col<IntField<&E::rank>>("rank", I, NN), col<IntField<&E::kernelCount>>("kernel_count", I, O),
+        col<IntField<&E::memcpyCount>>("memcpy_count", I, O),
+        col<IntField<&E::memsetCount>>("memset_count", I, O),
+        col<IntField<&E::runtimeCount>>("runtime_count", I, O),
+        col<IntField<&E::driverCount>>("driver_count", I, O),
+        col<IntField<&E::cpuRangeCount>>("cpu_range_count", I, O),
+        col<IntField<&E::flowCount>>("flow_count", I, O),
+        col<IntField<&E::gpuAnnotationCount>>("gpu_annotation_count", I, O),
+        col<IntField<&E::kernelTimeNs>>("kernel_time_ns", I, O, NS),
+        col<OptionalIntField<&E::windowStartNs>>("window_start_ns", I, O, NS),
+        col<OptionalIntField<&E::windowEndNs>>("window_end_ns", I, O, NS),
+        col<IntField<&E::computeNs>>("compute_ns", I, O, NS),
+        col<IntField<&E::communicationNs>>("communication_ns", I, O, NS),
+        col<IntField<&E::overlapNs>>("overlap_ns", I, O, NS),
+        col<IntField<&E::memoryNs>>("memory_ns", I, O, NS), col<IntField<&E::idleNs>>("idle_ns", I, O, NS),
+        col<IntField<&E::communicationTotalNs>>("communication_total_ns", I, O, NS),
+        col<IntField<&E::memcpyBytes>>("memcpy_bytes", I, O, BYTES),
+        col<IntField<&E::memcpyTimeNs>>("memcpy_time_ns", I, O, NS),
+        col<IntField<&E::memsetTimeNs>>("memset_time_ns", I, O, NS),
+        col<IntField<&E::pageableMemcpyCount>>("pageable_memcpy_count", I, O),
+        col<IntField<&E::pageableMemcpyNs>>("pageable_memcpy_ns", I, O, NS),
+        col<IntField<&E::syncMemcpyCount>>("sync_memcpy_count", I, O),
+        col<IntField<&E::syncMemcpyNs>>("sync_memcpy_ns", I, O, NS),
+        col<IntField<&E::launchedKernelCount>>("launched_kernel_count", I, O),
+        col<RealField<&E::launchDelayMeanNs>>("launch_delay_mean_ns", R, O, NS),
+        col<IntField<&E::launchDelayMedianNs>>("launch_delay_median_ns", I, O, NS),
+        col<IntField<&E::launchDelayP95Ns>>("launch_delay_p95_ns", I, O, NS),
+        col<IntField<&E::launchDelayMaxNs>>("launch_delay_max_ns", I, O, NS),
+        col<IntField<&E::shortKernelCount>>("short_kernel_count", I, O),
+        col<RealField<&E::launchApiMeanNs>>("launch_api_mean_ns", R, O, NS),
+        col<IntField<&E::deviceSyncCount>>("device_sync_count", I, O),
+        col<IntField<&E::deviceSyncNs>>("device_sync_ns", I, O, NS),
+        col<IntField<&E::streamSyncCount>>("stream_sync_count", I, O),
+        col<IntField<&E::streamSyncNs>>("stream_sync_ns", I, O, NS),
+        // Added after the table's first release (laterSummaryRankColumns):
+        col<IntField<&E::graphLaunchCount>>("graph_launch_count", I, O),
+        col<IntField<&E::graphKernelCount>>("graph_kernel_count", I, O),
+        col<OptionalIntField<&E::orphanCount>>("orphan_count", I, O),
+        col<IntField<&E::orphanNs>>("orphan_ns", I, O, NS),
+        col<OptionalIntField<&E::launchedWindowStartNs>>("launched_window_start_ns", I, O, NS),
+        col<OptionalIntField<&E::launchedWindowEndNs>>("launched_window_end_ns", I, O, NS),
+        col<IntField<&E::launchedComputeNs>>("launched_compute_ns", I, O, NS),
+        col<IntField<&E::launchedCommunicationNs>>("launched_communication_ns", I, O, NS),
+        col<IntField<&E::launchedOverlapNs>>("launched_overlap_ns", I, O, NS),
+        col<IntField<&E::launchedMemoryNs>>("launched_memory_ns", I, O, NS),
+        col<IntField<&E::launchedIdleNs>>("launched_idle_ns", I, O, NS),
+        col<IntField<&E::launchedCommunicationTotalNs>>("launched_communication_total_ns", I, O, NS));
+}();
+
+inline constexpr auto kSummaryStepRows = [] {
+    using namespace detail;
+    using E = SummaryStepRow;
+    constexpr std::string_view O = "";
+    return rowTable<E>(
+        "summary_step", "run_id, rank, step_index", col<KeyField>("run_id", I, NN),
+        col<IntField<&E::rank>>("rank", I, NN), col<IntField<&E::stepIndex>>("step_index", I, NN),
+        col<InternedTextField<&E::name>>("name_id", I, O),
+        col<IntField<&E::cpuStartNs>>("cpu_start_ns", I, O, NS),
+        col<IntField<&E::cpuEndNs>>("cpu_end_ns", I, O, NS),
+        col<IntField<&E::gpuStartNs>>("gpu_start_ns", I, O, NS),
+        col<IntField<&E::gpuEndNs>>("gpu_end_ns", I, O, NS),
+        col<IntField<&E::computeNs>>("compute_ns", I, O, NS),
+        col<IntField<&E::communicationNs>>("communication_ns", I, O, NS),
+        col<IntField<&E::overlapNs>>("overlap_ns", I, O, NS),
+        col<IntField<&E::memoryNs>>("memory_ns", I, O, NS), col<IntField<&E::idleNs>>("idle_ns", I, O, NS),
+        col<IntField<&E::communicationTotalNs>>("communication_total_ns", I, O, NS),
+        col<IntField<&E::deviceSyncCount>>("device_sync_count", I, O));
+}();
+
+inline constexpr auto kSummaryExclusiveRows = [] {
+    using namespace detail;
+    using E = SummaryExclusiveRow;
+    return rowTable<E>("summary_exclusive", "run_id, rank, step_index, category_id",
+                       col<KeyField>("run_id", I, NN), col<IntField<&E::rank>>("rank", I, NN),
+                       col<IntField<&E::stepIndex>>("step_index", I, NN),
+                       col<InternedTextField<&E::category>>("category_id", I, NN),
+                       col<IntField<&E::exclusiveNs>>("exclusive_ns", I, NN, NS));
+}();
+
+inline constexpr auto kSummaryKernelRows = [] {
+    using namespace detail;
+    using E = SummaryKernelRow;
+    constexpr std::string_view O = "";
+    return rowTable<E>(
+        "summary_kernel", "run_id, rank, name_id", col<KeyField>("run_id", I, NN),
+        col<IntField<&E::rank>>("rank", I, NN), col<InternedTextField<&E::name>>("name_id", I, NN),
+        col<InternedTextField<&E::category>>("category_id", I, O), col<IntField<&E::count>>("count", I, O),
+        col<IntField<&E::totalNs>>("total_ns", I, O, NS), col<RealField<&E::meanNs>>("mean_ns", R, O, NS),
+        col<RealField<&E::medianNs>>("median_ns", R, O, NS), col<IntField<&E::minNs>>("min_ns", I, O, NS),
+        col<IntField<&E::maxNs>>("max_ns", I, O, NS), col<RealField<&E::stddevNs>>("stddev_ns", R, O, NS));
+}();
+
+inline constexpr auto kSummaryGapRows = [] {
+    using namespace detail;
+    using E = SummaryGapRow;
+    constexpr std::string_view O = "";
+    return rowTable<E>(
+        "summary_gap", "", col<KeyField>("run_id", I, NN), col<IntField<&E::rank>>("rank", I, NN),
+        col<IntField<&E::stepIndex>>("step_index", I, O), col<IntField<&E::startNs>>("start_ns", I, O, NS),
+        col<IntField<&E::endNs>>("end_ns", I, O, NS), col<TextField<&E::cpuState>>("cpu_state", T, O),
+        col<IntField<&E::launches>>("launches", I, O), col<IntField<&E::syncNs>>("sync_ns", I, O, NS),
+        col<IntField<&E::dataWaitNs>>("data_wait_ns", I, O, NS),
+        col<InternedTextField<&E::nextName>>("next_name_id", I, O),
+        col<IntField<&E::nextLaunchNs>>("next_launch_ns", I, O, NS));
+}();
+
+inline constexpr auto kSummarySyncRows = [] {
+    using namespace detail;
+    using E = SummarySyncRow;
+    constexpr std::string_view O = "";
+    return rowTable<E>(
+        "summary_sync", "", col<KeyField>("run_id", I, NN), col<IntField<&E::rank>>("rank", I, NN),
+        col<IntField<&E::stepIndex>>("step_index", I, NN), col<InternedTextField<&E::api>>("name_id", I, O),
+        col<IntField<&E::startNs>>("start_ns", I, O, NS), col<IntField<&E::endNs>>("end_ns", I, O, NS),
+        col<IntField<&E::dtohBytes>>("dtoh_bytes", I, O, BYTES));
+}();
+
+// ---- The runs table: Workspace binds and reads its columns by name (kRunsColumns' indexes, resolved
+// at compile time by runsColumn), so reordering the description cannot shift a value.
+inline constexpr Column kRunsColumns[] = {{"id", detail::I, detail::PK},
+                                          {"name", detail::T, "NOT NULL UNIQUE"},
+                                          {"config", detail::T, detail::NN},
+                                          {"repeat", detail::I, "NOT NULL DEFAULT 0"},
+                                          {"source_format", detail::T, detail::NN},
+                                          {"source_files", detail::T, detail::NN},
+                                          {"host", detail::T, "NOT NULL DEFAULT ''"},
+                                          {"world_size", detail::I, "NOT NULL DEFAULT 1"},
+                                          {"gpu_models", detail::T, "NOT NULL DEFAULT '[]'"},
+                                          {"driver_version", detail::T, "NOT NULL DEFAULT ''"},
+                                          {"cuda_version", detail::T, "NOT NULL DEFAULT ''"},
+                                          {"cupti_version", detail::T, "NOT NULL DEFAULT ''"},
+                                          {"container_image", detail::T, "NOT NULL DEFAULT ''"},
+                                          {"env", detail::T, "NOT NULL DEFAULT '{}'"},
+                                          {"synthetic", detail::I, "NOT NULL DEFAULT 0"},
+                                          {"skipped_events", detail::I, "NOT NULL DEFAULT 0"},
+                                          {"first_skip_offset", detail::I, "NOT NULL DEFAULT -1"},
+                                          {"first_skip_reason", detail::T, "NOT NULL DEFAULT ''"},
+                                          {"tokens_per_step", detail::R, "NOT NULL DEFAULT 0"},
+                                          {"flops_per_step", detail::R, "NOT NULL DEFAULT 0"},
+                                          {"peak_flops", detail::R, "NOT NULL DEFAULT 0", "FLOP/s"},
+                                          {"created_at", detail::T, detail::NN},
+                                          {"kernel_count", detail::I, "NOT NULL DEFAULT 0"},
+                                          {"event_count", detail::I, "NOT NULL DEFAULT 0"}};
+
+// Index of column `name` of the runs table (consteval: a misspelt name does not compile).
+consteval int runsColumn(std::string_view name) {
+    for (std::size_t i = 0; i < std::size(kRunsColumns); ++i)
+        if (kRunsColumns[i].name == name)
+            return static_cast<int>(i);
+    throw "no such runs column"; // not a constant expression: a compile error
+}
 
 // ---- Tables read and written by hand-written code (their SQL text is still generated from these).
 extern const Table kMeta, kStrings, kRuns, kRunRows, kRunAttributes;

@@ -39,14 +39,14 @@ std::string nowIso8601() {
 // Page cache of a workspace connection (SQLite's negative form: KiB): 8 MiB.
 constexpr int kCacheSize = -8192;
 
-// The runs columns readRunRow reads: the table's columns to created_at, the rank count, then the
-// counts stored at ingest.
+// The runs columns readRunRow reads: every column of the table in description order (so result column
+// k is schema::kRunsColumns[k], found by schema::runsColumn), then the rank count (kRankCountColumn).
 const std::string& runColumns() {
     static const std::string columns =
-        schema::columnList(schema::kRuns, 0, schema::kRuns.indexOf("created_at") + 1) +
-        ", (SELECT COUNT(*) FROM ranks r WHERE r.run_id = runs.id), kernel_count, event_count";
+        schema::columnList(schema::kRuns) + ", (SELECT COUNT(*) FROM ranks r WHERE r.run_id = runs.id)";
     return columns;
 }
+constexpr int kRankCountColumn = static_cast<int>(std::size(schema::kRunsColumns));
 
 // String id maps of the row tables' StringIdFields (store/RowTable.h).
 struct WorkspaceStringIds { // bind: trace string id -> workspace string id
@@ -414,33 +414,34 @@ void Workspace::setPlanOrder(const std::vector<std::string>& configs) {
 }
 
 RunRecord Workspace::readRunRow(Statement& st) const {
+    using schema::runsColumn;
     RunRecord r;
-    r.id = st.i64(0);
+    r.id = st.i64(runsColumn("id"));
     auto& i = r.info;
-    i.name = st.text(1);
-    i.config = st.text(2);
-    i.repeat = st.i32(3);
-    i.sourceFormat = st.text(4);
-    i.sourceFiles = parseJsonArrayText(st.text(5));
-    i.host = st.text(6);
-    i.worldSize = st.i32(7);
-    i.gpuModels = parseJsonArrayText(st.text(8));
-    i.driverVersion = st.text(9);
-    i.cudaVersion = st.text(10);
-    i.cuptiVersion = st.text(11);
-    i.containerImage = st.text(12);
-    i.env = parseJsonObjectText(st.text(13));
-    i.synthetic = st.i32(14) != 0;
-    i.skipped.count = st.i64(15);
-    i.skipped.firstOffset = st.i64(16);
-    i.skipped.firstReason = st.text(17);
-    i.tokensPerStep = st.f64(18);
-    i.flopsPerStep = st.f64(19);
-    i.peakFlops = st.f64(20);
-    r.createdAt = st.text(21);
-    r.rankCount = st.i32(22);
-    r.kernelCount = st.i64(23);
-    r.eventCount = st.i64(24);
+    i.name = st.text(runsColumn("name"));
+    i.config = st.text(runsColumn("config"));
+    i.repeat = st.i32(runsColumn("repeat"));
+    i.sourceFormat = st.text(runsColumn("source_format"));
+    i.sourceFiles = parseJsonArrayText(st.text(runsColumn("source_files")));
+    i.host = st.text(runsColumn("host"));
+    i.worldSize = st.i32(runsColumn("world_size"));
+    i.gpuModels = parseJsonArrayText(st.text(runsColumn("gpu_models")));
+    i.driverVersion = st.text(runsColumn("driver_version"));
+    i.cudaVersion = st.text(runsColumn("cuda_version"));
+    i.cuptiVersion = st.text(runsColumn("cupti_version"));
+    i.containerImage = st.text(runsColumn("container_image"));
+    i.env = parseJsonObjectText(st.text(runsColumn("env")));
+    i.synthetic = st.i32(runsColumn("synthetic")) != 0;
+    i.skipped.count = st.i64(runsColumn("skipped_events"));
+    i.skipped.firstOffset = st.i64(runsColumn("first_skip_offset"));
+    i.skipped.firstReason = st.text(runsColumn("first_skip_reason"));
+    i.tokensPerStep = st.f64(runsColumn("tokens_per_step"));
+    i.flopsPerStep = st.f64(runsColumn("flops_per_step"));
+    i.peakFlops = st.f64(runsColumn("peak_flops"));
+    r.createdAt = st.text(runsColumn("created_at"));
+    r.rankCount = st.i32(kRankCountColumn);
+    r.kernelCount = st.i64(runsColumn("kernel_count"));
+    r.eventCount = st.i64(runsColumn("event_count"));
     return r;
 }
 
@@ -514,34 +515,39 @@ std::int64_t Workspace::insertEvents(const TraceData& t, const ProgressSink& sin
                          "a run named '" + t.info.name + "' already exists (choose another --run name)");
 
     const auto& i = t.info;
-    Statement run(db_, schema::insertSql(schema::kRuns, 1)); // every column but id, in table order
-    int c = 0;
-    auto put = [&](const auto& v) { run.bind(++c, v); };
-    put(i.name);
-    put(i.config.empty() ? i.name : i.config);
-    put(i.repeat);
-    put(i.sourceFormat);
-    put(jsonArrayText(i.sourceFiles));
-    put(i.host);
-    put(i.worldSize);
-    put(jsonArrayText(i.gpuModels));
-    put(i.driverVersion);
-    put(i.cudaVersion);
-    put(i.cuptiVersion);
-    put(i.containerImage);
-    put(jsonObjectText(i.env));
-    put(i.synthetic ? 1 : 0);
-    put(i.skipped.count);
-    put(i.skipped.firstOffset);
-    put(i.skipped.firstReason);
-    put(i.tokensPerStep);
-    put(i.flopsPerStep);
-    put(i.peakFlops);
-    put(nowIso8601());
-    put(static_cast<std::int64_t>(t.kernels.size()));
-    put(static_cast<std::int64_t>(t.eventCount()));
-    if (static_cast<std::size_t>(c) + 1 != schema::kRuns.columns.size())
-        throw std::logic_error("insertEvents: the runs row binds " + std::to_string(c) + " columns");
+    // Every column but id: column k of the description is parameter k (insertSql from column 1).
+    Statement run(db_, schema::insertSql(schema::kRuns, 1));
+    std::size_t bound = 0;
+    auto put = [&](int column, const auto& v) {
+        run.bind(column, v);
+        ++bound;
+    };
+    using schema::runsColumn;
+    put(runsColumn("name"), i.name);
+    put(runsColumn("config"), i.config.empty() ? i.name : i.config);
+    put(runsColumn("repeat"), i.repeat);
+    put(runsColumn("source_format"), i.sourceFormat);
+    put(runsColumn("source_files"), jsonArrayText(i.sourceFiles));
+    put(runsColumn("host"), i.host);
+    put(runsColumn("world_size"), i.worldSize);
+    put(runsColumn("gpu_models"), jsonArrayText(i.gpuModels));
+    put(runsColumn("driver_version"), i.driverVersion);
+    put(runsColumn("cuda_version"), i.cudaVersion);
+    put(runsColumn("cupti_version"), i.cuptiVersion);
+    put(runsColumn("container_image"), i.containerImage);
+    put(runsColumn("env"), jsonObjectText(i.env));
+    put(runsColumn("synthetic"), i.synthetic ? 1 : 0);
+    put(runsColumn("skipped_events"), i.skipped.count);
+    put(runsColumn("first_skip_offset"), i.skipped.firstOffset);
+    put(runsColumn("first_skip_reason"), i.skipped.firstReason);
+    put(runsColumn("tokens_per_step"), i.tokensPerStep);
+    put(runsColumn("flops_per_step"), i.flopsPerStep);
+    put(runsColumn("peak_flops"), i.peakFlops);
+    put(runsColumn("created_at"), nowIso8601());
+    put(runsColumn("kernel_count"), static_cast<std::int64_t>(t.kernels.size()));
+    put(runsColumn("event_count"), static_cast<std::int64_t>(t.eventCount()));
+    if (bound + 1 != std::size(schema::kRunsColumns))
+        throw std::logic_error("insertEvents: the runs row binds " + std::to_string(bound) + " columns");
     run.exec();
     const std::int64_t runId = sqlite3_last_insert_rowid(db_);
 

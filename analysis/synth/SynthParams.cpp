@@ -17,8 +17,9 @@ Ns microseconds(double us) {
 // Typed access to one YAML map with errors that name the file and the key path.
 class Node {
 public:
-    Node(YAML::Node n, std::string path, const std::string& file)
-        : n_(std::move(n)), path_(std::move(path)), file_(file) {}
+    // YAML::Node has no move constructor: n is copied (a handle: O(1)).
+    Node(const YAML::Node& n, std::string path, const std::string& file)
+        : n_(n), path_(std::move(path)), file_(file) {}
 
     Node child(const std::string& key) const {
         if (!n_.IsMap() || !n_[key])

@@ -172,7 +172,7 @@ std::uint8_t dominantOfFew(std::size_t b, std::size_t e, StyleOf styleOf, Weight
 std::uint8_t EventTrack::dominantStyle(std::size_t i, std::size_t j) const {
     if (j <= i)
         return 0;
-    if (j - i < 2 * kFanout || lod_.empty()) // exact: every event votes end - start + 1
+    if (j - i < 2 * std::size_t{kFanout} || lod_.empty()) // exact: every event votes end - start + 1
         return dominantOfFew(
             i, j, [this](std::size_t k) { return style_[k]; },
             [this](std::size_t k) { return end_[k] - start_[k] + 1; });
@@ -305,7 +305,7 @@ std::size_t EventTrack::memoryBytes() const {
                     busy_.capacity() * sizeof(Ns) + name_.capacity() * 4 + style_.capacity() +
                     kind_.capacity();
     for (const auto& l : lod_)
-        b += l.capacity() + sizeof(l);
+        b += l.capacity() + sizeof(std::vector<std::uint8_t>); // the level's bytes and its vector
     return b;
 }
 

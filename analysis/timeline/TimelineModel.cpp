@@ -28,7 +28,7 @@ std::size_t TimelineModel::memoryBytes() const {
              r.label.capacity();
     }
     for (const auto& s : names)
-        b += sizeof(s) + s.capacity();
+        b += sizeof(std::string) + s.capacity(); // the string object and its heap text
     b += steps.capacity() * sizeof(StepRange);
     return b;
 }

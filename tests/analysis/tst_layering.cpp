@@ -17,10 +17,6 @@ namespace fs = std::filesystem;
 
 // Where the rule does not apply, relative to the source root.
 const char* const kAllowedFolders[] = {"analysis/store/", "analysis/import/nsys/"};
-// Files that still hold SQL while the table-driven schema rewrite (issue 16, "One description per stored
-// row type") moves their DDL, inserts and summary reads into store/: remove each entry when its SQL moves.
-const char* const kPendingFiles[] = {"analysis/metrics/RunSummaries.h", "analysis/metrics/RunSummaries.cpp",
-                                     "analysis/metrics/RunSummaryReader.cpp"};
 
 struct Finding {
     int line = 0;
@@ -120,9 +116,6 @@ bool startsWith(const std::string& s, const char* prefix) {
 bool exempt(const std::string& rel) {
     for (const char* f : kAllowedFolders)
         if (startsWith(rel, f))
-            return true;
-    for (const char* f : kPendingFiles)
-        if (rel == f)
             return true;
     return false;
 }

@@ -3,6 +3,7 @@
 
 #include "core/InputError.h"
 #include "ingest/IngestPipeline.h"
+#include "store/Tables.h"
 #include "store/Workspace.h"
 
 #include <QTemporaryDir>
@@ -104,6 +105,93 @@ private slots:
         QCOMPARE(runs.size(), std::size_t(1));
         QCOMPARE(runs[0].kernelCount, std::int64_t(2));
         QCOMPARE(runs[0].rankCount, 1);
+    }
+
+    // Every column of `runs` gets a distinct value; each is checked by column NAME in SQL (a list written
+    // here, independent of store/Tables.h) and through runs() member by member. A bind or read that
+    // addresses the wrong column fails here; the list must name every column.
+    void runsRowRoundTripsEveryColumn() {
+        Workspace ws(path("runsrow.cnpdb"), Workspace::Mode::CreateIfMissing);
+        auto t = testing::tinyTrace();
+        RunInfo& i = t.info;
+        i.name = "run-a", i.config = "cfg-b", i.repeat = 3, i.sourceFormat = "fmt-c";
+        i.sourceFiles = {"f-d"}, i.host = "host-e", i.worldSize = 5, i.gpuModels = {"gpu-f"};
+        i.driverVersion = "drv-g", i.cudaVersion = "cuda-h", i.cuptiVersion = "cupti-i";
+        i.containerImage = "img-j", i.env = {{"K", "v-k"}}, i.synthetic = true;
+        i.skipped = {};
+        i.skipped.add(17, "reason-l");
+        i.skipped.add(99, "later");
+        i.tokensPerStep = 19.5, i.flopsPerStep = 23.25, i.peakFlops = 29.125;
+        const auto id = insert(ws, t);
+        const std::vector<std::pair<std::string, QVariant>> expected = {
+            {"id", QVariant::fromValue<qint64>(id)},
+            {"name", "run-a"},
+            {"config", "cfg-b"},
+            {"repeat", 3},
+            {"source_format", "fmt-c"},
+            {"source_files", R"(["f-d"])"},
+            {"host", "host-e"},
+            {"world_size", 5},
+            {"gpu_models", R"(["gpu-f"])"},
+            {"driver_version", "drv-g"},
+            {"cuda_version", "cuda-h"},
+            {"cupti_version", "cupti-i"},
+            {"container_image", "img-j"},
+            {"env", R"({"K":"v-k"})"},
+            {"synthetic", 1},
+            {"skipped_events", 2},
+            {"first_skip_offset", 17},
+            {"first_skip_reason", "reason-l"},
+            {"tokens_per_step", 19.5},
+            {"flops_per_step", 23.25},
+            {"peak_flops", 29.125},
+            {"created_at", QVariant()}, // the insert time: checked for shape below
+            {"kernel_count", 2},
+            {"event_count", QVariant::fromValue<qint64>(static_cast<qint64>(t.eventCount()))}};
+        QCOMPARE(expected.size(), schema::kRuns.columns.size());
+        for (const auto& [column, value] : expected) {
+            QVERIFY2(schema::kRuns.has(column), column.c_str());
+            Statement st(ws.db(), "SELECT " + column + " FROM runs WHERE id = ?");
+            st.bind(1, id);
+            QVERIFY(st.step());
+            if (!value.isValid())
+                QCOMPARE(st.text(0).size(), std::size_t(20)); // 2026-01-02T03:04:05Z
+            else if (value.typeId() == QMetaType::QString)
+                QCOMPARE(QString::fromStdString(st.text(0)), value.toString());
+            else if (value.typeId() == QMetaType::Double)
+                QCOMPARE(st.f64(0), value.toDouble());
+            else
+                QCOMPARE(st.i64(0), value.toLongLong());
+        }
+        const auto runs = ws.runs();
+        QCOMPARE(runs.size(), std::size_t(1));
+        const RunRecord& r = runs[0];
+        QCOMPARE(r.id, id);
+        QCOMPARE(r.info.name, std::string("run-a"));
+        QCOMPARE(r.info.config, std::string("cfg-b"));
+        QCOMPARE(r.info.repeat, 3);
+        QCOMPARE(r.info.sourceFormat, std::string("fmt-c"));
+        QCOMPARE(r.info.sourceFiles, std::vector<std::string>{"f-d"});
+        QCOMPARE(r.info.host, std::string("host-e"));
+        QCOMPARE(r.info.worldSize, 5);
+        QCOMPARE(r.info.gpuModels, std::vector<std::string>{"gpu-f"});
+        QCOMPARE(r.info.driverVersion, std::string("drv-g"));
+        QCOMPARE(r.info.cudaVersion, std::string("cuda-h"));
+        QCOMPARE(r.info.cuptiVersion, std::string("cupti-i"));
+        QCOMPARE(r.info.containerImage, std::string("img-j"));
+        QCOMPARE(r.info.env.size(), std::size_t(1));
+        QCOMPARE(r.info.env[0].second, std::string("v-k"));
+        QVERIFY(r.info.synthetic);
+        QCOMPARE(r.info.skipped.count, std::int64_t(2));
+        QCOMPARE(r.info.skipped.firstOffset, std::int64_t(17));
+        QCOMPARE(r.info.skipped.firstReason, std::string("reason-l"));
+        QCOMPARE(r.info.tokensPerStep, 19.5);
+        QCOMPARE(r.info.flopsPerStep, 23.25);
+        QCOMPARE(r.info.peakFlops, 29.125);
+        QCOMPARE(r.createdAt.size(), std::size_t(20));
+        QCOMPARE(r.rankCount, 1);
+        QCOMPARE(r.kernelCount, std::int64_t(2));
+        QCOMPARE(r.eventCount, static_cast<std::int64_t>(t.eventCount()));
     }
 
     // Runs inserted unsorted and interleaved by rank: each table's rows of a run are one id range,

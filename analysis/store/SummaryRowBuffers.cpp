@@ -1,0 +1,52 @@
+#include "store/SummaryRowBuffers.h"
+
+#include "store/SummaryTables.h"
+#include "store/Tables.h"
+
+namespace cnp {
+
+namespace {
+
+struct NoStrings {}; // the summary rows hold no trace string ids
+
+// run_id (parameter 1, bound at flush), then every value column of `table` from `row`.
+template <class Table, class Row> void addRow(RowBuffer& b, const Table& table, const Row& row) {
+    b.bindRunId(1);
+    table.bindRow(b, 1, row, NoStrings{});
+    b.exec();
+}
+
+} // namespace
+
+SummaryRowBuffers::SummaryRowBuffers()
+    : rank_(schema::insertSql(schema::kSummaryRank)), step_(schema::insertSql(schema::kSummaryStep)),
+      exclusive_(schema::insertSql(schema::kSummaryExclusive)),
+      kernel_(schema::insertSql(schema::kSummaryKernel)), gap_(schema::insertSql(schema::kSummaryGap)),
+      sync_(schema::insertSql(schema::kSummarySync)) {}
+
+void SummaryRowBuffers::add(const SummaryRankRow& r) {
+    addRow(rank_, schema::kSummaryRankRows, r);
+}
+void SummaryRowBuffers::add(const SummaryStepRow& r) {
+    addRow(step_, schema::kSummaryStepRows, r);
+}
+void SummaryRowBuffers::add(const SummaryExclusiveRow& r) {
+    addRow(exclusive_, schema::kSummaryExclusiveRows, r);
+}
+void SummaryRowBuffers::add(const SummaryKernelRow& r) {
+    addRow(kernel_, schema::kSummaryKernelRows, r);
+}
+void SummaryRowBuffers::add(const SummaryGapRow& r) {
+    addRow(gap_, schema::kSummaryGapRows, r);
+}
+void SummaryRowBuffers::add(const SummarySyncRow& r) {
+    addRow(sync_, schema::kSummarySyncRows, r);
+}
+
+void SummaryRowBuffers::write(Workspace& ws, std::int64_t runId) const {
+    deleteRunSummaries(ws, runId); // creates the tables when missing
+    for (const RowBuffer* b : {&rank_, &step_, &exclusive_, &kernel_, &gap_, &sync_})
+        b->flush(ws, runId);
+}
+
+} // namespace cnp

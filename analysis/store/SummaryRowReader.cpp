@@ -1,0 +1,108 @@
+#include "store/SummaryRowReader.h"
+
+#include "store/Sqlite.h"
+#include "store/SummaryTables.h"
+#include "store/Tables.h"
+#include "store/Workspace.h"
+
+#include <string>
+
+namespace cnp {
+
+namespace {
+
+struct NoStrings {}; // the summary rows hold no trace string ids
+
+// Reads every result row of `st` (a SELECT of `table`'s selectList) into a Row.
+template <class Row, class Table> std::vector<Row> readAll(Statement& st, const Table& table) {
+    std::vector<Row> out;
+    NoStrings ctx;
+    while (st.step()) {
+        Row r;
+        table.readRow(st, 0, r, ctx);
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<SummaryRankRow> SummaryRowReader::ranks() const {
+    const auto& t = schema::kSummaryRankRows;
+    const auto present = columnsOf(ws_, t.name);
+    Statement st(ws_.db(), "SELECT " + t.selectList("", [&](std::string_view c) {
+        return present.count(c) > 0;
+    }) + " FROM summary_rank WHERE run_id = ? ORDER BY rank");
+    st.bind(1, runId_);
+    return readAll<SummaryRankRow>(st, t);
+}
+
+std::vector<SummaryExclusiveRow> SummaryRowReader::exclusive(std::int32_t rank, std::int32_t step) const {
+    const auto& t = schema::kSummaryExclusiveRows;
+    Statement st(ws_.db(),
+                 "SELECT " + t.selectList("e.") +
+                     " FROM summary_exclusive e WHERE e.run_id = ? AND e.rank = ? AND e.step_index = ? "
+                     "AND EXISTS (SELECT 1 FROM strings s WHERE s.id = e.category_id)");
+    st.bind(1, runId_).bind(2, rank).bind(3, step);
+    return readAll<SummaryExclusiveRow>(st, t);
+}
+
+std::vector<SummaryExclusiveRow> SummaryRowReader::stepExclusive(std::int32_t rank) const {
+    const auto& t = schema::kSummaryExclusiveRows;
+    Statement st(ws_.db(), "SELECT " + t.selectList("e.") +
+                               " FROM summary_exclusive e WHERE e.run_id = ? AND e.step_index >= 0 AND "
+                               "(? < 0 OR e.rank = ?) AND EXISTS (SELECT 1 FROM strings s WHERE s.id = "
+                               "e.category_id)");
+    st.bind(1, runId_).bind(2, rank).bind(3, rank);
+    return readAll<SummaryExclusiveRow>(st, t);
+}
+
+std::vector<SummaryStepRow> SummaryRowReader::steps(std::int32_t rank) const {
+    const auto& t = schema::kSummaryStepRows;
+    Statement st(ws_.db(), "SELECT " + t.selectList("p.") +
+                               " FROM summary_step p WHERE p.run_id = ? AND (? < 0 OR p.rank = ?) "
+                               "ORDER BY p.rank, p.step_index");
+    st.bind(1, runId_).bind(2, rank).bind(3, rank);
+    return readAll<SummaryStepRow>(st, t);
+}
+
+std::int64_t SummaryRowReader::kernelTotalNs(std::int32_t rank) const {
+    Statement st(ws_.db(),
+                 "SELECT COALESCE(SUM(total_ns), 0) FROM summary_kernel WHERE run_id = ? AND rank = ?");
+    st.bind(1, runId_).bind(2, rank);
+    return st.step() ? st.i64(0) : 0;
+}
+
+std::vector<SummaryKernelRow> SummaryRowReader::kernels(std::int32_t rank, std::size_t limit) const {
+    const auto& t = schema::kSummaryKernelRows;
+    std::string sql = "SELECT " + t.selectList("k.") +
+                      " FROM summary_kernel k JOIN strings n ON n.id = k.name_id WHERE k.run_id = ? AND "
+                      "k.rank = ? ORDER BY k.total_ns DESC, n.value";
+    if (limit > 0)
+        sql += " LIMIT " + std::to_string(limit);
+    Statement st(ws_.db(), sql);
+    st.bind(1, runId_).bind(2, rank);
+    return readAll<SummaryKernelRow>(st, t);
+}
+
+std::vector<SummaryGapRow> SummaryRowReader::gaps(std::int64_t minLengthNs) const {
+    const auto& t = schema::kSummaryGapRows;
+    Statement st(ws_.db(), "SELECT " + t.selectList("g.") +
+                               " FROM summary_gap g WHERE g.run_id = ? AND g.end_ns - g.start_ns >= ? "
+                               "ORDER BY g.end_ns - g.start_ns DESC, g.rank, g.start_ns");
+    st.bind(1, runId_).bind(2, minLengthNs);
+    return readAll<SummaryGapRow>(st, t);
+}
+
+std::vector<SummarySyncRow> SummaryRowReader::syncs() const {
+    const auto& t = schema::kSummarySyncRows;
+    if (!hasTable(ws_, t.name))
+        return {};
+    Statement st(ws_.db(), "SELECT " + t.selectList("y.") +
+                               " FROM summary_sync y WHERE y.run_id = ? "
+                               "ORDER BY y.end_ns - y.start_ns DESC, y.rank, y.start_ns");
+    st.bind(1, runId_);
+    return readAll<SummarySyncRow>(st, t);
+}
+
+} // namespace cnp

@@ -1,0 +1,43 @@
+#pragma once
+// Typed reads of one run's summary rows (docs/schema.md, "Summary tables"). Every column is read into
+// its store/SummaryRows.h member through the table description (store/Tables.h); `*_id` columns come
+// back as their text. Reads precomputed rows only: O(rows read). Order of each result as documented.
+#include "store/SummaryRows.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace cnp {
+
+class Workspace;
+
+class SummaryRowReader {
+public:
+    SummaryRowReader(const Workspace& ws, std::int64_t runId) : ws_(ws), runId_(runId) {}
+
+    // Every summary_rank row, by rank. Columns an older table lacks read as NULL (0 / nullopt).
+    std::vector<SummaryRankRow> ranks() const;
+    // The summary_exclusive rows of (rank, step) (step -1: the whole window), in storage order; rows whose
+    // category is not in `strings` are left out.
+    std::vector<SummaryExclusiveRow> exclusive(std::int32_t rank, std::int32_t step) const;
+    // The summary_exclusive rows of every step (step_index >= 0) of `rank`, or of every rank (rank < 0).
+    std::vector<SummaryExclusiveRow> stepExclusive(std::int32_t rank) const;
+    // summary_step rows of `rank` (every rank when rank < 0), by (rank, step_index).
+    std::vector<SummaryStepRow> steps(std::int32_t rank) const;
+    // Sum of total_ns over the summary_kernel rows of `rank` (-1: the all-ranks rows).
+    std::int64_t kernelTotalNs(std::int32_t rank) const;
+    // summary_kernel rows of `rank` (-1: all ranks together) whose name is in `strings`, by total_ns
+    // descending then name; at most `limit` rows (0: all).
+    std::vector<SummaryKernelRow> kernels(std::int32_t rank, std::size_t limit) const;
+    // summary_gap rows at least `minLengthNs` long, longest first, then by (rank, start).
+    std::vector<SummaryGapRow> gaps(std::int64_t minLengthNs) const;
+    // summary_sync rows, longest first, then by (rank, start); none when the table does not exist.
+    std::vector<SummarySyncRow> syncs() const;
+
+private:
+    const Workspace& ws_;
+    std::int64_t runId_;
+};
+
+} // namespace cnp
