@@ -66,7 +66,51 @@ YAxis drawYAxis(cairo_t* cr, double maxValue, double left, double right, double 
     return ax;
 }
 
-constexpr double kBarHeight = 220, kBarLeft = 52, kBarRight = 8, kBarTop = 18, kBarBottom = 30;
+// An annotation above a bar: its lines ('\n' between them) each centred on cx, the last ending at bottom.
+void annotationAbove(cairo_t* cr, const std::string& text, double cx, double bottom, const TextStyle& st) {
+    std::vector<std::string> lines;
+    for (std::size_t from = 0;;) {
+        const std::size_t nl = text.find('\n', from);
+        lines.push_back(text.substr(from, nl == std::string::npos ? std::string::npos : nl - from));
+        if (nl == std::string::npos)
+            break;
+        from = nl + 1;
+    }
+    const double lineHeight = measureText(cr, "Ag", st).height;
+    double y = bottom - lineHeight * static_cast<double>(lines.size());
+    for (const auto& l : lines) {
+        drawText(cr, l, cx, y, st, HAlign::Center);
+        y += lineHeight;
+    }
+}
+
+constexpr double kBarHeight = 220, kBarLeft = 52, kBarRight = 8, kBarTop = 18, kBarBottom = 40;
+constexpr int kLabelLines = 3; // what fits in kBarBottom below the axis
+
+// A category label under its bar, centred on cx with its top at y, within `width`: one line when it fits,
+// else broken before a '+' or after a space (configuration names are chains such as
+// "AC2+ACCL+CompilerOpt") onto at most kLabelLines lines, each filled greedily; only the last line, or a
+// piece without a break that fits, is elided at its end. O(label length x pieces) measurements.
+void categoryLabel(cairo_t* cr, const std::string& label, double cx, double y, double width) {
+    std::vector<std::string> pieces;
+    std::size_t from = 0;
+    for (std::size_t i = 1; i <= label.size(); ++i)
+        if (i == label.size() || label[i] == '+' || label[i - 1] == ' ') {
+            pieces.push_back(label.substr(from, i - from));
+            from = i;
+        }
+    const double lineHeight = measureText(cr, "Ag", kLabel).height;
+    std::size_t next = 0;
+    for (int line = 0; line < kLabelLines && next < pieces.size(); ++line) {
+        std::string text = pieces[next++];
+        const bool last = line + 1 == kLabelLines;
+        while (next < pieces.size() && (last || !isElided(cr, text + pieces[next], kLabel, width)))
+            text += pieces[next++];
+        while (!text.empty() && text.back() == ' ')
+            text.pop_back();
+        drawText(cr, text, cx, y + line * lineHeight, kLabel, HAlign::Center, width, Elide::End);
+    }
+}
 
 void drawBars(cairo_t* cr, const BarChart& c, double width) {
     const double plotW = width - kBarLeft - kBarRight, plotH = kBarHeight - kBarTop - kBarBottom;
@@ -86,9 +130,9 @@ void drawBars(cairo_t* cr, const BarChart& c, double width) {
                 line(cr, cx - 5, ax.y(e), cx + 5, ax.y(e), "#222222", 1);
         }
         if (!b.annotation.empty())
-            textAt(cr, b.annotation, cx, ax.y(std::max(b.value, b.errHi)) - 7,
-                   b.muted ? kMutedAnnotation : kAnnotation, HAlign::Center);
-        drawText(cr, b.label, cx, kBarTop + plotH + 4, kLabel, HAlign::Center, slot - 4, Elide::End);
+            annotationAbove(cr, b.annotation, cx, ax.y(std::max(b.value, b.errHi)) - 2.5,
+                            b.muted ? kMutedAnnotation : kAnnotation);
+        categoryLabel(cr, b.label, cx, kBarTop + plotH + 4, slot - 4);
     }
     line(cr, kBarLeft, ax.y(0), width - kBarRight, ax.y(0), kAxisLine);
 }
@@ -186,7 +230,7 @@ void drawWaterfall(cairo_t* cr, const WaterfallChart& c, double width) {
         const double lo = std::min(from, to), hi = std::max(from, to);
         rect(cr, cx(i) - barW / 2, ax.y(hi), barW, std::max(0.5, ax.y(lo) - ax.y(hi)), color, alpha);
         textAt(cr, annotation, cx(i), ax.y(hi) - 7, muted ? kMutedAnnotation : kAnnotation, HAlign::Center);
-        drawText(cr, label, cx(i), kBarTop + plotH + 4, kLabel, HAlign::Center, slot - 4, Elide::End);
+        categoryLabel(cr, label, cx(i), kBarTop + plotH + 4, slot - 4);
     };
     column(0, 0, c.start, c.startColor, 1, tickLabel(c.start), c.startLabel, false);
     run = c.start;

@@ -4,9 +4,9 @@
 // Sizes in points; text through report/CairoText (Pango). Colours from the figure (report/Palette).
 #include "report/Figure.h"
 
-#include <string>
+#include <cairo.h>
 
-typedef struct _cairo cairo_t;
+#include <string>
 
 namespace cnp::report {
 

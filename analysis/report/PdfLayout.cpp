@@ -107,22 +107,49 @@ void PdfLayout::title(const std::string& title, const std::string& meta) {
 void PdfLayout::heading(const std::string& text, double size, double keepWithNext) {
     const TextStyle st{size, true};
     const double h = measureText(cr_, text, st, contentWidth()).height;
-    ensure(h + 8 + keepWithNext);
+    ensure(8 + h + 3 + keepWithNext); // the space above, the text, the space below, what must follow
     y_ += 8;
     y_ += drawText(cr_, text, page_.margin, y_, st, HAlign::Left, contentWidth()).height + 3;
 }
 
-void PdfLayout::section(const std::string& title) {
+void PdfLayout::section(const std::string& title, const std::vector<Block>& blocks) {
     // A section starts on a new page unless the current one is still mostly empty.
     if (y_ > page_.margin + (bottom() - page_.margin) * 0.55)
         newPage();
-    heading(title, 13, 80);
+    heading(title, 13, std::max(80.0, blocks.empty() ? 0.0 : leadHeight(blocks.front()) + 5));
     setColor(cr_, "#cccccc");
     cairo_set_line_width(cr_, 0.6);
     cairo_move_to(cr_, page_.margin, y_);
     cairo_line_to(cr_, page_.width - page_.margin, y_);
     cairo_stroke(cr_);
     y_ += 5;
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+        if (const auto* h = std::get_if<Heading>(&blocks[i]))
+            heading(h->text, 10, i + 1 < blocks.size() ? leadHeight(blocks[i + 1]) : 0);
+        else
+            block(blocks[i]);
+    }
+}
+
+double PdfLayout::leadHeight(const Block& b) {
+    if (const auto* h = std::get_if<Heading>(&b))
+        return measureText(cr_, h->text, TextStyle{10, true}, contentWidth()).height + 11;
+    if (const auto* p = std::get_if<Paragraph>(&b))
+        return measureText(cr_, p->text, kBody, contentWidth()).height;
+    if (const auto* f = std::get_if<Figure>(&b))
+        return figureHeight(*f);
+    if (const auto* t = std::get_if<Table>(&b)) {
+        std::vector<double> heights;
+        const auto widths = measureTable(*t, heights);
+        double h = headerRow(*t, widths, false);
+        for (std::size_t r = 0; r < heights.size() && r < 2; ++r)
+            h += heights[r];
+        scale_ = 1;
+        return h;
+    }
+    if (const auto* l = std::get_if<NoteList>(&b); l && !l->notes.empty())
+        return noteHeight(l->notes.front()) + 6;
+    return 0;
 }
 
 void PdfLayout::paragraph(const std::string& text) {
@@ -131,11 +158,16 @@ void PdfLayout::paragraph(const std::string& text) {
     y_ += drawText(cr_, text, page_.margin, y_, kBody, HAlign::Left, contentWidth()).height + 5;
 }
 
+double PdfLayout::figureHeight(const Figure& f) const {
+    const std::string caption = "Figure " + std::to_string(figureNo_ + 1) + ". " + f.caption;
+    return chartHeight(f.chart, contentWidth()) + measureText(cr_, caption, kCaption, contentWidth()).height +
+           8;
+}
+
 void PdfLayout::figure(const Figure& f) {
     const double h = chartHeight(f.chart, contentWidth());
     const std::string caption = "Figure " + std::to_string(figureNo_ + 1) + ". " + f.caption;
-    const double ch = measureText(cr_, caption, kCaption, contentWidth()).height;
-    ensure(h + ch + 8);
+    ensure(figureHeight(f));
     ++figureNo_;
     cairo_save(cr_);
     cairo_translate(cr_, page_.margin, y_);
@@ -299,7 +331,7 @@ void PdfLayout::row(const Table& t, const std::vector<Cell>& cells, const std::v
     y_ += height;
 }
 
-void PdfLayout::table(const Table& t) {
+std::vector<double> PdfLayout::measureTable(const Table& t, std::vector<double>& rowHeights) {
     // A table wider than the page at its minimum widths is set in smaller text (down to kMinTableScale).
     scale_ = 1;
     auto widths = columnWidths(t);
@@ -310,9 +342,15 @@ void PdfLayout::table(const Table& t) {
         scale_ = std::max(kMinTableScale, scale_ * contentWidth() / total);
         widths = columnWidths(t);
     }
-    std::vector<double> heights;
+    rowHeights.clear();
     for (const auto& r : t.rows)
-        heights.push_back(rowHeight(t, r, widths));
+        rowHeights.push_back(rowHeight(t, r, widths));
+    return widths;
+}
+
+void PdfLayout::table(const Table& t) {
+    std::vector<double> heights;
+    const auto widths = measureTable(t, heights);
     // The header and the first rows together, then rows until the page ends; the header repeats.
     double lead = 0;
     for (std::size_t r = 0; r < t.rows.size() && r < 2; ++r)
@@ -330,18 +368,35 @@ void PdfLayout::table(const Table& t) {
     scale_ = 1;
 }
 
+namespace {
+
+constexpr double kNoteIndent = 8;
+
+TextStyle noteHeadStyle() {
+    TextStyle bold = kBody;
+    bold.bold = true;
+    return bold;
+}
+
+} // namespace
+
+double PdfLayout::noteHeight(const Note& n) const {
+    const double w = contentWidth() - kNoteIndent;
+    const std::string head = std::string(severityLabel(n.severity)) + ": " + n.title;
+    double h = measureText(cr_, head, noteHeadStyle(), w).height;
+    if (!n.explanation.empty())
+        h += measureText(cr_, n.explanation, kBody, w).height + 2;
+    return h + static_cast<double>(n.evidence.size()) * 10;
+}
+
 void PdfLayout::notes(const NoteList& l) {
-    const double indent = 8, w = contentWidth() - indent;
+    const double indent = kNoteIndent, w = contentWidth() - indent;
     TextStyle evidence = kCaption;
     evidence.italic = false;
     for (const auto& n : l.notes) {
         const std::string head = std::string(severityLabel(n.severity)) + ": " + n.title;
-        TextStyle bold = kBody;
-        bold.bold = true;
-        double h = measureText(cr_, head, bold, w).height;
-        if (!n.explanation.empty())
-            h += measureText(cr_, n.explanation, kBody, w).height + 2;
-        h += static_cast<double>(n.evidence.size()) * 10;
+        const TextStyle bold = noteHeadStyle();
+        const double h = noteHeight(n);
         ensure(h + 6);
         setColor(cr_, severityColor(n.severity));
         cairo_rectangle(cr_, page_.margin, y_, 3, h);
@@ -359,10 +414,9 @@ void PdfLayout::notes(const NoteList& l) {
     }
 }
 
+// Every block but a Heading (section() lays those out, with what follows them).
 void PdfLayout::block(const Block& b) {
-    if (const auto* h = std::get_if<Heading>(&b))
-        heading(h->text, 10, 40);
-    else if (const auto* p = std::get_if<Paragraph>(&b))
+    if (const auto* p = std::get_if<Paragraph>(&b))
         paragraph(p->text);
     else if (const auto* f = std::get_if<Figure>(&b))
         figure(*f);
@@ -383,7 +437,8 @@ void PdfLayout::appendix() {
     mono.mono = true;
     mono.size = 7;
     for (const auto& [n, name] : elided_) {
-        const std::string text = "[" + std::to_string(n) + "] " + name;
+        // A no-break space: a name without spaces that must wrap keeps its number on its first line.
+        const std::string text = "[" + std::to_string(n) + "]\u00a0" + name;
         const double h = measureText(cr_, text, mono, contentWidth()).height;
         ensure(h);
         y_ += drawText(cr_, text, page_.margin, y_, mono, HAlign::Left, contentWidth()).height + 3;

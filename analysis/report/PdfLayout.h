@@ -26,8 +26,9 @@ public:
     PdfLayout(cairo_t* cr, PageGeometry page, std::string footer, int totalPages);
 
     void title(const std::string& title, const std::string& meta);
-    void section(const std::string& title);
-    void block(const Block& b);
+    // The section's heading and its blocks. A heading (the section's, or a sub-heading) starts a new page
+    // unless the start of the block after it fits below it too (leadHeight).
+    void section(const std::string& title, const std::vector<Block>& blocks);
     // The numbered full names of every elided kernel name, on new pages; nothing when none was elided.
     void appendix();
     // Ends the last page; returns the number of pages.
@@ -40,10 +41,19 @@ private:
     void newPage();
     void footer();
     void heading(const std::string& text, double size, double keepWithNext);
+    // The height of the part of `b` that must share a page with the heading before it: a paragraph or a
+    // figure (with its caption) whole, a table's header and first two rows, a note list's first note.
+    double leadHeight(const Block& b);
+    void block(const Block& b);
     void paragraph(const std::string& text);
     void figure(const Figure& f);
+    double figureHeight(const Figure& f) const; // chart, caption and the space after them
     void table(const Table& t);
+    // Sets scale_ for `t` (text shrunk for a table too wide at its natural size); returns its column widths
+    // and fills `rowHeights`.
+    std::vector<double> measureTable(const Table& t, std::vector<double>& rowHeights);
     void notes(const NoteList& l);
+    double noteHeight(const Note& n) const; // the coloured bar's height
     std::vector<double> columnWidths(const Table& t) const;
     double headerRow(const Table& t, const std::vector<double>& widths, bool draw);
     double rowHeight(const Table& t, const std::vector<Cell>& cells, const std::vector<double>& widths) const;

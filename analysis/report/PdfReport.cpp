@@ -31,11 +31,8 @@ int render(const report::ReportModel& m, report::PageGeometry page, cairo_write_
     cairo_t* cr = cairo_create(surface);
     report::PdfLayout layout(cr, page, m.title + " · " + m.workspace, totalPages);
     layout.title(m.title, m.metaLine());
-    for (const auto& s : m.sections) {
-        layout.section(s.title);
-        for (const auto& b : s.blocks)
-            layout.block(b);
-    }
+    for (const auto& s : m.sections)
+        layout.section(s.title, s.blocks);
     layout.appendix();
     const int pages = layout.finish();
     cairo_destroy(cr);

@@ -36,8 +36,12 @@ Figure ablationFigure(const StudyContext& c) {
         b.errHi = cfg.throughputCiHi;
         b.color = c.colorOf(cfg.config);
         const bool isBaseline = cfg.config == c.ablation.baseline;
-        b.annotation = units::ratio(cfg.speedupVsBaseline.value) +
-                       (cfg.speedupVsBaseline.significant || isBaseline ? "" : " n.s.");
+        // On a line of its own (narrow bars). Without a CI (too few steps) "n.s." would claim a CI that
+        // includes 1.
+        const char* qualifier = cfg.speedupVsBaseline.significant || isBaseline ? ""
+                                : cfg.speedupVsBaseline.hasCi                   ? "\nn.s."
+                                                                                : "\nno CI";
+        b.annotation = units::ratio(cfg.speedupVsBaseline.value) + qualifier;
         b.muted = !cfg.speedupVsBaseline.significant && !isBaseline;
         chart.bars.push_back(b);
     }
@@ -140,7 +144,10 @@ Section ablationSection(const StudyContext& c) {
         "Throughput per configuration in report order (median over all steps of all runs), with the 95% "
         "bootstrap confidence interval as error bars and the speedup over the baseline " +
         c.ablation.baseline +
-        " above each bar. \"n.s.\" marks a ratio whose CI includes 1 (not significant)."});
+        " above each bar. \"n.s.\" marks a ratio whose CI includes 1 (not significant), \"no CI\" one "
+        "without a CI "
+        "(fewer than " +
+        std::to_string(kMinSamplesForCi) + " steps on either side)."});
     s.blocks.push_back(ablationFigure(c));
     s.blocks.push_back(ablationTable(c));
     auto warnings = ablationWarnings(c);

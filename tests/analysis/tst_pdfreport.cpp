@@ -169,6 +169,82 @@ private slots:
         QVERIFY2(flat.remove(space).contains(name.remove(space)), qPrintable(text));
     }
 
+    // A sub-heading never ends a page without the start of its block: the whole figure, the first note
+    // of a list, a table's header and first two rows. The heading is placed after 0..55 one-line
+    // paragraphs (about 15.5 pt each), so it meets every distance to the page's bottom; its page and the
+    // page of its block's marker must be the same.
+    void headingsKeepWithTheirBlock_data() {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("marker");
+        QTest::newRow("heatmap figure") << 0 << "Figure 1. marker caption";
+        QTest::newRow("notes") << 1 << "marker note";
+        QTest::newRow("table") << 2 << "marker row 1";
+    }
+    void headingsKeepWithTheirBlock() {
+        QFETCH(int, kind);
+        QFETCH(QString, marker);
+        report::Block block;
+        if (kind == 0) {
+            report::HeatmapChart h;
+            h.unit = "ms";
+            h.rowTitle = "rank";
+            h.columnTitle = "step";
+            h.columns = 10;
+            for (int r = 0; r < 16; ++r)
+                h.rowLabels.push_back(std::to_string(r));
+            for (int i = 0; i < 160; ++i)
+                h.values.push_back(1000 + i % 7);
+            block = report::Figure{"marker caption", h};
+        } else if (kind == 1) {
+            report::Note n{InsightSeverity::Warning,
+                           "marker note",
+                           "An explanation of two lines or so, long "
+                           "enough to wrap once across the width of an A4 page in the body text size.",
+                           {}};
+            for (int i = 0; i < 8; ++i)
+                n.evidence.push_back("evidence line " + std::to_string(i));
+            block = report::NoteList{{n}};
+        } else {
+            report::Table t;
+            t.id = "marker";
+            t.columns = {{"Name", report::ColumnKind::Text, {"name"}},
+                         {"Value", report::ColumnKind::Number, {"v"}}};
+            for (int r = 1; r <= 3; ++r) {
+                report::Cell name, value;
+                name.text = "marker row " + std::to_string(r);
+                value.text = "1.00";
+                t.rows.push_back({name, value});
+            }
+            block = t;
+        }
+        QStringList misplaced;
+        for (int fillers = 0; fillers <= 55; ++fillers) {
+            report::ReportModel m;
+            m.title = "Keep with next";
+            m.workspace = "w.cnpdb";
+            report::Section s{ReportSection::Ranks, "Section", {}};
+            for (int i = 0; i < fillers; ++i)
+                s.blocks.push_back(report::Paragraph{"filler " + std::to_string(i)});
+            s.blocks.push_back(report::Heading{"Kept heading"});
+            s.blocks.push_back(block);
+            m.sections.push_back(s);
+            std::ostringstream out;
+            writePdfReport(m, out);
+            const QStringList pages =
+                poppler("pdftotext", {"-enc", "UTF-8", saved(out.str(), "keep.pdf"), "-"}).split('\f');
+            int headingPage = -1, markerPage = -1;
+            for (int i = 0; i < pages.size(); ++i) {
+                headingPage = headingPage < 0 && pages[i].contains("Kept heading") ? i : headingPage;
+                markerPage = markerPage < 0 && pages[i].contains(marker) ? i : markerPage;
+            }
+            QVERIFY2(headingPage >= 0 && markerPage >= 0, qPrintable(pages.join("\n----\n")));
+            if (headingPage != markerPage)
+                misplaced << QString::number(fillers);
+        }
+        QVERIFY2(misplaced.isEmpty(),
+                 qPrintable("heading alone at the bottom after fillers " + misplaced.join(' ')));
+    }
+
     void emptyWorkspaceIsAnError() {
         Workspace ws(dir_.filePath("empty.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
         std::ostringstream out;

@@ -95,6 +95,20 @@ private slots:
         QCOMPARE(w.endLabel, "= " + std::string(testing::kFixtureFused)); // the end bar: the last total
     }
 
+    // The speedup above each bar: the baseline plain; +Fused→Opt's 10 / 8 = 1.25× from 4 steps, too few for
+    // a CI, so marked "no CI" on a line of its own (never "n.s.", which would claim a CI including 1).
+    void ablationBarAnnotations() {
+        const auto m = model();
+        const auto figures = blocksOf<Figure>(*sectionOf(m, ReportSection::Ablation));
+        QCOMPARE(figures.size(), std::size_t(1));
+        const auto& bars = std::get<BarChart>(figures[0]->chart).bars;
+        QCOMPARE(bars.size(), std::size_t(2));
+        QCOMPARE(QString::fromStdString(bars[0].annotation), QStringLiteral("1.00×"));
+        QVERIFY(!bars[0].muted);
+        QCOMPARE(QString::fromStdString(bars[1].annotation), QStringLiteral("1.25×\nno CI"));
+        QVERIFY(bars[1].muted);
+    }
+
     // Base's heatmap: ranks 0 and 1 x 4 steps of 10 ms and 9 ms.
     void rankHeatmap() {
         const auto m = model();
