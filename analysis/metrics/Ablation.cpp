@@ -2,6 +2,7 @@
 
 #include "core/CommaList.h"
 #include "core/InputError.h"
+#include "core/Units.h"
 #include "metrics/Breakdown.h"
 #include "metrics/CategoryRules.h"
 
@@ -159,22 +160,6 @@ RatioWithCi ratio(const Bootstrap& bs, const std::vector<std::vector<Ns>>& num,
         r.hasCi ? bs.ratioOfMediansCi(asGroups(num), asGroups(den)) : ConfidenceInterval{r.value, r.value};
     r.significant = r.hasCi && r.ci95.excludes(1.0);
     return r;
-}
-
-std::string percentText(double f) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.1f%%", 100.0 * f);
-    return b;
-}
-
-std::string fixedText(double v, int decimals) {
-    char b[48];
-    std::snprintf(b, sizeof b, "%.*f", decimals, v);
-    return b;
-}
-
-std::string ratioText(double r) {
-    return fixedText(r, 2) + "x";
 }
 
 } // namespace
@@ -369,13 +354,13 @@ void addOverheadWarnings(AblationResult& res) {
     for (const auto& c : res.configs) {
         const auto& o = c.overhead;
         if (o.launchBoundShare >= kLaunchBoundWarnShare) {
-            std::string m = c.config + ": " + percentText(o.launchBoundShare) +
+            std::string m = c.config + ": " + units::percent(o.launchBoundShare) +
                             " of the traced step time is launch-bound GPU idle (profiler " + o.profiler +
-                            ", " + fixedText(o.cpuRangesPerMs, 1) +
+                            ", " + units::fixed(o.cpuRangesPerMs, 1) +
                             " CPU ranges per ms): the CPU did not keep the GPU fed while traced";
             if (o.profiler.find("kineto") != std::string::npos)
                 m += ", and torch.profiler adds CPU time to every op";
-            m += "; the unprofiled step may be up to " + percentText(o.launchBoundShare) + " shorter";
+            m += "; the unprofiled step may be up to " + units::percent(o.launchBoundShare) + " shorter";
             res.warnings.push_back({c.config, "profiler-overhead", m, std::nullopt});
         }
         if (c.config == res.baseline || res.source != AblationSource::Trace || c.speedupVsBaseline.value <= 0)
@@ -386,9 +371,10 @@ void addOverheadWarnings(AblationResult& res) {
             continue;
         res.warnings.push_back(
             {c.config, "profiler-overhead",
-             c.config + ": the traced speedup " + ratioText(c.speedupVsBaseline.value) + " vs " +
-                 res.baseline + " would be " + ratioText(bounded) + " if the launch-bound idle of both (" +
-                 percentText(base.overhead.launchBoundShare) + " and " + percentText(o.launchBoundShare) +
+             c.config + ": the traced speedup " + units::ratio(c.speedupVsBaseline.value) + " vs " +
+                 res.baseline + " would be " + units::ratio(bounded) + " if the launch-bound idle of both (" +
+                 units::percent(base.overhead.launchBoundShare) + " and " +
+                 units::percent(o.launchBoundShare) +
                  ") were profiler overhead; compare with unprofiled figures (log source) before quoting it",
              bounded});
     }
@@ -412,7 +398,7 @@ void addFigureWarnings(AblationResult& res) {
             static_cast<double>(c.tracedMedianStepNs) / static_cast<double>(c.log->medianStepNs) - 1;
         if (std::abs(d) >= kLaunchBoundWarnShare)
             res.warnings.push_back({c.config, "log-vs-trace",
-                                    c.config + ": the traced median step is " + percentText(std::abs(d)) +
+                                    c.config + ": the traced median step is " + units::percent(std::abs(d)) +
                                         (d > 0 ? " above" : " below") + " the step time its log reported",
                                     std::nullopt});
     }
@@ -495,8 +481,8 @@ AblationResult computeAblation(const Workspace& ws, const AblationOptions& opt) 
         // source is compared and the log reported one.
         const double sec = med / 1e9;
         const double tokens = tokensOf(byConfig[ac.config], opt.tokensPerStep);
-        ac.mfuBasis =
-            resolveMfuBasis(opt.flopsPerStep, opt.peakFlops, mfuInputs, tokens, byConfig[ac.config]);
+        const double optionFlops = opt.flopsPerStep > 0 ? opt.flopsPerStep : opt.flopsPerToken * tokens;
+        ac.mfuBasis = resolveMfuBasis(optionFlops, opt.peakFlops, mfuInputs, tokens, byConfig[ac.config]);
         const double perStep = tokens > 0 ? tokens : 1.0;
         ac.throughputUnit = tokens > 0 ? "tokens/s" : "steps/s";
         ac.throughput = sec > 0 ? perStep / sec : 0;

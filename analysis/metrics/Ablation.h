@@ -37,8 +37,12 @@ struct AblationOptions {
     double tokensPerStep = 0;             // > 0 overrides the runs' metadata
     // > 0 overrides the workspace's MFU inputs and the runs' metadata (resolveMfuBasis):
     double flopsPerStep = 0; // model FLOPs per step, whole job
-    double peakFlops = 0;    // peak FLOP/s of one GPU
-    int skipFirstSteps = 0;  // steps dropped at the start of every run (warm-up)
+    // Model FLOPs of one token (whole model); x the configuration's tokens per step it is the option's
+    // FLOPs per step where flopsPerStep is 0 (as the workbench's FLOPs/token field, for one computation
+    // only; unknown tokens per step leave the FLOPs to the next source).
+    double flopsPerToken = 0;
+    double peakFlops = 0;   // peak FLOP/s of one GPU
+    int skipFirstSteps = 0; // steps dropped at the start of every run (warm-up)
     int resamples = Bootstrap::kDefaultResamples;
     std::uint64_t seed = Bootstrap::kDefaultSeed;
 };

@@ -65,10 +65,7 @@ void TimeAxis::panPixels(double dx) {
 void TimeAxis::clampTo(Ns lo, Ns hi) {
     if (hi <= lo)
         return;
-    if (span_ >= hi - lo) {
-        start_ = lo - (span_ - (hi - lo)) / 2;
-        return;
-    }
+    span_ = std::clamp<Ns>(span_, std::min(kMinSpanNs, hi - lo), hi - lo);
     start_ = std::clamp(start_, lo, hi - span_);
 }
 

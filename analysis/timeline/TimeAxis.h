@@ -60,7 +60,9 @@ public:
     void zoomAt(double x, double factor);
     // Moves the window by `dx` pixels (positive: later times come into view).
     void panPixels(double dx);
-    // Keeps the window inside [lo, hi) when the span fits, else centres it.
+    // Caps the span at hi - lo (zooming out stops at the whole [lo, hi)) and then moves the window
+    // inside [lo, hi): the view never shows time outside it, and every time inside stays reachable.
+    // No-op when hi <= lo. O(1).
     void clampTo(Ns lo, Ns hi);
 
     bool operator==(const TimeAxis&) const = default;

@@ -1,4 +1,6 @@
 // cnp ablation WS [--baseline LABEL] [--order L1,L2,...] [--tokens-per-step N] [--json] ...
+// MFU comes from computeAblation (resolveMfuBasis, modelFlopsUtilisation): the workbench's figures with
+// --flops-per-token / --peak-flops in place of the Ablation page's fields.
 #include "ArgParser.h"
 #include "CommandRegistry.h"
 #include "JsonOutput.h"
@@ -10,8 +12,12 @@
 #include "store/Workspace.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <iostream>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace cnp::cli {
 namespace {
@@ -52,6 +58,56 @@ void warningsJson(JsonOutput& j, const std::vector<AblationWarning>& warnings) {
     j.endArray();
 }
 
+// "8.192e+12": FLOP figures, four significant digits (JSON carries the exact value).
+std::string flopText(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+void mfuBasisJson(JsonOutput& j, const MfuBasis& b) {
+    j.beginObject().key("flops_per_step");
+    if (b.flopsPerStep > 0)
+        j.real(b.flopsPerStep);
+    else
+        j.null();
+    j.key("flops_source").str(b.flopsSource).key("peak_flops");
+    if (b.peakFlops > 0)
+        j.real(b.peakFlops);
+    else
+        j.null();
+    j.key("peak_source").str(b.peakSource).key("default_gpu").str(b.defaultGpu).endObject();
+}
+
+// What the MFU column rests on, one line per distinct basis (with its configurations when they differ):
+// "MFU rests on: FLOPs per step 8.192e+12 (option), peak 2e+15 FLOP/s per GPU (option)". Nothing when
+// no configuration has an MFU.
+void printMfuBasis(std::ostream& out, const AblationResult& res) {
+    std::vector<std::pair<std::string, std::vector<std::string>>> lines; // text -> configurations
+    for (const auto& c : res.configs) {
+        if (!c.mfu)
+            continue;
+        const MfuBasis& b = c.mfuBasis;
+        std::string text = "FLOPs per step " + flopText(b.flopsPerStep) + " (" + b.flopsSource + "), peak " +
+                           flopText(b.peakFlops) + " FLOP/s per GPU (" + b.peakSource +
+                           (b.defaultGpu.empty() ? std::string() : " " + b.defaultGpu) + ")";
+        auto it = std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == text; });
+        if (it == lines.end())
+            lines.push_back({text, {c.config}});
+        else
+            it->second.push_back(c.config);
+    }
+    for (const auto& [text, configs] : lines) {
+        out << "MFU rests on: " << text;
+        if (lines.size() > 1) {
+            out << " for";
+            for (const auto& c : configs)
+                out << " [" << c << "]";
+        }
+        out << '\n';
+    }
+}
+
 void configJson(JsonOutput& j, const AblationConfig& c, bool synthetic) {
     j.beginObject().key("config").str(c.config).key("synthetic").boolean(synthetic);
     j.key("runs").num(static_cast<std::int64_t>(c.runs.size()));
@@ -88,6 +144,8 @@ void configJson(JsonOutput& j, const AblationConfig& c, bool synthetic) {
         j.null();
     j.endObject();
     j.key("mfu").real(c.mfu);
+    j.key("mfu_basis");
+    mfuBasisJson(j, c.mfuBasis);
     j.key("speedup_vs_baseline");
     ratioJson(j, c.speedupVsBaseline);
     j.key("gain_vs_previous");
@@ -120,8 +178,8 @@ void configJson(JsonOutput& j, const AblationConfig& c, bool synthetic) {
 }
 
 int runAblation(const std::vector<std::string>& args) {
-    ArgParser p({"--baseline", "--order", "--tokens-per-step", "--flops-per-step", "--peak-flops",
-                 "--skip-first", "--resamples", "--seed", "--source"},
+    ArgParser p({"--baseline", "--order", "--tokens-per-step", "--flops-per-step", "--flops-per-token",
+                 "--peak-flops", "--skip-first", "--resamples", "--seed", "--source"},
                 {"--json"});
     p.parse(args);
     p.requirePositionals(1, 1, "WORKSPACE");
@@ -131,11 +189,15 @@ int runAblation(const std::vector<std::string>& args) {
         o.order = splitCommaList(*v);
     o.tokensPerStep = p.number("--tokens-per-step").value_or(0);
     o.flopsPerStep = p.number("--flops-per-step").value_or(0);
+    o.flopsPerToken = p.number("--flops-per-token").value_or(0);
     o.peakFlops = p.number("--peak-flops").value_or(0);
     o.skipFirstSteps = static_cast<int>(p.number("--skip-first").value_or(0));
     o.resamples = static_cast<int>(p.number("--resamples").value_or(Bootstrap::kDefaultResamples));
-    if (o.tokensPerStep < 0 || o.flopsPerStep < 0 || o.peakFlops < 0 || o.skipFirstSteps < 0)
+    if (o.tokensPerStep < 0 || o.flopsPerStep < 0 || o.flopsPerToken < 0 || o.peakFlops < 0 ||
+        o.skipFirstSteps < 0)
         throw UsageFailure{"numeric options must be >= 0"};
+    if (p.value("--flops-per-step") && p.value("--flops-per-token"))
+        throw UsageFailure{"give --flops-per-step or --flops-per-token, not both"};
     if (o.resamples < 1000)
         throw UsageFailure{"--resamples must be >= 1000"};
     if (auto s = p.number("--seed"))
@@ -206,6 +268,7 @@ int runAblation(const std::vector<std::string>& args) {
                   c.gainVsPrevious ? sig(*c.gainVsPrevious) : std::string("-")});
     t.print(std::cout);
     std::cout << "(* = significant: the CI of the ratio excludes 1)\n";
+    printMfuBasis(std::cout, res);
     if (std::any_of(res.configs.begin(), res.configs.end(), isSynthetic))
         std::cout << "[synthetic] = generated by cnp synth (a model, not a measurement; docs/synth.md)\n";
     if (!res.notInPlan.empty()) {
@@ -256,9 +319,8 @@ int runAblation(const std::vector<std::string>& args) {
 CNP_COMMAND(
     "ablation", "compare configurations: step time with CI, speedup, attribution",
     "usage: cnp ablation WS [--baseline LABEL] [--order L1,L2,...] [--tokens-per-step N] [--json]\n"
-    "                       [--flops-per-step F --peak-flops P] [--skip-first N] [--resamples N] [--seed "
-    "S]\n"
-    "                       [--source trace|log]\n\n"
+    "                       [--flops-per-step F | --flops-per-token F] [--peak-flops P] [--skip-first N]\n"
+    "                       [--resamples N] [--seed S] [--source trace|log]\n\n"
     "Per configuration (runs grouped by their --config label; only the plan order's configurations,\n"
     "the others are listed as not in the plan): the median step time over all steps of all its runs\n"
     "with a seeded 95% bootstrap CI (runs, then steps, resampled; none below 5 steps), the traced and\n"
@@ -271,7 +333,10 @@ CNP_COMMAND(
     "  --order L1,L2,...    configurations to compare, in this order (default: the plan order)\n"
     "  --tokens-per-step N  tokens per step (overrides the runs' metadata)\n"
     "  --flops-per-step F   model FLOPs per step of the whole job, for MFU\n"
-    "  --peak-flops P       peak FLOP/s of one GPU, for MFU\n"
+    "  --flops-per-token F  model FLOPs of one token (whole model, forward + backward), for MFU: x each\n"
+    "                       configuration's tokens per step (the workbench's MFU field, not stored)\n"
+    "  --peak-flops P       peak FLOP/s of one GPU, for MFU (default: the workspace's, the runs', else\n"
+    "                       the datasheet figure of the runs' GPU model)\n"
     "  --skip-first N       drop the first N steps of every run (warm-up)\n"
     "  --resamples N        bootstrap resamples (default 2000, at least 1000)\n"
     "  --seed S             bootstrap seed (default fixed: results are reproducible)\n"

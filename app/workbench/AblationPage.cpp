@@ -45,7 +45,8 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
       sourceBox_(new QComboBox), mfuBar_(new MfuInputsBar(session)), summary_(new QLabel),
       warnings_(new QLabel), stack_(new QStackedWidget), message_(new QLabel), valueChart_(new ChartView),
       waterfallChart_(new ChartView), breakdownChart_(new ChartView), attributionChart_(new ChartView),
-      tableView_(new QTableView), table_(new AblationTableModel(this)) {
+      chartArea_(new QWidget), chartScroll_(nullptr), tableView_(new QTableView),
+      table_(new AblationTableModel(this)) {
     auto* layout = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
     metricBox_->setObjectName(QStringLiteral("metricBox"));
@@ -85,14 +86,10 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
     warnings_->hide();
     layout->addWidget(warnings_);
 
-    auto* charts = new QWidget;
-    auto* grid = new QGridLayout(charts);
+    auto* grid = new QGridLayout(chartArea_);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->setSpacing(6);
-    grid->addWidget(valueChart_, 0, 0);
-    grid->addWidget(waterfallChart_, 0, 1);
-    grid->addWidget(breakdownChart_, 1, 0);
-    grid->addWidget(attributionChart_, 1, 1);
+    arrangeCharts(2);
     valueChart_->setObjectName(QStringLiteral("ablationValueChart"));
     waterfallChart_->setObjectName(QStringLiteral("ablationWaterfallChart"));
     breakdownChart_->setObjectName(QStringLiteral("ablationBreakdownChart"));
@@ -106,13 +103,16 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
     tableView_->setWordWrap(false);
 
     auto* split = new QSplitter(Qt::Vertical);
-    // Below ~2 x 230 px of height the charts scroll rather than squash their plots (1024x640).
-    charts->setMinimumHeight(2 * kMinChartHeight + grid->spacing());
+    // Below kMinChartHeight per row of charts they scroll rather than squash their plots (1024x640).
     auto* chartScroll = new QScrollArea;
-    chartScroll->setWidget(charts);
+    chartScroll->setWidget(chartArea_);
     chartScroll->setWidgetResizable(true);
     chartScroll->setFrameShape(QFrame::NoFrame);
     chartScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // The columns follow the scroll area's own width (not its viewport's, which a scroll bar narrows:
+    // that would flip the arrangement back and forth).
+    chartScroll_ = chartScroll;
+    chartScroll->installEventFilter(this);
     split->addWidget(chartScroll);
     split->addWidget(tableView_);
     split->setStretchFactor(0, 4);
@@ -154,6 +154,36 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
                     if (bars && index >= 0 && index < bars->dataCount())
                         compareWithPrevious(int(std::lround(bars->data()->at(index)->key)));
                 });
+}
+
+QString AblationPage::stepLabel(const QString& prev, const QString& cur) {
+    if (cur.size() > prev.size() + 1 && cur.startsWith(prev) && cur[prev.size()] == QLatin1Char('+'))
+        return cur.mid(prev.size());
+    return cur;
+}
+
+void AblationPage::arrangeCharts(int columns) {
+    if (columns == chartColumns_)
+        return;
+    chartColumns_ = columns;
+    auto* grid = static_cast<QGridLayout*>(chartArea_->layout());
+    ChartView* const order[] = {valueChart_, waterfallChart_, breakdownChart_, attributionChart_};
+    for (ChartView* c : order)
+        grid->removeWidget(c);
+    for (int i = 0; i < 4; ++i)
+        grid->addWidget(order[i], i / columns, i % columns);
+    for (int r = 0; r < 4; ++r)
+        grid->setRowStretch(r, r < 4 / columns ? 1 : 0);
+    for (int col = 0; col < 2; ++col)
+        grid->setColumnStretch(col, col < columns ? 1 : 0);
+    const int rows = 4 / columns;
+    chartArea_->setMinimumHeight(rows * kMinChartHeight + (rows - 1) * grid->spacing());
+}
+
+bool AblationPage::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == chartScroll_ && event->type() == QEvent::Resize)
+        arrangeCharts(chartScroll_->width() >= kTwoColumnWidth ? 2 : 1);
+    return WorkbenchPage::eventFilter(watched, event);
 }
 
 void AblationPage::compareWithPrevious(int configIndex) {
@@ -463,11 +493,12 @@ void AblationPage::drawWaterfall() {
     worse->setName(stepTime ? tr("slower") : tr("lower throughput"));
     better->moveAbove(base);
     worse->moveAbove(base);
-    QStringList labels;
+    QStringList labels, fullLabels;
     QStringList totalTips, betterTips, worseTips;
     double top = 0;
     const int n = int(configs.size());
     labels << QString::fromStdString(configs.front().config);
+    fullLabels << labels.back();
     totals->addData(0, value(configs.front()));
     totalTips << tr("<b>%1</b>: %2")
                      .arg(QString::fromStdString(configs.front().config).toHtmlEscaped(),
@@ -495,7 +526,9 @@ void AblationPage::drawWaterfall() {
                 .arg(cur.gainVsPrevious && !cur.gainVsPrevious->significant ? tr(" — not significant")
                                                                             : QString());
         (improved ? betterTips : worseTips) << tip;
-        labels << QStringLiteral("→ ") + QString::fromStdString(cur.config);
+        labels << stepLabel(QString::fromStdString(prev.config), QString::fromStdString(cur.config));
+        fullLabels << QString::fromStdString(prev.config) + QStringLiteral(" → ") +
+                          QString::fromStdString(cur.config);
         top = std::max({top, a, b});
         auto* t = new QCPItemText(c);
         t->position->setType(QCPItemPosition::ptPlotCoords);
@@ -514,7 +547,8 @@ void AblationPage::drawWaterfall() {
                                        : UnitFormat::rate(configs.back().throughput, unit),
                               UnitFormat::ratio(configs.back().speedupVsBaseline.value),
                               QString::fromStdString(result_.baseline).toHtmlEscaped());
-        labels << QString::fromStdString(configs.back().config) + tr(" (end)");
+        labels << tr("end");
+        fullLabels << QString::fromStdString(configs.back().config) + tr(" (end)");
     }
     ChartView::setPointTooltips(totals, totalTips);
     ChartView::setPointTooltips(better, betterTips);
@@ -523,7 +557,7 @@ void AblationPage::drawWaterfall() {
         better->removeFromLegend();
     if (worse->data()->isEmpty())
         worse->removeFromLegend();
-    ChartView::setLabelTicks(c->xAxis, labels);
+    ChartView::setLabelTicks(c->xAxis, labels, fullLabels);
     c->yAxis->setLabel(stepTime ? tr("median step time (%1)").arg(unit) : unit);
     c->yAxis->setRange(0, top * 1.15 + 1e-9);
     c->placeLegendBelow();
@@ -629,10 +663,13 @@ void AblationPage::drawAttribution() {
             for (const auto& [cat, v] : *k.attributionVsPreviousNs)
                 maxAbs = std::max<double>(maxAbs, std::fabs(double(v)));
     const TimeScale scale = UnitFormat::scaleFor(maxAbs);
-    QStringList labels;
-    for (size_t i = 1; i < configs.size(); ++i)
-        labels << QString::fromStdString(configs[i - 1].config) + QStringLiteral("\n→ ") +
-                      QString::fromStdString(configs[i].config);
+    QStringList labels, fullLabels;
+    for (size_t i = 1; i < configs.size(); ++i) {
+        const QString prev = QString::fromStdString(configs[i - 1].config);
+        const QString cur = QString::fromStdString(configs[i].config);
+        labels << stepLabel(prev, cur);
+        fullLabels << prev + QStringLiteral(" → ") + cur;
+    }
     // One QCPBars per category in the analysis' category order; positive and negative parts stack
     // separately (QCPBars stacks by sign), so gains go down and losses go up.
     QCPBars* below = nullptr;
@@ -661,7 +698,7 @@ void AblationPage::drawAttribution() {
             b->addData(double(i - 1), double(v) / scale.nsPerUnit);
             (v >= 0 ? posSum[i] : negSum[i]) += double(v) / scale.nsPerUnit;
             tips << tr("<b>%1</b> — %2<br>%3%4 per step (mean exclusive time)")
-                        .arg(labels[int(i - 1)].toHtmlEscaped(), QString::fromStdString(cat),
+                        .arg(fullLabels[int(i - 1)].toHtmlEscaped(), QString::fromStdString(cat),
                              v > 0 ? QStringLiteral("+") : QString(), UnitFormat::durationExact(v));
         }
         ChartView::setPointTooltips(b, tips);
@@ -685,7 +722,7 @@ void AblationPage::drawAttribution() {
         const Ns t = configs[i].attributionTotalNs;
         total->addData(double(i - 1), double(t) / scale.nsPerUnit);
         totalTips << tr("<b>%1</b><br>total Δ mean step %2%3")
-                         .arg(labels[int(i - 1)].toHtmlEscaped(), t > 0 ? QStringLiteral("+") : QString(),
+                         .arg(fullLabels[int(i - 1)].toHtmlEscaped(), t > 0 ? QStringLiteral("+") : QString(),
                               UnitFormat::durationExact(t));
         auto* text = new QCPItemText(c);
         text->position->setType(QCPItemPosition::ptPlotCoords);
@@ -704,7 +741,7 @@ void AblationPage::drawAttribution() {
         t->setText(tr("Needs two or more configurations"));
         t->setColor(ChartPalette::textColor(palette()));
     } else {
-        ChartView::setLabelTicks(c->xAxis, labels);
+        ChartView::setLabelTicks(c->xAxis, labels, fullLabels);
         c->xAxis->setRangeUpper(c->xAxis->range().upper + 0.45); // room for the total's label
     }
     c->yAxis->setLabel(tr("Δ per step (%1)").arg(scale.suffix));

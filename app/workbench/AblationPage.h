@@ -43,6 +43,14 @@ public:
     void setOrder(const QStringList& configs);
     void setSource(AblationSource source);
     QString warningsText() const;
+    // The label of the step prev -> cur on the waterfall and the attribution chart: what the step adds
+    // ("+CkptOpt") when cur's name is prev's followed by "+…" (the plan's cumulative naming: "AC2+ACCL"
+    // -> "AC2+ACCL+CompilerOpt" is "+CompilerOpt"), else cur's whole name. Tooltips say "prev → cur".
+    static QString stepLabel(const QString& prev, const QString& cur);
+    // Charts side by side (2 x 2) from this width of the chart area, one column below it (each chart
+    // then keeps the width its category labels need; the column scrolls).
+    static constexpr int kTwoColumnWidth = 900;
+    int chartColumns() const { return chartColumns_; }
 
     ChartView* valueChart() const { return valueChart_; }
     ChartView* waterfallChart() const { return waterfallChart_; }
@@ -58,6 +66,7 @@ public:
 
 protected:
     void refresh() override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void recompute();
@@ -71,6 +80,8 @@ private:
     // Asks for Compare of configuration `configIndex` (in result_ order) against the one before it.
     void compareWithPrevious(int configIndex);
     QStringList configLabels() const;
+    // Places the four charts in `columns` columns (1 or 2) and sizes their area's minimum height.
+    void arrangeCharts(int columns);
 
     QComboBox* metricBox_;
     QComboBox* baselineBox_;
@@ -84,6 +95,8 @@ private:
     ChartView* waterfallChart_;
     ChartView* breakdownChart_;
     ChartView* attributionChart_;
+    QWidget* chartArea_;
+    QWidget* chartScroll_;
     QTableView* tableView_;
     AblationTableModel* table_;
     QCPBars* valueBars_ = nullptr;
@@ -92,6 +105,7 @@ private:
     QString baseline_;
     QStringList order_;
     quint64 requestId_ = 0;
+    int chartColumns_ = 0;
 };
 
 } // namespace cnp::wb

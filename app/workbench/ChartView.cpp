@@ -185,8 +185,8 @@ void ChartView::setPointTooltips(QCPAbstractPlottable* plottable, const QStringL
     plottable->setProperty("cnpTooltips", lines);
 }
 
-void ChartView::setLabelTicks(QCPAxis* axis, const QStringList& labels) {
-    auto* ticker = new ElidingTextTicker(labels, axis->tickLabelFont());
+void ChartView::setLabelTicks(QCPAxis* axis, const QStringList& labels, const QStringList& tooltips) {
+    auto* ticker = new ElidingTextTicker(labels, axis->tickLabelFont(), tooltips);
     ticker->setWrapAtSeparators(axis->orientation() == Qt::Horizontal);
     axis->setTicker(QSharedPointer<QCPAxisTicker>(ticker));
     axis->setSubTicks(false);

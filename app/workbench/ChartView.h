@@ -37,7 +37,8 @@ public:
     // Tooltip lines for the data points of `plottable` in key order (used when no provider is set).
     static void setPointTooltips(QCPAbstractPlottable* plottable, const QStringList& lines);
     // Text ticks 0..n-1 on `axis` (a label may hold '\n' line breaks); elided to fit, never rotated.
-    static void setLabelTicks(QCPAxis* axis, const QStringList& labels);
+    // `tooltips`: the full text of a label that abbreviates (empty = the label).
+    static void setLabelTicks(QCPAxis* axis, const QStringList& labels, const QStringList& tooltips = {});
     // Removes everything drawn (plottables, items, extra legend rows) but keeps axes and the title.
     void clearChart();
     // Default fonts for this chart (tick labels and axis labels, in points).

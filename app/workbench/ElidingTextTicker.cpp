@@ -7,16 +7,40 @@
 
 namespace cnp::wb {
 
-ElidingTextTicker::ElidingTextTicker(const QStringList& labels, const QFont& font)
-    : labels_(labels), font_(font) {
+ElidingTextTicker::ElidingTextTicker(const QStringList& labels, const QFont& font,
+                                     const QStringList& tooltips)
+    : labels_(labels), tooltips_(tooltips), font_(font) {
     for (int i = 0; i < labels.size(); ++i)
         addTick(i, labels[i]);
 }
 
-QString ElidingTextTicker::fullLabel(int key) const {
+QString ElidingTextTicker::label(int key) const {
     if (key < 0 || key >= labels_.size())
         return {};
     return QString(labels_[key]).replace(QLatin1Char('\n'), QLatin1Char(' '));
+}
+
+QString ElidingTextTicker::fullLabel(int key) const {
+    const QString tip = tooltips_.value(key);
+    return tip.isEmpty() ? label(key) : tip;
+}
+
+qsizetype ElidingTextTicker::wrapPoint(const QString& text) {
+    // The separator nearest the middle (the break goes after it), else the capital after a lower-case
+    // letter nearest the middle (the break goes before it). O(label length).
+    const qsizetype mid = text.size() / 2;
+    qsizetype best = -1;
+    for (qsizetype i = 1; i + 1 < text.size(); ++i)
+        if (QStringLiteral("_-+/ ").contains(text[i]) &&
+            (best < 0 || std::abs(i - mid) < std::abs(best - mid)))
+            best = i;
+    if (best > 0)
+        return best + 1;
+    for (qsizetype i = 2; i + 1 < text.size(); ++i)
+        if (text[i].isUpper() && text[i - 1].isLower() &&
+            (best < 0 || std::abs(i - mid) < std::abs(best - mid)))
+            best = i;
+    return best;
 }
 
 QString ElidingTextTicker::shownLabel(int key) const {
@@ -27,15 +51,9 @@ QString ElidingTextTicker::shownLabel(int key) const {
     const QFontMetrics fm(font_);
     QStringList lines = labels_[key].split(QLatin1Char('\n'));
     if (wrap_ && lines.size() == 1 && fm.horizontalAdvance(lines[0]) > maxWidth_) {
-        // The separator nearest the middle; the break goes after it. O(label length).
-        const QString& text = lines[0];
-        qsizetype best = -1;
-        for (qsizetype i = 1; i + 1 < text.size(); ++i)
-            if (QStringLiteral("_-+/ ").contains(text[i]) &&
-                (best < 0 || std::abs(i - text.size() / 2) < std::abs(best - text.size() / 2)))
-                best = i;
-        if (best > 0)
-            lines = QStringList{text.left(best + 1).trimmed(), text.mid(best + 1).trimmed()};
+        const QString text = lines[0];
+        if (const qsizetype at = wrapPoint(text); at > 0)
+            lines = QStringList{text.left(at).trimmed(), text.mid(at).trimmed()};
     }
     for (QString& line : lines)
         line = fm.elidedText(line, Qt::ElideMiddle, maxWidth_);

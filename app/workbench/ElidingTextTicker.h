@@ -2,7 +2,8 @@
 // Text ticks (one label per category key 0..n-1) that never overlap or run out of the chart: each line
 // of a label is elided in the middle to the width the view gives each tick (setMaxLabelWidth), so a
 // label is never rotated, stacked or cut mid-glyph (optionally a long label first wraps at a separator).
-// fullLabel() keeps the text for tooltips.
+// fullLabel() keeps the text for tooltips: the label itself, or a longer text given for it (a label
+// that abbreviates, e.g. "+CkptOpt" for the step "AC2+ACCL → AC2+ACCL+CkptOpt").
 #include <qcustomplot.h>
 
 #include <QFont>
@@ -12,15 +13,19 @@ namespace cnp::wb {
 
 class ElidingTextTicker : public QCPAxisTickerText {
 public:
-    ElidingTextTicker(const QStringList& labels, const QFont& font);
+    // `tooltips`: the full text of each label for its tooltip; missing or empty = the label itself.
+    ElidingTextTicker(const QStringList& labels, const QFont& font, const QStringList& tooltips = {});
     // Widest a label line may be, in pixels; <= 0 = no limit (before the first layout).
     void setMaxLabelWidth(int px) { maxWidth_ = px; }
     int maxLabelWidth() const { return maxWidth_; }
     // When on, a one-line label too wide for maxLabelWidth breaks into two lines after the separator
-    // ('_', '-', '+', '/', ' ') nearest its middle before any line is elided ("compile_" / "ckpt"): for
+    // ('_', '-', '+', '/', ' ') nearest its middle before any line is elided ("compile_" / "ckpt"), or,
+    // in a word without one, before the capital nearest its middle ("+Compiler" / "Opt"): for
     // horizontal axes, where a second line costs height, not a neighbour's room.
     void setWrapAtSeparators(bool on) { wrap_ = on; }
     // The label at category key `key` as given (lines joined by spaces); empty outside 0..n-1.
+    QString label(int key) const;
+    // The text for the label's tooltip: its full text when one was given, else label(key).
     QString fullLabel(int key) const;
     // The label at `key` as drawn (elided to the current width).
     QString shownLabel(int key) const;
@@ -30,7 +35,11 @@ protected:
     QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
 
 private:
+    // Where a one-line label breaks in two (index of the first character of the second line), -1 = none.
+    static qsizetype wrapPoint(const QString& text);
+
     QStringList labels_;
+    QStringList tooltips_;
     QFont font_;
     int maxWidth_ = 0;
     bool wrap_ = false;

@@ -23,12 +23,8 @@ private slots:
     void initTestCase() {
         QVERIFY(dir.isValid());
         ws = dir.filePath("abl.cnpdb");
-        for (const char* c : {"base", "ckpt", "compile", "compile_ckpt"}) {
-            const auto r =
-                runCli({"ingest", ws, QStringLiteral(CNP_SOURCE_DIR "/resources/demo/demo_%1.json.gz").arg(c),
-                        "--run", c, "--config", c});
-            QVERIFY2(r.exitCode == 0, r.err.constData());
-        }
+        const QByteArray err = ingestDemoRuns(ws, {"base", "ckpt", "compile", "compile_ckpt"});
+        QVERIFY2(err.isEmpty(), err.constData());
         // 4 x 2 = 8192 tokens per step (batch 4 x seq 2048, fixtures/README).
         const auto r = runCli({"ablation", ws, "--json", "--tokens-per-step", "8192"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
@@ -137,6 +133,9 @@ private slots:
             } else {
                 sawBound = true;
                 QCOMPARE(w["bounded_speedup"].toDouble(), bounded);
+                // Ratios read as everywhere else (core/Units): "0.81×", never "0.81x".
+                QVERIFY2(w["message"].toString().contains(QString::fromUtf8("0.51× vs base would be 0.81×")),
+                         qPrintable(w["message"].toString()));
             }
         }
         QVERIFY(sawShare && sawBound);

@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 
 #include <memory>
+#include <string>
 
 namespace cnp::wbtest {
 
@@ -31,6 +32,31 @@ inline QString buildDemoWorkspace(const QTemporaryDir& dir, int count = 4) {
         r.inputs = {demoTracePath(kDemoConfigs[i]).toStdString()};
         r.runName = kDemoConfigs[i].toStdString();
         r.config = kDemoConfigs[i].toStdString();
+        r.tokensPerStep = 8192;
+        ingest(ws, r);
+        order.push_back(r.config);
+    }
+    ws.setPlanOrder(order);
+    return path;
+}
+
+// The synthetic study's configuration names (scripts/demo, docs/synth.md), long cumulative ones.
+inline const QStringList kStudyConfigs = {QStringLiteral("Base"), QStringLiteral("Base+ACCL"),
+                                          QStringLiteral("AC2+ACCL"), QStringLiteral("AC2+ACCL+CompilerOpt"),
+                                          QStringLiteral("AC2+ACCL+CompilerOpt+CkptOpt")};
+
+// Creates `dir`/study.cnpdb: one run per name of kStudyConfigs (plan order), the demo traces reused in
+// turn (base, ckpt, compile, compile_ckpt, compile), runs named "study0".."study4". For the layout of
+// long configuration names. Returns the workspace path.
+inline QString buildStudyWorkspace(const QTemporaryDir& dir) {
+    const QString path = dir.filePath(QStringLiteral("study.cnpdb"));
+    Workspace ws(path.toStdString(), Workspace::Mode::CreateIfMissing);
+    std::vector<std::string> order;
+    for (int i = 0; i < kStudyConfigs.size(); ++i) {
+        IngestRequest r;
+        r.inputs = {demoTracePath(kDemoConfigs[i < 4 ? i : 2]).toStdString()};
+        r.runName = "study" + std::to_string(i);
+        r.config = kStudyConfigs[i].toStdString();
         r.tokensPerStep = 8192;
         ingest(ws, r);
         order.push_back(r.config);

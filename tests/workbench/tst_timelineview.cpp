@@ -1,20 +1,177 @@
 // Issue 15.5, the timeline's drawing rules: ruler labels use one sensible unit with the decimals the
 // tick step needs ("37.5 ms", not "37500 µs") and none runs past the right edge; slice labels elide
 // with "…" and never exceed their slice; search marks use a colour no category or CPU kind uses.
+// Issue 15 (Xvfb drive): no pan (drag, A/D, Alt+wheel, minimap) reaches empty time beyond the run's
+// 5 % margin, zooming out stops at the whole run, and both ends of the run stay reachable.
 #include "metrics/CategoryRules.h"
 #include "timeline/TimelinePalette.h"
 #include "timeline/TimelineView.h"
 
 #include <QApplication>
+#include <QMouseEvent>
+#include <QWheelEvent>
 #include <QtTest>
+
+#include <memory>
 
 using cnp::Ns;
 using cnp::wb::TimelinePalette;
 using cnp::wb::TimelineView;
+using namespace cnp::timeline;
+
+namespace {
+
+// A run of 100 ms starting at 1 ms (absolute ns, as stored): one rank, one stream of 100 kernels of
+// 0.5 ms, one per ms. The limits the view keeps: the run +- 5 % of its span = [-4 ms, 106 ms].
+constexpr Ns kRunStart = 1'000'000, kRunEnd = 101'000'000, kMargin = 5'000'000;
+
+std::shared_ptr<const TimelineModel> syntheticRun() {
+    auto m = std::make_shared<TimelineModel>();
+    m->runId = 1;
+    m->runName = "synthetic";
+    m->runStart = kRunStart;
+    m->runEnd = kRunEnd;
+    m->names = {"", "gemm"};
+    m->styles = {"gemm"};
+    m->groups.push_back(TimelineGroup{"rank 0", -1, 0, 0, false});
+    TimelineRow row;
+    row.kind = RowKind::GpuStream;
+    row.label = "stream 7";
+    row.group = 0;
+    EventTrack track;
+    for (Ns t = kRunStart; t < kRunEnd; t += 1'000'000)
+        track.append(t, t + 500'000, 1, 0, EventKind::Kernel);
+    track.finish();
+    row.lanes.push_back(std::move(track));
+    m->rows.push_back(std::move(row));
+    return m;
+}
+
+enum class Gesture {
+    DragLater,
+    DragEarlier,
+    KeyD,
+    KeyA,
+    AltWheelLater,
+    AltWheelEarlier,
+    MinimapEnd,
+    ZoomOut
+};
+
+// One step of `g` on `v`, as the user's input events.
+void perform(TimelineView& v, Gesture g) {
+    const QRect area = v.rowsArea();
+    const QPointF mid(area.center());
+    auto mouse = [&v](QEvent::Type type, QPointF at, Qt::MouseButtons buttons) {
+        QMouseEvent e(type, at, v.mapToGlobal(at), Qt::LeftButton, buttons, Qt::NoModifier);
+        QApplication::sendEvent(&v, &e);
+    };
+    auto drag = [&](QPointF from, QPointF to) {
+        mouse(QEvent::MouseButtonPress, from, Qt::LeftButton);
+        mouse(QEvent::MouseMove, (from + to) / 2, Qt::LeftButton);
+        mouse(QEvent::MouseMove, to, Qt::LeftButton);
+        mouse(QEvent::MouseButtonRelease, to, Qt::NoButton);
+    };
+    auto wheel = [&](int dy, Qt::KeyboardModifiers mods) {
+        QWheelEvent e(mid, v.mapToGlobal(mid), QPoint(), QPoint(0, dy), Qt::NoButton, mods, Qt::NoScrollPhase,
+                      false);
+        QApplication::sendEvent(&v, &e);
+    };
+    switch (g) {
+    case Gesture::DragLater: // the events move left: later times come into view
+        drag(mid, mid - QPointF(300, 0));
+        break;
+    case Gesture::DragEarlier:
+        drag(mid, mid + QPointF(300, 0));
+        break;
+    case Gesture::KeyD:
+        QTest::keyClick(&v, Qt::Key_D);
+        break;
+    case Gesture::KeyA:
+        QTest::keyClick(&v, Qt::Key_A);
+        break;
+    case Gesture::AltWheelLater:
+        wheel(-120, Qt::AltModifier);
+        break;
+    case Gesture::AltWheelEarlier:
+        wheel(120, Qt::AltModifier);
+        break;
+    case Gesture::MinimapEnd: { // a click at the minimap's right end centres the view on the run's end
+        const QPointF at(area.right(), TimelineView::kRulerHeight + TimelineView::kMinimapHeight / 2);
+        mouse(QEvent::MouseButtonPress, at, Qt::LeftButton);
+        mouse(QEvent::MouseButtonRelease, at, Qt::NoButton);
+        break;
+    }
+    case Gesture::ZoomOut:
+        wheel(-120, Qt::NoModifier);
+        break;
+    }
+}
+
+} // namespace
 
 class TestTimelineView : public QObject {
     Q_OBJECT
 private slots:
+    void panStopsAtTheRun_data() {
+        QTest::addColumn<int>("gesture");
+        QTest::addColumn<bool>("towardsEnd"); // else towards the start; ZoomOut: both
+        QTest::newRow("drag to later times") << int(Gesture::DragLater) << true;
+        QTest::newRow("drag to earlier times") << int(Gesture::DragEarlier) << false;
+        QTest::newRow("D key") << int(Gesture::KeyD) << true;
+        QTest::newRow("A key") << int(Gesture::KeyA) << false;
+        QTest::newRow("Alt+wheel later") << int(Gesture::AltWheelLater) << true;
+        QTest::newRow("Alt+wheel earlier") << int(Gesture::AltWheelEarlier) << false;
+        QTest::newRow("minimap at the end") << int(Gesture::MinimapEnd) << true;
+        QTest::newRow("wheel zoom out") << int(Gesture::ZoomOut) << true;
+    }
+    // From a 10 ms window in the middle of the run, 60 repetitions of the gesture (each pans 1/8 to 3/8
+    // of the view, so without limits they would reach 75+ ms past the run's end): the view ends at the
+    // limit (the run's end + 5 %), never beyond, and the run's end (or start) is in view: reachable.
+    void panStopsAtTheRun() {
+        QFETCH(int, gesture);
+        QFETCH(bool, towardsEnd);
+        TimelineView v;
+        v.resize(1000, 300);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.setModel(syntheticRun());
+        v.zoomTo(50'000'000, 60'000'000);
+        QVERIFY(v.axis().span() < 20'000'000);
+        for (int i = 0; i < 60; ++i)
+            perform(v, Gesture(gesture));
+        const TimeAxis& a = v.axis();
+        const QString where = QStringLiteral("view [%1, %2) ns").arg(a.start()).arg(a.end());
+        QVERIFY2(a.start() >= kRunStart - kMargin, qPrintable(where));
+        QVERIFY2(a.end() <= kRunEnd + kMargin, qPrintable(where));
+        if (Gesture(gesture) == Gesture::ZoomOut) { // capped at the whole run: the fit view, exactly
+            QCOMPARE(a.start(), kRunStart - kMargin);
+            QCOMPARE(a.end(), kRunEnd + kMargin);
+        } else if (towardsEnd) {
+            QVERIFY2(a.end() >= kRunEnd, qPrintable(where));
+            QVERIFY2(a.span() < 20'000'000, qPrintable(where)); // a pan never zooms
+        } else {
+            QVERIFY2(a.start() <= kRunStart, qPrintable(where));
+            QVERIFY2(a.span() < 20'000'000, qPrintable(where));
+        }
+    }
+
+    // Zoomed out as far as it goes, a drag moves nothing: the whole run is in view and stays there.
+    void wholeRunDoesNotPan() {
+        TimelineView v;
+        v.resize(1000, 300);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.setModel(syntheticRun());
+        const TimeAxis fit = v.axis();
+        QCOMPARE(fit.start(), kRunStart - kMargin);
+        QCOMPARE(fit.end(), kRunEnd + kMargin);
+        perform(v, Gesture::DragLater);
+        perform(v, Gesture::KeyA);
+        QCOMPARE(v.axis().start(), fit.start());
+        QCOMPARE(v.axis().span(), fit.span());
+    }
+
     void rulerLabel_data() {
         QTest::addColumn<qint64>("t");
         QTest::addColumn<qint64>("step");

@@ -26,6 +26,7 @@
 #include <QPointer>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTextBrowser>
@@ -116,6 +117,14 @@ public:
     // Shows the details dock: at the right when the window is wide, else beneath the rows, so the
     // event area keeps its width (it opens on every selection; the user may close or move it).
     void openDetails();
+    // Gives the dock, when it opens, the size the user last gave it in its area, else (beneath the
+    // rows) kDetailsHeightShare of the page; the central views' minimum keeps kMinEventsHeight.
+    void sizeDetails();
+    // Remembers the dock's size in its area (each resize once sizeDetails() placed it: the user's
+    // separator drags, or a window too small for it).
+    void rememberDetailsSize();
+    bool detailsSized = false;     // sizeDetails() is queued or ran since the dock last opened
+    bool detailsSizeKnown = false; // sizeDetails() ran: later resizes are the user's
     // Forgets everything that belongs to the shown run (selection, range, search hits, details): called
     // whenever the run or the workspace changes, so nothing of another run stays on screen.
     void resetRunView();
@@ -510,6 +519,9 @@ void TimelinePageImpl::createViews() {
     auto* views = new QSplitter(Qt::Vertical, inner);
     views->addWidget(viewA);
     views->addWidget(viewB);
+    // The dock never squeezes the events below kMinEventsHeight (QMainWindow keeps the central minimum).
+    views->setMinimumHeight(TimelineView::kRulerHeight + TimelineView::kMinimapHeight +
+                            TimelinePage::kMinEventsHeight);
     inner->setCentralWidget(views);
 }
 
@@ -542,6 +554,17 @@ void TimelinePageImpl::createDetailsDock() {
                                  ? Qt::Vertical
                                  : Qt::Horizontal);
     });
+    // A dock that opens gets its remembered (or compact) size once the layout has placed it.
+    QObject::connect(detailsDock, &QDockWidget::visibilityChanged, q, [this](bool visible) {
+        if (!visible) {
+            detailsSized = detailsSizeKnown = false;
+        } else if (!detailsSized) {
+            detailsSized = true;
+            QTimer::singleShot(0, q, [this]() { sizeDetails(); });
+        }
+    });
+    // TimelinePage::eventFilter remembers the sizes the dock is given once it is placed.
+    detailsDock->installEventFilter(q);
     QAction* toggle = detailsDock->toggleViewAction();
     toggle->setToolTip(QObject::tr("Show or hide the details of the selected event and range"));
     bar->addSeparator();
@@ -551,6 +574,41 @@ void TimelinePageImpl::createDetailsDock() {
 void TimelinePageImpl::openDetails() {
     detailsDock->show();
     detailsDock->raise();
+}
+
+namespace {
+QString detailsSizeKey(Qt::DockWidgetArea area) {
+    return area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea
+               ? QStringLiteral("timeline/detailsDockWidth")
+               : QStringLiteral("timeline/detailsDockHeight");
+}
+} // namespace
+
+void TimelinePageImpl::sizeDetails() {
+    if (!detailsDock->isVisible() || detailsDock->isFloating())
+        return;
+    const Qt::DockWidgetArea area = inner->dockWidgetArea(detailsDock);
+    const bool side = area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea;
+    const int remembered = QSettings().value(detailsSizeKey(area), 0).toInt();
+    if (side) {
+        if (remembered > 0)
+            inner->resizeDocks({detailsDock}, {remembered}, Qt::Horizontal);
+        detailsSizeKnown = true;
+        return;
+    }
+    const int compact = std::max(int(inner->height() * TimelinePage::kDetailsHeightShare),
+                                 7 * details->fontMetrics().lineSpacing());
+    inner->resizeDocks({detailsDock}, {remembered > 0 ? remembered : compact}, Qt::Vertical);
+    detailsSizeKnown = true;
+}
+
+void TimelinePageImpl::rememberDetailsSize() {
+    // Before sizeDetails() the dock has only its default size (its size hint).
+    if (!detailsSizeKnown || !detailsDock->isVisible() || detailsDock->isFloating())
+        return;
+    const Qt::DockWidgetArea area = inner->dockWidgetArea(detailsDock);
+    const bool side = area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea;
+    QSettings().setValue(detailsSizeKey(area), side ? detailsDock->width() : detailsDock->height());
 }
 
 void TimelinePageImpl::resetRunView() {
@@ -652,6 +710,9 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), d_(std::make_uniq
 TimelinePage::~TimelinePage() {
     for (auto& [run, flag] : d_->loading)
         flag->store(true);
+    // The children outlive d_ (QWidget deletes them later): nothing of theirs may reach d_ then.
+    d_->detailsDock->removeEventFilter(this);
+    QObject::disconnect(d_->detailsDock, nullptr, this, nullptr);
 }
 
 void TimelinePage::setWorkspace(std::shared_ptr<cnp::Workspace> ws) {
@@ -692,10 +753,16 @@ void TimelinePage::showEvent(QShowEvent* e) {
     QWidget::showEvent(e);
     if (d_->dockPlaced)
         return;
-    d_->dockPlaced = true;
     const bool wide = window()->width() >= kWideDetailsWidth;
     d_->inner->addDockWidget(wide ? Qt::RightDockWidgetArea : Qt::BottomDockWidgetArea, d_->detailsDock);
     d_->detailsDock->setVisible(wide);
+    d_->dockPlaced = true;
+}
+
+bool TimelinePage::eventFilter(QObject* watched, QEvent* e) {
+    if (watched == d_->detailsDock && e->type() == QEvent::Resize)
+        d_->rememberDetailsSize();
+    return QWidget::eventFilter(watched, e);
 }
 
 void TimelinePage::showRun(std::int64_t runId) {

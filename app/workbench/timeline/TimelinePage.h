@@ -35,6 +35,14 @@ public:
     // Window width from which the details dock starts open at the right; below it starts hidden and
     // opens beneath the rows on the first selection, so the events keep the width.
     static constexpr int kWideDetailsWidth = 1600;
+    // Height the event area (below the ruler and minimap) keeps whatever the details dock takes: the
+    // demo run's rank 0 down to the end of its main CPU thread without scrolling (258 px: 3 group
+    // headers of 20 px, steps, annotations, a stream and the thread's 8 nesting lanes of 18 px) and a
+    // little more. Issue 15: 265 px at 1024x640 with the details open (211 px of dock), 44 % of the page.
+    static constexpr int kMinEventsHeight = 280;
+    // A dock beneath the rows opens at this share of the page's height unless the user sized it before
+    // (the size they dragged it to is remembered, in QSettings, per dock area).
+    static constexpr double kDetailsHeightShare = 0.3;
 
 public slots:
     // Loads `runId` (in the background) and fits the whole run into view.
@@ -60,6 +68,7 @@ signals:
 
 protected:
     void showEvent(QShowEvent* e) override;
+    bool eventFilter(QObject* watched, QEvent* e) override; // the details dock's sizes
 
 private:
     std::unique_ptr<TimelinePageImpl> d_;

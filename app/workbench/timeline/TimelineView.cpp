@@ -141,9 +141,20 @@ void TimelineView::fitAll() {
         update();
 }
 
+Ns TimelineView::marginFor(Ns start, Ns end) {
+    return std::max<Ns>(1, (end - start) / 20);
+}
+
+void TimelineView::clampToRun() {
+    if (!model_ || model_->runEnd <= model_->runStart)
+        return;
+    const Ns margin = marginFor(model_->runStart, model_->runEnd);
+    axis_.clampTo(model_->runStart - margin, model_->runEnd + margin);
+}
+
 void TimelineView::zoomTo(Ns start, Ns end) {
     axis_.setWidth(rowsArea().width());
-    const Ns margin = std::max<Ns>(1, (end - start) / 20);
+    const Ns margin = marginFor(start, end);
     axis_.setWindow(start - margin, end + margin);
     update();
 }
@@ -299,10 +310,7 @@ bool TimelineView::event(QEvent* e) {
 }
 
 void TimelineView::userChangedAxis() {
-    if (model_) {
-        const Ns pad = std::max<Ns>(1, (model_->runEnd - model_->runStart) / 2);
-        axis_.clampTo(model_->runStart - pad, model_->runEnd + pad);
-    }
+    clampToRun();
     update();
     emit axisChanged();
 }

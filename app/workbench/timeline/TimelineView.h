@@ -48,7 +48,11 @@ public:
     const timeline::TimeAxis& axis() const { return axis_; }
     void setAxis(const timeline::TimeAxis& axis); // no axisChanged
     void fitAll();
-    void zoomTo(Ns start, Ns end); // with a 5 % margin on each side
+    void zoomTo(Ns start, Ns end); // with a 5 % margin on each side (a jump's context may reach past
+                                   // the run; the next pan or zoom brings the view back inside)
+    // The user's view never leaves the run (issue 15): panning (drag, A/D, Alt+wheel, minimap) stops,
+    // and zooming out ends, at the run's span with a 5 % margin on each side (marginFor; the fitAll()
+    // view), so no pan reaches empty time and every part of the run stays reachable.
     void scrollToRank(std::int32_t rank);
     void scrollToRow(int row);
     void setCollapsed(int group, bool collapsed);
@@ -117,6 +121,8 @@ private:
     void relayout();
     void updateScrollBar();
     void userChangedAxis();
+    static Ns marginFor(Ns start, Ns end); // 5 % of [start, end), at least 1 ns
+    void clampToRun();                     // the axis inside the run's limits (see zoomTo)
     void drawRuler(QPainter& p);
     void drawMinimap(QPainter& p);
     void drawLabels(QPainter& p);
