@@ -194,6 +194,7 @@ public:
     void cpuRanges();
     void apiCalls();
     void kernels();
+    void kernelArgs(const KernelEvent& k);
     void memcpys();
     void memsets();
     void gpuAnnotations();
@@ -207,6 +208,18 @@ private:
     // A complete event's common head; the caller writes its args and the object end.
     void head(const char* cat, StringId name, std::int64_t pid, std::int64_t tid, Ns start, Ns end);
     void gpuArgs(std::int32_t device, std::int64_t stream, std::int64_t correlation);
+    // One complete event of a GPU activity e (kernel, memcpy, memset) on its rank's GPU track: the head,
+    // then "args" with device, stream and correlation followed by what moreArgs() writes.
+    template <class Event, class MoreArgs>
+    void gpuEvent(const char* cat, const Event& e, MoreArgs&& moreArgs) {
+        head(cat, e.name, tracks.rankPid(e.rank), tracks.gpuTid(e.rank, e.device, e.stream), e.start, e.end);
+        key(w, "args");
+        w.StartObject();
+        gpuArgs(e.device, e.stream, e.correlation);
+        moreArgs();
+        w.EndObject();
+        w.EndObject();
+    }
     void dims(const char* k, const std::int32_t* d);
 
     JsonWriter& w;
@@ -390,62 +403,48 @@ void TraceEventWriter::apiCalls() {
 }
 
 void TraceEventWriter::kernels() {
-    for (const auto& k : t.kernels) {
-        head("kernel", k.name, tracks.rankPid(k.rank), tracks.gpuTid(k.rank, k.device, k.stream), k.start,
-             k.end);
-        key(w, "args");
-        w.StartObject();
-        gpuArgs(k.device, k.stream, k.correlation);
-        key(w, "registers per thread");
-        w.Int(k.registers);
-        key(w, "static shared memory");
-        w.Int(k.staticSmem);
-        key(w, "dynamic shared memory");
-        w.Int(k.dynamicSmem);
-        dims("grid", k.grid);
-        dims("block", k.block);
-        if (k.category != 0) {
-            key(w, "category");
-            str(w, S.at(k.category));
-        }
-        w.EndObject();
-        w.EndObject();
+    for (const auto& k : t.kernels)
+        gpuEvent("kernel", k, [&] { kernelArgs(k); });
+}
+
+void TraceEventWriter::kernelArgs(const KernelEvent& k) {
+    key(w, "registers per thread");
+    w.Int(k.registers);
+    key(w, "static shared memory");
+    w.Int(k.staticSmem);
+    key(w, "dynamic shared memory");
+    w.Int(k.dynamicSmem);
+    dims("grid", k.grid);
+    dims("block", k.block);
+    if (k.category != 0) {
+        key(w, "category");
+        str(w, S.at(k.category));
     }
 }
 
 void TraceEventWriter::memcpys() {
     for (const auto& m : t.memcpys) {
-        head("gpu_memcpy", m.name, tracks.rankPid(m.rank), tracks.gpuTid(m.rank, m.device, m.stream), m.start,
-             m.end);
-        key(w, "args");
-        w.StartObject();
-        gpuArgs(m.device, m.stream, m.correlation);
-        key(w, "bytes");
-        w.Int64(m.bytes);
-        key(w, "kind");
-        w.String(toString(m.kind));
-        if (m.end > m.start) {
-            key(w, "memory bandwidth (GB/s)");
-            w.Double(static_cast<double>(m.bytes) / static_cast<double>(m.end - m.start));
-        }
-        w.EndObject();
-        w.EndObject();
+        gpuEvent("gpu_memcpy", m, [&] {
+            key(w, "bytes");
+            w.Int64(m.bytes);
+            key(w, "kind");
+            w.String(toString(m.kind));
+            if (m.end > m.start) {
+                key(w, "memory bandwidth (GB/s)");
+                w.Double(static_cast<double>(m.bytes) / static_cast<double>(m.end - m.start));
+            }
+        });
     }
 }
 
 void TraceEventWriter::memsets() {
     for (const auto& m : t.memsets) {
-        head("gpu_memset", m.name, tracks.rankPid(m.rank), tracks.gpuTid(m.rank, m.device, m.stream), m.start,
-             m.end);
-        key(w, "args");
-        w.StartObject();
-        gpuArgs(m.device, m.stream, m.correlation);
-        key(w, "bytes");
-        w.Int64(m.bytes);
-        key(w, "value");
-        w.Int(m.value);
-        w.EndObject();
-        w.EndObject();
+        gpuEvent("gpu_memset", m, [&] {
+            key(w, "bytes");
+            w.Int64(m.bytes);
+            key(w, "value");
+            w.Int(m.value);
+        });
     }
 }
 

@@ -7,6 +7,30 @@ namespace cnp::collector {
 
 using namespace cnpt;
 
+namespace {
+
+// The fields every GPU-side activity (kernel, memcpy, memset) carries under the same CUPTI names.
+template <class Activity, class Record> void copyGpuSpan(const Activity& a, Record& r) {
+    r.start = a.start;
+    r.end = a.end;
+    r.correlation = a.correlationId;
+    r.device = a.deviceId;
+    r.context = a.contextId;
+    r.stream = a.streamId;
+}
+
+// A memcpy's fields shared by the device-local (MEMCPY) and the peer-to-peer (MEMCPY2) records.
+template <class Activity> void copyMemcpy(const Activity& m, MemcpyRecord& r) {
+    copyGpuSpan(m, r);
+    r.bytes = m.bytes;
+    r.copyKind = m.copyKind;
+    r.srcKind = m.srcKind;
+    r.dstKind = m.dstKind;
+    r.flags = m.flags;
+}
+
+} // namespace
+
 std::uint32_t RecordTranslator::apiNameId(bool driver, std::uint32_t cbid) {
     const std::uint64_t key = (static_cast<std::uint64_t>(driver) << 32) | cbid;
     auto it = apiNames_.find(key);
@@ -65,14 +89,9 @@ void RecordTranslator::translate(const CUpti_Activity* record) {
 void RecordTranslator::addKernel(const CUpti_Activity* record) {
     const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
     KernelRecord r{};
-    r.start = k->start;
-    r.end = k->end;
+    copyGpuSpan(*k, r);
     r.graphNodeId = k->graphNodeId;
     r.gridId = k->gridId;
-    r.correlation = k->correlationId;
-    r.device = k->deviceId;
-    r.context = k->contextId;
-    r.stream = k->streamId;
     r.grid[0] = k->gridX;
     r.grid[1] = k->gridY;
     r.grid[2] = k->gridZ;
@@ -93,17 +112,8 @@ void RecordTranslator::addKernel(const CUpti_Activity* record) {
 void RecordTranslator::addMemcpy(const CUpti_Activity* record) {
     const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
     MemcpyRecord r{};
-    r.start = m->start;
-    r.end = m->end;
-    r.bytes = m->bytes;
-    r.correlation = m->correlationId;
-    r.device = r.srcDevice = r.dstDevice = m->deviceId;
-    r.context = m->contextId;
-    r.stream = m->streamId;
-    r.copyKind = m->copyKind;
-    r.srcKind = m->srcKind;
-    r.dstKind = m->dstKind;
-    r.flags = m->flags;
+    copyMemcpy(*m, r);
+    r.srcDevice = r.dstDevice = m->deviceId;
     writer_.add(RecordType::Memcpy, r);
     ++stats_.memcpys;
 }
@@ -111,19 +121,9 @@ void RecordTranslator::addMemcpy(const CUpti_Activity* record) {
 void RecordTranslator::addPeerMemcpy(const CUpti_Activity* record) {
     const auto* m = reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(record);
     MemcpyRecord r{};
-    r.start = m->start;
-    r.end = m->end;
-    r.bytes = m->bytes;
-    r.correlation = m->correlationId;
-    r.device = m->deviceId;
+    copyMemcpy(*m, r);
     r.srcDevice = m->srcDeviceId;
     r.dstDevice = m->dstDeviceId;
-    r.context = m->contextId;
-    r.stream = m->streamId;
-    r.copyKind = m->copyKind;
-    r.srcKind = m->srcKind;
-    r.dstKind = m->dstKind;
-    r.flags = m->flags;
     r.peer = 1;
     writer_.add(RecordType::Memcpy, r);
     ++stats_.memcpys;
@@ -132,13 +132,8 @@ void RecordTranslator::addPeerMemcpy(const CUpti_Activity* record) {
 void RecordTranslator::addMemset(const CUpti_Activity* record) {
     const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
     MemsetRecord r{};
-    r.start = m->start;
-    r.end = m->end;
+    copyGpuSpan(*m, r);
     r.bytes = m->bytes;
-    r.correlation = m->correlationId;
-    r.device = m->deviceId;
-    r.context = m->contextId;
-    r.stream = m->streamId;
     r.value = m->value;
     r.memoryKind = m->memoryKind;
     r.flags = m->flags;

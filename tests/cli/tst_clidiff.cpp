@@ -19,12 +19,8 @@ private slots:
     void initTestCase() {
         QVERIFY(dir.isValid());
         ws = dir.filePath("diff.cnpdb");
-        for (const char* c : {"base", "compile"}) {
-            const auto r =
-                runCli({"ingest", ws, QStringLiteral(CNP_SOURCE_DIR "/resources/demo/demo_%1.json.gz").arg(c),
-                        "--run", c});
-            QVERIFY2(r.exitCode == 0, r.err.constData());
-        }
+        const QByteArray err = ingestDemoRuns(ws, {"base", "compile"});
+        QVERIFY2(err.isEmpty(), err.constData());
     }
 
     void json_data() {

@@ -27,4 +27,18 @@ inline CliResult runCli(const QStringList& args, int timeoutMs = 120000) {
     return r;
 }
 
+// Ingests the bundled H200 demo traces (resources/demo/demo_<config>.json.gz) into `ws` with `cnp ingest`,
+// one run per configuration, named and labelled like it. Returns the first failure's stderr; empty when
+// every ingest succeeded.
+inline QByteArray ingestDemoRuns(const QString& ws, const QStringList& configs) {
+    for (const auto& c : configs) {
+        const auto r =
+            runCli({"ingest", ws, QStringLiteral(CNP_SOURCE_DIR "/resources/demo/demo_%1.json.gz").arg(c),
+                    "--run", c, "--config", c});
+        if (r.exitCode != 0)
+            return c.toUtf8() + ": " + r.err;
+    }
+    return {};
+}
+
 } // namespace cnp::testing

@@ -246,18 +246,14 @@ void CnptConverter::onKernel(Body body, std::uint16_t size, std::int64_t offset)
     KernelEvent e;
     if (!span(k.start, k.end, offset, "kernel", e.start, e.end))
         return;
-    e.correlation = k.correlation;
-    e.stream = k.stream;
-    e.rank = rank_.rank;
-    e.device = static_cast<std::int32_t>(k.device);
+    copyGpuFields(k, e);
     std::copy(std::begin(k.grid), std::end(k.grid), e.grid);
     std::copy(std::begin(k.block), std::end(k.block), e.block);
     e.registers = static_cast<std::int32_t>(k.registers);
     e.staticSmem = k.staticSmem;
     e.dynamicSmem = k.dynamicSmem;
     e.name = kernelName(k.name);
-    t_.kernels.push_back(e);
-    flows_.addActivity(0, e.rank, e.correlation, e.start, e.stream);
+    addGpuActivity(t_.kernels, e);
 }
 
 void CnptConverter::onMemcpy(Body body, std::uint16_t size, std::int64_t offset) {
@@ -265,17 +261,13 @@ void CnptConverter::onMemcpy(Body body, std::uint16_t size, std::int64_t offset)
     MemcpyEvent e;
     if (!span(m.start, m.end, offset, "memcpy", e.start, e.end))
         return;
-    e.correlation = m.correlation;
-    e.stream = m.stream;
+    copyGpuFields(m, e);
     e.bytes = byteCount(m.bytes);
-    e.rank = rank_.rank;
-    e.device = static_cast<std::int32_t>(m.device);
     e.kind = m.copyKind <= 10 ? static_cast<MemcpyKind>(m.copyKind) : MemcpyKind::Unknown;
     e.srcKind = memoryKindFromCupti(m.srcKind);
     e.dstKind = memoryKindFromCupti(m.dstKind);
     e.name = copyNames_.memcpyId(e.kind, e.srcKind, e.dstKind);
-    t_.memcpys.push_back(e);
-    flows_.addActivity(0, e.rank, e.correlation, e.start, e.stream);
+    addGpuActivity(t_.memcpys, e);
 }
 
 void CnptConverter::onMemset(Body body, std::uint16_t size, std::int64_t offset) {
@@ -283,16 +275,12 @@ void CnptConverter::onMemset(Body body, std::uint16_t size, std::int64_t offset)
     MemsetEvent e;
     if (!span(m.start, m.end, offset, "memset", e.start, e.end))
         return;
-    e.correlation = m.correlation;
-    e.stream = m.stream;
+    copyGpuFields(m, e);
     e.bytes = byteCount(m.bytes);
-    e.rank = rank_.rank;
-    e.device = static_cast<std::int32_t>(m.device);
     e.value = static_cast<std::int32_t>(m.value);
     e.memKind = memoryKindFromCupti(m.memoryKind);
     e.name = copyNames_.memsetId(e.memKind);
-    t_.memsets.push_back(e);
-    flows_.addActivity(0, e.rank, e.correlation, e.start, e.stream);
+    addGpuActivity(t_.memsets, e);
 }
 
 void CnptConverter::onApi(Body body, std::uint16_t size, std::int64_t offset) {

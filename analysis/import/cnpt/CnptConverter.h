@@ -73,6 +73,18 @@ private:
     // [start, end] of a record on the realtime clock; false (the record skipped and counted) when it
     // ends before it starts or either time is out of the sane range.
     bool span(std::uint64_t start, std::uint64_t end, std::int64_t offset, const char* what, Ns& s, Ns& e);
+    // The fields kernel, memcpy and memset records share (correlation, stream, this rank, device).
+    template <class Record, class Event> void copyGpuFields(const Record& r, Event& e) const {
+        e.correlation = r.correlation;
+        e.stream = r.stream;
+        e.rank = rank_.rank;
+        e.device = static_cast<std::int32_t>(r.device);
+    }
+    // Keeps a GPU activity and offers it to the launch-flow linker.
+    template <class Event> void addGpuActivity(std::vector<Event>& to, const Event& e) {
+        to.push_back(e);
+        flows_.addActivity(0, e.rank, e.correlation, e.start, e.stream);
+    }
     // File string ids -> trace string ids, interned on first use (kernel names demangled).
     StringId str(std::uint32_t id);
     StringId kernelName(std::uint32_t id);
