@@ -198,7 +198,7 @@ void AblationPage::compareWithPrevious(int configIndex) {
                           QString::fromStdString(cur.runs.front()));
 }
 
-AblationPage::Metric AblationPage::metric() const {
+AblationPage::Metric AblationPage::shownMetric() const {
     return Metric(metricBox_->currentIndex());
 }
 void AblationPage::setMetric(Metric m) {
@@ -369,7 +369,7 @@ void AblationPage::showResult() {
 void AblationPage::drawValueChart() {
     ChartView* c = valueChart_;
     c->clearChart();
-    const bool stepTime = metric() == Metric::StepTime;
+    const bool stepTime = shownMetric() == Metric::StepTime;
     const auto& configs = result_.configs;
     double maxNs = 0;
     for (const auto& k : configs)
@@ -456,7 +456,7 @@ void AblationPage::drawValueChart() {
 void AblationPage::drawWaterfall() {
     ChartView* c = waterfallChart_;
     c->clearChart();
-    const bool stepTime = metric() == Metric::StepTime;
+    const bool stepTime = shownMetric() == Metric::StepTime;
     const auto& configs = result_.configs;
     c->setTitle(stepTime ? tr("Incremental gains (median step time)") : tr("Incremental gains (throughput)"));
     if (configs.empty()) {

@@ -36,7 +36,7 @@ public:
     explicit AblationPage(WorkspaceSession* session, QWidget* parent = nullptr);
 
     const AblationResult& result() const { return result_; }
-    Metric metric() const;
+    Metric shownMetric() const;
     void setMetric(Metric m);
     void setBaseline(const QString& config);
     // Compares `configs` in this order and stores it as the workspace's plan order.

@@ -192,7 +192,7 @@ void ChartView::setLabelTicks(QCPAxis* axis, const QStringList& labels, const QS
     axis->setSubTicks(false);
     axis->setTickLength(0, 4);
     axis->setTickLabelRotation(0);
-    axis->setRange(-0.6, labels.size() - 0.4);
+    axis->setRange(-0.6, static_cast<double>(labels.size()) - 0.4);
 }
 
 void ChartView::placeLegendBelow() {

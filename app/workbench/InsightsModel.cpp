@@ -46,7 +46,7 @@ QModelIndex InsightsModel::index(int row, int column, const QModelIndex& parent)
         return {};
     if (!parent.isValid())
         return createIndex(row, column, quintptr(0));
-    return createIndex(row, column, quintptr(parent.row() + 1));
+    return createIndex(row, column, quintptr(parent.row()) + 1);
 }
 
 QModelIndex InsightsModel::parent(const QModelIndex& child) const {

@@ -45,6 +45,8 @@
 #include <QToolBar>
 #include <QToolButton>
 
+#include <utility>
+
 namespace cnp::wb {
 
 namespace {
@@ -488,7 +490,7 @@ void MainWindow::runExport(const QString& what, std::function<void()> work, cons
     statusBar()->showMessage(what);
     runInBackground<bool>(
         this,
-        [work]() {
+        [work = std::move(work)]() {
             work();
             return true;
         },
@@ -581,7 +583,7 @@ void MainWindow::editWorkspace(const QString& what, std::function<void(Workspace
     statusBar()->showMessage(what + QStringLiteral("…"));
     runInBackground<bool>(
         this,
-        [path, edit]() {
+        [path, edit = std::move(edit)]() {
             Workspace ws(path, Workspace::Mode::ReadWrite);
             edit(ws);
             return true;

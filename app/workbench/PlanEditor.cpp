@@ -42,7 +42,7 @@ PlanEditor::PlanEditor(QWidget* parent) : QPlainTextEdit(parent), gutter_(new Gu
 }
 
 int PlanEditor::gutterWidth() const {
-    const int digits = QString::number(std::max(1, blockCount())).size();
+    const auto digits = static_cast<int>(QString::number(std::max(1, blockCount())).size());
     return 12 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * std::max(3, digits);
 }
 

@@ -11,7 +11,7 @@
 
 namespace cnp::wb {
 namespace {
-constexpr qsizetype kMaxStderr = 64 * 1024; // the tail kept for the error message
+constexpr qsizetype kMaxStderr = qsizetype{64} * 1024; // the tail kept for the error message
 }
 
 PlanRunner::PlanRunner(QObject* parent) : QObject(parent), process_(new QProcess(this)) {

@@ -3,6 +3,7 @@
 #include "UnitFormat.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace cnp::wb {
@@ -64,7 +65,7 @@ int RankHeatmapModel::columnCount(const QModelIndex& parent) const {
 QColor RankHeatmapModel::heat(double t) {
     t = std::clamp(t, 0.0, 1.0);
     // Linear in RGB from #fff7ec to #d94701 (ColorBrewer Oranges' ends).
-    auto mix = [t](int a, int b) { return static_cast<int>(a + (b - a) * t + 0.5); };
+    auto mix = [t](int a, int b) { return static_cast<int>(std::lround(a + (b - a) * t)); };
     return QColor(mix(0xff, 0xd9), mix(0xf7, 0x47), mix(0xec, 0x01));
 }
 

@@ -18,6 +18,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace cnp::wb {
 
 namespace {
@@ -193,14 +195,14 @@ void ReportExportDialog::startExport() {
     status_->setText(tr("Building the report…"));
     poll_->start();
     updateState();
-    const std::string ws = workspacePath_.toStdString(), out = outputPath().toStdString();
+    std::string ws = workspacePath_.toStdString(), out = outputPath().toStdString(); // moved into the task
     const ReportOptions opt = options();
     const ReportFormat fmt = format();
     auto done = done_;
     auto cancel = cancel_;
     runInBackground<std::string>(
         this,
-        [ws, out, opt, fmt, done, cancel]() {
+        [ws = std::move(ws), out = std::move(out), opt, fmt, done, cancel]() mutable {
             const Workspace w(ws, Workspace::Mode::ReadOnly);
             const ProgressSink sink{[done](double f) { done->store(static_cast<int>(f * kModelShare)); },
                                     cancel.get()};
@@ -208,7 +210,7 @@ void ReportExportDialog::startExport() {
             sink.checkCancel();
             writeReport(model, fmt, opt.paper, out);
             done->store(1000);
-            return out;
+            return std::move(out);
         },
         [this](TaskOutcome<std::string>& o) {
             if (o.cancelled)

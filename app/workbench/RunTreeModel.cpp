@@ -33,7 +33,7 @@ QModelIndex RunTreeModel::indexOfRun(const QString& name) const {
     for (size_t c = 0; c < configs_.size(); ++c)
         for (size_t r = 0; r < configs_[c].runs.size(); ++r)
             if (configs_[c].runs[r].info.name == n)
-                return createIndex(int(r), 0, quintptr(c + 1));
+                return createIndex(int(r), 0, quintptr(c) + 1);
     return {};
 }
 
@@ -42,7 +42,7 @@ QModelIndex RunTreeModel::index(int row, int column, const QModelIndex& parent) 
         return {};
     if (!parent.isValid())
         return createIndex(row, column, quintptr(0));
-    return createIndex(row, column, quintptr(parent.row() + 1));
+    return createIndex(row, column, quintptr(parent.row()) + 1);
 }
 
 QModelIndex RunTreeModel::parent(const QModelIndex& child) const {
