@@ -167,10 +167,12 @@ QJsonArray checkChromeStructure(const QByteArray& json, bool checkNesting) {
         std::sort(v.begin(), v.end(), [](auto a, auto b) {
             return a.first != b.first ? a.first < b.first : a.second > b.second;
         });
-    for (const auto& [pid, tid, ts, isEnd] : flowPoints) {
+    for (const auto& point : flowPoints) {
+        const auto& [pid, tid, ts, isEnd] = point;
         const auto& v = slices[{pid, tid}];
-        const bool bound = std::any_of(v.begin(), v.end(), [&](const auto& s) {
-            return isEnd ? s.first == ts : s.first <= ts && ts <= s.second;
+        // clang 14 cannot capture structured bindings: the lambda captures copies.
+        const bool bound = std::any_of(v.begin(), v.end(), [end = isEnd, at = ts](const auto& s) {
+            return end ? s.first == at : s.first <= at && at <= s.second;
         });
         if (!bound)
             qFatal("flow %s at %lld not bound to a slice", isEnd ? "end" : "start",

@@ -95,7 +95,8 @@ bool firstTimeFits64(const TimeAxis& ax, std::int64_t c) {
 std::uint8_t votesBest(const std::vector<std::pair<std::uint8_t, Ns>>& votes) {
     std::vector<std::pair<std::uint8_t, Ns>> acc;
     for (auto [s, w] : votes) {
-        auto it = std::find_if(acc.begin(), acc.end(), [s](const auto& a) { return a.first == s; });
+        auto it =
+            std::find_if(acc.begin(), acc.end(), [style = s](const auto& a) { return a.first == style; });
         if (it != acc.end())
             it->second += w;
         else if (acc.size() < 32)
