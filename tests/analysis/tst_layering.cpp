@@ -2,6 +2,9 @@
 // analysis/store/ only. The one exception is analysis/import/nsys/, which reads a foreign Nsight Systems
 // SQLite export, not a workspace. This test scans every C++ file under analysis/ and app/ and fails naming
 // each file and line that holds SQL in a string literal, calls db() or names the SQLite API outside them.
+// Also: RapidJSON is included only through analysis/core/RapidJson.h, which compiles it without the one
+// UBSan check its parser trips on every parse (docs/testing.md "Findings"); a direct include elsewhere
+// makes every sanitized parse through that file abort.
 #include <QtTest>
 
 #include <filesystem>
@@ -120,6 +123,19 @@ bool exempt(const std::string& rel) {
     return false;
 }
 
+// Lines (1-based) that include a RapidJSON header directly: `#include <rapidjson/...>` or "rapidjson/...".
+std::vector<int> rapidJsonIncludes(const std::string& src) {
+    // Not a raw literal: moc 6.4 misreads a quote inside one and then finds no Q_OBJECT in this file.
+    static const std::regex re("^\\s*#\\s*include\\s*[<\"]rapidjson/");
+    std::vector<int> lines;
+    std::istringstream in(src);
+    std::string l;
+    for (int n = 1; std::getline(in, l); ++n)
+        if (std::regex_search(l, re))
+            lines.push_back(n);
+    return lines;
+}
+
 std::string readFile(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     std::ostringstream s;
@@ -136,6 +152,9 @@ private slots:
     void scannerFindsSql();
     void noSqlOutsideTheStore();
     void exceptionsAreDocumented();
+    void rapidJsonIncludesFound_data();
+    void rapidJsonIncludesFound();
+    void rapidJsonOnlyThroughCore();
 };
 
 void TestLayering::scannerFindsSql_data() {
@@ -194,6 +213,46 @@ void TestLayering::exceptionsAreDocumented() {
     QVERIFY(doc.find("SQL only in `store/`") != std::string::npos);
     QVERIFY(doc.find("`import/nsys/`") != std::string::npos);
     QVERIFY(doc.find("tst_layering") != std::string::npos);
+}
+
+void TestLayering::rapidJsonIncludesFound_data() {
+    QTest::addColumn<QString>("src");
+    QTest::addColumn<int>("firstLine"); // 0 = none
+    QTest::newRow("angle") << "#include <QString>\n#include <rapidjson/reader.h>\n" << 2;
+    QTest::newRow("quoted, spaced") << "  # include \"rapidjson/document.h\"\n" << 1;
+    QTest::newRow("the wrapper") << "#include \"core/RapidJson.h\"\n" << 0;
+    QTest::newRow("in a comment") << "// see <rapidjson/reader.h>\n" << 0;
+}
+
+void TestLayering::rapidJsonIncludesFound() {
+    QFETCH(QString, src);
+    QFETCH(int, firstLine);
+    const auto lines = rapidJsonIncludes(src.toStdString());
+    QCOMPARE(lines.empty() ? 0 : lines.front(), firstLine);
+}
+
+// Every source the sanitizer build compiles (analysis/, app/, collectors/, tests/); bench/ is not built
+// there. The wrapper itself is the one exception.
+void TestLayering::rapidJsonOnlyThroughCore() {
+    const fs::path root(CNP_SOURCE_DIR);
+    QStringList failures;
+    int files = 0;
+    for (const char* top : {"analysis", "app", "collectors", "tests"}) {
+        for (const auto& e : fs::recursive_directory_iterator(root / top)) {
+            const std::string ext = e.path().extension().string();
+            if (!e.is_regular_file() || (ext != ".cpp" && ext != ".h"))
+                continue;
+            const std::string rel = fs::relative(e.path(), root).generic_string();
+            if (rel == "analysis/core/RapidJson.h")
+                continue;
+            ++files;
+            for (int line : rapidJsonIncludes(readFile(e.path())))
+                failures << QString::fromStdString(rel + ":" + std::to_string(line));
+        }
+    }
+    QVERIFY(files > 200);
+    QVERIFY2(failures.isEmpty(),
+             qPrintable("RapidJSON included directly (use core/RapidJson.h):\n" + failures.join('\n')));
 }
 
 QTEST_GUILESS_MAIN(TestLayering)
