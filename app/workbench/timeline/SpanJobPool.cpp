@@ -47,7 +47,7 @@ SpanJobPool::~SpanJobPool() = default;
 
 const std::vector<const std::vector<DrawSpan>*>&
 SpanJobPool::build(const TimeAxis& axis, const std::vector<const EventTrack*>& tracks,
-                   std::shared_ptr<const void> keepAlive) {
+                   const std::shared_ptr<const void>& keepAlive) {
     if (pool_)
         pool_->clear(); // helpers of earlier frames that never started (they hold their jobs)
     // Reuse last frame's jobs (and their allocations) unless a late helper still holds them.

@@ -30,7 +30,7 @@ public:
     // valid until the next build(). `keepAlive` owns the tracks (a helper holds it while it runs).
     const std::vector<const std::vector<timeline::DrawSpan>*>&
     build(const timeline::TimeAxis& axis, const std::vector<const timeline::EventTrack*>& tracks,
-          std::shared_ptr<const void> keepAlive);
+          const std::shared_ptr<const void>& keepAlive);
 
 private:
     struct Jobs; // one frame's lanes and draw lists, shared with the helper threads

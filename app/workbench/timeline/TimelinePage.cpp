@@ -375,7 +375,8 @@ void TimelinePageImpl::showRange(TimelineView* v, std::int32_t rank, Ns s, Ns e)
     const RangeStatistics r = computeRangeStatistics(*v->model(), rank, {s, e}, computePriority);
     const WindowBreakdown& b = r.breakdown;
     auto pct = [&](Ns x) {
-        return UnitFormat::percent(b.length() ? static_cast<double>(x) / b.length() : 0.0);
+        return UnitFormat::percent(b.length() ? static_cast<double>(x) / static_cast<double>(b.length())
+                                              : 0.0);
     };
     const Ns origin = v->model()->runStart;
     auto* head = new QTreeWidgetItem(
