@@ -5,9 +5,12 @@
 
 #include <QApplication>
 #include <QFileDialog>
+#include <QFontMetrics>
 #include <QMenu>
 #include <QSvgGenerator>
 #include <QToolTip>
+
+#include <cstdlib>
 
 namespace cnp::wb {
 
@@ -32,13 +35,35 @@ bool ChartView::fitToGeometry() {
             changed = fitLabels(a) || changed;
     if (title_) {
         const QString shown =
-            QFontMetrics(title_->font()).elidedText(fullTitle_, Qt::ElideMiddle, std::max(40, width() - 12));
+            fittedTitle(QFontMetrics(title_->font()), fullTitle_, std::max(40, width() - 12));
         if (shown != title_->text()) {
             title_->setText(shown);
             changed = true;
         }
     }
     return changed;
+}
+
+QString ChartView::fittedTitle(const QFontMetrics& fm, const QString& title, int width) {
+    if (fm.horizontalAdvance(title) <= width)
+        return title;
+    // Two lines, broken at the space nearest the middle ("Step times (box plot" / "+ each step)"), when
+    // both then fit; else one line elided in the middle.
+    qsizetype best = -1;
+    for (qsizetype i = 1; i + 1 < title.size(); ++i)
+        if (title[i] == QLatin1Char(' ') &&
+            (best < 0 || std::abs(i - title.size() / 2) < std::abs(best - title.size() / 2)))
+            best = i;
+    if (best > 0) {
+        const QString first = title.left(best), second = title.mid(best + 1);
+        if (fm.horizontalAdvance(first) <= width && fm.horizontalAdvance(second) <= width)
+            return first + QLatin1Char('\n') + second;
+    }
+    return fm.elidedText(title, Qt::ElideMiddle, width);
+}
+
+QString ChartView::shownTitle() const {
+    return title_ ? title_->text() : QString();
 }
 
 bool ChartView::fitLabels(QCPAxis* axis) {
@@ -53,8 +78,21 @@ bool ChartView::fitLabels(QCPAxis* axis) {
     // most a third of the chart's width, the rest stays for the data.
     const int room = horizontal ? int(axis->axisRect()->width() / keys) - 6 : width() / 3;
     const int px = std::max(8, room); // at the least an ellipsis, never wider than its share
+    bool changed = false;
+    if (!horizontal) {
+        // A vertical axis wraps a long label ("elementwise/" / "reduction") when each category's
+        // height holds two or more lines, so it is not elided to "eleme…ction".
+        const int lines = std::min(ElidingTextTicker::kMaxWrappedLines,
+                                   int(axis->axisRect()->height() / keys) /
+                                       QFontMetrics(axis->tickLabelFont()).lineSpacing());
+        const bool wrap = lines >= 2;
+        if (wrap != ticker->wrapsAtSeparators() || (wrap && lines != ticker->maxWrappedLines())) {
+            ticker->setWrapAtSeparators(wrap, std::max(2, lines));
+            changed = true;
+        }
+    }
     if (px == ticker->maxLabelWidth())
-        return false;
+        return changed;
     ticker->setMaxLabelWidth(px);
     return true;
 }

@@ -30,6 +30,11 @@ public:
     void applyTheme();
     // A title element above the axis rect (created on first use).
     void setTitle(const QString& title);
+    // The title as given, and as drawn: whole, on two lines when one is too narrow, else elided.
+    QString fullTitle() const { return fullTitle_; }
+    QString shownTitle() const;
+    // `title` fitted to `width` px: one line, two lines broken at a space, else elided in the middle.
+    static QString fittedTitle(const QFontMetrics& fm, const QString& title, int width);
     // Applies the theme to an axis rect added after construction (multi-rect layouts).
     void themeAxisRect(QCPAxisRect* rect);
     // Moves the legend out of the plot into a row beneath it; its columns follow the chart's width.

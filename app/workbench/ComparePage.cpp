@@ -6,6 +6,7 @@
 #include "DescendingFirstSort.h"
 #include "KernelDiffModel.h"
 #include "KernelFilterProxy.h"
+#include "NameColumnSizer.h"
 #include "UnitFormat.h"
 #include "WorkspaceSession.h"
 
@@ -82,9 +83,8 @@ ComparePage::ComparePage(WorkspaceSession* session, QWidget* parent)
     view_->setAlternatingRowColors(true);
     view_->setTextElideMode(Qt::ElideMiddle); // kernel names: both ends matter (tooltip: the full name)
     view_->setWordWrap(false);
-    view_->setTextElideMode(Qt::ElideRight);
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    view_->horizontalHeader()->setSectionResizeMode(KernelDiffModel::NameColumn, QHeaderView::Stretch);
+    NameColumnSizer::install(view_, KernelDiffModel::NameColumn); // names keep >= 260 px, the rest scrolls
 
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(charts);

@@ -2,6 +2,7 @@
 
 #include <QFontMetrics>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -43,6 +44,28 @@ qsizetype ElidingTextTicker::wrapPoint(const QString& text) {
     return best;
 }
 
+QStringList ElidingTextTicker::packAtSeparators(const QString& text, const QFontMetrics& fm, int width) {
+    // Pieces end after each separator; each line takes pieces while it still fits `width`.
+    QStringList pieces;
+    qsizetype from = 0;
+    for (qsizetype i = 0; i < text.size(); ++i)
+        if (QStringLiteral("_-+/ ").contains(text[i]) && i + 1 < text.size()) {
+            pieces << text.mid(from, i + 1 - from);
+            from = i + 1;
+        }
+    pieces << text.mid(from);
+    QStringList lines;
+    for (const QString& piece : pieces) {
+        if (!lines.isEmpty() && fm.horizontalAdvance(lines.back() + piece) <= width)
+            lines.back() += piece;
+        else
+            lines << piece;
+    }
+    for (QString& line : lines)
+        line = line.trimmed();
+    return lines;
+}
+
 QString ElidingTextTicker::shownLabel(int key) const {
     if (key < 0 || key >= labels_.size())
         return {};
@@ -54,6 +77,14 @@ QString ElidingTextTicker::shownLabel(int key) const {
         const QString text = lines[0];
         if (const qsizetype at = wrapPoint(text); at > 0)
             lines = QStringList{text.left(at).trimmed(), text.mid(at).trimmed()};
+        const auto tooWide = [&](const QString& line) { return fm.horizontalAdvance(line) > maxWidth_; };
+        if (maxLines_ > 2 && std::any_of(lines.begin(), lines.end(), tooWide)) {
+            // Two lines are not enough ("AC2+ACCL+" / "CompilerOpt+CkptOpt" at 1024 px): fill up to
+            // kMaxWrappedLines lines after separators; kept only when every line then fits whole.
+            const QStringList packed = packAtSeparators(text, fm, maxWidth_);
+            if (packed.size() <= maxLines_ && std::none_of(packed.begin(), packed.end(), tooWide))
+                lines = packed;
+        }
     }
     for (QString& line : lines)
         line = fm.elidedText(line, Qt::ElideMiddle, maxWidth_);

@@ -7,6 +7,7 @@
 #include <qcustomplot.h>
 
 #include <QFont>
+#include <QFontMetrics>
 #include <QStringList>
 
 namespace cnp::wb {
@@ -21,8 +22,18 @@ public:
     // When on, a one-line label too wide for maxLabelWidth breaks into two lines after the separator
     // ('_', '-', '+', '/', ' ') nearest its middle before any line is elided ("compile_" / "ckpt"), or,
     // in a word without one, before the capital nearest its middle ("+Compiler" / "Opt"): for
-    // horizontal axes, where a second line costs height, not a neighbour's room.
-    void setWrapAtSeparators(bool on) { wrap_ = on; }
+    // horizontal axes, where a second line costs height, not a neighbour's room. When either line
+    // would still be elided, the label fills up to kMaxWrappedLines lines after its separators instead
+    // ("AC2+ACCL+" / "CompilerOpt+" / "CkptOpt"), if every line then fits whole.
+    static constexpr int kMaxWrappedLines = 3;
+    // `maxLines` (2..kMaxWrappedLines): the most lines a wrapped label may take (a vertical axis
+    // allows what its per-category height holds).
+    void setWrapAtSeparators(bool on, int maxLines = kMaxWrappedLines) {
+        wrap_ = on;
+        maxLines_ = maxLines;
+    }
+    bool wrapsAtSeparators() const { return wrap_; }
+    int maxWrappedLines() const { return maxLines_; }
     // The label at category key `key` as given (lines joined by spaces); empty outside 0..n-1.
     QString label(int key) const;
     // The text for the label's tooltip: its full text when one was given, else label(key).
@@ -37,12 +48,15 @@ protected:
 private:
     // Where a one-line label breaks in two (index of the first character of the second line), -1 = none.
     static qsizetype wrapPoint(const QString& text);
+    // `text` in lines of at most `width` px, broken only after separators (a piece wider stays whole).
+    static QStringList packAtSeparators(const QString& text, const QFontMetrics& fm, int width);
 
     QStringList labels_;
     QStringList tooltips_;
     QFont font_;
     int maxWidth_ = 0;
     bool wrap_ = false;
+    int maxLines_ = kMaxWrappedLines;
 };
 
 } // namespace cnp::wb

@@ -5,6 +5,7 @@
 #include "KernelFilterProxy.h"
 #include "KernelOccurrencesModel.h"
 #include "KernelStatsModel.h"
+#include "NameColumnSizer.h"
 #include "RankTableModel.h"
 #include "RunPicker.h"
 #include "UnitFormat.h"
@@ -29,6 +30,7 @@
 #include <QVBoxLayout>
 
 #include <set>
+#include <utility>
 
 namespace cnp::wb {
 
@@ -85,7 +87,7 @@ KernelsPage::KernelsPage(WorkspaceSession* session, QWidget* parent)
     view_->setWordWrap(false);
     view_->setTextElideMode(Qt::ElideMiddle);
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    view_->horizontalHeader()->setSectionResizeMode(KernelStatsModel::NameColumn, QHeaderView::Stretch);
+    NameColumnSizer::install(view_, KernelStatsModel::NameColumn); // names keep >= 260 px, the rest scrolls
     occurrencesView_->setModel(occurrences_);
     occurrencesView_->verticalHeader()->hide();
     occurrencesView_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -260,10 +262,14 @@ void KernelsPage::loadStats() {
                     .arg(UnitFormat::duration(double(total))));
             model_->setRows(std::move(*o.value));
             occurrences_->setOccurrences({}, 0);
+            const quint64 occBefore = occRequest_;
             if (proxy_->rowCount() > 0)
                 view_->setCurrentIndex(
                     proxy_->index(0, KernelStatsModel::NameColumn)); // lists its occurrences
-            markReady();
+            if (occRequest_ != occBefore)
+                readyAfterOccurrences_ = true; // markReady() when they arrive
+            else
+                markReady();
         });
 }
 
@@ -281,6 +287,8 @@ void KernelsPage::loadOccurrences() {
     const RunRecord* run = session()->findRun(runBox_->currentText());
     if (!cur.isValid() || !run) {
         occurrences_->setOccurrences({}, 0);
+        if (std::exchange(readyAfterOccurrences_, false))
+            markReady();
         return;
     }
     const std::string name =
@@ -308,6 +316,8 @@ void KernelsPage::loadOccurrences() {
             else
                 occurrences_->setOccurrences({}, 0);
             emit occurrencesLoaded();
+            if (std::exchange(readyAfterOccurrences_, false))
+                markReady();
         });
 }
 

@@ -63,6 +63,9 @@ private:
     KernelOccurrencesModel* occurrences_;
     QString wanted_;
     quint64 statsRequest_ = 0, occRequest_ = 0;
+    // The page is ready once the first kernel's occurrences are listed too (a screenshot or a reader
+    // of contentReady() saw an empty occurrences table for the 16-rank runs).
+    bool readyAfterOccurrences_ = false;
     int statsRank_ = -1; // the rank the shown statistics are of (-1: all ranks)
 };
 

@@ -51,7 +51,8 @@ namespace cnp::wb {
 
 namespace {
 constexpr int kMaxRecent = 8;
-constexpr int kDockWidth = 280; // the demo's configuration names fit whole (tst_pagelayout)
+constexpr int kDockWidth = 280;     // the demo's configuration names fit whole (tst_pagelayout)
+constexpr double kDockShare = 0.25; // the widest the dock grows to fit a workspace's names
 const char* kRecentKey = "workspace/recent";
 const char* kGeometryKey = "window/geometry";
 const char* kStateKey = "window/state";
@@ -96,6 +97,13 @@ MainWindow::MainWindow(QWidget* parent)
     connect(session_, &WorkspaceSession::runsChanged, this, [this]() {
         updateTitle();
         updateRunActions();
+    });
+    // The dock reloads its tree on runsChanged (connected first): fit it to the names once per opened
+    // workspace, not on the live re-reads that follow.
+    connect(session_, &WorkspaceSession::workspaceChanged, this, [this]() { fitDockPending_ = true; });
+    connect(session_, &WorkspaceSession::runsChanged, this, [this]() {
+        if (std::exchange(fitDockPending_, false))
+            fitDockToNames();
     });
     connect(dock_, &WorkspaceDock::selectedRunChanged, this, [this](const QString& run) {
         updateRunActions();
@@ -306,6 +314,15 @@ bool MainWindow::openWorkspace(const QString& path, bool create) {
     addRecent(QFileInfo(path).absoluteFilePath());
     updateTitle();
     return true;
+}
+
+void MainWindow::fitDockToNames() {
+    // Issue 15.2: the study's names read "AC2+ACC…ilerOpt" even at 1920 px in a 280 px dock. Opening a
+    // workspace widens the dock (never narrows it) to show its names whole, up to kDockShare of the
+    // window; window resizes and live re-reads leave the width alone.
+    const int want = std::min(dock_->preferredWidth(), int(width() * kDockShare));
+    if (!dock_->isHidden() && want > dock_->width())
+        resizeDocks({dock_}, {want}, Qt::Horizontal);
 }
 
 void MainWindow::updateTitle() {

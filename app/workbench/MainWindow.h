@@ -86,6 +86,7 @@ private:
     void createActions();
     void createPages();
     void updateTitle();
+    void fitDockToNames();
     void updateRecentMenu();
     void addRecent(const QString& path);
     void updateRunActions();
@@ -130,6 +131,7 @@ private:
     IngestRequestProvider provider_;
     QString lastError_;
     bool persist_ = true;
+    bool fitDockPending_ = false;
     bool editing_ = false;
 };
 

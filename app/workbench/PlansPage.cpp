@@ -81,7 +81,7 @@ PlansPage::PlansPage(WorkspaceSession* session, QWidget* parent)
     output_->addTab(preview_, tr("Dry run"));
     status_->setObjectName(QStringLiteral("planStatus"));
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // clipped, never widens the window
+    status_->setWordWrap(true); // its own line beneath the buttons: never cut, never widens the window
 
     auto* yamlSide = new QSplitter(Qt::Vertical);
     yamlSide->addWidget(editor_);
@@ -100,6 +100,7 @@ PlansPage::PlansPage(WorkspaceSession* session, QWidget* parent)
     main->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(buildToolBar());
+    layout->addWidget(status_);
     layout->addWidget(main, 1);
 
     lintTimer_->setSingleShot(true);
@@ -166,8 +167,7 @@ QWidget* PlansPage::buildToolBar() {
     for (QWidget* w : {static_cast<QWidget*>(backend_), static_cast<QWidget*>(dryRun_),
                        static_cast<QWidget*>(run_), static_cast<QWidget*>(cancel_)})
         row->addWidget(w);
-    row->addSpacing(16);
-    row->addWidget(status_, 1);
+    row->addStretch(1);
     return bar;
 }
 

@@ -72,9 +72,12 @@ RanksPage::RanksPage(WorkspaceSession* session, QWidget* parent)
     top->addWidget(legendLow_);
     top->addWidget(gradient);
     top->addWidget(legendHigh_);
-    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    top->addWidget(status_, 1);
+    top->addStretch(1);
     layout->addLayout(top);
+    // Its own line beneath the controls, wrapped: the "● straggler" key was cut off beside them.
+    status_->setObjectName(QStringLiteral("ranksStatus"));
+    status_->setWordWrap(true);
+    layout->addWidget(status_);
 
     setUpHeatmapView(heatmapView_);
     heatmapView_->setModel(heatmap_);

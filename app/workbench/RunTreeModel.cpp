@@ -122,9 +122,11 @@ QVariant RunTreeModel::data(const QModelIndex& index, int role) const {
             return f;
         }
         case Qt::ToolTipRole:
-            return QStringLiteral("Configuration %1 (position %2 in plan order)")
+            return QStringLiteral("Configuration %1 (position %2 in plan order, %3)")
                 .arg(c.label)
-                .arg(index.row() + 1);
+                .arg(index.row() + 1)
+                .arg(c.runs.size() == 1 ? QStringLiteral("1 run")
+                                        : QStringLiteral("%1 runs").arg(c.runs.size()));
         case ConfigRole:
             return c.label;
         case IsConfigRole:

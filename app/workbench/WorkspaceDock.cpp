@@ -5,7 +5,12 @@
 
 #include <QHeaderView>
 #include <QMenu>
+#include <QScrollBar>
+#include <QStyle>
+#include <QStyleOptionViewItem>
 #include <QTreeView>
+
+#include <algorithm>
 
 namespace cnp::wb {
 
@@ -53,9 +58,36 @@ void WorkspaceDock::reload() {
     const QString keep = selectedRun();
     model_->setRuns(session_->runs(), session_->planOrder());
     view_->expandAll();
+    // A configuration's row spans the tree's width (its run count is in the tooltip): its name then has
+    // the room of the Ranks and Data columns too ("Bas…CCL" at 1024x640 before).
+    for (int row = 0; row < model_->rowCount(); ++row)
+        view_->setFirstColumnSpanned(row, QModelIndex(), true);
     if (!keep.isEmpty())
         selectRun(keep);
     emit selectedRunChanged(selectedRun());
+}
+
+int WorkspaceDock::preferredWidth() const {
+    int columns = 0;
+    for (int c = 0; c < RunTreeModel::ColumnCount; ++c)
+        if (!view_->isColumnHidden(c))
+            columns += std::max(static_cast<const QAbstractItemView*>(view_)->sizeHintForColumn(c),
+                                view_->header()->sectionSizeHint(c));
+    // A configuration's row spans every column (sizeHintForColumn leaves spanned rows out): its name,
+    // bold, after the tree's indentation and the colour swatch.
+    int spanned = 0;
+    for (int row = 0; row < model_->rowCount(); ++row) {
+        const QModelIndex i = model_->index(row, RunTreeModel::NameColumn);
+        QStyleOptionViewItem option;
+        option.initFrom(view_);
+        option.font = i.data(Qt::FontRole).value<QFont>();
+        option.decorationSize = view_->iconSize().isValid() ? view_->iconSize() : QSize(16, 16);
+        spanned =
+            std::max(spanned, view_->indentation() + view_->itemDelegate()->sizeHint(option, i).width());
+    }
+    // The tree's frame and a vertical scroll bar, so a long list does not elide the names again.
+    const int chrome = 2 * view_->frameWidth() + view_->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 8;
+    return std::max(columns, spanned) + chrome;
 }
 
 QString WorkspaceDock::selectedRun() const {

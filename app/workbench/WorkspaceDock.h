@@ -24,6 +24,8 @@ public:
     void setRunActions(const QList<QAction*>& actions);
     RunTreeModel* model() const { return model_; }
     QTreeView* view() const { return view_; }
+    // The width that shows every configuration and run name whole beside the other columns.
+    int preferredWidth() const;
 
 signals:
     void selectedRunChanged(const QString& runName);

@@ -8,8 +8,12 @@
 #include "ChartView.h"
 #include "ComparePage.h"
 #include "DemoWorkspace.h"
+#include "ElidedLabel.h"
 #include "ElidingTextTicker.h"
+#include "KernelOccurrencesModel.h"
+#include "KernelsPage.h"
 #include "MainWindow.h"
+#include "NameColumnSizer.h"
 #include "RunTreeModel.h"
 #include "WorkbenchPage.h"
 #include "WorkspaceDock.h"
@@ -18,10 +22,13 @@
 
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMouseEvent>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTextBrowser>
 #include <QTreeView>
 #include <QtTest>
@@ -188,6 +195,86 @@ QString elidedLabelProblem(ChartView* c) {
     return {};
 }
 
+// Issue 15.2, every page at every size (seen in the page screenshots of the demo's study): the text a
+// page shows is whole. The first violation as text, empty when there is none:
+// - a one-line label (not an ElidedLabel, which elides with a tooltip) is at least as wide as its text
+//   and, outside a scroll area, inside the page ("16 ranks × 10 steps · ● straggl", the Plans page's
+//   "Open a plan (resourc" were cut at the right edge);
+// - a wrapped label is as high as its text needs;
+// - a chart's title is whole, on one line or two ("Step times (bo…t + each step)" at 1024x640);
+// - category labels on a horizontal axis are whole, wrapped onto up to three lines, never elided
+//   ("AC2+ACCL+" / "Compile…CkptOpt" under the Ablation page's first chart at 1024x640);
+// - a table's "Kernel" column keeps NameColumnSizer::kMinWidth (the Kernels page's names were one "…"
+//   wide at 1024x640, the Compare page's diff read "triton_po…" at 1280x800).
+QString pageTextProblem(QWidget* page) {
+    const QRect inPage(QPoint(0, 0), page->size());
+    for (QLabel* l : page->findChildren<QLabel*>()) {
+        if (!l->isVisible() || l->text().isEmpty() || qobject_cast<ElidedLabel*>(l) || !l->pixmap().isNull())
+            continue;
+        const QString what = QStringLiteral("label '%1'").arg(l->text().left(60));
+        if (l->wordWrap()) {
+            if (l->hasHeightForWidth() && l->height() < l->heightForWidth(l->width()))
+                return QStringLiteral("%1: %2 px high of %3")
+                    .arg(what)
+                    .arg(l->height())
+                    .arg(l->heightForWidth(l->width()));
+            continue;
+        }
+        if (l->width() < l->sizeHint().width())
+            return QStringLiteral("%1: %2 px wide of %3")
+                .arg(what)
+                .arg(l->width())
+                .arg(l->sizeHint().width());
+        bool scrolled = false;
+        for (QWidget* w = l->parentWidget(); w && w != page; w = w->parentWidget())
+            scrolled = scrolled || qobject_cast<QAbstractScrollArea*>(w);
+        const QRect at(l->mapTo(page, QPoint(0, 0)), l->size());
+        if (!scrolled && !inPage.contains(at))
+            return QStringLiteral("%1: at %2,%3 %4x%5, outside the %6x%7 page")
+                .arg(what)
+                .arg(at.x())
+                .arg(at.y())
+                .arg(at.width())
+                .arg(at.height())
+                .arg(page->width())
+                .arg(page->height());
+    }
+    for (ChartView* c : page->findChildren<ChartView*>()) {
+        if (!c->isVisible())
+            continue;
+        if (QString(c->shownTitle()).replace(QLatin1Char('\n'), QLatin1Char(' ')) != c->fullTitle())
+            return QStringLiteral("%1: title '%2' shown as '%3'")
+                .arg(describe(c), c->fullTitle(), QString(c->shownTitle()).replace(QLatin1Char('\n'), " | "));
+        for (QCPAxisRect* r : c->axisRects())
+            for (QCPAxis* a : r->axes()) {
+                auto* ticker = dynamic_cast<ElidingTextTicker*>(a->ticker().data());
+                if (!ticker || !a->visible() || a->orientation() != Qt::Horizontal)
+                    continue;
+                for (int k = 0; k < ticker->count(); ++k) {
+                    const QString shown = ticker->shownLabel(k);
+                    if (shown.count(QChar(0x2026)) > ticker->label(k).count(QChar(0x2026)))
+                        return QStringLiteral("%1: label '%2' shown as '%3' (%4 px each, chart %5x%6)")
+                            .arg(describe(c), ticker->label(k),
+                                 QString(shown).replace(QLatin1Char('\n'), " | "))
+                            .arg(ticker->maxLabelWidth())
+                            .arg(c->width())
+                            .arg(c->height());
+                }
+            }
+    }
+    for (QTableView* t : page->findChildren<QTableView*>()) {
+        if (!t->isVisible() || !t->model())
+            continue;
+        for (int col = 0; col < t->model()->columnCount(); ++col)
+            if (t->model()->headerData(col, Qt::Horizontal).toString() == QStringLiteral("Kernel") &&
+                t->columnWidth(col) < NameColumnSizer::kMinWidth)
+                return QStringLiteral("%1: the Kernel column is %2 px wide")
+                    .arg(t->objectName())
+                    .arg(t->columnWidth(col));
+    }
+    return {};
+}
+
 // Replots every visible chart until its labels and legend have settled (each replot re-fits them).
 void settleCharts(const QList<ChartView*>& charts) {
     for (int i = 0; i < 4; ++i) {
@@ -219,13 +306,22 @@ private slots:
     void timelineEventsKeepTheHeight_data();
     void timelineEventsKeepTheHeight();
     void timelineDetailsHeightRemembered();
-    void cleanupTestCase() { window_.reset(); }
+    void pageTextWhole_data();
+    void pageTextWhole();
+    void studyNamesFitTheDock_data();
+    void studyNamesFitTheDock();
+    void kernelsReadyWithOccurrences();
+    void cleanupTestCase() {
+        window_.reset();
+        studyWindow_.reset();
+    }
 
 private:
     QTemporaryDir dir_;
     QString demo_;
     QString study_;
     std::unique_ptr<MainWindow> window_;
+    std::unique_ptr<MainWindow> studyWindow_; // on the study workspace (long configuration names)
 };
 
 void TestPageLayout::initTestCase() {
@@ -570,6 +666,101 @@ void TestPageLayout::timelineDetailsHeightRemembered() {
         QCOMPARE(dock->height(), given);
     }
     QVERIFY(given > 0);
+}
+
+void TestPageLayout::pageTextWhole_data() {
+    QTest::addColumn<int>("page");
+    QTest::addColumn<QSize>("size");
+    for (const QSize s : {QSize(1024, 640), QSize(1280, 800), QSize(1920, 1080)})
+        for (PageId id : allPages())
+            QTest::addRow("%s@%dx%d", qPrintable(pageKey(id)), s.width(), s.height()) << int(id) << s;
+}
+
+// Every page of the study workspace at every size (also at dpr 2, @dpr2): its text is whole
+// (pageTextProblem above).
+void TestPageLayout::pageTextWhole() {
+    QFETCH(int, page);
+    QFETCH(QSize, size);
+    if (!studyWindow_) {
+        studyWindow_ = std::make_unique<MainWindow>();
+        studyWindow_->setPersistSettings(false);
+        studyWindow_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(studyWindow_.get()));
+        QVERIFY(studyWindow_->openWorkspace(study_));
+    }
+    studyWindow_->resize(size);
+    studyWindow_->showPage(PageId(page));
+    WorkbenchPage* p = studyWindow_->page(PageId(page));
+    QTRY_VERIFY_WITH_TIMEOUT(p->isContentReady(), 30000);
+    if (PageId(page) == PageId::Ablation) {
+        auto* ablation = qobject_cast<AblationPage*>(p);
+        QTRY_COMPARE_WITH_TIMEOUT(int(ablation->result().configs.size()), 5, 30000);
+    }
+    QTRY_COMPARE(studyWindow_->size(), size);
+    settleCharts(p->findChildren<ChartView*>());
+    const QString problem = pageTextProblem(p);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+}
+
+void TestPageLayout::studyNamesFitTheDock_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("runsWhole"); // run names too, else configuration names only
+    QTest::newRow("1280x800") << QSize(1280, 800) << false;
+    QTest::newRow("1920x1080") << QSize(1920, 1080) << true;
+}
+
+// The study's long configuration names ("AC2+ACCL+CompilerOpt+CkptOpt") read "AC2+AC…kptOpt" in the
+// 280 px dock even at 1920x1080: opening the workspace widens the dock to its names (up to a quarter of
+// the window) and a configuration's row spans the tree. Whole at 1280x800; run names too at 1920x1080.
+void TestPageLayout::studyNamesFitTheDock() {
+    QFETCH(QSize, size);
+    QFETCH(bool, runsWhole);
+    MainWindow w;
+    w.setPersistSettings(false);
+    w.resize(size);
+    QVERIFY(w.openWorkspace(study_)); // before show(), as the command line does
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QCoreApplication::processEvents();
+    QTreeView* tree = w.workspaceDock()->view();
+    RunTreeModel* m = w.workspaceDock()->model();
+    QCOMPARE(m->rowCount(), 5);
+    for (int g = 0; g < m->rowCount(); ++g) {
+        const QModelIndex group = m->index(g, 0);
+        QList<QModelIndex> names{group};
+        if (runsWhole)
+            names << m->index(0, 0, group);
+        for (const QModelIndex& i : names) {
+            QFont f = tree->font();
+            f.setBold(i == group);
+            const int need = QFontMetrics(f).horizontalAdvance(i.data().toString()) + 20; // + swatch
+            const QRect cell = tree->visualRect(i);
+            QVERIFY2(cell.width() >= need, qPrintable(QStringLiteral("%1: %2 px for %3 px")
+                                                          .arg(i.data().toString())
+                                                          .arg(cell.width())
+                                                          .arg(need)));
+        }
+    }
+}
+
+// The Kernels page is ready once the first kernel's occurrences are listed too: a screenshot (taken on
+// contentReady) of a 16-rank run showed an empty occurrences table beside the selected kernel.
+void TestPageLayout::kernelsReadyWithOccurrences() {
+    MainWindow w;
+    w.setPersistSettings(false);
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openWorkspace(demo_));
+    auto* page = qobject_cast<KernelsPage*>(w.page(PageId::Kernels));
+    QVERIFY(page);
+    int listedAtReady = -1;
+    connect(page, &WorkbenchPage::contentReady, this,
+            [&]() { listedAtReady = page->occurrences()->rowCount(); });
+    w.showPage(PageId::Kernels);
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady(), 30000);
+    QVERIFY2(listedAtReady > 0,
+             qPrintable(QStringLiteral("%1 occurrences listed when ready").arg(listedAtReady)));
 }
 
 QTEST_MAIN(TestPageLayout)
