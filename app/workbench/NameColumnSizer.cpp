@@ -11,7 +11,7 @@
 namespace cnp::wb {
 
 NameColumnSizer::NameColumnSizer(QTableView* view, int column)
-    : QObject(view), view_(view), column_(column) {}
+    : QObject(view), view_(view), viewport_(view->viewport()), column_(column) {}
 
 NameColumnSizer* NameColumnSizer::install(QTableView* view, int column) {
     auto* sizer = new NameColumnSizer(view, column);
@@ -53,7 +53,7 @@ void NameColumnSizer::apply() {
 }
 
 bool NameColumnSizer::eventFilter(QObject* watched, QEvent* e) {
-    if (watched == view_->viewport() && e->type() == QEvent::Resize)
+    if (watched == viewport_ && e->type() == QEvent::Resize)
         apply();
     return QObject::eventFilter(watched, e);
 }

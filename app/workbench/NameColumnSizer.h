@@ -7,6 +7,7 @@
 #include <QObject>
 
 class QTableView;
+class QWidget;
 
 namespace cnp::wb {
 
@@ -24,6 +25,9 @@ protected:
 private:
     NameColumnSizer(QTableView* view, int column);
     QTableView* view_;
+    // Compared by address only: the filter also sees the viewport's last events while the view is
+    // half destroyed (its QAbstractScrollArea part gone), when no member of view_ may be called.
+    const QWidget* viewport_;
     int column_;
     bool applying_ = false;
 };
