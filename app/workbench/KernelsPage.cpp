@@ -92,7 +92,9 @@ KernelsPage::KernelsPage(WorkspaceSession* session, QWidget* parent)
     occurrencesView_->verticalHeader()->hide();
     occurrencesView_->setSelectionBehavior(QAbstractItemView::SelectRows);
     occurrencesView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    occurrencesView_->horizontalHeader()->setStretchLastSection(true);
+    // Every column as wide as its contents: a stretched last column put the shared-memory figures
+    // half a screen away from their header at 1920 px.
+    occurrencesView_->horizontalHeader()->setStretchLastSection(false);
     auto* occBox = new QWidget;
     auto* ol = new QVBoxLayout(occBox);
     ol->setContentsMargins(0, 0, 0, 0);

@@ -173,11 +173,17 @@ QVariant RunTreeModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant RunTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal)
+        return {};
+    // The dock is narrow at 1024 px (a quarter of the window): short headers, the long form as tooltip
+    // ("Configuration / run" was clipped to "Configuration / rur" there).
+    if (role == Qt::ToolTipRole && section == NameColumn)
+        return QStringLiteral("Runs grouped by configuration, in plan order");
+    if (role != Qt::DisplayRole)
         return {};
     switch (section) {
     case NameColumn:
-        return QStringLiteral("Configuration / run");
+        return QStringLiteral("Run");
     case RanksColumn:
         return QStringLiteral("Ranks");
     case FormatColumn:

@@ -1,5 +1,7 @@
 // The Kernels, Compare, Insights and Run pages on the demo workspace (base + ckpt): their models hold exactly
 // what the analysis returns, pass QAbstractItemModelTester, and filter/sort/export as users expect.
+#include "ChartPalette.h"
+#include "ChartView.h"
 #include "ComparePage.h"
 #include "DemoWorkspace.h"
 #include "InsightsModel.h"
@@ -17,6 +19,7 @@
 #include "metrics/Insights.h"
 #include "metrics/RunDiff.h"
 #include "metrics/RunSummaryReader.h"
+#include "report/Palette.h"
 
 #include <QAbstractItemModelTester>
 #include <QLabel>
@@ -152,6 +155,16 @@ void TestPages::comparePage() {
     QCOMPARE(page->model()->rows()[0].name, exact.kernels[0].name);
     QCOMPARE(page->model()->rows()[0].delta, exact.kernels[0].delta);
     QCOMPARE(page->result().stepTimesB, exact.stepTimesB);
+    // Issue 15.3: A and B wear their own pair in the category chart, never a configuration's colour
+    // (the page painted them in the first two configurations' colours before).
+    QSet<QRgb> used;
+    for (int i = 0; i < page->categoryChart()->plottableCount(); ++i)
+        if (auto* bars = qobject_cast<QCPBars*>(page->categoryChart()->plottable(i)))
+            used.insert(bars->brush().color().rgb());
+    const QSet<QRgb> pair{ChartPalette::runAColor().rgb(), ChartPalette::runBColor().rgb()};
+    QCOMPARE(used, pair);
+    for (int k = 0; k < 16; ++k)
+        QVERIFY(!pair.contains(QColor(QString::fromStdString(cnp::palette::configurationColor(k))).rgb()));
     // Class filter keeps only that class.
     page->proxy()->setColumnFilter(KernelDiffModel::ClassColumn, QStringLiteral("slower"));
     QCOMPARE(page->proxy()->rowCount(), int(exact.slower));

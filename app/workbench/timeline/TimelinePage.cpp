@@ -477,6 +477,7 @@ void TimelinePageImpl::createControls() {
     compareRun->setObjectName(QStringLiteral("compareRun"));
     compareRun->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     compareRun->setMinimumContentsLength(10);
+    compareRun->setToolTip(QObject::tr("A second run to show beneath this one, aligned at a step"));
     alignStep = new QSpinBox(q);
     alignStep->setObjectName(QStringLiteral("alignStep"));
     alignStep->setRange(0, 100000);
@@ -507,9 +508,10 @@ void TimelinePageImpl::createViews() {
     bar->addSeparator();
     bar->addWidget(fit);
     bar->addSeparator();
-    bar->addWidget(new QLabel(QObject::tr("Compare with "), q));
+    // No "Compare with" label: the combo's first entry says it (at 1024 px the label pushed the
+    // comparison controls into the toolbar's overflow menu).
     bar->addWidget(compareRun);
-    bar->addWidget(new QLabel(QObject::tr(" align at step "), q));
+    bar->addWidget(new QLabel(QObject::tr(" at step "), q));
     bar->addWidget(alignStep);
     inner->addToolBar(bar);
     viewA = new TimelineView(q);
@@ -737,7 +739,7 @@ void TimelinePage::refreshRuns() {
     const QVariant keepCompare = d_->compareRun->currentData();
     d_->compareRun->clear();
     d_->runPicker->clear();
-    d_->compareRun->addItem(tr("— none —"));
+    d_->compareRun->addItem(tr("Compare with…"));
     if (d_->ws)
         for (const RunRecord& r : d_->ws->runs()) {
             d_->compareRun->addItem(QString::fromStdString(r.info.name), static_cast<qlonglong>(r.id));
