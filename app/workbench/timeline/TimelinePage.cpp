@@ -71,6 +71,7 @@ public:
     TimelineView* viewB = nullptr;
     QMainWindow* inner = nullptr;
     QToolBar* bar = nullptr;
+    QToolBar* compareBar = nullptr; // the comparison controls; a row of their own when narrow
     QDockWidget* detailsDock = nullptr;
     bool dockPlaced = false; // the default placement is decided once, at the first show
     QComboBox* runPicker = nullptr;
@@ -108,12 +109,14 @@ public:
     void landJump(const PendingJump& jump);
     EventRef eventSpanning(const TimelineModel& m, std::int32_t rank, Ns start, Ns end) const;
     void updateCompare();
-    // The page's parts: a toolbar (run picker, search, compare, fit, details toggle; what does not fit
-    // goes to its overflow menu) over the views, inside a nested main window whose dock holds the
-    // details and range statistics.
+    // The page's parts: toolbars (run picker, search, fit, details toggle; then the comparison, on a second
+    // row when narrow) over the views, inside a nested main window whose dock holds the details and range
+    // statistics.
     void createControls();
     void createViews();
     void createDetailsDock();
+    // Puts the comparison toolbar on a row of its own when both toolbars do not fit side by side.
+    void wrapToolBars();
     // Shows the details dock: at the right when the window is wide, else beneath the rows, so the
     // event area keeps its width (it opens on every selection; the user may close or move it).
     void openDetails();
@@ -507,13 +510,19 @@ void TimelinePageImpl::createViews() {
     bar->addWidget(searchCount);
     bar->addSeparator();
     bar->addWidget(fit);
-    bar->addSeparator();
-    // No "Compare with" label: the combo's first entry says it (at 1024 px the label pushed the
-    // comparison controls into the toolbar's overflow menu).
-    bar->addWidget(compareRun);
-    bar->addWidget(new QLabel(QObject::tr(" at step "), q));
-    bar->addWidget(alignStep);
     inner->addToolBar(bar);
+    // The comparison controls are a toolbar of their own, beside the first one when the page is wide
+    // enough and on a second row when not (wrapToolBars()): at 1024 px they were in the overflow menu.
+    // No "Compare with" label: the combo's first entry says it.
+    compareBar = new QToolBar(QObject::tr("Compare"), inner);
+    compareBar->setObjectName(QStringLiteral("timelineCompareBar"));
+    compareBar->setMovable(false);
+    compareBar->setFloatable(false);
+    compareBar->addWidget(compareRun);
+    compareBar->addWidget(new QLabel(QObject::tr(" at step "), q));
+    compareBar->addWidget(alignStep);
+    inner->addToolBar(compareBar);
+    inner->installEventFilter(q);
     viewA = new TimelineView(q);
     viewA->setObjectName(QStringLiteral("timelineView"));
     viewB = new TimelineView(q);
@@ -572,6 +581,16 @@ void TimelinePageImpl::createDetailsDock() {
     toggle->setToolTip(QObject::tr("Show or hide the details of the selected event and range"));
     bar->addSeparator();
     bar->addAction(toggle);
+}
+
+void TimelinePageImpl::wrapToolBars() {
+    // Size hints are the toolbars' natural widths, independent of the current layout: no oscillation.
+    const bool fits = bar->sizeHint().width() + compareBar->sizeHint().width() <= inner->width();
+    const bool wrapped = inner->toolBarBreak(compareBar);
+    if (fits && wrapped)
+        inner->removeToolBarBreak(compareBar);
+    else if (!fits && !wrapped)
+        inner->insertToolBarBreak(compareBar);
 }
 
 void TimelinePageImpl::openDetails() {
@@ -765,6 +784,8 @@ void TimelinePage::showEvent(QShowEvent* e) {
 bool TimelinePage::eventFilter(QObject* watched, QEvent* e) {
     if (watched == d_->detailsDock && e->type() == QEvent::Resize)
         d_->rememberDetailsSize();
+    if (watched == d_->inner && e->type() == QEvent::Resize)
+        d_->wrapToolBars();
     return QWidget::eventFilter(watched, e);
 }
 
