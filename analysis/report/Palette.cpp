@@ -35,9 +35,16 @@ std::string categoryColor(std::string_view category) {
     return buf;
 }
 
+namespace {
+// Tableau 10 without its grey (idle is grey), then four of Tableau 20: the bundled demo alone has nine
+// configurations, and a study with a few controls more must not repeat a colour.
+constexpr std::array<std::string_view, kConfigurationColors> kConfigColors = {
+    "#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#e15759", "#76b7b2",
+    "#edc948", "#9c755f", "#ff9da7", "#499894", "#8cd17d", "#a0cbe8"};
+} // namespace
+
 std::string configurationColor(int planIndex) {
-    static constexpr std::array<std::string_view, 8> colors = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1",
-                                                               "#e15759", "#76b7b2", "#edc948", "#9c755f"};
+    const auto& colors = kConfigColors;
     const int n = static_cast<int>(colors.size());
     return std::string(colors[static_cast<std::size_t>(((planIndex % n) + n) % n)]);
 }

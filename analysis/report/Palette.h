@@ -10,7 +10,10 @@ namespace cnp::palette {
 // Colour of a category (gemm, attention, ..., communication, memory, idle, overlap; also "compute").
 // Unknown categories get a stable colour derived from their name.
 std::string categoryColor(std::string_view category);
-// Colour of the configuration at position `planIndex` of the plan order (cycles after 8).
+// Distinct configuration colours; position kConfigurationColors repeats position 0.
+inline constexpr int kConfigurationColors = 12;
+// Colour of the configuration at position `planIndex` of the plan order (cycles after
+// kConfigurationColors).
 std::string configurationColor(int planIndex);
 // Colour of configuration `config`, keyed by its position in `plan` (Workspace::planOrder(): the stored
 // plan, then the other configurations in order of first ingest). Every page, table and report passes the

@@ -438,7 +438,11 @@ void AblationPage::drawValueChart() {
         t->position->setType(QCPItemPosition::ptPlotCoords);
         t->position->setCoords(i, (stepTime ? double(k.ciHiNs) / scale.nsPerUnit : values[i]) + top * 0.02);
         t->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
-        t->setText(k.config == result_.baseline ? tr("baseline") : ratioLabel(k.speedupVsBaseline));
+        if (k.config == result_.baseline)
+            t->setText(tr("baseline"));
+        else
+            ChartView::setFittedText(t, ratioLabel(k.speedupVsBaseline),
+                                     UnitFormat::ratio(k.speedupVsBaseline.value));
         t->setColor(k.speedupVsBaseline.significant || k.config == result_.baseline
                         ? ChartPalette::textColor(palette())
                         : QColor(0x90, 0x90, 0x90));
@@ -534,7 +538,9 @@ void AblationPage::drawWaterfall() {
         t->position->setType(QCPItemPosition::ptPlotCoords);
         t->position->setCoords(i, std::max(a, b));
         t->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
-        t->setText(cur.gainVsPrevious ? ratioLabel(*cur.gainVsPrevious) : QString());
+        if (cur.gainVsPrevious)
+            ChartView::setFittedText(t, ratioLabel(*cur.gainVsPrevious),
+                                     UnitFormat::ratio(cur.gainVsPrevious->value));
         t->setColor(cur.gainVsPrevious && cur.gainVsPrevious->significant ? ChartPalette::textColor(palette())
                                                                           : QColor(0x90, 0x90, 0x90));
         t->setFont(ChartView::tickFont());

@@ -10,6 +10,7 @@
 #include <QSvgGenerator>
 #include <QToolTip>
 
+#include <cmath>
 #include <cstdlib>
 
 namespace cnp::wb {
@@ -30,6 +31,7 @@ ChartView::ChartView(QWidget* parent) : QCustomPlot(parent) {
 
 bool ChartView::fitToGeometry() {
     bool changed = fitLegend();
+    changed = fitValueLabels() || changed;
     for (QCPAxisRect* r : axisRects())
         for (QCPAxis* a : r->axes())
             changed = fitLabels(a) || changed;
@@ -128,6 +130,45 @@ bool ChartView::fitLegend() {
     legend->setWrap(columns);
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
     return true;
+}
+
+namespace {
+const char* kWholeText = "cnpWholeText";
+const char* kBriefText = "cnpBriefText";
+} // namespace
+
+void ChartView::setFittedText(QCPItemText* item, const QString& whole, const QString& brief) {
+    item->setProperty(kWholeText, whole);
+    item->setProperty(kBriefText, brief);
+    item->setText(whole);
+}
+
+QString ChartView::wholeText(const QCPItemText* item) {
+    const QVariant whole = item->property(kWholeText);
+    return whole.isValid() ? whole.toString() : item->text();
+}
+
+bool ChartView::fitValueLabels() {
+    bool changed = false;
+    for (int i = 0; i < itemCount(); ++i) {
+        auto* t = qobject_cast<QCPItemText*>(item(i));
+        if (!t || !t->property(kWholeText).isValid())
+            continue;
+        const QCPAxis* keys = t->position->keyAxis();
+        if (!keys)
+            continue;
+        // One category is one key wide; keep a few px between neighbours.
+        const double share = std::fabs(keys->coordToPixel(1.0) - keys->coordToPixel(0.0));
+        const QString whole = t->property(kWholeText).toString();
+        const int need =
+            QFontMetrics(t->font()).horizontalAdvance(whole) + t->padding().left() + t->padding().right() + 6;
+        const QString shown = need <= share ? whole : t->property(kBriefText).toString();
+        if (shown != t->text()) {
+            t->setText(shown);
+            changed = true;
+        }
+    }
+    return changed;
 }
 
 QFont ChartView::tickFont() {

@@ -44,6 +44,12 @@ public:
     // Text ticks 0..n-1 on `axis` (a label may hold '\n' line breaks); elided to fit, never rotated.
     // `tooltips`: the full text of a label that abbreviates (empty = the label).
     static void setLabelTicks(QCPAxis* axis, const QStringList& labels, const QStringList& tooltips = {});
+    // A value label over the category at its key ("1.17× (too few steps)"): drawn whole while it fits
+    // the category's width, else as `brief` ("1.17×"), so labels of neighbouring bars never overlap.
+    // The qualifier stays in the bar's tooltip and the page's warnings.
+    static void setFittedText(QCPItemText* item, const QString& whole, const QString& brief);
+    // The label `item` was given whole (setFittedText), else its text.
+    static QString wholeText(const QCPItemText* item);
     // Removes everything drawn (plottables, items, extra legend rows) but keeps axes and the title.
     void clearChart();
     // Default fonts for this chart (tick labels and axis labels, in points).
@@ -62,6 +68,7 @@ private:
     bool fitLabels(QCPAxis* axis);
     bool fitNumberTicks(QCPAxis* axis);
     bool fitLegend();
+    bool fitValueLabels();
     QString axisLabelTooltip(const QPointF& pos) const;
 
     TooltipProvider tooltip_;

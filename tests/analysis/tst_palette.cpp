@@ -16,6 +16,7 @@ class TestPalette : public QObject {
 private slots:
     void configurationByName_data();
     void configurationByName();
+    void twelveDistinct();
     void runPairIsItsOwn();
 };
 
@@ -28,8 +29,10 @@ void TestPalette::configurationByName_data() {
     QTest::newRow("last") << "compile_ckpt" << plan << 3;
     QTest::newRow("plan reordered: follows the label") << "base" << QStringList{"ckpt", "base"} << 1;
     QTest::newRow("missing from the plan: after it") << "other" << plan << 4;
-    QTest::newRow("cycles after eight")
-        << "i" << QStringList{"a", "b", "c", "d", "e", "f", "g", "h", "i"} << 0;
+    QTest::newRow("nine: a colour of its own (the bundled demo)")
+        << "i" << QStringList{"a", "b", "c", "d", "e", "f", "g", "h", "i"} << 8;
+    QTest::newRow("cycles after twelve")
+        << "m" << QStringList{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m"} << 0;
 }
 
 void TestPalette::configurationByName() {
@@ -39,12 +42,26 @@ void TestPalette::configurationByName() {
     std::vector<std::string> p;
     for (const QString& c : plan)
         p.push_back(c.toStdString());
-    QCOMPARE(palette::configurationColor(config.toStdString(), p), palette::configurationColor(position % 8));
+    QCOMPARE(palette::configurationColor(config.toStdString(), p), palette::configurationColor(position));
+    QCOMPARE(palette::configurationColor(position % 12), palette::configurationColor(position));
+}
+
+// Twelve configurations, twelve colours, none of them a category's (a bar of configuration k never
+// reads as "communication").
+void TestPalette::twelveDistinct() {
+    std::set<std::string> configs, categories;
+    for (int i = 0; i < 12; ++i)
+        configs.insert(palette::configurationColor(i));
+    QCOMPARE(int(configs.size()), 12);
+    QCOMPARE(palette::kConfigurationColors, 12);
+    for (const char* c : {"gemm", "recompute", "attention", "triton-fused", "elementwise/reduction",
+                          "optimizer", "other", "communication", "memory", "idle", "overlap"})
+        QVERIFY2(!configs.count(palette::categoryColor(c)), c);
 }
 
 void TestPalette::runPairIsItsOwn() {
     std::set<std::string> used;
-    for (int i = 0; i < 8; ++i)
+    for (int i = 0; i < palette::kConfigurationColors; ++i)
         used.insert(palette::configurationColor(i));
     for (const char* c : {"gemm", "attention", "triton-fused", "elementwise/reduction", "optimizer", "other",
                           "communication", "memory", "idle", "overlap"})

@@ -65,4 +65,24 @@ inline QString buildStudyWorkspace(const QTemporaryDir& dir) {
     return path;
 }
 
+// Creates `dir`/many.cnpdb: `count` configurations named "config 1".."config N" in plan order, one run
+// each, the demo traces reused in turn (similar step times, so their value labels meet at one height).
+// For charts crowded with categories, as the bundled demo's nine. Returns the workspace path.
+inline QString buildManyConfigWorkspace(const QTemporaryDir& dir, int count) {
+    const QString path = dir.filePath(QStringLiteral("many.cnpdb"));
+    Workspace ws(path.toStdString(), Workspace::Mode::CreateIfMissing);
+    std::vector<std::string> order;
+    for (int i = 0; i < count; ++i) {
+        IngestRequest r;
+        r.inputs = {demoTracePath(kDemoConfigs[i % kDemoConfigs.size()]).toStdString()};
+        r.runName = "run" + std::to_string(i + 1);
+        r.config = "config " + std::to_string(i + 1);
+        r.tokensPerStep = 8192;
+        ingest(ws, r);
+        order.push_back(r.config);
+    }
+    ws.setPlanOrder(order);
+    return path;
+}
+
 } // namespace cnp::wbtest
