@@ -143,11 +143,6 @@ void ChartView::setFittedText(QCPItemText* item, const QString& whole, const QSt
     item->setText(whole);
 }
 
-QString ChartView::wholeText(const QCPItemText* item) {
-    const QVariant whole = item->property(kWholeText);
-    return whole.isValid() ? whole.toString() : item->text();
-}
-
 bool ChartView::fitValueLabels() {
     bool changed = false;
     for (int i = 0; i < itemCount(); ++i) {

@@ -48,8 +48,6 @@ public:
     // the category's width, else as `brief` ("1.17×"), so labels of neighbouring bars never overlap.
     // The qualifier stays in the bar's tooltip and the page's warnings.
     static void setFittedText(QCPItemText* item, const QString& whole, const QString& brief);
-    // The label `item` was given whole (setFittedText), else its text.
-    static QString wholeText(const QCPItemText* item);
     // Removes everything drawn (plottables, items, extra legend rows) but keeps axes and the title.
     void clearChart();
     // Default fonts for this chart (tick labels and axis labels, in points).
