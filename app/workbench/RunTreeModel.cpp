@@ -152,7 +152,8 @@ QVariant RunTreeModel::data(const QModelIndex& index, int role) const {
             return {};
         }
     case Qt::ForegroundRole:
-        if (index.column() == KindColumn && r.info.synthetic)
+        // The name too: a narrow dock hides the Data column (WorkspaceDock::fitColumns).
+        if ((index.column() == KindColumn || index.column() == NameColumn) && r.info.synthetic)
             return QColor(0xc0, 0x60, 0x00);
         return {};
     case Qt::TextAlignmentRole:

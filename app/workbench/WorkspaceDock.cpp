@@ -3,6 +3,7 @@
 #include "RunTreeModel.h"
 #include "WorkspaceSession.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QMenu>
 #include <QScrollBar>
@@ -32,6 +33,7 @@ WorkspaceDock::WorkspaceDock(WorkspaceSession* session, QWidget* parent)
     view_->setTextElideMode(Qt::ElideMiddle);
     view_->setColumnHidden(RunTreeModel::FormatColumn, true);
     view_->setMinimumWidth(200);
+    view_->viewport()->installEventFilter(this);
     setWidget(view_);
     connect(session_, &WorkspaceSession::runsChanged, this, &WorkspaceDock::reload);
     connect(view_->selectionModel(), &QItemSelectionModel::currentChanged, this,
@@ -64,15 +66,37 @@ void WorkspaceDock::reload() {
         view_->setFirstColumnSpanned(row, QModelIndex(), true);
     if (!keep.isEmpty())
         selectRun(keep);
+    fitColumns();
     emit selectedRunChanged(selectedRun());
 }
 
+bool WorkspaceDock::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == view_->viewport() && event->type() == QEvent::Resize)
+        fitColumns();
+    return QDockWidget::eventFilter(watched, event);
+}
+
+void WorkspaceDock::fitColumns() {
+    // From size hints only (never from the current section widths), so the decision does not flip
+    // back and forth as the header re-lays out. O(rows) per call.
+    // The name column's hint covers the run rows (configuration rows span) and the indentation.
+    const int need = columnHint(RunTreeModel::NameColumn) + columnHint(RunTreeModel::RanksColumn) +
+                     columnHint(RunTreeModel::KindColumn);
+    view_->setColumnHidden(RunTreeModel::KindColumn, need > view_->viewport()->width());
+}
+
+int WorkspaceDock::columnHint(int column) const {
+    return std::max(static_cast<const QAbstractItemView*>(view_)->sizeHintForColumn(column),
+                    view_->header()->sectionSizeHint(column));
+}
+
 int WorkspaceDock::preferredWidth() const {
+    // Every column but the source format (always hidden), the Data column too while fitColumns hides
+    // it: this is the width at which it shows again.
     int columns = 0;
     for (int c = 0; c < RunTreeModel::ColumnCount; ++c)
-        if (!view_->isColumnHidden(c))
-            columns += std::max(static_cast<const QAbstractItemView*>(view_)->sizeHintForColumn(c),
-                                view_->header()->sectionSizeHint(c));
+        if (c != RunTreeModel::FormatColumn)
+            columns += columnHint(c);
     // A configuration's row spans every column (sizeHintForColumn leaves spanned rows out): its name,
     // bold, after the tree's indentation and the colour swatch.
     int spanned = 0;

@@ -1,6 +1,8 @@
 #pragma once
 // The dock listing the workspace's runs grouped by configuration (RunTreeModel). Its context menu shows
-// the window's run actions (rename, relabel, remove) for the run under the cursor.
+// the window's run actions (rename, relabel, remove) for the run under the cursor. When the names would
+// not fit beside the Data column, the column hides (synthetic runs' names are in its colour, and the
+// tooltip says so) and shows again once there is room.
 #include <QDockWidget>
 #include <QList>
 
@@ -31,8 +33,15 @@ signals:
     void selectedRunChanged(const QString& runName);
     void runActivated(const QString& runName); // double-click
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void reload();
+    // Hides the Data column while the run names need its room; shows it when all fit.
+    void fitColumns();
+    // Width column `column` needs: its widest cell or its header, whichever is wider.
+    int columnHint(int column) const;
     WorkspaceSession* session_;
     RunTreeModel* model_;
     QTreeView* view_;

@@ -46,8 +46,8 @@ inline const QStringList kStudyConfigs = {QStringLiteral("Base"), QStringLiteral
                                           QStringLiteral("AC2+ACCL+CompilerOpt+CkptOpt")};
 
 // Creates `dir`/study.cnpdb: one run per name of kStudyConfigs (plan order), the demo traces reused in
-// turn (base, ckpt, compile, compile_ckpt, compile), runs named "study0".."study4". For the layout of
-// long configuration names. Returns the workspace path.
+// turn (base, ckpt, compile, compile_ckpt, compile), each run named as `cnp synth` names them
+// ("<configuration>-r0"). For the layout of long configuration and run names. Returns the workspace path.
 inline QString buildStudyWorkspace(const QTemporaryDir& dir) {
     const QString path = dir.filePath(QStringLiteral("study.cnpdb"));
     Workspace ws(path.toStdString(), Workspace::Mode::CreateIfMissing);
@@ -55,7 +55,7 @@ inline QString buildStudyWorkspace(const QTemporaryDir& dir) {
     for (int i = 0; i < kStudyConfigs.size(); ++i) {
         IngestRequest r;
         r.inputs = {demoTracePath(kDemoConfigs[i < 4 ? i : 2]).toStdString()};
-        r.runName = "study" + std::to_string(i);
+        r.runName = kStudyConfigs[i].toStdString() + "-r0";
         r.config = kStudyConfigs[i].toStdString();
         r.tokensPerStep = 8192;
         ingest(ws, r);

@@ -751,8 +751,9 @@ void TestPageLayout::pageTextWhole() {
 void TestPageLayout::studyNamesFitTheDock_data() {
     QTest::addColumn<QSize>("size");
     QTest::addColumn<bool>("runsWhole"); // run names too, else configuration names only
-    QTest::newRow("1280x800") << QSize(1280, 800) << false;
-    QTest::newRow("1920x1080") << QSize(1920, 1080) << true;
+    QTest::addColumn<bool>("dataShown"); // the Data column, else hidden to give the names its room
+    QTest::newRow("1280x800") << QSize(1280, 800) << false << false;
+    QTest::newRow("1920x1080") << QSize(1920, 1080) << true << true;
 }
 
 // The study's long configuration names ("AC2+ACCL+CompilerOpt+CkptOpt") read "AC2+AC…kptOpt" in the
@@ -761,6 +762,7 @@ void TestPageLayout::studyNamesFitTheDock_data() {
 void TestPageLayout::studyNamesFitTheDock() {
     QFETCH(QSize, size);
     QFETCH(bool, runsWhole);
+    QFETCH(bool, dataShown);
     MainWindow w;
     w.setPersistSettings(false);
     w.resize(size);
@@ -771,6 +773,7 @@ void TestPageLayout::studyNamesFitTheDock() {
     QTreeView* tree = w.workspaceDock()->view();
     RunTreeModel* m = w.workspaceDock()->model();
     QCOMPARE(m->rowCount(), 5);
+    QCOMPARE(!tree->isColumnHidden(RunTreeModel::KindColumn), dataShown);
     for (int g = 0; g < m->rowCount(); ++g) {
         const QModelIndex group = m->index(g, 0);
         QList<QModelIndex> names{group};

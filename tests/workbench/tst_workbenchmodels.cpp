@@ -86,6 +86,10 @@ void TestWorkbenchModels::runTree() {
                      QStringLiteral("kineto"));
             QCOMPARE(model.index(r, RunTreeModel::KindColumn, group).data().toString(),
                      runIndex % 2 == 1 ? QStringLiteral("synthetic") : QStringLiteral("real"));
+            // A synthetic run's name is in the Data column's colour (a narrow dock hides that column).
+            QCOMPARE(run.data(Qt::ForegroundRole).isValid(), runIndex % 2 == 1);
+            QCOMPARE(run.data(Qt::ForegroundRole),
+                     model.index(r, RunTreeModel::KindColumn, group).data(Qt::ForegroundRole));
             QVERIFY(run.data(Qt::ToolTipRole).toString().contains(QStringLiteral("NVIDIA H200")));
             QCOMPARE(model.indexOfRun(QStringLiteral("run%1").arg(runIndex)), run);
         }
