@@ -24,12 +24,14 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMainWindow>
 #include <QMouseEvent>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QToolBar>
 #include <QTreeView>
 #include <QtTest>
 
@@ -353,6 +355,8 @@ private slots:
     void studyNamesFitTheDock_data();
     void studyNamesFitTheDock();
     void kernelsReadyWithOccurrences();
+    void timelineCompareBarWraps_data();
+    void timelineCompareBarWraps();
     void valueLabelsApart_data();
     void valueLabelsApart();
     void cleanupTestCase() {
@@ -810,6 +814,54 @@ void TestPageLayout::kernelsReadyWithOccurrences() {
     QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady(), 30000);
     QVERIFY2(listedAtReady > 0,
              qPrintable(QStringLiteral("%1 occurrences listed when ready").arg(listedAtReady)));
+}
+
+void TestPageLayout::timelineCompareBarWraps_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("wrapped"); // the comparison toolbar on a second row
+    QTest::newRow("1024x640") << QSize(1024, 640) << true;
+    QTest::newRow("1920x1080") << QSize(1920, 1080) << false;
+}
+
+// Issue 15.5/15.9 at 1024x640: the comparison controls and the Details toggle were hidden in the
+// toolbar's » overflow menu. Narrow, the comparison toolbar takes a second row; wide, it sits beside the
+// first. Either way every control of both toolbars is shown, none in an overflow; a long search count
+// (more text in the first toolbar) re-checks the rows without a resize.
+void TestPageLayout::timelineCompareBarWraps() {
+    QFETCH(QSize, size);
+    QFETCH(bool, wrapped);
+    MainWindow w;
+    w.setPersistSettings(false);
+    w.resize(size);
+    w.showPage(PageId::Timeline);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openWorkspace(demo_));
+    WorkbenchPage* page = w.page(PageId::Timeline);
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady(), 30000);
+    auto* inner = page->findChild<QMainWindow*>(QStringLiteral("timelineInner"));
+    auto* bar = page->findChild<QToolBar*>(QStringLiteral("timelineBar"));
+    auto* compareBar = page->findChild<QToolBar*>(QStringLiteral("timelineCompareBar"));
+    QVERIFY(inner && bar && compareBar);
+    QTRY_COMPARE(inner->toolBarBreak(compareBar), wrapped);
+    auto allShown = [](QToolBar* t) {
+        for (QAction* a : t->actions())
+            if (QWidget* wid = t->widgetForAction(a); wid && !wid->isVisible())
+                return false;
+        return true;
+    };
+    QTRY_VERIFY(allShown(bar));
+    QTRY_VERIFY(allShown(compareBar));
+    QVERIFY(page->findChild<QWidget*>(QStringLiteral("compareRun"))->isVisible());
+    if (wrapped)
+        return;
+    // Wide enough for both only while the first toolbar keeps its width: a search count as long as
+    // the rest of the window moves the comparison toolbar down.
+    auto* count = page->findChild<QLabel*>(QStringLiteral("searchCount"));
+    QVERIFY(count);
+    count->setText(QString(size.width() / QFontMetrics(count->font()).horizontalAdvance(QLatin1Char('x')),
+                           QLatin1Char('x')));
+    QTRY_VERIFY(inner->toolBarBreak(compareBar));
 }
 
 void TestPageLayout::valueLabelsApart_data() {

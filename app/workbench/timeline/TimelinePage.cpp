@@ -523,6 +523,7 @@ void TimelinePageImpl::createViews() {
     compareBar->addWidget(alignStep);
     inner->addToolBar(compareBar);
     inner->installEventFilter(q);
+    bar->installEventFilter(q); // its natural width grows with the search count's text
     viewA = new TimelineView(q);
     viewA->setObjectName(QStringLiteral("timelineView"));
     viewB = new TimelineView(q);
@@ -784,7 +785,8 @@ void TimelinePage::showEvent(QShowEvent* e) {
 bool TimelinePage::eventFilter(QObject* watched, QEvent* e) {
     if (watched == d_->detailsDock && e->type() == QEvent::Resize)
         d_->rememberDetailsSize();
-    if (watched == d_->inner && e->type() == QEvent::Resize)
+    if ((watched == d_->inner && e->type() == QEvent::Resize) ||
+        (watched == d_->bar && e->type() == QEvent::LayoutRequest))
         d_->wrapToolBars();
     return QWidget::eventFilter(watched, e);
 }
