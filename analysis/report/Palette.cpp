@@ -44,9 +44,8 @@ constexpr std::array<std::string_view, kConfigurationColors> kConfigColors = {
 } // namespace
 
 std::string configurationColor(int planIndex) {
-    const auto& colors = kConfigColors;
-    const int n = static_cast<int>(colors.size());
-    return std::string(colors[static_cast<std::size_t>(((planIndex % n) + n) % n)]);
+    const int n = static_cast<int>(kConfigColors.size());
+    return std::string(kConfigColors[static_cast<std::size_t>(((planIndex % n) + n) % n)]);
 }
 
 std::string configurationColor(std::string_view config, const std::vector<std::string>& plan) {

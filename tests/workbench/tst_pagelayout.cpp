@@ -320,6 +320,19 @@ QString pageTextProblem(QWidget* page) {
 }
 
 // Replots every visible chart until its labels and legend have settled (each replot re-fits them).
+// Shows `w` at `size` on page `id` (chosen before the workspace opens, as --page does), opens the
+// workspace `path` and waits until the page's content is ready. Failures are QVERIFY failures: the
+// caller returns when QTest::currentTestFailed().
+void openOnPage(MainWindow& w, const QSize& size, PageId id, const QString& path) {
+    w.setPersistSettings(false);
+    w.resize(size);
+    w.showPage(id);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openWorkspace(path));
+    QTRY_VERIFY_WITH_TIMEOUT(w.page(id)->isContentReady(), 30000);
+}
+
 void settleCharts(const QList<ChartView*>& charts) {
     for (int i = 0; i < 4; ++i) {
         for (ChartView* c : charts)
@@ -494,14 +507,10 @@ void TestPageLayout::timelineKeepsTheWidth() {
     QFETCH(QSize, size);
     QFETCH(bool, detailsOpen);
     MainWindow w;
-    w.setPersistSettings(false);
-    w.resize(size);
-    w.showPage(PageId::Timeline);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openWorkspace(demo_));
+    openOnPage(w, size, PageId::Timeline, demo_);
+    if (QTest::currentTestFailed())
+        return;
     WorkbenchPage* page = w.page(PageId::Timeline);
-    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady(), 30000);
     QCoreApplication::processEvents();
     auto* dock = page->findChild<QDockWidget*>(QStringLiteral("timelineDetailsDock"));
     QVERIFY(dock);
@@ -573,15 +582,11 @@ void TestPageLayout::ablationStepLabelsWhole_data() {
 void TestPageLayout::ablationStepLabelsWhole() {
     QFETCH(QSize, size);
     MainWindow w;
-    w.setPersistSettings(false);
-    w.resize(size);
-    w.showPage(PageId::Ablation);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openWorkspace(study_));
+    openOnPage(w, size, PageId::Ablation, study_);
+    if (QTest::currentTestFailed())
+        return;
     auto* page = qobject_cast<AblationPage*>(w.page(PageId::Ablation));
     QVERIFY(page);
-    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady(), 30000);
     QTRY_COMPARE_WITH_TIMEOUT(int(page->result().configs.size()), 5, 30000);
     settleCharts(page->findChildren<ChartView*>());
     for (ChartView* c : {page->waterfallChart(), page->attributionChart()}) {
@@ -623,14 +628,10 @@ void TestPageLayout::timelineEventsKeepTheHeight() {
     QFETCH(bool, byRange);
     QSettings().remove(QStringLiteral("timeline"));
     MainWindow w;
-    w.setPersistSettings(false);
-    w.resize(openAt);
-    w.showPage(PageId::Timeline);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openWorkspace(demo_));
+    openOnPage(w, openAt, PageId::Timeline, demo_);
+    if (QTest::currentTestFailed())
+        return;
     WorkbenchPage* page = w.page(PageId::Timeline);
-    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady(), 30000);
     auto* dock = page->findChild<QDockWidget*>(QStringLiteral("timelineDetailsDock"));
     auto* view = page->findChild<TimelineView*>(QStringLiteral("timelineView"));
     QVERIFY(dock && view);
@@ -831,14 +832,10 @@ void TestPageLayout::timelineCompareBarWraps() {
     QFETCH(QSize, size);
     QFETCH(bool, wrapped);
     MainWindow w;
-    w.setPersistSettings(false);
-    w.resize(size);
-    w.showPage(PageId::Timeline);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openWorkspace(demo_));
+    openOnPage(w, size, PageId::Timeline, demo_);
+    if (QTest::currentTestFailed())
+        return;
     WorkbenchPage* page = w.page(PageId::Timeline);
-    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady(), 30000);
     auto* inner = page->findChild<QMainWindow*>(QStringLiteral("timelineInner"));
     auto* bar = page->findChild<QToolBar*>(QStringLiteral("timelineBar"));
     auto* compareBar = page->findChild<QToolBar*>(QStringLiteral("timelineCompareBar"));
