@@ -28,6 +28,7 @@ public:
     const RunDiffResult& result() const { return result_; }
     KernelDiffModel* model() const { return model_; }
     KernelFilterProxy* proxy() const { return proxy_; }
+    QTableView* view() const { return view_; }
     ChartView* categoryChart() const { return categoryChart_; }
     ChartView* waterfallChart() const { return waterfallChart_; }
     ChartView* stepChart() const { return stepChart_; }

@@ -19,6 +19,7 @@ public:
     explicit InsightsPage(WorkspaceSession* session, QWidget* parent = nullptr);
     void setSelectedRun(const QString& runName) override;
     InsightsModel* model() const { return model_; }
+    QTreeView* view() const { return view_; }
 
 protected:
     void refresh() override;

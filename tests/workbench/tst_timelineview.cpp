@@ -1,6 +1,7 @@
 // Issue 15.5, the timeline's drawing rules: ruler labels use one sensible unit with the decimals the
 // tick step needs ("37.5 ms", not "37500 µs") and none runs past the right edge; slice labels elide
-// with "…" and never exceed their slice; search marks use a colour no category or CPU kind uses.
+// with "…" and never exceed their slice; adjacent slices of one colour keep a 1 px gap; search marks
+// use a colour no category or CPU kind uses.
 // Issue 15 (Xvfb drive): no pan (drag, A/D, Alt+wheel, minimap) reaches empty time beyond the run's
 // 5 % margin, zooming out stops at the whole run, and both ends of the run stay reachable.
 #include "metrics/CategoryRules.h"
@@ -220,6 +221,58 @@ private slots:
             QVERIFY(name.startsWith(text.chopped(1)));
             QVERIFY(text.size() > 1);
         }
+    }
+
+    // Issue 15.5: back-to-back kernels of one category, each wide enough for its own rectangle, stay
+    // apart: every slice leaves its last pixel column unpainted. Scanning the lane's middle line, the
+    // slices' colour forms one run of pixels per kernel (one run for all ten without the separator).
+    void adjacentSameColourSlicesSeparated() {
+        auto m = std::make_shared<TimelineModel>();
+        m->runId = 1;
+        m->runName = "contiguous";
+        m->runStart = 0;
+        m->runEnd = 100'000'000;
+        m->names = {"", "gemm"};
+        m->styles = {"gemm"};
+        m->groups.push_back(TimelineGroup{"rank 0", -1, 0, 0, false});
+        TimelineRow row;
+        row.kind = RowKind::GpuStream;
+        row.label = "stream 7";
+        row.group = 0;
+        EventTrack track;
+        constexpr int kKernels = 10;
+        for (Ns t = 0; t < m->runEnd; t += m->runEnd / kKernels)
+            track.append(t, t + m->runEnd / kKernels, 1, 0, EventKind::Kernel); // end == next start
+        track.finish();
+        row.lanes.push_back(std::move(track));
+        m->rows.push_back(std::move(row));
+        TimelineView v;
+        v.resize(1000, 300);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.setModel(m);
+        const QImage img = v.grab().toImage().convertToFormat(QImage::Format_RGB32);
+        const qreal dpr = img.devicePixelRatio();
+        const QRect area = v.rowsArea();
+        const QColor fill = TimelinePalette::styleColor(QStringLiteral("gemm"));
+        // The line of the rows area with the most pixels of the slices' colour is the lane's middle.
+        int bestY = -1, bestCount = 0;
+        for (int y = int(area.top() * dpr); y < int(area.bottom() * dpr) && y < img.height(); ++y) {
+            int count = 0;
+            for (int x = int(area.left() * dpr); x < img.width(); ++x)
+                count += img.pixelColor(x, y) == fill;
+            if (count > bestCount)
+                bestCount = count, bestY = y;
+        }
+        QVERIFY2(bestY >= 0, "no slice drawn in the slices' colour");
+        int runs = 0;
+        bool inRun = false;
+        for (int x = int(area.left() * dpr); x < img.width(); ++x) {
+            const bool on = img.pixelColor(x, bestY) == fill;
+            runs += on && !inRun;
+            inRun = on;
+        }
+        QCOMPARE(runs, kKernels);
     }
 
     void searchHighlightIsNoCategoryColour() {

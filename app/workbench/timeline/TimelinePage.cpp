@@ -16,6 +16,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDockWidget>
 #include <QGuiApplication>
 #include <QHBoxLayout>
@@ -38,6 +39,7 @@
 
 #include <atomic>
 #include <map>
+#include <optional>
 
 namespace cnp::wb {
 
@@ -65,7 +67,7 @@ public:
         Ns start, end;
     };
     std::optional<PendingJump> pendingJump;
-    bool pendingSearchJump = false; // showComparison(): go to the first match once the run is loaded
+    bool pendingSearchJump = false; // showComparison(): go to the first match once both runs are loaded
 
     TimelineView* viewA = nullptr;
     TimelineView* viewB = nullptr;
@@ -87,6 +89,7 @@ public:
     QTextBrowser* details = nullptr;
     QTreeWidget* rangeStats = nullptr;
     std::shared_ptr<const TimelineSearch> searchResult;
+    std::shared_ptr<const TimelineSearch> searchResultB; // the same search over run B (compare mode)
     std::int64_t searchPos = -1;
     EventRef detailsRef;
     EventDetails shown;
@@ -99,7 +102,16 @@ public:
     void load(std::int64_t run);
     void modelReady(std::int64_t run);
     void runSearch();
+    // Marks the search's matches in run B too while it is shown beneath (its own TimelineSearch);
+    // a comparison whose event only B has goes to B's first match.
+    void searchCompareRun();
+    // Goes to the event a comparison searches (showComparison), once both runs are searched.
+    void landComparisonJump();
     void gotoHit(std::int64_t k);
+    // Brings hit `h` of `v`'s model into view (zooming when it is wider than half the window), selects
+    // it and shows its details; the other view follows at the aligned step.
+    void revealHit(TimelineView* v, const SearchHit& h);
+    QString matchCountText() const;
     void showDetails(TimelineView* v, const EventRef& ref);
     void followLink();
     void showRange(TimelineView* v, std::int32_t rank, Ns s, Ns e);
@@ -168,9 +180,12 @@ void TimelinePageImpl::load(std::int64_t run) {
         [path, run, cancel, guard, view]() {
             ProgressSink sink;
             sink.cancel = cancel.get();
+            // The worker never dereferences `guard`: the page may be mid-destruction on the GUI thread.
+            // Calls go to the application object (alive until the thread pool is joined, in
+            // ~QCoreApplication) and test the guard there, on the GUI thread that deletes the page.
             sink.progress = [guard, view](double f) {
                 QMetaObject::invokeMethod(
-                    guard.data(),
+                    QCoreApplication::instance(),
                     [guard, view, f]() {
                         if (guard)
                             view->setLoadingProgress(f);
@@ -182,7 +197,7 @@ void TimelinePageImpl::load(std::int64_t run) {
             if (auto ov = loadOverview(ws, run)) {
                 auto shared = std::make_shared<const TimelineModel>(std::move(*ov));
                 QMetaObject::invokeMethod(
-                    guard.data(),
+                    QCoreApplication::instance(),
                     [guard, view, shared]() {
                         if (guard && !view->model())
                             view->setModel(shared);
@@ -237,6 +252,7 @@ void TimelinePageImpl::modelReady(std::int64_t run) {
             viewB->setTitle(QStringLiteral("B: %1").arg(QString::fromStdString(m->runName)));
         }
         sync(viewA, viewB);
+        searchCompareRun();
         if (run != runA)
             emit q->runLoaded(run);
     }
@@ -249,6 +265,7 @@ void TimelinePageImpl::runSearch() {
         searchResult.reset();
         searchCount->setText({});
         viewA->setSearch(nullptr);
+        searchCompareRun();
         return;
     }
     auto s = std::make_shared<TimelineSearch>(*m, search->text().toStdString(), regex->isChecked());
@@ -256,41 +273,90 @@ void TimelinePageImpl::runSearch() {
         searchCount->setText(QString::fromStdString(s->error()).toHtmlEscaped());
         viewA->setSearch(nullptr);
         searchResult.reset();
+        searchCompareRun();
         return;
     }
     searchResult = s;
     viewA->setSearch(s);
-    searchCount->setText(
-        QObject::tr("%1 matches").arg(QLocale().toString(static_cast<qulonglong>(s->count()))));
-    if (pendingSearchJump && s->count() > 0) {
+    searchCompareRun();
+}
+
+void TimelinePageImpl::searchCompareRun() {
+    const auto m = runB >= 0 && viewB->isVisible() ? model(runB) : nullptr;
+    searchResultB.reset();
+    if (m && searchResult) // A's search parsed: the same text, the same mode
+        searchResultB =
+            std::make_shared<TimelineSearch>(*m, search->text().toStdString(), regex->isChecked());
+    viewB->setSearch(searchResultB);
+    if (pendingSearchJump && searchResult && (runB < 0 || searchResultB)) { // both runs searched
         pendingSearchJump = false;
-        gotoHit(0);
+        landComparisonJump();
     }
+    if (searchResult)
+        searchCount->setText(matchCountText());
+}
+
+namespace {
+// The first of `s`'s hits in `m` that is a GPU kernel, if any. O(hits before it).
+std::optional<std::size_t> firstKernelHit(const TimelineSearch& s, const TimelineModel& m) {
+    for (std::size_t i = 0; i < s.count(); ++i) {
+        const SearchHit& h = s.hit(i);
+        if (m.rows[h.row].lanes[h.lane].kind(h.index) == EventKind::Kernel)
+            return i;
+    }
+    return std::nullopt;
+}
+} // namespace
+
+void TimelinePageImpl::landComparisonJump() {
+    // A diff row names a kernel: its first launch in A, else (a kernel only B ran) in B. A CPU op of the
+    // same name (torch.compile's Triton launchers) comes earlier but is not what the row counts.
+    const auto mB = searchResultB ? model(runB) : nullptr;
+    const auto kernelA = firstKernelHit(*searchResult, *model(runA));
+    const auto kernelB = mB ? firstKernelHit(*searchResultB, *mB) : std::nullopt;
+    if (kernelA)
+        gotoHit(static_cast<std::int64_t>(*kernelA));
+    else if (kernelB)
+        revealHit(viewB, searchResultB->hit(*kernelB));
+    else if (searchResult->count() > 0)
+        gotoHit(0);
+    else if (mB && searchResultB->count() > 0)
+        revealHit(viewB, searchResultB->hit(0));
+}
+
+QString TimelinePageImpl::matchCountText() const {
+    const auto n = [](std::size_t c) { return QLocale().toString(static_cast<qulonglong>(c)); };
+    QString text = searchPos >= 0
+                       ? QObject::tr("%1 / %2 matches").arg(searchPos + 1).arg(n(searchResult->count()))
+                       : QObject::tr("%1 matches").arg(n(searchResult->count()));
+    if (searchResultB)
+        text += QObject::tr(" · B: %1").arg(n(searchResultB->count()));
+    return text;
 }
 
 void TimelinePageImpl::gotoHit(std::int64_t k) {
     if (!searchResult || k < 0 || k >= static_cast<std::int64_t>(searchResult->count()))
         return;
     searchPos = k;
-    const SearchHit& h = searchResult->hit(static_cast<std::size_t>(k));
-    const auto m = model(runA);
-    const EventTrack& tr = m->rows[h.row].lanes[h.lane];
+    revealHit(viewA, searchResult->hit(static_cast<std::size_t>(k)));
+    searchCount->setText(matchCountText());
+}
+
+void TimelinePageImpl::revealHit(TimelineView* v, const SearchHit& h) {
+    const EventTrack& tr = v->model()->rows[h.row].lanes[h.lane];
     const EventRef ref{h.row, h.lane, h.index};
-    TimeAxis ax = viewA->axis();
+    TimeAxis ax = v->axis();
     const Ns s = tr.start(h.index), e = tr.effectiveEnd(h.index);
     if (e - s > ax.span() / 2)
-        viewA->zoomTo(s, e);
+        v->zoomTo(s, e);
     else if (s < ax.start() || e > ax.end()) {
         ax.setWindow(s - ax.span() / 2, s + ax.span() / 2);
-        viewA->setAxis(ax);
+        v->setAxis(ax);
     }
-    viewA->scrollToRow(h.row);
-    viewA->setSelected(ref);
-    searchCount->setText(QObject::tr("%1 / %2 matches")
-                             .arg(k + 1)
-                             .arg(QLocale().toString(static_cast<qulonglong>(searchResult->count()))));
-    showDetails(viewA, ref);
-    sync(viewA, viewB);
+    v->scrollToRow(h.row);
+    v->setSelected(ref);
+    showDetails(v, ref);
+    sync(v, v == viewA ? viewB : viewA);
 }
 
 void TimelinePageImpl::showDetails(TimelineView* v, const EventRef& ref) {
@@ -638,11 +704,13 @@ void TimelinePageImpl::resetRunView() {
     viewA->clearSelection();
     viewB->clearSelection();
     viewA->setSearch(nullptr);
+    viewB->setSearch(nullptr);
     details->clear();
     rangeStats->clear();
     detailsRef = {};
     shown = {};
     searchResult.reset();
+    searchResultB.reset();
     searchPos = -1;
     searchCount->setText({});
     pendingJump.reset();

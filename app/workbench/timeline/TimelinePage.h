@@ -51,8 +51,9 @@ public slots:
     // workspace) and scrolls rank `rank`'s rows into view. Used by the kernel, insight and ablation
     // pages to reach an event, an insight's evidence or a step.
     void jumpTo(std::int64_t runId, std::int32_t rank, cnp::Ns start, cnp::Ns end);
-    // Shows `runA` with `runB` stacked beneath (aligned at the step) and searches for events named
-    // exactly `eventName`, jumping to the first match (a kernel diff row of the Compare page).
+    // Shows `runA` with `runB` stacked beneath (aligned at the step) and searches both for events named
+    // exactly `eventName`, jumping to its first kernel launch in A, else in B (a kernel diff row of the
+    // Compare page; a kernel only B ran).
     void showComparison(std::int64_t runA, std::int64_t runB, const QString& eventName);
 
 public:

@@ -59,6 +59,7 @@ public:
     bool isCollapsed(int group) const;
 
     void setSearch(std::shared_ptr<const timeline::TimelineSearch> search);
+    const timeline::TimelineSearch* search() const { return search_.get(); }
     void setSelected(const timeline::EventRef& ref);
     const timeline::EventRef& selected() const { return selected_; }
     // Arrow from `from` (a launching API call) to `to` (its GPU activity); invalid refs hide it.
