@@ -10,9 +10,11 @@
 
 #include <QApplication>
 #include <QMouseEvent>
+#include <QSignalSpy>
 #include <QWheelEvent>
 #include <QtTest>
 
+#include <cmath>
 #include <memory>
 
 using cnp::Ns;
@@ -171,6 +173,35 @@ private slots:
         perform(v, Gesture::KeyA);
         QCOMPARE(v.axis().start(), fit.start());
         QCOMPARE(v.axis().span(), fit.span());
+    }
+
+    // A Shift+drag that starts in the margin before the run (the fit view shows 5 % either side) selects
+    // from the run's start, and one that ends past the run stops at its end: a range never reports time
+    // outside the run ("-396 ms → 5.19 s" in the Xvfb drive).
+    void rangeStaysInTheRun() {
+        TimelineView v;
+        v.resize(1000, 300);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.setModel(syntheticRun());
+        const QRect area = v.rowsArea();
+        const int y = area.top() + 30;
+        auto xAt = [&](Ns t) { return v.labelWidth() + int(std::lround(v.axis().x(t))); };
+        QSignalSpy spy(&v, &TimelineView::rangeSelected);
+        auto shiftDrag = [&](Ns from, Ns to) {
+            QTest::mousePress(&v, Qt::LeftButton, Qt::ShiftModifier, QPoint(xAt(from), y));
+            QMouseEvent move(QEvent::MouseMove, QPointF(xAt(to), y), v.mapToGlobal(QPointF(xAt(to), y)),
+                             Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+            QApplication::sendEvent(&v, &move);
+            QTest::mouseRelease(&v, Qt::LeftButton, Qt::ShiftModifier, QPoint(xAt(to), y));
+        };
+        shiftDrag(kRunStart - 3'000'000, kRunStart + 40'000'000);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(v.rangeStart(), kRunStart);
+        QVERIFY(std::abs(v.rangeEnd() - (kRunStart + 40'000'000)) < v.axis().span() / 500);
+        shiftDrag(kRunStart + 60'000'000, kRunEnd + 4'000'000);
+        QCOMPARE(spy.count(), 2);
+        QCOMPARE(v.rangeEnd(), kRunEnd);
     }
 
     void rulerLabel_data() {

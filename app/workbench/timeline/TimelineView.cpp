@@ -212,6 +212,10 @@ void TimelineView::clearSelection() {
     update();
 }
 
+Ns TimelineView::clampToRun(Ns t) const {
+    return model_ ? std::clamp(t, model_->runStart, std::max(model_->runStart, model_->runEnd)) : t;
+}
+
 void TimelineView::setRange(std::int32_t rank, Ns start, Ns end) {
     rangeRank_ = rank;
     rangeStart_ = std::min(start, end);
@@ -345,7 +349,7 @@ void TimelineView::mousePressEvent(QMouseEvent* e) {
         drag_ = Drag::Range;
         const int row = rowAt(pressPos_);
         rangeRank_ = row >= 0 ? model_->rows[row].rank : 0;
-        rangeAnchor_ = axis_.timeAt(pressPos_.x() - labelWidth_);
+        rangeAnchor_ = clampToRun(axis_.timeAt(pressPos_.x() - labelWidth_));
         return;
     }
     drag_ = Drag::Pan;
@@ -366,7 +370,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e) {
         userChangedAxis();
         return;
     case Drag::Range:
-        setRange(rangeRank_, rangeAnchor_, axis_.timeAt(pos.x() - labelWidth_));
+        setRange(rangeRank_, rangeAnchor_, clampToRun(axis_.timeAt(pos.x() - labelWidth_)));
         return;
     case Drag::Minimap:
         if (model_ && model_->runEnd > model_->runStart) {

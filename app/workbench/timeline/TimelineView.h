@@ -123,7 +123,9 @@ private:
     void updateScrollBar();
     void userChangedAxis();
     static Ns marginFor(Ns start, Ns end); // 5 % of [start, end), at least 1 ns
-    void clampToRun();                     // the axis inside the run's limits (see zoomTo)
+    // `t` within the run [runStart, runEnd]: a Shift+drag range never reaches the margin around it.
+    Ns clampToRun(Ns t) const;
+    void clampToRun(); // the axis inside the run's limits (see zoomTo)
     void drawRuler(QPainter& p);
     void drawMinimap(QPainter& p);
     void drawLabels(QPainter& p);
