@@ -203,8 +203,12 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(selectedIn->selected().valid(), 10000);
         const timeline::EventRef sel = selectedIn->selected();
         QCOMPARE(eventName(selectedIn, sel), name);
-        QCOMPARE(selectedIn->model()->rows[sel.row].lanes[sel.lane].kind(sel.index),
-                 timeline::EventKind::Kernel);
+        const timeline::EventTrack& lane = selectedIn->model()->rows[sel.row].lanes[sel.lane];
+        QCOMPARE(lane.kind(sel.index), timeline::EventKind::Kernel);
+        // Zoomed onto it, with a quarter of its duration (at least 1 µs) on each side and the 5 % margin.
+        const Ns s = lane.start(sel.index), e = lane.end(sel.index);
+        QVERIFY(selectedIn->axis().start() < s && selectedIn->axis().end() > e);
+        QVERIFY(selectedIn->axis().span() < 2 * (e - s) + 10'000);
         const QString count = tl->findChild<QLabel*>(QStringLiteral("searchCount"))->text();
         QVERIFY2(
             count.endsWith(QStringLiteral("B: %1").arg(QLocale().toString(qulonglong(b->search()->count())))),

@@ -297,6 +297,11 @@ void TimelinePageImpl::searchCompareRun() {
 }
 
 namespace {
+// The time shown on each side of a jump's target [start, end]: a quarter of it, at least 1 µs.
+Ns jumpContext(Ns start, Ns end) {
+    return std::max<Ns>((end - start) / 4, 1000);
+}
+
 // The first of `s`'s hits in `m` that is a GPU kernel, if any. O(hits before it).
 std::optional<std::size_t> firstKernelHit(const TimelineSearch& s, const TimelineModel& m) {
     for (std::size_t i = 0; i < s.count(); ++i) {
@@ -314,14 +319,25 @@ void TimelinePageImpl::landComparisonJump() {
     const auto mB = searchResultB ? model(runB) : nullptr;
     const auto kernelA = firstKernelHit(*searchResult, *model(runA));
     const auto kernelB = mB ? firstKernelHit(*searchResultB, *mB) : std::nullopt;
-    if (kernelA)
-        gotoHit(static_cast<std::int64_t>(*kernelA));
-    else if (kernelB)
-        revealHit(viewB, searchResultB->hit(*kernelB));
-    else if (searchResult->count() > 0)
-        gotoHit(0);
-    else if (mB && searchResultB->count() > 0)
-        revealHit(viewB, searchResultB->hit(0));
+    TimelineView* v = viewA;
+    std::optional<std::size_t> k = kernelA;
+    if (!k && kernelB)
+        v = viewB, k = kernelB;
+    else if (!k && searchResult->count() > 0)
+        k = 0;
+    else if (!k && mB && searchResultB->count() > 0)
+        v = viewB, k = 0;
+    if (!k)
+        return;
+    // Zoomed onto the launch with context, as every jump lands; the other run follows at the step.
+    const SearchHit& h = (v == viewA ? searchResult : searchResultB)->hit(*k);
+    const EventTrack& tr = v->model()->rows[h.row].lanes[h.lane];
+    const Ns s = tr.start(h.index), e = tr.effectiveEnd(h.index);
+    v->zoomTo(s - jumpContext(s, e), e + jumpContext(s, e));
+    if (v == viewA)
+        gotoHit(static_cast<std::int64_t>(*k));
+    else
+        revealHit(viewB, h);
 }
 
 QString TimelinePageImpl::matchCountText() const {
@@ -502,7 +518,7 @@ EventRef TimelinePageImpl::eventSpanning(const TimelineModel& m, std::int32_t ra
 }
 
 void TimelinePageImpl::landJump(const PendingJump& jump) {
-    const Ns context = std::max<Ns>((jump.end - jump.start) / 4, 1000);
+    const Ns context = jumpContext(jump.start, jump.end);
     viewA->clearSelection();
     details->clear();
     rangeStats->clear();

@@ -52,7 +52,7 @@ public slots:
     // pages to reach an event, an insight's evidence or a step.
     void jumpTo(std::int64_t runId, std::int32_t rank, cnp::Ns start, cnp::Ns end);
     // Shows `runA` with `runB` stacked beneath (aligned at the step) and searches both for events named
-    // exactly `eventName`, jumping to its first kernel launch in A, else in B (a kernel diff row of the
+    // exactly `eventName`, zoomed onto its first kernel launch in A, else in B (a kernel diff row of the
     // Compare page; a kernel only B ran).
     void showComparison(std::int64_t runA, std::int64_t runB, const QString& eventName);
 
