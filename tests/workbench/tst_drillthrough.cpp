@@ -72,12 +72,7 @@ private slots:
 
     void ablationBarOpensCompare() {
         MainWindow w;
-        w.setPersistSettings(false);
-        w.resize(1280, 800);
-        w.showPage(PageId::Ablation);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openWorkspace(demo_));
+        QVERIFY(openDemo(w, PageId::Ablation));
         auto* page = qobject_cast<AblationPage*>(w.page(PageId::Ablation));
         QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && page->result().configs.size() == 3, 20000);
         ChartView* c = page->valueChart();
@@ -118,12 +113,7 @@ private slots:
 
     void kernelsCountAndFiltersFollowTheRun() {
         MainWindow w;
-        w.setPersistSettings(false);
-        w.resize(1280, 800);
-        w.showPage(PageId::Kernels);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openWorkspace(demo_));
+        QVERIFY(openDemo(w, PageId::Kernels));
         w.workspaceDock()->selectRun(QStringLiteral("base"));
         auto* page = qobject_cast<KernelsPage*>(w.page(PageId::Kernels));
         QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && page->model()->rowCount() > 0, 20000);
@@ -163,12 +153,7 @@ private slots:
     void compareDiffRowOpensBothTimelines() {
         QFETCH(bool, onlyInB);
         MainWindow w;
-        w.setPersistSettings(false);
-        w.resize(1280, 800);
-        w.showPage(PageId::Compare);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openWorkspace(demo_));
+        QVERIFY(openDemo(w, PageId::Compare));
         auto* compare = qobject_cast<ComparePage*>(w.page(PageId::Compare));
         compare->setRuns(QStringLiteral("base"), QStringLiteral("compile"));
         QTRY_VERIFY_WITH_TIMEOUT(compare->isContentReady() && compare->result().runA == "base" &&
@@ -219,12 +204,7 @@ private slots:
     // onto it: the event spanning exactly that range is selected, or (an idle gap) the range is marked.
     void insightEvidenceOpensTimeline() {
         MainWindow w;
-        w.setPersistSettings(false);
-        w.resize(1280, 800);
-        w.showPage(PageId::Insights);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.openWorkspace(demo_));
+        QVERIFY(openDemo(w, PageId::Insights));
         w.workspaceDock()->selectRun(QStringLiteral("ckpt")); // the demo run with findings
         auto* page = qobject_cast<InsightsPage*>(w.page(PageId::Insights));
         QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && page->model()->rowCount() > 0, 20000);
@@ -258,6 +238,15 @@ private slots:
     }
 
 private:
+    // `w` at 1280x800 on `page`, shown, with the demo workspace open.
+    bool openDemo(MainWindow& w, PageId page) {
+        w.setPersistSettings(false);
+        w.resize(1280, 800);
+        w.showPage(page);
+        w.show();
+        return QTest::qWaitForWindowExposed(&w) && w.openWorkspace(demo_);
+    }
+
     QTemporaryDir dir_;
     QString demo_;
 };

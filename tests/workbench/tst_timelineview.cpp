@@ -28,12 +28,13 @@ namespace {
 // 0.5 ms, one per ms. The limits the view keeps: the run +- 5 % of its span = [-4 ms, 106 ms].
 constexpr Ns kRunStart = 1'000'000, kRunEnd = 101'000'000, kMargin = 5'000'000;
 
-std::shared_ptr<const TimelineModel> syntheticRun() {
+// One rank, one stream of "gemm" kernels of `duration` ns, one every `period` ns from the run's start.
+std::shared_ptr<const TimelineModel> kernelRun(Ns runStart, Ns runEnd, Ns period, Ns duration) {
     auto m = std::make_shared<TimelineModel>();
     m->runId = 1;
     m->runName = "synthetic";
-    m->runStart = kRunStart;
-    m->runEnd = kRunEnd;
+    m->runStart = runStart;
+    m->runEnd = runEnd;
     m->names = {"", "gemm"};
     m->styles = {"gemm"};
     m->groups.push_back(TimelineGroup{"rank 0", -1, 0, 0, false});
@@ -42,12 +43,16 @@ std::shared_ptr<const TimelineModel> syntheticRun() {
     row.label = "stream 7";
     row.group = 0;
     EventTrack track;
-    for (Ns t = kRunStart; t < kRunEnd; t += 1'000'000)
-        track.append(t, t + 500'000, 1, 0, EventKind::Kernel);
+    for (Ns t = runStart; t < runEnd; t += period)
+        track.append(t, t + duration, 1, 0, EventKind::Kernel);
     track.finish();
     row.lanes.push_back(std::move(track));
     m->rows.push_back(std::move(row));
     return m;
+}
+
+std::shared_ptr<const TimelineModel> syntheticRun() {
+    return kernelRun(kRunStart, kRunEnd, 1'000'000, 500'000);
 }
 
 enum class Gesture {
@@ -258,25 +263,9 @@ private slots:
     // apart: every slice leaves its last pixel column unpainted. Scanning the lane's middle line, the
     // slices' colour forms one run of pixels per kernel (one run for all ten without the separator).
     void adjacentSameColourSlicesSeparated() {
-        auto m = std::make_shared<TimelineModel>();
-        m->runId = 1;
-        m->runName = "contiguous";
-        m->runStart = 0;
-        m->runEnd = 100'000'000;
-        m->names = {"", "gemm"};
-        m->styles = {"gemm"};
-        m->groups.push_back(TimelineGroup{"rank 0", -1, 0, 0, false});
-        TimelineRow row;
-        row.kind = RowKind::GpuStream;
-        row.label = "stream 7";
-        row.group = 0;
-        EventTrack track;
         constexpr int kKernels = 10;
-        for (Ns t = 0; t < m->runEnd; t += m->runEnd / kKernels)
-            track.append(t, t + m->runEnd / kKernels, 1, 0, EventKind::Kernel); // end == next start
-        track.finish();
-        row.lanes.push_back(std::move(track));
-        m->rows.push_back(std::move(row));
+        constexpr Ns kEach = 10'000'000;
+        const auto m = kernelRun(0, kKernels * kEach, kEach, kEach); // each ends where the next starts
         TimelineView v;
         v.resize(1000, 300);
         v.show();
