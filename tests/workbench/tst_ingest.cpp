@@ -47,6 +47,15 @@ private:
     qint64 worstAt_ = 0;
 };
 
+// The GUI thread's budget during an ingest and the refresh after it: 100 ms (issue 15). A sanitized build
+// runs the same code two to three times slower (worst stall measured here: about 40 ms optimised, 80 ms
+// under ASan + UBSan alone, 181 ms beside a second sanitized test in CI's ctest -j2), so there it is 3x.
+#ifdef CNP_SANITIZED_BUILD
+constexpr double kStallLimitMs = 300.0;
+#else
+constexpr double kStallLimitMs = 100.0;
+#endif
+
 static int runCount(const QString& path) {
     Workspace ws(path.toStdString(), Workspace::Mode::ReadOnly);
     return int(ws.runs().size());
@@ -90,10 +99,9 @@ void TestIngest::ingestOffGuiThread() {
     const double finishedAt = watchdog.nowMs();
     QTest::qWait(200); // the GUI's reaction to the new run (dock, pages) counts too
     qInfo("worst GUI-thread stall during ingest of demo_base.json.gz: %.1f ms at %.0f ms (ingest finished at "
-          "%.0f "
-          "ms; limit 100 ms)",
-          watchdog.worstMs(), watchdog.worstAtMs(), finishedAt);
-    QVERIFY2(watchdog.worstMs() <= 100.0, qPrintable(QString::number(watchdog.worstMs())));
+          "%.0f ms; limit %.0f ms)",
+          watchdog.worstMs(), watchdog.worstAtMs(), finishedAt, kStallLimitMs);
+    QVERIFY2(watchdog.worstMs() <= kStallLimitMs, qPrintable(QString::number(watchdog.worstMs())));
     QCOMPARE(done.first().first().toString(), QStringLiteral("base"));
     QVERIFY(progress.count() >= 1);
     QCOMPARE(progress.last().first().toDouble(), 1.0);
