@@ -316,24 +316,23 @@ std::optional<std::size_t> firstKernelHit(const TimelineSearch& s, const Timelin
 void TimelinePageImpl::landComparisonJump() {
     // A diff row names a kernel: its first launch in A, else (a kernel only B ran) in B. A CPU op of the
     // same name (torch.compile's Triton launchers) comes earlier but is not what the row counts.
+    // Failing both, the first match of any kind, in A, else in B.
     const auto mB = searchResultB ? model(runB) : nullptr;
-    const auto kernelA = firstKernelHit(*searchResult, *model(runA));
-    const auto kernelB = mB ? firstKernelHit(*searchResultB, *mB) : std::nullopt;
     TimelineView* v = viewA;
-    std::optional<std::size_t> k = kernelA;
-    if (!k && kernelB)
-        v = viewB, k = kernelB;
-    else if (!k && searchResult->count() > 0)
-        k = 0;
-    else if (!k && mB && searchResultB->count() > 0)
+    std::optional<std::size_t> k = firstKernelHit(*searchResult, *model(runA));
+    if (!k && mB)
+        v = viewB, k = firstKernelHit(*searchResultB, *mB);
+    if (!k && searchResult->count() > 0)
+        v = viewA, k = 0;
+    if (!k && mB && searchResultB->count() > 0)
         v = viewB, k = 0;
     if (!k)
         return;
     // Zoomed onto the launch with context, as every jump lands; the other run follows at the step.
     const SearchHit& h = (v == viewA ? searchResult : searchResultB)->hit(*k);
     const EventTrack& tr = v->model()->rows[h.row].lanes[h.lane];
-    const Ns s = tr.start(h.index), e = tr.effectiveEnd(h.index);
-    v->zoomTo(s - jumpContext(s, e), e + jumpContext(s, e));
+    const Ns s = tr.start(h.index), e = tr.effectiveEnd(h.index), context = jumpContext(s, e);
+    v->zoomTo(s - context, e + context);
     if (v == viewA)
         gotoHit(static_cast<std::int64_t>(*k));
     else

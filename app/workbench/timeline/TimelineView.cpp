@@ -212,7 +212,7 @@ void TimelineView::clearSelection() {
     update();
 }
 
-Ns TimelineView::clampToRun(Ns t) const {
+Ns TimelineView::timeInRun(Ns t) const {
     return model_ ? std::clamp(t, model_->runStart, std::max(model_->runStart, model_->runEnd)) : t;
 }
 
@@ -349,7 +349,7 @@ void TimelineView::mousePressEvent(QMouseEvent* e) {
         drag_ = Drag::Range;
         const int row = rowAt(pressPos_);
         rangeRank_ = row >= 0 ? model_->rows[row].rank : 0;
-        rangeAnchor_ = clampToRun(axis_.timeAt(pressPos_.x() - labelWidth_));
+        rangeAnchor_ = timeInRun(axis_.timeAt(pressPos_.x() - labelWidth_));
         return;
     }
     drag_ = Drag::Pan;
@@ -370,7 +370,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e) {
         userChangedAxis();
         return;
     case Drag::Range:
-        setRange(rangeRank_, rangeAnchor_, clampToRun(axis_.timeAt(pos.x() - labelWidth_)));
+        setRange(rangeRank_, rangeAnchor_, timeInRun(axis_.timeAt(pos.x() - labelWidth_)));
         return;
     case Drag::Minimap:
         if (model_ && model_->runEnd > model_->runStart) {

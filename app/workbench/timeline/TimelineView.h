@@ -124,7 +124,7 @@ private:
     void userChangedAxis();
     static Ns marginFor(Ns start, Ns end); // 5 % of [start, end), at least 1 ns
     // `t` within the run [runStart, runEnd]: a Shift+drag range never reaches the margin around it.
-    Ns clampToRun(Ns t) const;
+    Ns timeInRun(Ns t) const;
     void clampToRun(); // the axis inside the run's limits (see zoomTo)
     void drawRuler(QPainter& p);
     void drawMinimap(QPainter& p);
