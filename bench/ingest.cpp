@@ -17,6 +17,7 @@
 //    - (informational) parse-only of the same trace gzip-compressed.
 // 3. Prints MB/s of JSON, ratios and peak RSS against the targets of issue 2:
 //    ingest <= 2x parse-only, >= 60 MB/s, peak memory <= half the JSON size.
+#include "core/ResourceDir.h"
 #include "core/TraceData.h"
 #include "import/common/ByteSource.h"
 #include "import/common/JsonByteStream.h"
@@ -347,7 +348,7 @@ int main(int argc, char** argv) {
     char tmpl[] = "/tmp/bench_ingest.XXXXXX";
     const std::string dir = keep.empty() ? std::string(mkdtemp(tmpl)) : keep;
     fs::create_directories(dir);
-    const std::string demo = std::string(CNP_RESOURCE_DIR) + "/demo/demo_base.json.gz";
+    const std::string demo = cnp::resourceDir() + "/demo/demo_base.json.gz";
     const std::string trace = dir + "/bench_trace.json", traceGz = trace + ".gz";
 
     auto t0 = Clock::now();

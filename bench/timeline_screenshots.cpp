@@ -2,6 +2,7 @@
 // resources/demo/demo_base.json.gz, and demo_compile.json.gz for compare mode, ingested with
 // cnp::ingest into a temporary workspace) at overview, mid (one step) and kernel-level zoom, into
 // docs/images/timeline-*.png (or the folder given as argv[1]). Prints how long each view took to draw.
+#include "core/ResourceDir.h"
 #include "ingest/IngestPipeline.h"
 #include "store/Workspace.h"
 #include "timeline/EventDetails.h"
@@ -42,14 +43,14 @@ void settle() {
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    const QString out = argc > 1 ? argv[1] : QStringLiteral(CNP_RESOURCE_DIR "/../docs/images");
+    const QString out = argc > 1 ? argv[1] : QString::fromStdString(cnp::resourceDir() + "/../docs/images");
     QTemporaryDir dir;
     auto ws = std::make_shared<Workspace>(dir.filePath("demo.cnpdb").toStdString(),
                                           Workspace::Mode::CreateIfMissing);
     std::int64_t base = 0;
     for (const char* name : {"base", "compile"}) {
         IngestRequest r;
-        r.inputs = {std::string(CNP_RESOURCE_DIR) + "/demo/demo_" + name + ".json.gz"};
+        r.inputs = {cnp::resourceDir() + "/demo/demo_" + name + ".json.gz"};
         r.runName = name;
         const IngestResult res = ingest(*ws, r);
         if (std::string(name) == "base")

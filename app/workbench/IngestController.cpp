@@ -40,7 +40,9 @@ bool IngestController::start(const QString& workspacePath, const IngestRequest& 
     poll_.start();
     runInBackground<IngestResult>(
         this,
-        [shared, path, request]() {
+        [shared, path, request, probe = probe_]() {
+            if (probe)
+                probe();
             Workspace ws(path, Workspace::Mode::ReadWrite);
             ProgressSink sink;
             sink.cancel = &shared->cancel;

@@ -10,6 +10,7 @@
 #include <QTimer>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 namespace cnp::wb {
@@ -23,6 +24,9 @@ public:
     bool start(const QString& workspacePath, const IngestRequest& request);
     // Fraction done in [0, 1] as last reported by the pipeline.
     double progress() const;
+    // Called on the worker thread as each ingest starts, before it opens the workspace (tests use it to
+    // show the work is off the GUI thread while the GUI thread keeps serving events).
+    void setWorkerProbe(std::function<void()> probe) { probe_ = std::move(probe); }
 
 public slots:
     void cancel();
@@ -39,6 +43,7 @@ private:
         std::atomic<int> permille{0};
     };
     std::shared_ptr<Shared> shared_;
+    std::function<void()> probe_;
     QTimer poll_;
     bool running_ = false;
     int lastPermille_ = -1;

@@ -1,5 +1,6 @@
 // Ablation on hand-built configurations (values by hand, see comments) and on the real H200 ablation
 // fixture (resources/demo), whose unprofiled wall-clock medians are in demo_summary.json.
+#include "TestPaths.h"
 #include "tst_analysis_synthetic.h"
 
 #include "core/InputError.h"
@@ -230,12 +231,12 @@ private slots:
         const std::vector<std::string> configs{"base", "ckpt", "compile", "compile_ckpt"};
         for (const auto& c : configs) {
             IngestRequest req;
-            req.inputs = {std::string(CNP_SOURCE_DIR) + "/resources/demo/demo_" + c + ".json.gz"};
+            req.inputs = {testpaths::sourceDir().toStdString() + "/resources/demo/demo_" + c + ".json.gz"};
             req.runName = c;
             req.config = c;
             ingest(demo, req);
         }
-        QFile f(CNP_SOURCE_DIR "/resources/demo/demo_summary.json");
+        QFile f(testpaths::sourceDir() + "/resources/demo/demo_summary.json");
         QVERIFY(f.open(QIODevice::ReadOnly));
         const auto summary = QJsonDocument::fromJson(f.readAll()).object()["configs"].toObject();
         const auto r = computeAblation(demo);

@@ -2,6 +2,7 @@
 // fixtures), first-match-wins order, JSON loading and its errors, the exclusive priority, the categoriser;
 // hostile rules and names (issue 14): linear-time matching, megabyte names and patterns, a rule stored in
 // a workspace.
+#include "TestPaths.h"
 #include "core/InputError.h"
 #include "core/NameBound.h"
 #include "ingest/IngestPipeline.h"
@@ -92,7 +93,8 @@ private slots:
     // "other"), 1 multi_tensor_apply, 11 at::native elementwise/reduce kernels.
     void mi250TraceCategories() {
         TraceData t =
-            importFile(CNP_TEST_DATA_DIR "/hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz");
+            importFile((testpaths::dataDir() + "/hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz")
+                           .toStdString());
         categoriseKernels(t, CategoryRules());
         std::map<std::string, int> counts;
         for (const auto& k : t.kernels)
@@ -103,7 +105,8 @@ private slots:
     }
 
     void resourceFileMatchesBuiltins() {
-        const auto file = CategoryRules::fromFile(CNP_SOURCE_DIR "/resources/rules/categories.json");
+        const auto file = CategoryRules::fromFile(
+            (testpaths::sourceDir() + "/resources/rules/categories.json").toStdString());
         QCOMPARE(QString::fromStdString(file.toJson()), QString::fromStdString(CategoryRules().toJson()));
     }
 

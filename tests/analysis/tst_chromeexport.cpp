@@ -3,6 +3,7 @@
 // round trip ingest -> export -> re-import with the Kineto importer, which must give the same events
 // with the same ns times. Expected values come from the run as loaded from the workspace (the input of
 // the export), compared field by field with what the independent Kineto importer reads back.
+#include "TestPaths.h"
 #include "TestTraces.h"
 #include "core/InputError.h"
 #include "export/ChromeTraceExporter.h"
@@ -30,7 +31,7 @@ using namespace cnp;
 namespace {
 
 QString dataFile(const char* rel) {
-    return QStringLiteral(CNP_TEST_DATA_DIR "/") + rel;
+    return (testpaths::dataDir() + QStringLiteral("/")) + rel;
 }
 
 // Loads run `name` after ingesting `inputs` into a fresh workspace in `dir`.
@@ -240,8 +241,8 @@ void TestChromeExport::roundTrip_data() {
     QTest::newRow("nsys 2.9.1 saxpy, NVTX domains, gzip")
         << QStringList{dataFile("nsys/saxpy-mpi-cuda_nsys_perlmutter0.sqlite")} << "saxpy.json.gz" << true;
     QTest::newRow("kineto H200 demo")
-        << QStringList{QStringLiteral(CNP_SOURCE_DIR "/resources/demo/demo_base.json.gz")} << "demo.json.gz"
-        << false;
+        << QStringList{(testpaths::sourceDir() + QStringLiteral("/resources/demo/demo_base.json.gz"))}
+        << "demo.json.gz" << false;
     QTest::newRow("kineto NCCL (HTA)")
         << QStringList{dataFile("hta/nccl_parser_config/nccl_data.json.gz")} << "nccl.json" << false;
 }

@@ -2,6 +2,7 @@
 // table and per summary, and values checked against the Nsight Systems fixture itself (SQL through the
 // SQLite C API on the fixture file: counts and duration sums) and against the metric identity
 // compute + communication + memory + idle == window (docs/metrics.md).
+#include "TestPaths.h"
 #include "TestTraces.h"
 #include "core/InputError.h"
 #include "export/CsvExporter.h"
@@ -103,7 +104,7 @@ qint64 fixtureInt(const QString& path, const char* sql) {
     return v;
 }
 
-const QString kSaxpy = QStringLiteral(CNP_TEST_DATA_DIR "/nsys/saxpy-mpi-cuda_nsys_perlmutter0.sqlite");
+const QString kSaxpy = testpaths::dataDir() + QStringLiteral("/nsys/saxpy-mpi-cuda_nsys_perlmutter0.sqlite");
 
 } // namespace
 

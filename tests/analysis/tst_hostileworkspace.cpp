@@ -1,5 +1,6 @@
 // A workspace is untrusted data: crafted workspaces, each built here with the plain SQLite C API, must
 // neither run their own SQL, nor crash, hang or touch another file when opened (docs/errors.md).
+#include "TestPaths.h"
 #include "TestTraces.h"
 
 #include "core/InputError.h"
@@ -107,7 +108,7 @@ private slots:
         const std::string victim = path("victim.cnpdb"), crafted = path("crafted-v1.cnpdb");
         std::filesystem::remove(victim);
         makeWorkspace(victim, {"a", "b"});
-        gunzipTo(CNP_TEST_DATA_DIR "/workspace_v1.cnpdb.gz", crafted);
+        gunzipTo((testpaths::dataDir() + "/workspace_v1.cnpdb.gz").toStdString(), crafted);
         rawExec(crafted, alter.replace("VICTIM", QString::fromStdString(victim)).toStdString());
 
         const std::string error = openError(crafted, Workspace::Mode::ReadWrite);

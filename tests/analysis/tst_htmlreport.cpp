@@ -2,6 +2,7 @@
 // (charts masked: their glyph outlines depend on the installed fonts), section order, escaping of every
 // name, hand-computed numbers, self-containment and unique SVG ids.
 #include "ReportFixture.h"
+#include "TestPaths.h"
 
 #include "core/InputError.h"
 #include "report/HtmlReport.h"
@@ -57,7 +58,7 @@ class TestHtmlReport : public QObject {
 private slots:
     // Written by the command in docs/reports.md ("Golden files"), never by this test.
     void matchesGolden() {
-        QFile f(QStringLiteral(CNP_TEST_DATA_DIR "/golden/report_fixture.html"));
+        QFile f(testpaths::dataDir() + QStringLiteral("/golden/report_fixture.html"));
         QVERIFY2(f.open(QIODevice::ReadOnly), "golden file missing: see docs/reports.md, \"Golden files\"");
         const auto golden = maskCharts(QString::fromUtf8(f.readAll())).split('\n');
         const auto html = maskCharts(fixtureReport()).split('\n');

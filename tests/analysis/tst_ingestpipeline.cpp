@@ -1,4 +1,5 @@
 // The ingest pipeline: input expansion, nesting depth, rank assignment across files, atomicity.
+#include "TestPaths.h"
 #include "TestTraces.h"
 
 #include "core/InputError.h"
@@ -18,7 +19,8 @@ using namespace cnp;
 class TestIngestPipeline : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
-    const std::string demoBase_ = CNP_SOURCE_DIR "/resources/demo/demo_base.json.gz";
+    const std::string demoBase_ =
+        (testpaths::sourceDir() + "/resources/demo/demo_base.json.gz").toStdString();
 
 private slots:
     void depthFollowsNesting_data() {

@@ -1,5 +1,6 @@
 // Insights on hand-built runs: each check fires on a trace built to trigger it (values by hand) and stays
 // quiet otherwise; release-note rules on run metadata are table-driven.
+#include "TestPaths.h"
 #include "tst_analysis_synthetic.h"
 
 #include "core/Units.h"
@@ -165,7 +166,8 @@ private slots:
         QFETCH(qint64, count);
         QFETCH(qint64, totalNs);
         if (!ncclRun_) {
-            TraceData t = importFile(CNP_TEST_DATA_DIR "/hta/nccl_parser_config/nccl_data.json.gz");
+            TraceData t = importFile(
+                (testpaths::dataDir() + "/hta/nccl_parser_config/nccl_data.json.gz").toStdString());
             t.info.name = t.info.config = "nccl";
             storeRun(*ws, std::move(t));
             ncclRun_ = true;

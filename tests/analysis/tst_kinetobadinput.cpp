@@ -2,6 +2,7 @@
 // A structurally broken file must be refused as a whole with one InputError naming the file (and
 // the byte offset where known); single malformed events inside a sound file are skipped and
 // counted (info.skipped: count, first offset, first reason). Nothing may crash or hang.
+#include "TestPaths.h"
 #include "core/InputError.h"
 #include "core/NameBound.h"
 #include "core/TraceData.h"
@@ -53,7 +54,7 @@ QByteArray gzip(const QByteArray& data) {
 }
 
 QByteArray demoJson() {
-    ByteSource src(std::string(CNP_SOURCE_DIR) + "/resources/demo/demo_compile.json.gz");
+    ByteSource src(testpaths::sourceDir().toStdString() + "/resources/demo/demo_compile.json.gz");
     QByteArray all;
     char buf[1 << 16];
     while (std::size_t n = src.read(buf, sizeof buf))

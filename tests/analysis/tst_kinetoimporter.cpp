@@ -8,6 +8,7 @@
 //   per category group: count, sum(ns(dur)), min(ns(ts)) + off, max(ns(ts) + ns(dur)) + off
 //   flows = |{id of ph s, cat ac2g} ∩ {id of ph f, cat ac2g}|
 // (groups: api = cuda_runtime + cuda_driver; cpu = cpu_op + user_annotation + python_function).
+#include "TestPaths.h"
 #include "core/InputError.h"
 #include "core/TraceData.h"
 #include "import/kineto/KinetoImporter.h"
@@ -24,10 +25,10 @@ using namespace cnp;
 namespace {
 
 std::string dataPath(const char* rel) {
-    return std::string(CNP_TEST_DATA_DIR) + "/" + rel;
+    return testpaths::dataDir().toStdString() + "/" + rel;
 }
 std::string demoPath(const char* name) {
-    return std::string(CNP_SOURCE_DIR) + "/resources/demo/" + name;
+    return testpaths::sourceDir().toStdString() + "/resources/demo/" + name;
 }
 
 struct Totals {

@@ -12,6 +12,7 @@
 // see the end. Recorded requests are checked for submission, watching (no status polling), per-rank
 // progress, failure handling, cancel and cleanup; the fetched traces (tests/data/gpu-run/capture.cnpt.gz
 // as two ranks, 3 x 1260 kernels each) must land as one run.
+#include "TestPaths.h"
 #include "TestPlans.h"
 #include "launch/JobPlanner.h"
 #include "launch/KubernetesBackend.h"
@@ -442,7 +443,7 @@ private slots:
         const QString traces = dir_.filePath("pvc");
         QDir().mkpath(traces);
         for (const char* n : {"pod-0-1.cnpt.gz", "pod-1-1.cnpt.gz"})
-            QVERIFY(QFile::copy(QString(CNP_TEST_DATA_DIR) + "/gpu-run/capture.cnpt.gz", traces + "/" + n));
+            QVERIFY(QFile::copy(testpaths::dataDir() + "/gpu-run/capture.cnpt.gz", traces + "/" + n));
         QProcess tar;
         tar.start("tar", {"-cf", "-", "-C", traces, "."});
         QVERIFY(tar.waitForFinished());

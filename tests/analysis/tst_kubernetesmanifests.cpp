@@ -6,6 +6,7 @@
 // emptyDir, traces on the PVC, GPU limits, the node selector, labels, no privileged container and no
 // hostPath anywhere, plan values escaped against the kubelet's $(VAR) expansion; mounts without a PVC are
 // refused. The bundled plans (resources/plans) have goldens too: the first repeat of each configuration.
+#include "TestPaths.h"
 #include "TestPlans.h"
 #include "core/InputError.h"
 #include "launch/JobPlanner.h"
@@ -42,7 +43,7 @@ plan::Plan clusterPlan(const std::string& jobKind) {
 }
 
 QString golden(const QString& name) {
-    QFile f(QString(CNP_TEST_DATA_DIR) + "/golden/launch/" + name);
+    QFile f(testpaths::dataDir() + "/golden/launch/" + name);
     return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString("<missing %1>").arg(name);
 }
 
@@ -189,7 +190,8 @@ private slots:
         QFETCH(QString, plan);
         QFETCH(int, nodes);
         QFETCH(int, jobs);
-        const auto p = loadPlanOrThrow(CNP_SOURCE_DIR "/resources/plans/" + plan.toStdString() + ".yaml");
+        const auto p = loadPlanOrThrow((testpaths::sourceDir() + "/resources/plans/").toStdString() +
+                                       plan.toStdString() + ".yaml");
         std::string yaml;
         int count = 0;
         for (const auto& job : planJobs(p, {}, "/out"))

@@ -5,6 +5,7 @@
 // Also: RapidJSON is included only through analysis/core/RapidJson.h, which compiles it without the one
 // UBSan check its parser trips on every parse (docs/testing.md "Findings"); a direct include elsewhere
 // makes every sanitized parse through that file abort.
+#include "TestPaths.h"
 #include <QtTest>
 
 #include <filesystem>
@@ -186,7 +187,7 @@ void TestLayering::scannerFindsSql() {
 }
 
 void TestLayering::noSqlOutsideTheStore() {
-    const fs::path root(CNP_SOURCE_DIR);
+    const fs::path root(testpaths::sourceDir().toStdString());
     QStringList failures;
     int files = 0;
     for (const char* top : {"analysis", "app"}) {
@@ -203,13 +204,13 @@ void TestLayering::noSqlOutsideTheStore() {
         }
     }
     QVERIFY2(files > 100,
-             qPrintable(QString("only %1 files scanned under %2").arg(files).arg(CNP_SOURCE_DIR)));
+             qPrintable(QString("only %1 files scanned under %2").arg(files).arg(testpaths::sourceDir())));
     QVERIFY2(failures.isEmpty(), qPrintable("SQL outside analysis/store/:\n" + failures.join('\n')));
 }
 
 // docs/architecture.md names the nsys importer as the one exception to the rule.
 void TestLayering::exceptionsAreDocumented() {
-    const std::string doc = readFile(fs::path(CNP_SOURCE_DIR) / "docs/architecture.md");
+    const std::string doc = readFile(fs::path(testpaths::sourceDir().toStdString()) / "docs/architecture.md");
     QVERIFY(doc.find("SQL only in `store/`") != std::string::npos);
     QVERIFY(doc.find("`import/nsys/`") != std::string::npos);
     QVERIFY(doc.find("tst_layering") != std::string::npos);
@@ -234,7 +235,7 @@ void TestLayering::rapidJsonIncludesFound() {
 // Every source the sanitizer build compiles (analysis/, app/, collectors/, tests/); bench/ is not built
 // there. The wrapper itself is the one exception.
 void TestLayering::rapidJsonOnlyThroughCore() {
-    const fs::path root(CNP_SOURCE_DIR);
+    const fs::path root(testpaths::sourceDir().toStdString());
     QStringList failures;
     int files = 0;
     for (const char* top : {"analysis", "app", "collectors", "tests"}) {

@@ -5,6 +5,7 @@
 // both sides being empty; they were read with the sqlite3 shell when the test was written.
 // Hostile exports (issue 14) are copies of a fixture edited here: views in place of tables, times that
 // overflow int64, and a query that only a raised cancel flag can end.
+#include "TestPaths.h"
 #include "core/InputError.h"
 #include "core/TimeBounds.h"
 #include "import/Importer.h"
@@ -29,8 +30,8 @@ using namespace cnp;
 
 namespace {
 
-const QString kSaxpy = QStringLiteral(CNP_TEST_DATA_DIR "/nsys/saxpy-mpi-cuda_nsys_perlmutter0.sqlite");
-const QString kClover = QStringLiteral(CNP_TEST_DATA_DIR "/nsys/perlmutter-cloverleaf-cuda.sqlite");
+const QString kSaxpy = testpaths::dataDir() + QStringLiteral("/nsys/saxpy-mpi-cuda_nsys_perlmutter0.sqlite");
+const QString kClover = testpaths::dataDir() + QStringLiteral("/nsys/perlmutter-cloverleaf-cuda.sqlite");
 
 // Read-only SQL on a fixture, independent of the importer's code.
 class FixtureDb {

@@ -1,5 +1,6 @@
 // PlanLint: every rule on small plans, with the exact line:col it must report (counted by hand: line 1
 // is the first line of each text), the cases that must stay clean, and the bundled plans lint clean.
+#include "TestPaths.h"
 #include "plan/PlanLint.h"
 
 #include <QFile>
@@ -241,7 +242,8 @@ private slots:
     }
     void bundledPlansLintClean() {
         QFETCH(QString, file);
-        const ParseResult r = lintPlanFile(CNP_SOURCE_DIR "/resources/plans/" + file.toStdString());
+        const ParseResult r =
+            lintPlanFile((testpaths::sourceDir() + "/resources/plans/").toStdString() + file.toStdString());
         QVERIFY2(r.findings.empty(), qPrintable(messages(r.findings)));
     }
 };

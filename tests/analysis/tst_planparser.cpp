@@ -1,6 +1,7 @@
 // PlanParser: every key read into Plan, `extends` resolved, positions 1-based, problems as findings with
 // line:col (never exceptions), plan values kept verbatim, hostile input bounded. Expected positions are
 // counted by hand in the plan texts below (line 1 is the first line of the text).
+#include "TestPaths.h"
 #include "core/Sha256.h"
 #include "plan/PlanParser.h"
 
@@ -347,14 +348,16 @@ private slots:
         QCOMPARE(brief(missing.findings), QStringList{"0:0: error: read"});
         QCOMPARE(missing.findings[0].message, std::string("no such file"));
         for (const char* name : {"acs-ablation-llama3-8b.yaml", "single-gpu-llama.yaml"}) {
-            const ParseResult r = parsePlanFile(std::string(CNP_SOURCE_DIR "/resources/plans/") + name);
+            const ParseResult r =
+                parsePlanFile((testpaths::sourceDir() + "/resources/plans/").toStdString() + name);
             QVERIFY2(r.ok(), qPrintable(messages(r.findings)));
             QCOMPARE(r.plan.hash.size(), std::size_t(64));
         }
     }
 
     void bundledStudy() {
-        const ParseResult r = parsePlanFile(CNP_SOURCE_DIR "/resources/plans/acs-ablation-llama3-8b.yaml");
+        const ParseResult r = parsePlanFile(
+            (testpaths::sourceDir() + "/resources/plans/acs-ablation-llama3-8b.yaml").toStdString());
         QVERIFY2(r.ok(), qPrintable(messages(r.findings)));
         const Plan& p = r.plan;
         QStringList names;

@@ -1,6 +1,7 @@
 // Read-only workspaces (a read-only mount, a shared drive): every read works, every write says why it
 // cannot. Uses a real read-only mount (a tmpfs remounted read-only: the test runs as root, which ignores
 // permission bits but not a read-only file system); skipped, saying so, where mounting is not permitted.
+#include "TestPaths.h"
 #include "TestTraces.h"
 
 #include "core/InputError.h"
@@ -98,7 +99,7 @@ private slots:
 
     void olderSchemaNeedsAWritableCopy() {
         const std::string file = mount_ + "/v1.cnpdb";
-        gzFile in = gzopen(CNP_TEST_DATA_DIR "/workspace_v1.cnpdb.gz", "rb");
+        gzFile in = gzopen((testpaths::dataDir() + "/workspace_v1.cnpdb.gz").toStdString().c_str(), "rb");
         QVERIFY(in);
         std::ofstream out(file, std::ios::binary);
         char buf[1 << 16];

@@ -5,6 +5,7 @@
 // bundle folder.
 #include "RepeatFixture.h"
 #include "ReportFixture.h"
+#include "TestPaths.h"
 
 #include "report/ReportData.h"
 #include "report/ReportModel.h"
@@ -62,7 +63,7 @@ private slots:
         writeJsonReport(model(), out);
         out.commit();
         QFile got(QString::fromStdString(path)),
-            want(QStringLiteral(CNP_TEST_DATA_DIR "/golden/report_fixture.json"));
+            want(testpaths::dataDir() + QStringLiteral("/golden/report_fixture.json"));
         QVERIFY(got.open(QIODevice::ReadOnly));
         QVERIFY2(want.open(QIODevice::ReadOnly),
                  "golden file missing: see docs/reports.md, \"Golden files\"");

@@ -3,6 +3,7 @@
 // independent python script at authoring time (ns = round(us*1000) in exact decimal arithmetic; unions per
 // docs/metrics.md; step
 // windows via the correlation ids of the cuda_runtime calls inside each ProfilerStep range).
+#include "TestPaths.h"
 #include "tst_analysis_synthetic.h"
 
 #include "metrics/RunSummaryReader.h"
@@ -25,7 +26,7 @@ private slots:
         ws = std::make_unique<Workspace>(dir.filePath("sum.cnpdb").toStdString(),
                                          Workspace::Mode::CreateIfMissing);
         IngestRequest req;
-        req.inputs = {CNP_TEST_DATA_DIR "/hta/trace_filter"};
+        req.inputs = {(testpaths::dataDir() + "/hta/trace_filter").toStdString()};
         req.runName = "job";
         runId = ingest(*ws, req).runId;
     }

@@ -3,6 +3,7 @@
 // heading; `grid_x/y/z` and `sync_memcpy_count/_ns` name each of their columns), every column a column
 // table names exists, with the SQL type that table gives, and every lowercase section heading is a
 // described table.
+#include "TestPaths.h"
 #include "store/Tables.h"
 
 #include <QFile>
@@ -23,7 +24,7 @@ struct Section {
 
 // Sections by their heading's first word ("## kernels", "### summary_rank — PK (run_id, rank)").
 std::map<QString, Section> readSections() {
-    QFile f(CNP_SOURCE_DIR "/docs/schema.md");
+    QFile f(testpaths::sourceDir() + "/docs/schema.md");
     if (!f.open(QIODevice::ReadOnly))
         return {};
     std::map<QString, Section> out;

@@ -1,6 +1,7 @@
 // Schema migration v1 -> v2 on a real v1 workspace (tests/data/workspace_v1.cnpdb.gz: written by the
 // v1 code from the HTA fixtures amd_trace, trace_filter (2 ranks), triton_example and cpu_only, then
 // VACUUMed). Expected values are read from the v1 file with plain SQL before the upgrade.
+#include "TestPaths.h"
 #include "store/Schema.h"
 #include "store/Workspace.h"
 
@@ -69,7 +70,7 @@ private slots:
     void upgradesV1() {
         QFETCH(bool, readOnly);
         const std::string file = dir_.filePath(readOnly ? "ro.cnpdb" : "rw.cnpdb").toStdString();
-        gunzipTo(CNP_TEST_DATA_DIR "/workspace_v1.cnpdb.gz", file);
+        gunzipTo((testpaths::dataDir() + "/workspace_v1.cnpdb.gz").toStdString(), file);
         const auto before = tableDigest(file);
         QCOMPARE(before.at({"kernels", 2}).first, std::int64_t(2258));  // the 2-rank trace_filter run
         QCOMPARE(before.at({"cpu_ranges", 4}).first, std::int64_t(15)); // cpu_only

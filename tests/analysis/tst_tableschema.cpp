@@ -2,6 +2,7 @@
 // creates the same tables, columns (name, type, NOT NULL, default, primary key, order) and indexes as the
 // frozen hand-written DDL in tests/data/schema_v3.sql, compared through SQLite's own pragmas. The SQL
 // text generators are checked against statements written out by hand.
+#include "TestPaths.h"
 #include "store/Schema.h"
 #include "store/Sqlite.h"
 #include "store/TableSchema.h"
@@ -28,7 +29,7 @@ struct Db {
 };
 
 std::string frozenSql() {
-    std::ifstream in(CNP_TEST_DATA_DIR "/schema_v3.sql");
+    std::ifstream in((testpaths::dataDir() + "/schema_v3.sql").toStdString());
     std::stringstream ss;
     ss << in.rdbuf();
     return ss.str();

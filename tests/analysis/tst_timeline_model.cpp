@@ -1,6 +1,7 @@
 // Timeline model from a workspace: row structure, loading, event details and the launching call,
 // search, and range statistics equal to the analysis library's for the same interval. Also loads the
 // real H200 demo trace (resources/demo/demo_base.json.gz) and checks its counts.
+#include "TestPaths.h"
 #include "ingest/IngestPipeline.h"
 #include "metrics/CategoryRules.h"
 #include "store/Workspace.h"
@@ -279,7 +280,7 @@ private slots:
     void realH200Trace() {
         // Counts from the fixture JSON with python3 at authoring time: X events with cat kernel 4165,
         // gpu_memset 470, gpu_memcpy 58; search "flash" over every named event 51.
-        const std::string src = std::string(CNP_SOURCE_DIR) + "/resources/demo/demo_base.json.gz";
+        const std::string src = testpaths::sourceDir().toStdString() + "/resources/demo/demo_base.json.gz";
         const std::string path = dir_.filePath("demo.cnpdb").toStdString();
         Workspace ws(path, Workspace::Mode::CreateIfMissing);
         IngestRequest req;

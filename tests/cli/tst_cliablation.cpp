@@ -1,6 +1,7 @@
 // `cnp ablation` end to end on the real H200 ablation (resources/demo): the JSON contract of docs/cli.md,
 // the ranking against the unprofiled medians of demo_summary.json, exact attribution, options, errors.
 #include "CliRunner.h"
+#include "TestPaths.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -65,7 +66,7 @@ private slots:
     }
 
     void rankingMatchesUnprofiled() {
-        QFile f(CNP_SOURCE_DIR "/resources/demo/demo_summary.json");
+        QFile f(testpaths::sourceDir() + "/resources/demo/demo_summary.json");
         QVERIFY(f.open(QIODevice::ReadOnly));
         const auto ref = QJsonDocument::fromJson(f.readAll())["configs"].toObject();
         QList<QPair<double, QString>> ours, theirs;
@@ -150,11 +151,11 @@ private slots:
     // A configuration's throughput in tokens/s beside another's in steps/s is refused, not charted.
     void mixedUnitsRefused() {
         const QString mixed = dir.filePath("mixed.cnpdb");
-        auto r = runCli({"ingest", mixed, CNP_SOURCE_DIR "/resources/demo/demo_base.json.gz", "--run", "base",
-                         "--config", "base", "--tokens-per-step", "8192"});
+        auto r = runCli({"ingest", mixed, (testpaths::sourceDir() + "/resources/demo/demo_base.json.gz"),
+                         "--run", "base", "--config", "base", "--tokens-per-step", "8192"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        r = runCli({"ingest", mixed, CNP_SOURCE_DIR "/resources/demo/demo_compile.json.gz", "--run",
-                    "compile", "--config", "compile"});
+        r = runCli({"ingest", mixed, (testpaths::sourceDir() + "/resources/demo/demo_compile.json.gz"),
+                    "--run", "compile", "--config", "compile"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         r = runCli({"ablation", mixed, "--json"});
         QCOMPARE(r.exitCode, 2);

@@ -4,6 +4,7 @@
 // 1 MiB small: the tests run as root, which ignores permission bits) skip, saying so, where mounting is
 // not permitted.
 #include "CliRunner.h"
+#include "TestPaths.h"
 
 #include <QDir>
 #include <QFile>
@@ -23,8 +24,8 @@ using namespace cnp::testing;
 
 namespace {
 
-const QString kTrace = QStringLiteral(CNP_TEST_DATA_DIR "/hta/triton_example/triton_example.json.gz");
-const QString kBigTrace = QStringLiteral(CNP_TEST_DATA_DIR "/hta/nccl_parser_config/nccl_data.json.gz");
+const QString kTrace = testpaths::dataDir() + QStringLiteral("/hta/triton_example/triton_example.json.gz");
+const QString kBigTrace = testpaths::dataDir() + QStringLiteral("/hta/nccl_parser_config/nccl_data.json.gz");
 
 void rawExec(const QString& file, const QString& sql) {
     sqlite3* db = nullptr;
@@ -212,7 +213,7 @@ private slots:
     void ctrlCInterruptsCleanly() {
         const QString ws = path("interrupted.cnpdb");
         QProcess p;
-        p.start(QStringLiteral(CNP_CLI_PATH), {"ingest", ws, kBigTrace, "--quiet"});
+        p.start(testpaths::cliPath(), {"ingest", ws, kBigTrace, "--quiet"});
         QVERIFY(p.waitForStarted());
         QThread::msleep(300);
         ::kill(static_cast<pid_t>(p.processId()), SIGINT);

@@ -2,6 +2,7 @@
 // warnings only, 1 usage, 2 errors), the resolved configurations and their deltas, and plan values that
 // never reach a shell.
 #include "CliRunner.h"
+#include "TestPaths.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -14,7 +15,7 @@
 using namespace cnp::testing;
 
 namespace {
-const QString kPlans = QStringLiteral(CNP_SOURCE_DIR "/resources/plans/");
+const QString kPlans = testpaths::sourceDir() + QStringLiteral("/resources/plans/");
 }
 
 class TestCliPlan : public QObject {

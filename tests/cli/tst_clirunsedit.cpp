@@ -1,5 +1,6 @@
 // cnp ingest / runs / edit through the real binary: exit codes, JSON contract, editing.
 #include "CliRunner.h"
+#include "TestPaths.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -13,8 +14,8 @@ class TestCliRunsEdit : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
     QString ws_;
-    const QString base_ = QStringLiteral(CNP_SOURCE_DIR "/resources/demo/demo_base.json.gz");
-    const QString compile_ = QStringLiteral(CNP_SOURCE_DIR "/resources/demo/demo_compile.json.gz");
+    const QString base_ = testpaths::sourceDir() + QStringLiteral("/resources/demo/demo_base.json.gz");
+    const QString compile_ = testpaths::sourceDir() + QStringLiteral("/resources/demo/demo_compile.json.gz");
 
     QJsonArray runsJson() {
         const auto r = runCli({"runs", ws_, "--json"});

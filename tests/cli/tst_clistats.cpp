@@ -5,6 +5,7 @@
 // unions of compute / nccl / memcpy+memset intervals per docs/metrics.md, step windows from the
 // ProfilerStep ranges via the correlation ids of the cuda_runtime calls inside them.
 #include "CliRunner.h"
+#include "TestPaths.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -24,8 +25,9 @@ private slots:
     void initTestCase() {
         QVERIFY(dir.isValid());
         ws = dir.filePath("stats.cnpdb");
-        const auto r = runCli(
-            {"ingest", ws, CNP_TEST_DATA_DIR "/hta/nccl_parser_config/nccl_data.json.gz", "--run", "nccl"});
+        const auto r =
+            runCli({"ingest", ws, (testpaths::dataDir() + "/hta/nccl_parser_config/nccl_data.json.gz"),
+                    "--run", "nccl"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const auto s = runCli({"stats", ws, "--run", "nccl", "--json", "--top", "3"});
         QVERIFY2(s.exitCode == 0, s.err.constData());

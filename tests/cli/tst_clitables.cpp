@@ -10,6 +10,7 @@
 // 8.192e12 / 0.008 s / (2e15 x 1) = 0.512 -> "51.2%"; one basis line, both inputs from the options.
 #include "CliRunner.h"
 #include "ReportFixture.h"
+#include "TestPaths.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -51,7 +52,7 @@ private slots:
         args.replaceInStrings(QStringLiteral("WS"), ws);
         const CliResult r = runCli(args);
         QCOMPARE(r.exitCode, 0);
-        QFile f(QStringLiteral(CNP_TEST_DATA_DIR "/golden/cli/") + golden);
+        QFile f(testpaths::dataDir() + QStringLiteral("/golden/cli/") + golden);
         QVERIFY2(f.open(QIODevice::ReadOnly), "golden file missing: see docs/formatting.md");
         const QList<QByteArray> want = f.readAll().split('\n'), got = r.out.split('\n');
         for (int i = 0; i < std::min(want.size(), got.size()); ++i)

@@ -3,6 +3,7 @@
 // for byte. A change of the CSV format, a column or a name shows up here as a diff of the golden files.
 // The fixture list is tests/data/golden/csv/FIXTURES; scripts/make-csv-goldens writes the goldens (this
 // test never does). Rows checked by hand against the fixtures: docs/testing.md "Golden CSV exports".
+#include "TestPaths.h"
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -20,8 +21,8 @@ struct CliResult {
 // the same relative path in every checkout.
 CliResult runCliInData(const QStringList& args) {
     QProcess p;
-    p.setWorkingDirectory(QStringLiteral(CNP_TEST_DATA_DIR));
-    p.start(QStringLiteral(CNP_CLI_PATH), args);
+    p.setWorkingDirectory(testpaths::dataDir());
+    p.start(testpaths::cliPath(), args);
     CliResult r;
     if (!p.waitForFinished(120000)) {
         p.kill();
@@ -34,7 +35,7 @@ CliResult runCliInData(const QStringList& args) {
     return r;
 }
 
-const QString kGolden = QStringLiteral(CNP_TEST_DATA_DIR "/golden/csv");
+const QString kGolden = testpaths::dataDir() + QStringLiteral("/golden/csv");
 
 QByteArray readAll(const QString& path) {
     QFile f(path);

@@ -3,6 +3,7 @@
 // kernel time as the run it came from (compared in SQL on the workspace; the fixture's own figures,
 // 5 kernels and their duration sum, come from SQL on the Nsight Systems file).
 #include "CliRunner.h"
+#include "TestPaths.h"
 
 #include <QDir>
 #include <QFile>
@@ -15,7 +16,7 @@ using cnp::testing::runCli;
 
 namespace {
 
-const QString kSaxpy = QStringLiteral(CNP_TEST_DATA_DIR "/nsys/saxpy-mpi-cuda_nsys_perlmutter0.sqlite");
+const QString kSaxpy = testpaths::dataDir() + QStringLiteral("/nsys/saxpy-mpi-cuda_nsys_perlmutter0.sqlite");
 
 qint64 sqlInt(const QString& path, const QString& sql) {
     sqlite3* db = nullptr;
@@ -88,8 +89,8 @@ void TestExportCli::perRankFilesRebuildRanks() {
     // Two ranks of one job (HTA's trace_filter sample): one Chrome file per rank, ingested together,
     // gives back both ranks with the same kernels (count and total time per rank, in SQL).
     const QString ws = dir_.filePath("ranks.cnpdb");
-    auto r = runCli(
-        {"ingest", ws, QStringLiteral(CNP_TEST_DATA_DIR "/hta/trace_filter"), "--run", "two", "--quiet"});
+    auto r = runCli({"ingest", ws, (testpaths::dataDir() + QStringLiteral("/hta/trace_filter")), "--run",
+                     "two", "--quiet"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QString r0 = dir_.filePath("r0.json"), r1 = dir_.filePath("r1.json.gz");
     r = runCli({"export", ws, "--run", "two", "--rank", "0", "--out", r0});

@@ -4,6 +4,7 @@
 // malformed events is ingested with the skips counted, reported and kept in the run's metadata.
 // All inputs are generated here; the good reference trace is the HTA triton fixture in tests/data.
 #include "CliRunner.h"
+#include "TestPaths.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -91,9 +92,10 @@ private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         ws_ = dir_.filePath("ws.cnpdb");
-        const auto r = runCli({"ingest", ws_,
-                               QStringLiteral(CNP_TEST_DATA_DIR "/hta/triton_example/triton_example.json.gz"),
-                               "--run", "good", "--quiet"});
+        const auto r =
+            runCli({"ingest", ws_,
+                    (testpaths::dataDir() + QStringLiteral("/hta/triton_example/triton_example.json.gz")),
+                    "--run", "good", "--quiet"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         runsBefore_ = runsJson();
         QVERIFY(runsBefore_.contains("\"good\""));

@@ -3,6 +3,7 @@
 // `cnp stats` output), and the killed run is either absent or complete - never half there. The kill
 // moments are drawn (fixed seed, printed) over the measured length of one ingest.
 #include "CliRunner.h"
+#include "TestPaths.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -20,7 +21,7 @@ using namespace cnp::testing;
 
 namespace {
 
-const QString kTrace = QStringLiteral(CNP_TEST_DATA_DIR "/hta/nccl_parser_config/nccl_data.json.gz");
+const QString kTrace = testpaths::dataDir() + QStringLiteral("/hta/nccl_parser_config/nccl_data.json.gz");
 
 // The run's `cnp runs --json` entry without what names it (name, config label, creation time);
 // an empty object when the workspace has no such run.
@@ -78,7 +79,7 @@ private slots:
             const QString name = QString("killed-%1").arg(i);
             const qint64 delay = moment(rng);
             QProcess p;
-            p.start(QStringLiteral(CNP_CLI_PATH), {"ingest", ws, kTrace, "--run", name, "--quiet"});
+            p.start(testpaths::cliPath(), {"ingest", ws, kTrace, "--run", name, "--quiet"});
             QVERIFY(p.waitForStarted());
             QThread::msleep(static_cast<unsigned long>(delay));
             p.kill();

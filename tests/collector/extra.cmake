@@ -30,9 +30,7 @@ if(TARGET cnp-collector)
             collector_tst_launchpodman collector_tst_launchdocker collector_tst_clirun)
     if(TARGET ${t})
       add_dependencies(${t} fake_cupti collector_harness cnp-collector)
-      target_compile_definitions(${t} PRIVATE
-        CNP_FAKE_CUPTI_PATH="$<TARGET_FILE:fake_cupti>" CNP_COLLECTOR_PATH="$<TARGET_FILE:cnp-collector>"
-        CNP_HARNESS_PATH="$<TARGET_FILE:collector_harness>")
+      target_compile_definitions(${t} PRIVATE CNP_COLLECTOR_HARNESS_BUILT) # paths: testpaths::
     endif()
   endforeach()
 endif()

@@ -6,6 +6,7 @@
 // re-running resumes.
 #include "CliRunner.h"
 #include "CollectorPaths.h"
+#include "TestPaths.h"
 
 #include <QtTest>
 
@@ -29,13 +30,14 @@ QString writePlan(const QTemporaryDir& dir, const QString& optEnv = {}, const QS
                 "configurations:\n"
                 "  - name: Base\n    image: localhost/cnp-test:1\n    env: {HARNESS_THROUGHPUT: \"1000\"}\n"
                 "  - name: Base+Opt\n    extends: Base\n    env: {HARNESS_THROUGHPUT: \"2000\"%4}\n")
-            .arg(CNP_HARNESS_PATH, CNP_FAKE_CUPTI_PATH, extra, optEnv, dir.path()) // the last: a marker
+            .arg(testpaths::harnessPath(), testpaths::fakeCuptiPath(), extra, optEnv,
+                 dir.path()) // the last: a marker
             .toUtf8());
     return path;
 }
 
 cnp::testing::CliResult runCnp(const QStringList& args) {
-    qputenv("CNP_COLLECTOR_LIB", CNP_COLLECTOR_PATH);
+    qputenv("CNP_COLLECTOR_LIB", testpaths::collectorPath().toLocal8Bit());
     return cnp::testing::runCli(args, 60000);
 }
 
@@ -141,9 +143,9 @@ private slots:
         const QString plan = writePlan(dir, ", HARNESS_STEPS: \"1000\", HARNESS_STEP_MS: \"100\"");
         QProcess p;
         auto env = QProcessEnvironment::systemEnvironment();
-        env.insert("CNP_COLLECTOR_LIB", CNP_COLLECTOR_PATH);
+        env.insert("CNP_COLLECTOR_LIB", testpaths::collectorPath());
         p.setProcessEnvironment(env);
-        p.start(CNP_CLI_PATH,
+        p.start(testpaths::cliPath(),
                 {"run", plan, dir.filePath("ws.cnpdb"), "--progress", "json", "--repeats", "1"});
         QVERIFY(p.waitForStarted());
         QByteArray out;

@@ -3,6 +3,7 @@
 // end-to-end run in which the command is collector_harness loading the real libcnp-collector.so named by
 // CUDA_INJECTION64_PATH (with the fake CUPTI), so a real .cnpt file is produced and listed.
 #include "CnptReader.h"
+#include "TestPaths.h"
 
 #include <QtTest>
 
@@ -22,7 +23,7 @@ Result runCollect(const QStringList& args, const QMap<QString, QString>& env = {
     p.setProcessEnvironment(e);
     if (!cwd.isEmpty())
         p.setWorkingDirectory(cwd);
-    p.start(QStringLiteral(CNP_CLI_PATH), QStringList{"collect"} + args);
+    p.start(testpaths::cliPath(), QStringList{"collect"} + args);
     Result r;
     if (!p.waitForFinished(60000))
         return r;
@@ -51,7 +52,7 @@ private slots:
     void usageErrors() {
         QFETCH(QStringList, args);
         QFETCH(QString, message);
-        const auto r = runCollect(args, {{"CNP_COLLECTOR_LIB", CNP_CLI_PATH}});
+        const auto r = runCollect(args, {{"CNP_COLLECTOR_LIB", testpaths::cliPath()}});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
     }
@@ -96,7 +97,7 @@ private slots:
     void commandNotFound() {
         QTemporaryDir dir;
         const auto r = runCollect({"--out", dir.path(), "--", "/nonexistent/program"},
-                                  {{"CNP_COLLECTOR_LIB", CNP_CLI_PATH}});
+                                  {{"CNP_COLLECTOR_LIB", testpaths::cliPath()}});
         QCOMPARE(r.code, 127);
         QVERIFY2(r.err.contains("cannot run /nonexistent/program"), qPrintable(r.err));
     }
@@ -109,13 +110,13 @@ private slots:
     }
 
     void endToEndWithRealCollector() {
-#ifndef CNP_HARNESS_PATH
+#ifndef CNP_COLLECTOR_HARNESS_BUILT
         QSKIP("libcnp-collector.so is not built here (no CUPTI headers)");
 #else
         QTemporaryDir dir;
         const auto r = runCollect({"--out", dir.filePath("traces"), "--config", "Base", "--run", "e2e", "--",
-                                   CNP_HARNESS_PATH, CNP_FAKE_CUPTI_PATH, "-", "exit"},
-                                  {{"CNP_COLLECTOR_LIB", CNP_COLLECTOR_PATH}});
+                                   testpaths::harnessPath(), testpaths::fakeCuptiPath(), "-", "exit"},
+                                  {{"CNP_COLLECTOR_LIB", testpaths::collectorPath()}});
         QCOMPARE(r.code, 0);
         const QStringList files = QDir(dir.filePath("traces")).entryList({"*.cnpt"}, QDir::Files);
         QCOMPARE(files.size(), 1);

@@ -8,6 +8,7 @@
 // chunk, counts that would wrap.
 #include "CnptWriter.h"
 #include "Crc32.h"
+#include "TestPaths.h"
 #include "core/InputError.h"
 #include "import/cnpt/CnptClockModel.h"
 #include "import/cnpt/CnptImporter.h"
@@ -471,7 +472,7 @@ private slots:
 
     // The real GPU-check file, through the pipeline's importFile (gzip) and the step detector.
     void gpuCheckCapture() {
-        const std::string path = std::string(CNP_TEST_DATA_DIR) + "/gpu-run/capture.cnpt.gz";
+        const std::string path = testpaths::dataDir().toStdString() + "/gpu-run/capture.cnpt.gz";
         TraceData t = importFile(path);
         QCOMPARE(t.info.sourceFormat, std::string("cnpt"));
         QCOMPARE(t.kernels.size(), std::size_t(3780));

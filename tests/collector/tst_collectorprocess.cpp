@@ -8,6 +8,7 @@
 // NVTX: ranges pushed through the real NVTX 3 API reach the trace only when NVTX_INJECTION64_PATH names the
 // collector before the process's first NVTX call (which precedes CUDA's initialisation in the harness).
 #include "CnptReader.h"
+#include "TestPaths.h"
 
 #include <QtTest>
 
@@ -18,7 +19,7 @@ class TestCollectorProcess : public QObject {
 
 private slots:
     void initTestCase() {
-#ifndef CNP_HARNESS_PATH
+#ifndef CNP_COLLECTOR_HARNESS_BUILT
         QSKIP("libcnp-collector.so is not built here (no CUPTI headers)");
 #endif
     }
@@ -42,7 +43,7 @@ private slots:
             << "untraced" << false << 0 << 0 << 0 << 0 << false << "another profiler may hold it";
     }
     void exitPaths() {
-#ifdef CNP_HARNESS_PATH
+#ifdef CNP_COLLECTOR_HARNESS_BUILT
         QFETCH(QString, scenario);
         QFETCH(bool, crashes);
         QFETCH(int, exitCode);
@@ -65,7 +66,7 @@ private slots:
         if (scenario == "untraced")
             env.insert("FAKE_CUPTI_SUBSCRIBE_FAIL", "1");
         p.setProcessEnvironment(env);
-        p.start(CNP_HARNESS_PATH, {CNP_FAKE_CUPTI_PATH, CNP_COLLECTOR_PATH, scenario});
+        p.start(testpaths::harnessPath(), {testpaths::fakeCuptiPath(), testpaths::collectorPath(), scenario});
         QVERIFY(p.waitForFinished(30000));
         const QString err = QString::fromUtf8(p.readAllStandardError());
         QCOMPARE(p.exitStatus() == QProcess::CrashExit, crashes);
@@ -121,7 +122,7 @@ private slots:
         QTest::newRow("unset: NVTX stays a no-op after its first call") << "" << 0;
     }
     void nvtxBeforeCudaInit() {
-#ifdef CNP_HARNESS_PATH
+#ifdef CNP_COLLECTOR_HARNESS_BUILT
         QFETCH(QString, nvtxInjection);
         QFETCH(int, steps);
         QTemporaryDir dir;
@@ -130,9 +131,9 @@ private slots:
         env.insert("CNP_OUTPUT_DIR", dir.path());
         env.remove("NVTX_INJECTION64_PATH");
         if (!nvtxInjection.isEmpty())
-            env.insert("NVTX_INJECTION64_PATH", CNP_COLLECTOR_PATH);
+            env.insert("NVTX_INJECTION64_PATH", testpaths::collectorPath());
         p.setProcessEnvironment(env);
-        p.start(CNP_HARNESS_PATH, {CNP_FAKE_CUPTI_PATH, CNP_COLLECTOR_PATH, "nvtx"});
+        p.start(testpaths::harnessPath(), {testpaths::fakeCuptiPath(), testpaths::collectorPath(), "nvtx"});
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 0);
         const QStringList found = QDir(dir.path()).entryList({"*.cnpt"}, QDir::Files);

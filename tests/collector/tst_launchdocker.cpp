@@ -11,6 +11,7 @@
 #include "CliRunner.h"
 #include "CollectorPaths.h"
 #include "ContainerTestImage.h"
+#include "TestPaths.h"
 #include "store/Workspace.h"
 
 #include <QtTest>
@@ -173,15 +174,16 @@ private slots:
     void initTestCase() {
         if (!kCollectorBuilt)
             QSKIP("libcnp-collector.so is not built here (no CUPTI headers)");
-        qputenv("CNP_COLLECTOR_LIB", CNP_COLLECTOR_PATH);
+        qputenv("CNP_COLLECTOR_LIB", testpaths::collectorPath().toLocal8Bit());
         qputenv("DOCKER_CONFIG", dir_.filePath("client").toUtf8()); // the client's config stays ours
         QString why;
         if (!QFile::exists("/bin/busybox") || !daemon_.ensure(dir_.filePath("d"), why))
             QSKIP(qPrintable("dockerd cannot start here (install docker.io busybox-static: "
                              "scripts/install-deps; dockerd needs root): " +
                              why.trimmed().left(200)));
-        const QString tar = testing::buildTestImageTar(dir_.path(), CNP_HARNESS_PATH, CNP_COLLECTOR_PATH,
-                                                       CNP_FAKE_CUPTI_PATH, why);
+        const QString tar =
+            testing::buildTestImageTar(dir_.path(), testpaths::harnessPath(), testpaths::collectorPath(),
+                                       testpaths::fakeCuptiPath(), why);
         QVERIFY2(!tar.isEmpty(), qPrintable(why));
         image_ = QString("localhost/cnp-launch-test:%1").arg(QCoreApplication::applicationPid());
         const Result imported = docker({"import", tar, image_});
@@ -255,7 +257,7 @@ private slots:
             "cancel", harness(),
             "  - {name: Base, image: IMAGE, env: {HARNESS_STEPS: '1000', HARNESS_STEP_MS: '100'}}\n");
         QProcess p;
-        p.start(CNP_CLI_PATH,
+        p.start(testpaths::cliPath(),
                 {"run", plan, dir_.filePath("cancel.cnpdb"), "--backend", "docker", "--progress", "json"});
         QVERIFY(p.waitForStarted());
         QByteArray out;

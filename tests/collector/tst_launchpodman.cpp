@@ -7,6 +7,7 @@
 // cancelled job's container is gone afterwards (`podman ps -a`); re-running resumes.
 #include "CollectorPaths.h"
 #include "ContainerTestImage.h"
+#include "TestPaths.h"
 #include "TestPlans.h"
 #include "launch/ContainerBackend.h"
 #include "launch/JobPlanner.h"
@@ -56,7 +57,7 @@ class TestLaunchPodman : public QObject {
                    const ProgressListener& also = {}) {
         Workspace ws(dir_.filePath("study.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
         ContainerSettings s;
-        s.collectorLibrary = CNP_COLLECTOR_PATH;
+        s.collectorLibrary = testpaths::collectorPath().toStdString();
         s.extraArgs = plan.container.extraArgs;
         s.engineEnv = {{"CONTAINERS_CONF", conf_.toStdString()}};
         s.planName = plan.name;
@@ -91,8 +92,9 @@ private slots:
                 info.trimmed().left(200)));
         // The image: busybox, the harness and its libraries, the fake CUPTI (the collector is mounted).
         QString why;
-        const QString tar = testing::buildTestImageTar(dir_.path(), CNP_HARNESS_PATH, CNP_COLLECTOR_PATH,
-                                                       CNP_FAKE_CUPTI_PATH, why);
+        const QString tar =
+            testing::buildTestImageTar(dir_.path(), testpaths::harnessPath(), testpaths::collectorPath(),
+                                       testpaths::fakeCuptiPath(), why);
         QVERIFY2(!tar.isEmpty(), qPrintable(why));
         image_ = QString("localhost/cnp-launch-test:%1").arg(QCoreApplication::applicationPid());
         podman({"import", tar, image_}, conf_, &code);

@@ -1,5 +1,6 @@
 #pragma once
-// Runs the built `cnp` binary (CNP_CLI_PATH) and captures exit code, stdout and stderr.
+// Runs the built `cnp` binary (testpaths::cliPath()) and captures exit code, stdout and stderr.
+#include "TestPaths.h"
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -13,7 +14,7 @@ struct CliResult {
 
 inline CliResult runCli(const QStringList& args, int timeoutMs = 120000) {
     QProcess p;
-    p.start(QStringLiteral(CNP_CLI_PATH), args);
+    p.start(testpaths::cliPath(), args);
     CliResult r;
     if (!p.waitForFinished(timeoutMs)) {
         p.kill();
@@ -33,7 +34,8 @@ inline CliResult runCli(const QStringList& args, int timeoutMs = 120000) {
 inline QByteArray ingestDemoRuns(const QString& ws, const QStringList& configs) {
     for (const auto& c : configs) {
         const auto r =
-            runCli({"ingest", ws, QStringLiteral(CNP_SOURCE_DIR "/resources/demo/demo_%1.json.gz").arg(c),
+            runCli({"ingest", ws,
+                    (testpaths::sourceDir() + QStringLiteral("/resources/demo/demo_%1.json.gz")).arg(c),
                     "--run", c, "--config", c});
         if (r.exitCode != 0)
             return c.toUtf8() + ": " + r.err;

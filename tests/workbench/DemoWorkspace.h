@@ -2,6 +2,7 @@
 // Test helper (not a test): builds the demo workspace — the real H200 ablation in resources/demo
 // (base, ckpt, compile, compile_ckpt; batch 4 x seq 2048 = 8192 tokens per step) — with cnp::ingest()
 // into a temporary directory. Plan order = the order of kDemoConfigs.
+#include "TestPaths.h"
 #include "ingest/IngestPipeline.h"
 #include "store/Workspace.h"
 
@@ -18,7 +19,7 @@ inline const QStringList kDemoConfigs = {QStringLiteral("base"), QStringLiteral(
                                          QStringLiteral("compile"), QStringLiteral("compile_ckpt")};
 
 inline QString demoTracePath(const QString& config) {
-    return QStringLiteral(CNP_SOURCE_DIR "/resources/demo/demo_%1.json.gz").arg(config);
+    return (testpaths::sourceDir() + QStringLiteral("/resources/demo/demo_%1.json.gz")).arg(config);
 }
 
 // Creates `dir`/demo.cnpdb holding the first `count` demo configurations (one run each, named like the

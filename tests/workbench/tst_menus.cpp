@@ -12,6 +12,7 @@
 #include "KernelsPage.h"
 #include "KeyboardShortcutsDialog.h"
 #include "MainWindow.h"
+#include "TestPaths.h"
 #include "ThemeMode.h"
 #include "WorkspaceDock.h"
 #include "WorkspaceSession.h"
@@ -48,7 +49,7 @@ Result runWorkbench(const QStringList& args, const QString& scale = QString()) {
     if (!scale.isEmpty())
         env.insert(QStringLiteral("QT_SCALE_FACTOR"), scale);
     p.setProcessEnvironment(env);
-    p.start(QStringLiteral(CNP_WORKBENCH_PATH), args);
+    p.start(testpaths::workbenchPath(), args);
     if (!p.waitForFinished(60000))
         return {};
     return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),

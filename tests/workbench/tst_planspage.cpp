@@ -8,6 +8,7 @@
 #include "PlanEditor.h"
 #include "PlanForm.h"
 #include "PlansPage.h"
+#include "TestPaths.h"
 #include "WorkspaceSession.h"
 
 #include <QFile>
@@ -27,7 +28,8 @@ using namespace cnp::wb;
 
 namespace {
 
-const QString kStudy = QStringLiteral(CNP_SOURCE_DIR "/resources/plans/acs-ablation-llama3-8b.yaml");
+const QString kStudy =
+    testpaths::sourceDir() + QStringLiteral("/resources/plans/acs-ablation-llama3-8b.yaml");
 
 // 1-based number of the first line of `text` containing `needle` (0 when none): the test finds its lines
 // in the bundled plan rather than hard-coding them.
@@ -88,12 +90,13 @@ private slots:
         QVERIFY(QFile::copy(kStudy, planFile));
         QFile(planFile).setPermissions(QFile::ReadOwner | QFile::WriteOwner);
         QFile fake(dir.filePath("cnp"));
-        QVERIFY(QFile::copy(CNP_TEST_DATA_DIR "/plans/fake-cnp.sh", fake.fileName()));
+        QVERIFY(QFile::copy(testpaths::dataDir() + "/plans/fake-cnp.sh", fake.fileName()));
         fake.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         qputenv("CNP_CLI", fake.fileName().toUtf8());
-        qputenv("REAL_CNP", CNP_CLI_PATH);
+        qputenv("REAL_CNP", testpaths::cliPath().toLocal8Bit());
         qputenv("FAKE_ARGS", argsFile.toUtf8());
-        qputenv("DEMO_TRACE", CNP_SOURCE_DIR "/resources/demo/demo_compile.json.gz");
+        qputenv("DEMO_TRACE",
+                (testpaths::sourceDir() + "/resources/demo/demo_compile.json.gz").toLocal8Bit());
         window = std::make_unique<MainWindow>();
         window->setPersistSettings(false);
         window->resize(1280, 800);

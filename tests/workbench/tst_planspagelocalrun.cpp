@@ -7,6 +7,7 @@
 #include "AblationPage.h"
 #include "MainWindow.h"
 #include "PlansPage.h"
+#include "TestPaths.h"
 #include "WorkspaceSession.h"
 
 #include "store/Workspace.h"
@@ -24,13 +25,10 @@
 #include <tuple>
 
 // Defined for this test by tests/CMakeLists.txt when the collector and its harness are built.
-#ifdef CNP_HARNESS_PATH
+#ifdef CNP_COLLECTOR_HARNESS_BUILT
 constexpr bool kCollectorBuilt = true;
 #else
 constexpr bool kCollectorBuilt = false;
-#define CNP_HARNESS_PATH ""
-#define CNP_FAKE_CUPTI_PATH ""
-#define CNP_COLLECTOR_PATH ""
 #endif
 
 using namespace cnp::wb;
@@ -53,7 +51,7 @@ QString writePlan(const QTemporaryDir& dir) {
                 "  - name: Base\n    image: localhost/cnp-test:1\n"
                 "    env: {HARNESS_THROUGHPUT: \"1000\", HARNESS_STEPS: \"4\", HARNESS_STEP_MS: \"150\"}\n"
                 "  - name: Base+Opt\n    extends: Base\n    env: {HARNESS_THROUGHPUT: \"2000\"}\n")
-            .arg(CNP_HARNESS_PATH, CNP_FAKE_CUPTI_PATH)
+            .arg(testpaths::harnessPath(), testpaths::fakeCuptiPath())
             .toUtf8());
     return path;
 }
@@ -81,8 +79,8 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QSettings().clear();
         QVERIFY(dir.isValid());
-        qputenv("CNP_CLI", CNP_CLI_PATH); // the real CLI
-        qputenv("CNP_COLLECTOR_LIB", CNP_COLLECTOR_PATH);
+        qputenv("CNP_CLI", testpaths::cliPath().toLocal8Bit()); // the real CLI
+        qputenv("CNP_COLLECTOR_LIB", testpaths::collectorPath().toLocal8Bit());
         window = std::make_unique<MainWindow>();
         window->setPersistSettings(false);
         window->resize(1280, 800);
