@@ -5,6 +5,7 @@
 // repeat done, and land one run per configuration x repeat in the open workspace, labelled with its
 // configuration and repeat, which the ablation page then shows. Skips where the collector is not built.
 #include "AblationPage.h"
+#include "CollectorPaths.h"
 #include "MainWindow.h"
 #include "PlansPage.h"
 #include "TestPaths.h"
@@ -23,13 +24,6 @@
 #include <QtTest>
 
 #include <tuple>
-
-// Defined for this test by tests/CMakeLists.txt when the collector and its harness are built.
-#ifdef CNP_COLLECTOR_HARNESS_BUILT
-constexpr bool kCollectorBuilt = true;
-#else
-constexpr bool kCollectorBuilt = false;
-#endif
 
 using namespace cnp::wb;
 
