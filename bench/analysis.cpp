@@ -7,14 +7,15 @@
 // Target (issue 3): <= 1 s per command. Also reports the ingest-time cost of building the summaries.
 // Usage: bench_analysis [KERNELS_PER_RUN] (default 1000000).
 #include "ingest/IngestPipeline.h"
-#include "metrics/Ablation.h"
 #include "metrics/Categoriser.h"
 #include "metrics/CategoryRules.h"
-#include "metrics/Insights.h"
-#include "metrics/RunDiff.h"
-#include "metrics/RunSummaries.h"
-#include "metrics/RunSummaryReader.h"
+#include "metrics/MultiRankSteps.h"
 #include "metrics/StepDetector.h"
+#include "requests/AblationRequest.h"
+#include "requests/InsightsRequest.h"
+#include "requests/RunDiffRequest.h"
+#include "requests/SummaryRequests.h"
+#include "requests/WorkspaceCategories.h"
 #include "store/Workspace.h"
 
 #include <algorithm>
@@ -133,7 +134,7 @@ int main(int argc, char** argv) {
             TraceData t = synth(run == 0 ? "base" : "fast", run == 0 ? "Base" : "Fast", kernels,
                                 run == 0 ? 5000 : 4000);
             normaliseTrace(t);
-            categoriseKernels(t, CategoryRules::forWorkspace(ws));
+            categoriseKernels(t, categoryRulesOf(ws));
             detectSteps(t);
             Transaction tx(ws.db());
             std::int64_t id = 0;
@@ -167,7 +168,7 @@ int main(int argc, char** argv) {
         {"stats",
          [&] {
              Workspace w(path, Workspace::Mode::ReadOnly);
-             const RunSummaryReader r(w, w.runOrThrow("base").id);
+             const RunSummaryReader r = summaryReaderOf(w, w.runOrThrow("base").id);
              (void)r.ranks();
              (void)aggregateSteps(r.steps());
              for (int k = -1; k < 8; ++k)

@@ -19,7 +19,7 @@
 #include "WorkbenchPage.h"
 #include "core/ResourceDir.h"
 #include "ingest/IngestPipeline.h"
-#include "metrics/Ablation.h"
+#include "requests/AblationRequest.h"
 #include "store/Workspace.h"
 
 #include <QApplication>

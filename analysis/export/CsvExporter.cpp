@@ -4,7 +4,8 @@
 #include "export/CsvWriter.h"
 #include "export/KernelStatsCsv.h"
 #include "export/OutputFile.h"
-#include "metrics/RunSummaryReader.h"
+#include "metrics/MultiRankSteps.h"
+#include "requests/WorkspaceCategories.h"
 #include "store/Tables.h"
 
 #include <algorithm>

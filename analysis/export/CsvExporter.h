@@ -9,7 +9,7 @@
 // by these rules: a `*_id` string column as the string under the name without `_id`, an enum column
 // as its name (toString), a JSON array as its elements joined by ';', an ARGB column as `<name>_argb`,
 // and `duration_ns` (end - start) after `end_ns`.
-// Summary files come from RunSummaryReader (metrics/) and are skipped, with a note, when the
+// Summary files come from RunSummaryReader (store/) and are skipped, with a note, when the
 // run has no stored summaries. Each file appears atomically (OutputFile). O(events) time,
 // O(1) memory beyond the TraceData.
 #include "core/TraceData.h"

@@ -5,7 +5,8 @@
 // scope is "all" (every rank of the run) or "rank N"; times are ns (integers exact, means and medians
 // in the shortest form that reads back, CsvWriter); percent is of the scope's total kernel time (0-100).
 #include "export/CsvWriter.h"
-#include "metrics/RunSummaryReader.h"
+#include "metrics/MultiRankSteps.h"
+#include "requests/WorkspaceCategories.h"
 
 #include <cstdint>
 #include <string>

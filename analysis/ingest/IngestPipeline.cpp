@@ -7,6 +7,8 @@
 #include "metrics/CategoryRules.h"
 #include "metrics/RunSummaries.h"
 #include "metrics/StepDetector.h"
+#include "requests/WorkspaceCategories.h"
+#include "store/SummaryRowBuffers.h"
 #include "store/WorkspaceTransactions.h"
 #include "timeline/TimelineBuilder.h"
 #include "timeline/TimelineOverview.h"
@@ -198,7 +200,7 @@ std::int64_t addTrace(Workspace& ws, TraceData& trace, const ProgressSink& sink,
     PhaseClock clock(phases);
     normaliseTrace(trace);
     clock.mark("normalise");
-    const CategoryRules rules = CategoryRules::forWorkspace(ws);
+    const CategoryRules rules = categoryRulesOf(ws);
     categoriseKernels(trace, rules);
     clock.mark("categorise");
     Transaction tx = writeTransaction(ws);
@@ -231,7 +233,8 @@ std::int64_t addTrace(Workspace& ws, TraceData& trace, const ProgressSink& sink,
     } join{worker};
     detectSteps(trace, StepPattern{});
     clock.mark("steps");
-    const RunSummaryRows summaries = computeRunSummaries(trace, rules);
+    SummaryRowBuffers summaries;
+    computeRunSummaries(trace, rules, summaries);
     clock.mark("summaries");
     timeline::TimelineModel overview = timeline::makeOverview(timeline::TimelineBuilder::fromTrace(trace));
     clock.mark("overview");
@@ -244,7 +247,7 @@ std::int64_t addTrace(Workspace& ws, TraceData& trace, const ProgressSink& sink,
 
     sink.checkCancel();
     ws.insertSteps(runId, trace);
-    writeRunSummaries(ws, runId, summaries);
+    summaries.write(ws, runId);
     overview.runId = runId;
     timeline::storeOverview(ws, overview);
     clock.mark("write steps, summaries, overview");

@@ -4,7 +4,7 @@
 #include "core/InputError.h"
 #include "core/Units.h"
 #include "metrics/Breakdown.h"
-#include "metrics/CategoryRules.h"
+#include "metrics/MultiRankSteps.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <span>
 
 namespace cnp {
 
@@ -24,72 +25,58 @@ std::int64_t floorDiv(std::int64_t a, std::int64_t b) {
     return q;
 }
 
-// One step's contribution: its time and the breakdown/exclusive of the rank that defines it.
-struct StepSample {
-    Ns time = 0;
-    BreakdownNs breakdown;
-    ExclusiveNs exclusive;
-};
-
-// What one traced run contributes: its steps and the evidence of profiler overhead.
-struct RunSamples {
-    std::vector<StepSample> steps;
-    Ns launchBoundNs = 0; // launch-bound idle gaps inside the counted steps (on the step's defining rank)
-    Ns stepTotalNs = 0;   // sum of the counted step times
-    std::int64_t cpuRanges = 0;
-    Ns windowNs = 0; // sum over ranks of the whole-trace GPU window
-};
-
 // Launch-bound idle per (rank, step index) from every stored gap (>= 10 µs); step -1 = outside steps.
-std::map<std::pair<std::int32_t, std::int32_t>, Ns> launchBoundIdle(const RunSummaryReader& reader) {
+std::map<std::pair<std::int32_t, std::int32_t>, Ns> launchBoundIdle(const std::vector<IdleGap>& gaps) {
     std::map<std::pair<std::int32_t, std::int32_t>, Ns> out;
-    for (const auto& g : reader.idleGaps(0))
+    for (const auto& g : gaps)
         if (g.cpuState == "launch-bound")
             out[{g.rank, g.stepIndex}] += g.length();
     return out;
 }
 
-// An untraced run (no events: a repeat that only has log figures) contributes no samples.
-RunSamples samplesOfRun(const Workspace& ws, const RunRecord& run, int skipFirst) {
-    RunSamples out;
-    if (run.eventCount == 0)
-        return out;
-    const RunSummaryReader reader(ws, run.id);
-    const auto ranks = reader.ranks();
-    for (const auto& r : ranks) {
+} // namespace
+
+AblationRunSamples ablationSamplesOf(const RunSnapshot& run) {
+    AblationRunSamples out;
+    for (const auto& r : run.ranks) {
         out.cpuRanges += r.counts.cpuRange;
         out.windowNs += r.window ? r.window->length() : 0;
     }
-    const auto lb = launchBoundIdle(reader);
-    const auto steps = reader.steps();
-    const auto multi = aggregateSteps(steps);
+    const auto lb = launchBoundIdle(run.gaps);
+    const auto multi = aggregateSteps(run.steps);
     if (!multi.empty()) {
-        for (std::size_t i = static_cast<std::size_t>(std::max(0, skipFirst)); i < multi.size(); ++i) {
-            const auto& m = multi[i];
-            out.steps.push_back({m.stepTimeNs, m.slowest->breakdown, m.slowest->exclusive});
-            out.stepTotalNs += m.stepTimeNs;
+        for (const auto& m : multi) {
             auto it = lb.find({m.slowestRank, m.index});
-            out.launchBoundNs += it == lb.end() ? 0 : it->second;
+            out.steps.push_back(
+                {m.stepTimeNs, it == lb.end() ? 0 : it->second, m.slowest->breakdown, m.slowest->exclusive});
         }
         return out;
     }
     // No step markers: the whole trace is one window (the longest over ranks).
+    out.wholeTrace = true;
     const RankSummary* best = nullptr;
-    for (const auto& r : ranks)
+    for (const auto& r : run.ranks)
         if (r.window && (!best || r.window->length() > best->window->length()))
             best = &r;
     if (best) {
-        out.steps.push_back({best->window->length(), best->breakdown, best->exclusive});
-        out.stepTotalNs = best->window->length();
+        Ns launchBound = 0;
         for (const auto& [key, ns] : lb)
             if (key.first == best->rank)
-                out.launchBoundNs += ns;
+                launchBound += ns;
+        out.steps.push_back({best->window->length(), launchBound, best->breakdown, best->exclusive});
     }
     return out;
 }
 
-std::optional<double> numberAttribute(const Workspace& ws, std::int64_t runId, const std::string& key) {
-    const auto v = ws.runAttribute(runId, key);
+namespace {
+
+std::optional<std::string> attributeOf(const AblationRun& run, const std::string& key) {
+    const auto it = run.attributes.find(key);
+    return it == run.attributes.end() ? std::nullopt : std::optional<std::string>(it->second);
+}
+
+std::optional<double> numberAttribute(const AblationRun& run, const std::string& key) {
+    const auto v = attributeOf(run, key);
     if (!v)
         return std::nullopt;
     char* end = nullptr;
@@ -107,14 +94,14 @@ struct RunLog {
     Ns stepNs = 0;
 };
 
-RunLog logOfRun(const Workspace& ws, const RunRecord& run, double tokensPerStep) {
+RunLog logOfRun(const AblationRun& run, double tokensPerStep) {
     RunLog l;
-    if (auto t = numberAttribute(ws, run.id, "log.throughput")) {
+    if (auto t = numberAttribute(run, "log.throughput")) {
         l.throughput = *t;
-        l.unit = ws.runAttribute(run.id, "log.throughput_unit").value_or("");
+        l.unit = attributeOf(run, "log.throughput_unit").value_or("");
     }
-    l.source = ws.runAttribute(run.id, "log.source").value_or("log");
-    if (auto st = numberAttribute(ws, run.id, "log.step_time_s"))
+    l.source = attributeOf(run, "log.source").value_or("log");
+    if (auto st = numberAttribute(run, "log.step_time_s"))
         l.stepNs = std::llround(*st * 1e9);
     else if (l.throughput > 0 && l.unit == "steps/s")
         l.stepNs = std::llround(1e9 / l.throughput);
@@ -176,8 +163,8 @@ std::optional<AblationSource> ablationSourceFrom(const std::string& s) {
     return std::nullopt;
 }
 
-AblationSource workspaceAblationSource(const Workspace& ws) {
-    const auto m = ws.meta("ablation_source");
+AblationSource ablationSourceOf(const WorkspaceSettings& settings) {
+    const auto& m = settings.ablationSource;
     return m ? ablationSourceFrom(*m).value_or(AblationSource::Trace) : AblationSource::Trace;
 }
 
@@ -205,48 +192,78 @@ namespace {
 
 // The configurations compared, in order, and those left out. With a plan order in the workspace (meta
 // `plan_order`) only its configurations take part; without one, every configuration in ingest order.
-void chooseConfigurations(const Workspace& ws, const AblationOptions& opt,
-                          const std::map<std::string, std::vector<const RunRecord*>>& byConfig,
-                          AblationResult& res, std::vector<std::string>& order) {
-    const auto plan = ws.meta("plan_order");
+template <typename Runs>
+void chooseConfigurations(const WorkspaceSettings& ws, const AblationOptions& opt,
+                          const std::map<std::string, Runs>& byConfig, AblationResult& res,
+                          std::vector<std::string>& order) {
+    const auto& plan = ws.planOrderMeta;
     if (!opt.order.empty()) {
         order = opt.order;
     } else {
-        order = plan ? splitCommaList(*plan) : ws.planOrder();
+        order = plan ? splitCommaList(*plan) : ws.planOrder;
         std::erase_if(order, [&](const std::string& c) { return !byConfig.count(c); });
     }
     for (const auto& c : order)
         if (!byConfig.count(c))
-            throw InputError(ws.path(), "no runs with configuration '" + c + "'");
-    for (const auto& c : ws.planOrder())
+            throw InputError(ws.path, "no runs with configuration '" + c + "'");
+    for (const auto& c : ws.planOrder)
         if (byConfig.count(c) && std::find(order.begin(), order.end(), c) == order.end())
             res.notInPlan.push_back(c);
     if (order.empty())
-        throw InputError(ws.path(), plan ? "no configuration of the plan order has runs (plan: " + *plan + ")"
-                                         : "no configurations to compare");
+        throw InputError(ws.path, plan ? "no configuration of the plan order has runs (plan: " + *plan + ")"
+                                       : "no configurations to compare");
     res.baseline = opt.baseline.empty() ? order.front() : opt.baseline;
     if (std::find(order.begin(), order.end(), res.baseline) == order.end())
-        throw InputError(ws.path(),
+        throw InputError(ws.path,
                          "baseline configuration '" + res.baseline + "' is not among the compared ones");
 }
 
-double tokensOf(const std::vector<const RunRecord*>& runs, double overrideValue) {
+std::vector<const RunRecord*> recordsOf(const std::vector<const AblationRun*>& runs) {
+    std::vector<const RunRecord*> out;
+    for (const auto* r : runs)
+        out.push_back(&r->run);
+    return out;
+}
+
+double tokensOf(const std::vector<const AblationRun*>& runs, double overrideValue) {
     if (overrideValue > 0)
         return overrideValue;
     for (const auto* r : runs)
-        if (r->info.tokensPerStep > 0)
-            return r->info.tokensPerStep;
+        if (r->run.info.tokensPerStep > 0)
+            return r->run.info.tokensPerStep;
     return 0;
 }
 
+// The samples of one run the ablation counts: all but the first `skipFirst` steps (a run without step
+// markers is one window and skips nothing), and their profiler-overhead evidence.
+struct CountedSamples {
+    std::span<const AblationStepSample> steps;
+    Ns launchBoundNs = 0, stepTotalNs = 0, windowNs = 0;
+    std::int64_t cpuRanges = 0;
+};
+
+CountedSamples countedSamples(const AblationRunSamples& s, int skipFirst) {
+    CountedSamples out;
+    out.cpuRanges = s.cpuRanges;
+    out.windowNs = s.windowNs;
+    const std::size_t first =
+        s.wholeTrace ? 0 : std::min(s.steps.size(), static_cast<std::size_t>(std::max(0, skipFirst)));
+    out.steps = std::span<const AblationStepSample>(s.steps).subspan(first);
+    for (const auto& st : out.steps) {
+        out.launchBoundNs += st.launchBoundNs;
+        out.stepTotalNs += st.time;
+    }
+    return out;
+}
+
 // The configuration's log figures over its runs; throws when its runs' logs use different units.
-std::optional<LogFigures> logFiguresOf(const Workspace& ws, const std::string& config,
-                                       const std::vector<const RunRecord*>& runs, double tokensPerStep,
+std::optional<LogFigures> logFiguresOf(const std::string& path, const std::string& config,
+                                       const std::vector<const AblationRun*>& runs, double tokensPerStep,
                                        std::vector<Ns>& stepTimes) {
     LogFigures f;
     std::vector<double> throughputs;
     for (const auto* r : runs) {
-        const RunLog l = logOfRun(ws, *r, tokensPerStep);
+        const RunLog l = logOfRun(*r, tokensPerStep);
         if (l.throughput <= 0 && l.stepNs <= 0)
             continue;
         ++f.runs;
@@ -256,9 +273,9 @@ std::optional<LogFigures> logFiguresOf(const Workspace& ws, const std::string& c
             f.source += "+" + l.source;
         if (l.throughput > 0) {
             if (!f.throughputUnit.empty() && f.throughputUnit != l.unit)
-                throw InputError(ws.path(), "configuration '" + config + "' has log throughputs in " +
-                                                f.throughputUnit + " and in " + l.unit +
-                                                "; one unit per ablation (cnp edit --throughput ... --unit)");
+                throw InputError(path, "configuration '" + config + "' has log throughputs in " +
+                                           f.throughputUnit + " and in " + l.unit +
+                                           "; one unit per ablation (cnp edit --throughput ... --unit)");
             f.throughputUnit = l.unit;
             throughputs.push_back(l.throughput);
         }
@@ -274,18 +291,17 @@ std::optional<LogFigures> logFiguresOf(const Workspace& ws, const std::string& c
 
 // The traced steps of one configuration's runs (per run, in run order) and its profiler-overhead
 // figures; `all` receives every step sample. Registers categories the rules do not know in `catOrder`.
-AblationConfig tracedSamplesOf(const Workspace& ws, const std::string& config,
-                               const std::vector<const RunRecord*>& runs, int skipFirst,
-                               CategoryOrder& catOrder, std::vector<StepSample>& all) {
+AblationConfig tracedSamplesOf(const std::string& config, const std::vector<const AblationRun*>& runs,
+                               int skipFirst, CategoryOrder& catOrder, std::vector<AblationStepSample>& all) {
     AblationConfig ac;
     ac.config = config;
     Ns launchBound = 0, stepTotal = 0, window = 0;
     std::int64_t cpuRanges = 0;
     std::set<std::string> profilers;
     for (const auto* r : runs) {
-        ac.runs.push_back(r->info.name);
-        ac.worldSize = std::max(ac.worldSize, r->info.worldSize);
-        auto rs = samplesOfRun(ws, *r, skipFirst);
+        ac.runs.push_back(r->run.info.name);
+        ac.worldSize = std::max(ac.worldSize, r->run.info.worldSize);
+        const auto rs = countedSamples(r->samples, skipFirst);
         std::vector<Ns> times;
         for (const auto& step : rs.steps) {
             times.push_back(step.time);
@@ -294,7 +310,7 @@ AblationConfig tracedSamplesOf(const Workspace& ws, const std::string& config,
                     catOrder.indexOf(e.first);
         }
         if (!rs.steps.empty())
-            profilers.insert(r->info.sourceFormat);
+            profilers.insert(r->run.info.sourceFormat);
         launchBound += rs.launchBoundNs, stepTotal += rs.stepTotalNs, window += rs.windowNs;
         cpuRanges += rs.cpuRanges;
         all.insert(all.end(), rs.steps.begin(), rs.steps.end());
@@ -311,7 +327,7 @@ AblationConfig tracedSamplesOf(const Workspace& ws, const std::string& config,
 }
 
 // Exclusive per category + idle, and the breakdown parts, as exact integer means over `ss`.
-void setMeans(AblationConfig& ac, const std::vector<StepSample>& ss,
+void setMeans(AblationConfig& ac, const std::vector<AblationStepSample>& ss,
               const std::vector<std::string>& categories) {
     const auto n = static_cast<std::int64_t>(ss.size());
     std::vector<Ns> exSums(categories.size(), 0);
@@ -406,38 +422,53 @@ void addFigureWarnings(AblationResult& res) {
 
 } // namespace
 
-AblationResult computeAblation(const Workspace& ws, const AblationOptions& opt) {
-    const auto runs = ws.runs();
-    const MfuInputs mfuInputs = workspaceMfuInputs(ws);
+std::vector<std::string> ablationConfigurations(const WorkspaceSettings& settings,
+                                                const std::vector<RunRecord>& runs,
+                                                const AblationOptions& opt) {
     if (runs.empty())
-        throw InputError(ws.path(), "the workspace has no runs");
+        throw InputError(settings.path, "the workspace has no runs");
     std::map<std::string, std::vector<const RunRecord*>> byConfig;
     for (const auto& r : runs)
         byConfig[r.info.config].push_back(&r);
     AblationResult res;
-    res.source = opt.source.value_or(workspaceAblationSource(ws));
+    std::vector<std::string> order;
+    chooseConfigurations(settings, opt, byConfig, res, order);
+    return order;
+}
+
+AblationResult computeAblation(const AblationInputs& in, const AblationOptions& opt) {
+    const WorkspaceSettings& ws = in.settings;
+    const MfuInputs mfuInputs = mfuInputsOf(ws);
+    if (in.runs.empty())
+        throw InputError(ws.path, "the workspace has no runs");
+    std::map<std::string, std::vector<const AblationRun*>> byConfig;
+    for (const auto& r : in.runs)
+        byConfig[r.run.info.config].push_back(&r);
+    AblationResult res;
+    res.source = opt.source.value_or(ablationSourceOf(ws));
     std::vector<std::string> order;
     chooseConfigurations(ws, opt, byConfig, res, order);
 
-    auto catOrder = CategoryOrder::fromComputePriority(CategoryRules::forWorkspace(ws).computePriority());
-    std::vector<std::vector<StepSample>> samples;
+    auto catOrder = in.categories;
+    std::vector<std::vector<AblationStepSample>> samples;
     std::vector<std::vector<std::vector<Ns>>> compared; // per config, per run: the compared figure
     for (const auto& c : order) {
-        std::vector<StepSample> all;
-        AblationConfig ac = tracedSamplesOf(ws, c, byConfig.at(c), opt.skipFirstSteps, catOrder, all);
+        std::vector<AblationStepSample> all;
+        AblationConfig ac = tracedSamplesOf(c, byConfig.at(c), opt.skipFirstSteps, catOrder, all);
         std::vector<Ns> logSteps;
-        ac.log = logFiguresOf(ws, c, byConfig.at(c), tokensOf(byConfig.at(c), opt.tokensPerStep), logSteps);
+        ac.log =
+            logFiguresOf(ws.path, c, byConfig.at(c), tokensOf(byConfig.at(c), opt.tokensPerStep), logSteps);
         if (res.source == AblationSource::Trace) {
             if (all.empty())
-                throw InputError(ws.path(), "configuration '" + c + "' has no traced GPU work to time" +
-                                                (ac.log ? " (its runs have log figures: --source log)" : ""));
+                throw InputError(ws.path, "configuration '" + c + "' has no traced GPU work to time" +
+                                              (ac.log ? " (its runs have log figures: --source log)" : ""));
             compared.push_back(ac.stepTimesByRun);
         } else {
             if (logSteps.empty())
-                throw InputError(ws.path(), "configuration '" + c +
-                                                "' has no step time from a log; enter one with `cnp edit "
-                                                "--throughput VALUE --unit steps/s --run RUN` or compare "
-                                                "traces (--source trace)");
+                throw InputError(ws.path, "configuration '" + c +
+                                              "' has no step time from a log; enter one with `cnp edit "
+                                              "--throughput VALUE --unit steps/s --run RUN` or compare "
+                                              "traces (--source trace)");
             compared.push_back({});
             for (Ns t : logSteps)
                 compared.back().push_back({t});
@@ -482,7 +513,8 @@ AblationResult computeAblation(const Workspace& ws, const AblationOptions& opt) 
         const double sec = med / 1e9;
         const double tokens = tokensOf(byConfig[ac.config], opt.tokensPerStep);
         const double optionFlops = opt.flopsPerStep > 0 ? opt.flopsPerStep : opt.flopsPerToken * tokens;
-        ac.mfuBasis = resolveMfuBasis(optionFlops, opt.peakFlops, mfuInputs, tokens, byConfig[ac.config]);
+        ac.mfuBasis =
+            resolveMfuBasis(optionFlops, opt.peakFlops, mfuInputs, tokens, recordsOf(byConfig[ac.config]));
         const double perStep = tokens > 0 ? tokens : 1.0;
         ac.throughputUnit = tokens > 0 ? "tokens/s" : "steps/s";
         ac.throughput = sec > 0 ? perStep / sec : 0;
@@ -496,7 +528,7 @@ AblationResult computeAblation(const Workspace& ws, const AblationOptions& opt) 
         if (unit.empty())
             unit = ac.throughputUnit;
         else if (unit != ac.throughputUnit)
-            throw InputError(ws.path(),
+            throw InputError(ws.path,
                              "throughputs in different units (" + res.configs.front().config + ": " + unit +
                                  ", " + ac.config + ": " + ac.throughputUnit +
                                  "); give --tokens-per-step or record tokens per step for every run");

@@ -3,13 +3,16 @@
 // with its bootstrap CI, throughput, MFU, speedup vs the baseline and gain vs the previous configuration
 // (each with a CI and a significance flag), mean per-step breakdown and exclusive time, and the
 // attribution of the step-time delta to categories and idle, summing exactly to the total delta.
-// Reads summaries only: O(runs x steps) plus the bootstrap (O(resamples x steps log steps)).
+// Pure: computes from the runs' snapshots (requests/AblationRequest.h reads them from a workspace).
+// O(runs x steps) plus the bootstrap (O(resamples x steps log steps)).
+#include "core/CategoryOrder.h"
+#include "core/RunSnapshot.h"
 #include "core/TraceData.h"
+#include "core/WorkspaceSettings.h"
 #include "metrics/Bootstrap.h"
 #include "metrics/MfuInputs.h"
-#include "metrics/RunSummaryReader.h"
-#include "store/Workspace.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -23,8 +26,8 @@ enum class AblationSource { Trace, Log };
 const char* toString(AblationSource s);
 // "trace" / "log"; nullopt for anything else.
 std::optional<AblationSource> ablationSourceFrom(const std::string& s);
-// The workspace's choice (meta key `ablation_source`), Trace when unset.
-AblationSource workspaceAblationSource(const Workspace& ws);
+// The workspace's choice (meta key `ablation_source`), Trace when unset or not a source.
+AblationSource ablationSourceOf(const WorkspaceSettings& settings);
 
 // Below this many samples per configuration (steps of all its runs pooled; runs when comparing log
 // figures) a bootstrap CI is not reported: the figure stands without one (docs/metrics.md, "Ablation").
@@ -117,10 +120,50 @@ struct AblationResult {
     std::vector<AblationWarning> warnings;
 };
 
+// One traced step as the ablation counts it: its time (multi-rank: the slowest rank's window), the
+// launch-bound idle inside it, and the breakdown and exclusive time of the rank that defines it.
+struct AblationStepSample {
+    Ns time = 0;
+    Ns launchBoundNs = 0;
+    BreakdownNs breakdown;
+    ExclusiveNs exclusive;
+};
+
+// What one traced run's summaries reduce to for the ablation, before warm-up steps are skipped.
+struct AblationRunSamples {
+    std::vector<AblationStepSample> steps; // multi-rank steps in index order
+    bool wholeTrace = false;    // no step markers: the one sample is the longest rank window (never skipped)
+    std::int64_t cpuRanges = 0; // over ranks
+    Ns windowNs = 0;            // sum over ranks of the whole-trace GPU window
+};
+
+// From a snapshot with ranks, steps and gaps. O(ranks + steps log steps + gaps log gaps).
+AblationRunSamples ablationSamplesOf(const RunSnapshot& run);
+
+// One run as the ablation sees it: its record, its attributes (log.* figures) and its samples (empty for
+// an untraced run and for a run of a configuration not compared).
+struct AblationRun {
+    RunRecord run;
+    std::map<std::string, std::string> attributes;
+    AblationRunSamples samples;
+};
+
+struct AblationInputs {
+    WorkspaceSettings settings;
+    CategoryOrder categories;      // of the request's category rules
+    std::vector<AblationRun> runs; // in the workspace's run order (plan order)
+};
+
+// The configurations the ablation compares, in order (the options' order, else the plan's, else every
+// configuration): a request reads samples of their runs only. Throws as computeAblation does.
+std::vector<std::string> ablationConfigurations(const WorkspaceSettings& settings,
+                                                const std::vector<RunRecord>& runs,
+                                                const AblationOptions& options);
+
 // Throws InputError when a requested configuration or the baseline has no runs, when the workspace has
 // no runs at all, when the configurations' throughputs are in different units, or when the log source is
 // chosen and a configuration has no log figure to compare.
-AblationResult computeAblation(const Workspace& ws, const AblationOptions& options = {});
+AblationResult computeAblation(const AblationInputs& inputs, const AblationOptions& options = {});
 
 // Integer apportionment used for exact partitions of means: returns q with sum(q) == round(sum(sums)/n)
 // and |q[i] - sums[i]/n| < 1 (largest-remainder rounding). Negative sums are allowed.

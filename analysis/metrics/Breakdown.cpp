@@ -7,29 +7,6 @@
 
 namespace cnp {
 
-CategoryOrder CategoryOrder::fromComputePriority(const std::vector<std::string>& compute) {
-    CategoryOrder o;
-    for (const auto& c : compute)
-        if (c != "communication" && c != "memory" && c != "idle" &&
-            std::find(o.names.begin(), o.names.end(), c) == o.names.end())
-            o.names.push_back(c);
-    o.communication = static_cast<int>(o.names.size());
-    o.names.push_back("communication");
-    o.memory = static_cast<int>(o.names.size());
-    o.names.push_back("memory");
-    return o;
-}
-
-int CategoryOrder::indexOf(const std::string& name) {
-    auto it = std::find(names.begin(), names.end(), name);
-    if (it != names.end())
-        return static_cast<int>(it - names.begin());
-    names.insert(names.begin() + communication, name);
-    ++communication;
-    ++memory;
-    return communication - 1;
-}
-
 RankTimeline::RankTimeline(const std::vector<TimedActivity>& activities, const CategoryOrder& order)
     : categoryCount_(order.names.size()) {
     if (categoryCount_ > 64)

@@ -4,6 +4,7 @@
 //   compute + communication + memory + idle == window length, and
 //   sum(exclusive[c] for all categories) + idle == window length,
 //   sum(exclusive[c] for compute categories) == compute.
+#include "core/CategoryOrder.h"
 #include "core/TraceData.h"
 #include "metrics/Intervals.h"
 
@@ -11,19 +12,6 @@
 #include <vector>
 
 namespace cnp {
-
-// Activity classes: the category list is ordered by exclusive-time priority (index 0 = highest).
-// Every compute category comes before communication, which comes before memory.
-struct CategoryOrder {
-    std::vector<std::string> names; // compute categories..., "communication", "memory"
-    int communication = 0;          // index of "communication"
-    int memory = 0;                 // index of "memory"
-    // From a compute-priority list (CategoryRules::computePriority()).
-    static CategoryOrder fromComputePriority(const std::vector<std::string>& compute);
-    // Index of `name`; unknown names are appended to the compute categories (before communication).
-    int indexOf(const std::string& name);
-    bool isCompute(int i) const { return i < communication; }
-};
 
 struct TimedActivity {
     Ns start = 0, end = 0;

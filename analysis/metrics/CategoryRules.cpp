@@ -3,7 +3,7 @@
 #include "core/BoundedJson.h"
 #include "core/InputError.h"
 #include "core/ResourceDir.h"
-#include "store/Workspace.h"
+#include "core/WorkspaceSettings.h"
 
 #include "core/RapidJson.h"
 
@@ -149,9 +149,9 @@ CategoryRules CategoryRules::fromFile(const std::string& path) {
     return fromJson(ss.str(), path);
 }
 
-CategoryRules CategoryRules::forWorkspace(const Workspace& ws) {
-    if (auto m = ws.meta(std::string(kCategoryRulesMetaKey)); m && !m->empty())
-        return fromJson(*m, ws.path() + " (meta category_rules)");
+CategoryRules CategoryRules::forSettings(const WorkspaceSettings& settings) {
+    if (const auto& m = settings.categoryRules; m && !m->empty())
+        return fromJson(*m, settings.path + " (meta category_rules)");
     const std::string file = resourceDir() + "/rules/categories.json";
     if (std::ifstream(file).good())
         return fromFile(file);

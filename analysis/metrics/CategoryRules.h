@@ -6,11 +6,12 @@
 // (kMemoryCategory). Range rules (category, RE2 regex on CPU range names, same matching) give a kernel the
 // rule's category when its launch call lies inside a CPU range of that name on the launching thread, before
 // any name rule: what the work is for (recomputed forward work) rather than what the kernel is. Sources, in
-// order of precedence: the workspace's meta key "category_rules" (a JSON document),
+// order of precedence: the workspace's meta key "category_rules" (a JSON document, store/MetaKeys.h),
 // resources/rules/categories.json, then the built-in defaults (identical to that file). Rule JSON:
 // {"rules": [{"category": S, "pattern": S}, ...], "range_rules": [{"category": S, "pattern": S}, ...],
 //  "fallback": S, "exclusive_priority": [compute categories, highest priority first]};
 // "range_rules" may be absent (no range rule).
+#include "core/CategoryOrder.h"
 #include "core/NameRegex.h"
 
 #include <memory>
@@ -20,12 +21,7 @@
 
 namespace cnp {
 
-class Workspace;
-
-inline constexpr std::string_view kCommunicationCategory = "communication";
-inline constexpr std::string_view kMemoryCategory = "memory";
-inline constexpr std::string_view kIdleCategory = "idle";
-inline constexpr std::string_view kCategoryRulesMetaKey = "category_rules";
+struct WorkspaceSettings;
 
 struct CategoryRule {
     std::string category;
@@ -41,9 +37,9 @@ public:
     static CategoryRules fromJson(std::string_view json, const std::string& sourceName);
     static CategoryRules fromFile(const std::string& path);
     static CategoryRules defaults() { return CategoryRules(); }
-    // The workspace override when present, else resources/rules/categories.json when readable,
-    // else the built-in defaults.
-    static CategoryRules forWorkspace(const Workspace& ws);
+    // The workspace's own rules (meta category_rules) when present, else resources/rules/categories.json
+    // when readable, else the built-in defaults. requests/WorkspaceCategories.h reads them for a request.
+    static CategoryRules forSettings(const WorkspaceSettings& settings);
 
     std::string toJson() const;
     const std::vector<CategoryRule>& rules() const { return rules_; }

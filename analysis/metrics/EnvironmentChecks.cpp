@@ -1,7 +1,6 @@
 #include "metrics/EnvironmentChecks.h"
 
 #include "core/BoundedJson.h"
-#include "store/RankQueries.h"
 
 #include "core/RapidJson.h"
 
@@ -65,7 +64,7 @@ std::string envValue(const RunInfo& info, const std::string& key, bool* found) {
     return {};
 }
 
-int gpusPerPod(const Workspace& ws, const RunRecord& run) {
+int gpusPerPod(const RunRecord& run, std::optional<std::int32_t> mostRanksOnOneHost) {
     bool f = false;
     const std::string lws = envValue(run.info, "LOCAL_WORLD_SIZE", &f);
     if (f) {
@@ -76,10 +75,10 @@ int gpusPerPod(const Workspace& ws, const RunRecord& run) {
     const std::string cvd = envValue(run.info, "CUDA_VISIBLE_DEVICES", &f);
     if (f && !cvd.empty())
         return static_cast<int>(std::count(cvd.begin(), cvd.end(), ',')) + 1;
-    return RankQueries(ws).mostRanksOnOneHost(run.id).value_or(run.info.worldSize);
+    return mostRanksOnOneHost.value_or(run.info.worldSize);
 }
 
-EnvironmentCheck ncclSocketIfnameCheck(const Workspace& ws, const RunRecord& run) {
+EnvironmentCheck ncclSocketIfnameCheck(const RunRecord& run, std::optional<std::int32_t> mostRanksOnOneHost) {
     EnvironmentCheck c{"release-notes.nccl-socket-ifname",
                        "NCCL_SOCKET_IFNAME is eth0 for pods of 1, 2, 4 or 8 GPUs and hpn0 for 16",
                        CheckVerdict::NotChecked, "NCCL_SOCKET_IFNAME not recorded", std::nullopt};
@@ -87,7 +86,7 @@ EnvironmentCheck ncclSocketIfnameCheck(const Workspace& ws, const RunRecord& run
     const std::string ifname = envValue(run.info, "NCCL_SOCKET_IFNAME", &found);
     if (!found)
         return c;
-    const int gpus = gpusPerPod(ws, run);
+    const int gpus = gpusPerPod(run, mostRanksOnOneHost);
     std::string expected;
     if (gpus == 1 || gpus == 2 || gpus == 4 || gpus == 8)
         expected = "eth0";
@@ -208,8 +207,10 @@ EnvironmentCheck prefetchBucketCheck(const RunRecord& run) {
 
 } // namespace
 
-std::vector<EnvironmentCheck> checkEnvironment(const Workspace& ws, const RunRecord& run) {
-    return {ncclSocketIfnameCheck(ws, run), driverVersionCheck(run), prefetchBucketCheck(run)};
+std::vector<EnvironmentCheck> checkEnvironment(const RunSnapshot& snapshot) {
+    const RunRecord& run = snapshot.run;
+    return {ncclSocketIfnameCheck(run, snapshot.mostRanksOnOneHost), driverVersionCheck(run),
+            prefetchBucketCheck(run)};
 }
 
 } // namespace cnp

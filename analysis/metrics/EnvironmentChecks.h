@@ -3,8 +3,8 @@
 // checks), evaluated on one run's metadata with a verdict each: passed, failed (with the insight to
 // raise) or not checked (the metadata the check needs was not recorded). Insights raises the failures;
 // the report prints every verdict. O(env entries + ranks).
+#include "core/RunSnapshot.h"
 #include "metrics/Insights.h"
-#include "store/Workspace.h"
 
 #include <optional>
 #include <string>
@@ -23,7 +23,8 @@ struct EnvironmentCheck {
     std::optional<Insight> failure; // set exactly when verdict == Failed
 };
 
-// The checks in a fixed order (NCCL interface, driver version, DeepSpeed prefetch bucket).
-std::vector<EnvironmentCheck> checkEnvironment(const Workspace& ws, const RunRecord& run);
+// The checks in a fixed order (NCCL interface, driver version, DeepSpeed prefetch bucket). Reads the
+// snapshot's run record and mostRanksOnOneHost (RunSnapshotParts::hosts).
+std::vector<EnvironmentCheck> checkEnvironment(const RunSnapshot& run);
 
 } // namespace cnp

@@ -3,13 +3,14 @@
 #include "core/BoundedJson.h"
 #include "core/Units.h"
 #include "metrics/EnvironmentChecks.h"
-#include "metrics/RunSummaryReader.h"
+#include "metrics/MultiRankSteps.h"
 
 #include "core/RapidJson.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -62,13 +63,13 @@ struct RunContext {
 // PyTorch when the profiler was torch.profiler (Kineto), the steps are ProfilerStep#N, or the kernels are
 // ATen's: nsys and .cnpt captures of other CUDA programs get framework-neutral advice.
 bool looksLikePyTorch(const RunRecord& run, const std::vector<StepSummary>& steps,
-                      const RunSummaryReader& reader) {
+                      const std::vector<KernelStatRow>& kernels) {
     if (run.info.sourceFormat == "kineto")
         return true;
     for (const auto& s : steps)
         if (s.name.rfind("ProfilerStep", 0) == 0)
             return true;
-    for (const auto& k : reader.kernelStats(-1))
+    for (const auto& k : kernels)
         if (k.name.find("at::native") != std::string::npos || k.name.rfind("triton_", 0) == 0)
             return true;
     return false;
@@ -86,11 +87,13 @@ void sortBySeverity(std::vector<Insight>& v) {
 
 // 1. GPU idle gaps and what the CPU was doing. Counts, total and share cover every gap at or above the
 // threshold; only the evidence list is cut to the longest ones (evidenceTotal says how many there were).
-void idleGapInsight(const RunSummaryReader& reader, const RunContext& ctx, const InsightOptions& o,
+void idleGapInsight(const std::vector<IdleGap>& storedGaps, const RunContext& ctx, const InsightOptions& o,
                     std::vector<Insight>& out) {
     if (ctx.totalWindow <= 0)
         return;
-    const auto gaps = reader.idleGaps(o.idleGapNs);
+    std::vector<IdleGap> gaps; // longest first, as stored
+    std::copy_if(storedGaps.begin(), storedGaps.end(), std::back_inserter(gaps),
+                 [&](const IdleGap& g) { return g.length() >= o.idleGapNs; });
     if (gaps.empty())
         return;
     Ns gapTotal = 0;
@@ -149,9 +152,8 @@ void idleGapInsight(const RunSummaryReader& reader, const RunContext& ctx, const
 
 // CPU-blocking stream/event synchronisation inside steps (cudaStreamSynchronize after a device-to-host
 // copy is what `.item()` / `.cpu()` do). Severity by the share of the step time the CPU was blocked.
-void blockingSyncInsight(const RunSummaryReader& reader, const RunContext& ctx, const InsightOptions& o,
-                         std::vector<Insight>& out) {
-    const auto syncs = reader.blockingSyncs();
+void blockingSyncInsight(const std::vector<BlockingSync>& syncs, const RunContext& ctx,
+                         const InsightOptions& o, std::vector<Insight>& out) {
     if (syncs.empty() || ctx.totalStepTime <= 0)
         return;
     Ns blocked = 0;
@@ -275,15 +277,23 @@ void lowOverlapInsights(const std::vector<RankSummary>& ranks, const InsightOpti
 
 // 4. Kernels shorter than their launch cost (graph replays have no launch call of their own and are
 // not counted: RunSummaries).
-void shortKernelInsights(const RunSummaryReader& reader, const std::vector<RankSummary>& ranks,
-                         const RunContext& ctx, const InsightOptions& o, std::vector<Insight>& out) {
-    for (const auto& r : ranks) {
-        if (r.launch.launchedKernels < o.minKernelsForLaunchCheck)
+double shortKernelShare(const RankSummary& r) {
+    return static_cast<double>(r.launch.shorterThanLaunch) / static_cast<double>(r.launch.launchedKernels);
+}
+
+bool hasShortKernels(const RankSummary& r, const InsightOptions& o) {
+    return !(r.launch.launchedKernels < o.minKernelsForLaunchCheck) &&
+           !(shortKernelShare(r) < o.shortKernelShare);
+}
+
+void shortKernelInsights(const RunSnapshot& run, const RunContext& ctx, const InsightOptions& o,
+                         std::vector<Insight>& out) {
+    static const std::vector<KernelStatRow> kNone;
+    for (const auto& r : run.ranks) {
+        if (!hasShortKernels(r, o))
             continue;
-        const double share =
-            static_cast<double>(r.launch.shorterThanLaunch) / static_cast<double>(r.launch.launchedKernels);
-        if (share < o.shortKernelShare)
-            continue;
+        const double share = shortKernelShare(r);
+        const auto kernels = run.rankKernels.find(r.rank);
         Insight in;
         in.id = "short-kernels";
         in.value = share;
@@ -311,7 +321,7 @@ void shortKernelInsights(const RunSummaryReader& reader, const std::vector<RankS
         e.rank = r.rank;
         if (r.window)
             e.start = r.window->start, e.end = r.window->end;
-        for (const auto& k : reader.kernelStats(r.rank))
+        for (const auto& k : kernels == run.rankKernels.end() ? kNone : kernels->second)
             if (k.medianNs < r.launch.meanLaunchCallNs && e.kernels.size() < o.maxEvidence)
                 e.kernels.push_back(k.name);
         e.detail = "median launch-to-start delay " + ms(r.launch.medianDelayNs);
@@ -454,23 +464,28 @@ void stragglerInsight(const std::vector<RankSummary>& ranks, const std::vector<S
 
 // 8. Checks from the training image's release notes, on run metadata: the failed ones
 // (metrics/EnvironmentChecks holds every check with its verdict).
-void releaseNoteInsights(const Workspace& ws, const RunRecord& run, std::vector<Insight>& out) {
-    for (auto& check : checkEnvironment(ws, run))
+void releaseNoteInsights(const RunSnapshot& run, std::vector<Insight>& out) {
+    for (auto& check : checkEnvironment(run))
         if (check.failure)
             out.push_back(std::move(*check.failure));
 }
 
 } // namespace
 
-std::vector<Insight> computeInsights(const Workspace& ws, const std::string& runName,
-                                     const InsightOptions& o) {
-    const auto run = ws.runOrThrow(runName);
-    const RunSummaryReader reader(ws, run.id);
-    const auto ranks = reader.ranks();
-    const auto steps = reader.steps();
+std::vector<std::int32_t> shortKernelRanks(const std::vector<RankSummary>& ranks, const InsightOptions& o) {
+    std::vector<std::int32_t> out;
+    for (const auto& r : ranks)
+        if (hasShortKernels(r, o))
+            out.push_back(r.rank);
+    return out;
+}
+
+std::vector<Insight> computeInsights(const RunSnapshot& run, const InsightOptions& o) {
+    const auto& ranks = run.ranks;
+    const auto& steps = run.steps;
     std::vector<Insight> out;
     RunContext ctx;
-    ctx.pytorch = looksLikePyTorch(run, steps, reader);
+    ctx.pytorch = looksLikePyTorch(run.run, steps, run.kernels);
     ctx.hasSteps = !steps.empty();
     for (const auto& r : ranks)
         if (r.window)
@@ -478,18 +493,18 @@ std::vector<Insight> computeInsights(const Workspace& ws, const std::string& run
     for (const auto& s : steps)
         ctx.totalStepTime += s.length();
 
-    idleGapInsight(reader, ctx, o, out);
-    blockingSyncInsight(reader, ctx, o, out);
+    idleGapInsight(run.gaps, ctx, o, out);
+    blockingSyncInsight(run.syncs, ctx, o, out);
 
     exposedCommunicationInsight(ranks, steps, ctx, o, out);
     lowOverlapInsights(ranks, o, out);
-    shortKernelInsights(reader, ranks, ctx, o, out);
+    shortKernelInsights(run, ctx, o, out);
     for (const auto& r : ranks) { // per rank: its copy finding, then its sync finding
         syncMemcpyInsight(r, ctx, o, out);
         deviceSyncInsight(r, steps, ctx, o, out);
     }
     stragglerInsight(ranks, steps, o, out);
-    releaseNoteInsights(ws, run, out);
+    releaseNoteInsights(run, out);
     sortBySeverity(out);
     return out;
 }

@@ -2,8 +2,8 @@
 // Insights: findings a performance engineer would act on, each with a severity, a one-paragraph
 // explanation and evidence (rank, step, time range, kernels) the GUI can jump to. Computed from the
 // run's summaries and metadata only (docs/metrics.md, "Insights"). O(ranks + steps + stored gaps).
+#include "core/RunSnapshot.h"
 #include "core/TraceData.h"
-#include "store/Workspace.h"
 
 #include <string>
 #include <vector>
@@ -47,8 +47,12 @@ struct InsightOptions {
     std::size_t maxEvidence = 8;
 };
 
-// Throws InputError when the run does not exist. Insights come most severe first.
-std::vector<Insight> computeInsights(const Workspace& ws, const std::string& runName,
-                                     const InsightOptions& options = {});
+// Insights of one run, most severe first. Reads the snapshot's ranks, steps, kernels, gaps, syncs and
+// hosts (the release-note checks), and rankKernels of the ranks shortKernelRanks() names (evidence).
+// requests/InsightsRequest.h reads the snapshot from a workspace.
+std::vector<Insight> computeInsights(const RunSnapshot& run, const InsightOptions& options = {});
+// The ranks whose own kernel statistics the short-kernel insight lists as evidence. O(ranks).
+std::vector<std::int32_t> shortKernelRanks(const std::vector<RankSummary>& ranks,
+                                           const InsightOptions& options);
 
 } // namespace cnp

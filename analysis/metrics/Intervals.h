@@ -2,17 +2,12 @@
 // Interval algebra on half-open integer-ns intervals [start, end). An IntervalSet is a sorted vector
 // of pairwise disjoint, non-touching, non-empty intervals (the canonical form of a union); every
 // function returning an IntervalSet returns it canonical. All operations are exact in integer ns.
+#include "core/Interval.h"
 #include "core/TraceData.h"
 
 #include <vector>
 
 namespace cnp {
-
-struct Interval {
-    Ns start = 0, end = 0;
-    Ns length() const { return end > start ? end - start : 0; }
-    bool operator==(const Interval&) const = default;
-};
 
 using IntervalSet = std::vector<Interval>;
 

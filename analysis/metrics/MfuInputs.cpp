@@ -11,19 +11,16 @@
 namespace cnp {
 
 namespace {
-constexpr const char* kFlopsPerTokenKey = "mfu_flops_per_token";
-constexpr const char* kPeakFlopsKey = "mfu_peak_flops";
 
-double storedNumber(const Workspace& ws, const char* key) {
-    const auto text = ws.meta(key);
+double storedNumber(const std::string& path, const char* key, const std::optional<std::string>& text) {
     if (!text || text->empty())
         return 0;
     double v = 0;
     const char* end = text->data() + text->size();
     const auto [ptr, ec] = std::from_chars(text->data(), end, v);
     if (ec != std::errc() || ptr != end || !std::isfinite(v) || v < 0)
-        throw InputError(ws.path(), std::string("meta '") + key + "' is not a number >= 0 (" +
-                                        std::to_string(text->size()) + " bytes)");
+        throw InputError(path, std::string("meta '") + key + "' is not a number >= 0 (" +
+                                   std::to_string(text->size()) + " bytes)");
     return v;
 }
 
@@ -36,16 +33,16 @@ std::string numberText(double v) {
 }
 } // namespace
 
-MfuInputs workspaceMfuInputs(const Workspace& ws) {
-    return {storedNumber(ws, kFlopsPerTokenKey), storedNumber(ws, kPeakFlopsKey)};
+MfuInputs mfuInputsOf(const WorkspaceSettings& s) {
+    return {storedNumber(s.path, "mfu_flops_per_token", s.mfuFlopsPerToken),
+            storedNumber(s.path, "mfu_peak_flops", s.mfuPeakFlops)};
 }
 
-void storeMfuInputs(Workspace& ws, const MfuInputs& in) {
+MfuInputTexts mfuInputTexts(const std::string& workspacePath, const MfuInputs& in) {
     for (double v : {in.flopsPerToken, in.peakFlops})
         if (!std::isfinite(v) || v < 0)
-            throw InputError(ws.path(), "MFU inputs must be finite numbers >= 0");
-    ws.setMeta(kFlopsPerTokenKey, numberText(in.flopsPerToken));
-    ws.setMeta(kPeakFlopsKey, numberText(in.peakFlops));
+            throw InputError(workspacePath, "MFU inputs must be finite numbers >= 0");
+    return {numberText(in.flopsPerToken), numberText(in.peakFlops)};
 }
 
 MfuBasis resolveMfuBasis(double optionFlopsPerStep, double optionPeakFlops, const MfuInputs& workspace,

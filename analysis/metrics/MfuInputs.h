@@ -3,7 +3,8 @@
 // entered them for the whole workspace (meta keys `mfu_flops_per_token`, `mfu_peak_flops`, docs/schema.md),
 // and the rule that picks, per configuration, which of the options, the workspace, the runs' metadata
 // and the known-GPU defaults (GpuPeakFlops) an MFU figure rests on.
-#include "store/Workspace.h"
+#include "core/RunRecord.h"
+#include "core/WorkspaceSettings.h"
 
 #include <optional>
 #include <string>
@@ -18,10 +19,13 @@ struct MfuInputs {
 
 // The workspace's inputs; 0 where a key is unset or empty. Throws InputError naming the workspace when a
 // stored value is not a finite number >= 0 (workspace content is input like any other).
-MfuInputs workspaceMfuInputs(const Workspace& ws);
-// Stores both keys (0 clears one: its value becomes empty). Throws InputError for a value that is
-// negative or not finite; nothing is stored then.
-void storeMfuInputs(Workspace& ws, const MfuInputs& inputs);
+MfuInputs mfuInputsOf(const WorkspaceSettings& settings);
+// The stored text of each input (0 clears one: its text is empty), shortest round-trip form. Throws
+// InputError naming `workspacePath` for a value that is negative or not finite.
+struct MfuInputTexts {
+    std::string flopsPerToken, peakFlops;
+};
+MfuInputTexts mfuInputTexts(const std::string& workspacePath, const MfuInputs& inputs);
 
 // What one configuration's MFU rests on; a figure 0 = unknown (no MFU).
 struct MfuBasis {

@@ -1,7 +1,7 @@
 #pragma once
 // GPU work launched before the capture began ("orphan" work, docs/metrics.md, "Windows") of a whole run:
 // the per-rank OrphanStats of RunSummaryReader::ranks() (the figures `cnp stats` prints) added up.
-#include "metrics/RunSummaryReader.h"
+#include "core/RunSummaryTypes.h"
 
 #include <cstdint>
 #include <vector>

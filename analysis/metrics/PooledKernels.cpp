@@ -1,7 +1,5 @@
 #include "metrics/PooledKernels.h"
 
-#include "metrics/RunSummaryReader.h"
-
 #include <algorithm>
 #include <map>
 
@@ -10,13 +8,13 @@ namespace cnp {
 namespace {
 
 // GPU-steps of one run: per rank, its steps with GPU work, or 1 when it has GPU work but no step.
-std::int64_t gpuStepsOf(const RunSummaryReader& reader) {
+std::int64_t gpuStepsOf(const RunSnapshot& run) {
     std::map<std::int32_t, std::int64_t> perRank;
-    for (const auto& st : reader.steps())
+    for (const auto& st : run.steps)
         if (st.hasGpu())
             ++perRank[st.rank];
     std::int64_t n = 0;
-    for (const auto& r : reader.ranks())
+    for (const auto& r : run.ranks)
         if (r.window)
             n += std::max<std::int64_t>(1, perRank[r.rank]);
     return n;
@@ -24,14 +22,13 @@ std::int64_t gpuStepsOf(const RunSummaryReader& reader) {
 
 } // namespace
 
-PooledKernels poolKernels(const Workspace& ws, const std::vector<std::int64_t>& runIds) {
+PooledKernels poolKernels(const std::vector<RunSnapshot>& runs) {
     PooledKernels out;
     std::map<std::string, PooledKernelRow> rows;
-    for (const auto id : runIds) {
-        const RunSummaryReader reader(ws, id);
+    for (const auto& run : runs) {
         ++out.runs;
-        out.gpuSteps += gpuStepsOf(reader);
-        for (const auto& k : reader.kernelStats(-1)) {
+        out.gpuSteps += gpuStepsOf(run);
+        for (const auto& k : run.kernels) {
             auto& r = rows[k.name];
             if (r.name.empty()) {
                 r.name = k.name;

@@ -2,8 +2,8 @@
 // Kernel statistics of a configuration pooled over all of its runs (repeats), normalised per GPU-step so
 // that configurations with different repeat, step or rank counts compare (docs/metrics.md, "Kernels of a
 // configuration"). Reads summaries only: O(runs x (kernel names + steps)).
+#include "core/RunSnapshot.h"
 #include "core/TraceData.h"
-#include "store/Workspace.h"
 
 #include <cstdint>
 #include <string>
@@ -30,7 +30,8 @@ struct PooledKernels {
     std::vector<PooledKernelRow> rows; // by totalNs descending, then name
 };
 
-// Every kernel name of the runs `runIds`; throws InputError for a run without summaries.
-PooledKernels poolKernels(const Workspace& ws, const std::vector<std::int64_t>& runIds);
+// Every kernel name of `runs` (each snapshot with its ranks, steps and kernels; requests/
+// PooledKernelsRequest.h reads them).
+PooledKernels poolKernels(const std::vector<RunSnapshot>& runs);
 
 } // namespace cnp

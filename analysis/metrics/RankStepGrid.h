@@ -5,7 +5,7 @@
 // Straggler of a step: the rank with the most compute time in its window. Collectives end when the last
 // rank arrives, so the other ranks wait (exposed communication or idle) for the one with the most work.
 // O(ranks x steps).
-#include "metrics/RunSummaryReader.h"
+#include "core/RunSummaryTypes.h"
 
 #include <array>
 #include <cstdint>

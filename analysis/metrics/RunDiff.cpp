@@ -1,6 +1,6 @@
 #include "metrics/RunDiff.h"
 
-#include "metrics/RunSummaryReader.h"
+#include "metrics/MultiRankSteps.h"
 
 #include <algorithm>
 #include <cctype>
@@ -125,13 +125,10 @@ std::string normaliseKernelName(std::string_view name) {
     return clean.empty() ? std::string(name) : clean;
 }
 
-RunDiffResult diffRuns(const Workspace& ws, const std::string& runA, const std::string& runB,
-                       const RunDiffOptions& opt) {
-    const auto a = ws.runOrThrow(runA), b = ws.runOrThrow(runB);
-    const RunSummaryReader ra(ws, a.id), rb(ws, b.id);
+RunDiffResult diffRuns(const RunSnapshot& a, const RunSnapshot& b, const RunDiffOptions& opt) {
     RunDiffResult res;
-    res.runA = a.info.name;
-    res.runB = b.info.name;
+    res.runA = a.run.info.name;
+    res.runB = b.run.info.name;
     std::map<std::string, KernelDiffRow> rows;
     auto add = [&](const std::vector<KernelStatRow>& stats, bool isA) {
         for (const auto& k : stats) {
@@ -146,8 +143,8 @@ RunDiffResult diffRuns(const Workspace& ws, const std::string& runA, const std::
             (isA ? res.totalA : res.totalB) += k.totalNs;
         }
     };
-    add(ra.kernelStats(-1), true);
-    add(rb.kernelStats(-1), false);
+    add(a.kernels, true);
+    add(b.kernels, false);
     std::map<std::string, CategoryDiffRow> cats;
     for (auto& [key, r] : rows) {
         r.delta = r.totalB - r.totalA;
@@ -176,9 +173,9 @@ RunDiffResult diffRuns(const Workspace& ws, const std::string& runA, const std::
                       return dx > dy;
                   return x.category < y.category;
               });
-    for (const auto& m : aggregateSteps(ra.steps()))
+    for (const auto& m : aggregateSteps(a.steps))
         res.stepTimesA.push_back(m.stepTimeNs);
-    for (const auto& m : aggregateSteps(rb.steps()))
+    for (const auto& m : aggregateSteps(b.steps))
         res.stepTimesB.push_back(m.stepTimeNs);
     res.stepsA = summariseSteps(res.stepTimesA);
     res.stepsB = summariseSteps(res.stepTimesB);

@@ -4,8 +4,8 @@
 // class added / removed / faster / slower / unchanged, sorted by |delta total| descending; category-level
 // deltas of kernel time; the step-time distributions of both runs. Reads summaries only:
 // O(kernel names log kernel names).
+#include "core/RunSnapshot.h"
 #include "core/TraceData.h"
-#include "store/Workspace.h"
 
 #include <optional>
 #include <string>
@@ -77,8 +77,7 @@ std::string normaliseKernelName(std::string_view name);
 const char* kernelChangeClass(double countA, double countB, double totalA, double totalB,
                               const RunDiffOptions& options);
 
-// Throws InputError when a run does not exist.
-RunDiffResult diffRuns(const Workspace& ws, const std::string& runA, const std::string& runB,
-                       const RunDiffOptions& options = {});
+// Reads each snapshot's kernels and steps (requests/RunDiffRequest.h reads them by run name).
+RunDiffResult diffRuns(const RunSnapshot& a, const RunSnapshot& b, const RunDiffOptions& options = {});
 
 } // namespace cnp

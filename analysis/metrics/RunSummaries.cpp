@@ -3,7 +3,6 @@
 #include "metrics/Breakdown.h"
 #include "metrics/Categoriser.h"
 #include "metrics/CategoryRules.h"
-#include "store/KernelCategoryUpdater.h"
 
 #include <algorithm>
 #include <cmath>
@@ -106,10 +105,10 @@ KernelStat statsOf(const std::vector<Ns>& d) {
     return s;
 }
 
-// Computes the summary rows of one trace into SummaryRowBuffers; touches no database.
+// Computes the summary rows of one trace into a SummaryRowSink; touches no database.
 class SummaryWriter {
 public:
-    SummaryWriter(const TraceData& t, const CategoryRules& rules, RunSummaryRows& out)
+    SummaryWriter(const TraceData& t, const CategoryRules& rules, SummaryRowSink& out)
         : t_(t), rules_(rules), out_(out) {}
 
     void run();
@@ -190,7 +189,7 @@ private:
 
     const TraceData& t_;
     const CategoryRules& rules_;
-    RunSummaryRows& out_;
+    SummaryRowSink& out_;
     CategoryOrder order_;
     std::vector<int> catIndex_;                          // trace category string id -> order index, -1 unset
     std::unordered_map<const void*, bool> sortedByRank_; // per event vector of t_
@@ -692,43 +691,8 @@ void SummaryWriter::writeKernelStats() {
 
 } // namespace
 
-RunSummaryRows computeRunSummaries(const TraceData& trace, const CategoryRules& rules) {
-    RunSummaryRows rows;
-    SummaryWriter(trace, rules, rows).run();
-    return rows;
-}
-
-void writeRunSummaries(Workspace& ws, std::int64_t runId, const RunSummaryRows& rows) {
-    rows.write(ws, runId);
-}
-
-void buildRunSummaries(Workspace& ws, std::int64_t runId, const TraceData& trace) {
-    writeRunSummaries(ws, runId, computeRunSummaries(trace, CategoryRules::forWorkspace(ws)));
-}
-
-void rebuildRunSummaries(Workspace& ws, std::int64_t runId) {
-    TraceData trace = ws.loadRun(runId);
-    const CategoryRules rules = CategoryRules::forWorkspace(ws);
-    categoriseKernels(trace, rules);
-    // Store the new categories: one update per distinct kernel name (its name rule's category), then one
-    // per kernel a range rule re-categorised. Those are addressed by position: loadRun reads a run's
-    // kernels in id order from its contiguous id range, so kernel i is row first + i (checked by the count).
-    std::map<StringId, std::string> nameToCat;
-    for (const auto& k : trace.kernels)
-        if (nameToCat.find(k.name) == nameToCat.end())
-            nameToCat.emplace(k.name, rules.classify(trace.strings.at(k.name)));
-    KernelCategoryUpdater update(ws, runId);
-    for (const auto& [name, cat] : nameToCat)
-        update.setCategoryOfName(trace.strings.at(name), cat);
-    if (!rules.rangeRules().empty() &&
-        update.rows().size() == static_cast<std::int64_t>(trace.kernels.size())) {
-        for (std::size_t i = 0; i < trace.kernels.size(); ++i) {
-            const auto& k = trace.kernels[i];
-            if (trace.strings.at(k.category) != nameToCat[k.name])
-                update.setCategoryOfKernel(static_cast<std::int64_t>(i), trace.strings.at(k.category));
-        }
-    }
-    buildRunSummaries(ws, runId, trace);
+void computeRunSummaries(const TraceData& trace, const CategoryRules& rules, SummaryRowSink& out) {
+    SummaryWriter(trace, rules, out).run();
 }
 
 } // namespace cnp

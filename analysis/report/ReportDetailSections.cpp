@@ -1,11 +1,12 @@
 // The detail behind the headline numbers: ranks of multi-rank runs, kernels per configuration and their
 // changes, insights with evidence, and how every number was obtained.
 #include "core/Units.h"
+#include "metrics/MultiRankSteps.h"
 #include "metrics/PooledKernelDiff.h"
-#include "metrics/PooledKernels.h"
-#include "metrics/RunSummaryReader.h"
 #include "report/Palette.h"
 #include "report/ReportSections.h"
+#include "requests/PooledKernelsRequest.h"
+#include "requests/WorkspaceCategories.h"
 
 #include <algorithm>
 #include <cmath>
@@ -107,7 +108,7 @@ Section ranksSection(const StudyContext& c) {
     for (const auto& run : c.runs) {
         if (run.rankCount < 2)
             continue;
-        const RunSummaryReader reader(c.ws, run.id);
+        const RunSummaryReader reader = summaryReaderOf(c.ws, run.id);
         const auto steps = reader.steps();
         const auto multi = aggregateSteps(steps);
         if (multi.empty())

@@ -3,9 +3,9 @@
 // the raw numbers behind it), figures and notes — built once from the metrics of a workspace. Every
 // writer (HTML, PDF, CSV bundle, JSON) renders this model and only lays it out, so the formats cannot
 // disagree. Strings are UTF-8 and unescaped; writers escape for their format.
-#include "metrics/Ablation.h"
-#include "metrics/Insights.h"
 #include "report/Figure.h"
+#include "requests/AblationRequest.h"
+#include "requests/InsightsRequest.h"
 #include "store/Workspace.h"
 
 #include <optional>

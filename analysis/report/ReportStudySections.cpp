@@ -1,8 +1,8 @@
 // The study's set-up: the configurations (what changed from one to the next, on how many nodes and GPUs,
 // how often) and every run's environment with the release-note checks.
 #include "core/Units.h"
-#include "metrics/EnvironmentChecks.h"
 #include "report/ReportSections.h"
+#include "requests/InsightsRequest.h"
 #include "store/RankHosts.h"
 
 #include <algorithm>

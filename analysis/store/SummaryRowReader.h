@@ -1,8 +1,8 @@
 #pragma once
 // Typed reads of one run's summary rows (docs/schema.md, "Summary tables"). Every column is read into
-// its store/SummaryRows.h member through the table description (store/Tables.h); `*_id` columns come
+// its core/SummaryRows.h member through the table description (store/Tables.h); `*_id` columns come
 // back as their text. Reads precomputed rows only: O(rows read). Order of each result as documented.
-#include "store/SummaryRows.h"
+#include "core/SummaryRows.h"
 
 #include <cstddef>
 #include <cstdint>

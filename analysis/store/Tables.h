@@ -6,9 +6,9 @@
 // rows' INSERTs (RunSummaries) and their readers' column lists (RunSummaryReader).
 // Column order is table order: appending a column is a schema change (and a migration); the frozen v3
 // DDL in tests/data/schema_v3.sql must keep matching (tst_tableschema).
+#include "core/SummaryRows.h"
 #include "core/TraceData.h"
 #include "store/RowTable.h"
-#include "store/SummaryRows.h"
 #include "store/TableSchema.h"
 
 #include <string>
@@ -151,7 +151,7 @@ inline constexpr auto kSteps = [] {
 }();
 
 // ---- Summary tables (written from RunSummaries' rows, store/SummaryRowBuffers; read by
-// store/SummaryRowReader): each column mapped to a member of its store/SummaryRows.h row type.
+// store/SummaryRowReader): each column mapped to a member of its core/SummaryRows.h row type.
 
 inline constexpr auto kSummaryRankRows = [] {
     using namespace detail;

@@ -5,6 +5,7 @@
 #include "store/BatchInserter.h"
 #include "store/ConnectionDefences.h"
 #include "store/JsonText.h"
+#include "store/MetaKeys.h"
 #include "store/QueryWatchdog.h"
 #include "store/Schema.h"
 #include "store/Tables.h"
@@ -389,7 +390,7 @@ std::string Workspace::stringById(std::int64_t id) const {
 
 std::vector<std::string> Workspace::planOrder() const {
     std::vector<std::string> order;
-    if (auto p = meta("plan_order"))
+    if (auto p = meta(std::string(metakeys::kPlanOrder)))
         order = splitCommaList(*p);
     // Configurations not in the plan follow in order of first ingest.
     Statement st(db_, "SELECT config FROM runs GROUP BY config ORDER BY MIN(id)");
@@ -410,7 +411,7 @@ void Workspace::setPlanOrder(const std::vector<std::string>& configs) {
             s += ',';
         s += c;
     }
-    setMeta("plan_order", s);
+    setMeta(std::string(metakeys::kPlanOrder), s);
 }
 
 RunRecord Workspace::readRunRow(Statement& st) const {

@@ -5,6 +5,7 @@
 #include "core/IdRange.h"
 #include "core/InputError.h"
 #include "core/ProgressSink.h"
+#include "core/RunRecord.h"
 #include "core/TraceData.h"
 #include "store/Sqlite.h"
 
@@ -19,15 +20,6 @@
 #include <vector>
 
 namespace cnp {
-
-struct RunRecord {
-    std::int64_t id = 0;
-    RunInfo info;
-    std::int32_t rankCount = 0;
-    std::int64_t kernelCount = 0;
-    std::int64_t eventCount = 0;
-    std::string createdAt; // ISO 8601 UTC
-};
 
 class QueryWatchdog;
 

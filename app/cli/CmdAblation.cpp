@@ -8,7 +8,7 @@
 
 #include "core/CommaList.h"
 #include "core/Units.h"
-#include "metrics/Ablation.h"
+#include "requests/AblationRequest.h"
 #include "store/Workspace.h"
 
 #include <algorithm>

@@ -6,7 +6,7 @@
 
 #include "core/Units.h"
 #include "metrics/Bootstrap.h"
-#include "metrics/RunDiff.h"
+#include "requests/RunDiffRequest.h"
 #include "store/Workspace.h"
 
 #include <iostream>

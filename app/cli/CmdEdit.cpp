@@ -4,7 +4,7 @@
 #include "CommandRegistry.h"
 
 #include "core/CommaList.h"
-#include "metrics/Ablation.h"
+#include "requests/AblationRequest.h"
 #include "store/Workspace.h"
 #include "store/WorkspaceTransactions.h"
 

@@ -6,7 +6,8 @@
 #include "export/ChromeTraceExporter.h"
 #include "export/CsvExporter.h"
 #include "export/RankSubset.h"
-#include "metrics/RunSummaryReader.h"
+#include "metrics/MultiRankSteps.h"
+#include "requests/WorkspaceCategories.h"
 #include "store/Workspace.h"
 #include "store/WorkspaceTransactions.h"
 
@@ -52,7 +53,7 @@ int runExport(const std::vector<std::string>& args) {
     }
     std::unique_ptr<RunSummaryReader> summaries;
     try {
-        summaries = std::make_unique<RunSummaryReader>(ws, rec.id);
+        summaries = std::make_unique<RunSummaryReader>(summaryReaderOf(ws, rec.id));
     } catch (const InputError&) {
         summaries.reset(); // a run without stored summaries: event tables only (noted below)
     }

@@ -4,7 +4,7 @@
 #include "JsonOutput.h"
 #include "TableOutput.h"
 
-#include "metrics/Insights.h"
+#include "requests/InsightsRequest.h"
 #include "store/Workspace.h"
 
 #include <iostream>

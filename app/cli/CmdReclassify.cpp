@@ -2,9 +2,11 @@
 // (or new) rules and rebuild the summaries, without re-reading any trace file.
 #include "ArgParser.h"
 #include "CommandRegistry.h"
+#include "requests/WorkspaceCategories.h"
+#include "store/MetaKeys.h"
 
 #include "metrics/CategoryRules.h"
-#include "metrics/RunSummaries.h"
+#include "requests/SummaryRequests.h"
 #include "store/Workspace.h"
 #include "store/WorkspaceTransactions.h"
 
@@ -21,7 +23,7 @@ int runReclassify(const std::vector<std::string>& args) {
         throw UsageFailure{"--rules and --reset exclude each other"};
     if (p.has("--show")) {
         Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);
-        std::cout << CategoryRules::forWorkspace(ws).toJson() << '\n';
+        std::cout << categoryRulesOf(ws).toJson() << '\n';
         return Ok;
     }
     std::optional<CategoryRules> rules;
@@ -31,9 +33,9 @@ int runReclassify(const std::vector<std::string>& args) {
     const auto runs = ws.runs();
     Transaction tx = writeTransaction(ws);
     if (rules)
-        ws.setMeta(std::string(kCategoryRulesMetaKey), rules->toJson());
+        ws.setMeta(std::string(metakeys::kCategoryRules), rules->toJson());
     else if (p.has("--reset"))
-        ws.setMeta(std::string(kCategoryRulesMetaKey), "");
+        ws.setMeta(std::string(metakeys::kCategoryRules), "");
     for (const auto& r : runs)
         rebuildRunSummaries(ws, r.id);
     tx.commit();

@@ -6,7 +6,8 @@
 #include "TableOutput.h"
 
 #include "core/Units.h"
-#include "metrics/RunSummaryReader.h"
+#include "metrics/MultiRankSteps.h"
+#include "requests/WorkspaceCategories.h"
 #include "store/Workspace.h"
 
 #include <iostream>
@@ -49,7 +50,7 @@ int runStats(const std::vector<std::string>& args) {
         throw UsageFailure{"--top must be >= 0"};
     Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);
     const auto run = ws.runOrThrow(*runName);
-    const RunSummaryReader reader(ws, run.id);
+    const RunSummaryReader reader = summaryReaderOf(ws, run.id);
     auto ranks = reader.ranks();
     const bool excludeOrphans = p.has("--exclude-orphans");
     if (excludeOrphans)

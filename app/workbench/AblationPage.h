@@ -12,7 +12,7 @@
 // configuration's bar (or a waterfall step) opens Compare against the previous configuration.
 // computeAblation() runs on a worker thread; results of superseded requests are dropped.
 #include "WorkbenchPage.h"
-#include "metrics/Ablation.h"
+#include "requests/AblationRequest.h"
 
 #include <QStringList>
 

@@ -2,7 +2,7 @@
 // Every number of an AblationResult as a table beneath the Ablation page's charts, one row per
 // configuration in the chosen order. Display text is formatted for reading; Qt::UserRole returns the
 // raw value (ns as qint64, ratios as double) so sorting and tests see exact numbers.
-#include "metrics/Ablation.h"
+#include "requests/AblationRequest.h"
 
 #include "RowTableModel.h"
 

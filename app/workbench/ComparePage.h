@@ -5,7 +5,7 @@
 // (sortable; filter by class, category, name regex; exact or normalised name matching; numbers sort
 // largest first). Double-clicking a diff row shows that kernel on the timeline, A above B.
 #include "WorkbenchPage.h"
-#include "metrics/RunDiff.h"
+#include "requests/RunDiffRequest.h"
 
 class QComboBox;
 class QCheckBox;

@@ -1,7 +1,7 @@
 #pragma once
 // computeInsights() results as a two-level tree: findings (most severe first, as the analysis orders
 // them) -> their evidence. Columns: finding / evidence text, severity, where (rank, step, time range).
-#include "metrics/Insights.h"
+#include "requests/InsightsRequest.h"
 
 #include <QAbstractItemModel>
 

@@ -2,7 +2,7 @@
 // The kernel diff table of a RunDiffResult: name, category, class, count A/B, total A/B, delta, mean
 // per call A/B and their ratio (KernelDiffRow's), in the analysis' order (|delta| descending). Qt::UserRole
 // holds raw values (ns, counts, strings) for sorting and filtering.
-#include "metrics/RunDiff.h"
+#include "requests/RunDiffRequest.h"
 
 #include "RowTableModel.h"
 

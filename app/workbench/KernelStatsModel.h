@@ -2,7 +2,8 @@
 // Kernel statistics (RunSummaryReader::kernelStats: the cuda_gpu_kern_sum columns) as a table. Display
 // text uses readable units; Qt::UserRole holds the raw number (ns, count, percent) that the proxy sorts
 // by. The CSV export is export/KernelStatsCsv (the same layout as `cnp export`).
-#include "metrics/RunSummaryReader.h"
+#include "metrics/MultiRankSteps.h"
+#include "requests/WorkspaceCategories.h"
 
 #include "RowTableModel.h"
 

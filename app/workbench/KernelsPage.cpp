@@ -11,6 +11,7 @@
 #include "UnitFormat.h"
 #include "WorkspaceSession.h"
 #include "export/KernelStatsCsv.h"
+#include "requests/WorkspaceCategories.h"
 #include "store/RunTimeOrigin.h"
 
 #include <QApplication>
@@ -230,7 +231,7 @@ void KernelsPage::loadStats() {
         this,
         [path, runId, rank]() {
             Workspace ws(path, Workspace::Mode::ReadOnly);
-            return RunSummaryReader(ws, runId).kernelStats(rank);
+            return summaryReaderOf(ws, runId).kernelStats(rank);
         },
         [this, id, rank](TaskOutcome<std::vector<KernelStatRow>>& o) {
             if (id != statsRequest_)

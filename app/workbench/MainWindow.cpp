@@ -19,9 +19,10 @@
 #include "WorkspaceSession.h"
 #include "export/ChromeTraceExporter.h"
 #include "export/CsvExporter.h"
-#include "metrics/RunSummaryReader.h"
+#include "metrics/MultiRankSteps.h"
 #include "report/ReportModel.h"
 #include "report/ReportWriter.h"
+#include "requests/WorkspaceCategories.h"
 #include "store/WorkspaceTransactions.h"
 
 #include <QAction>
@@ -485,7 +486,7 @@ bool MainWindow::exportTrace(const QString& run, const QString& path, bool csv) 
             }
             std::unique_ptr<RunSummaryReader> summaries;
             try {
-                summaries = std::make_unique<RunSummaryReader>(w, id);
+                summaries = std::make_unique<RunSummaryReader>(summaryReaderOf(w, id));
             } catch (const InputError&) {
                 summaries.reset(); // a run without stored summaries: its event tables only
             }

@@ -4,7 +4,7 @@
 // the workspace (storeMfuInputs: meta keys mfu_flops_per_token, mfu_peak_flops) and emits stored(); the
 // ablation then recomputes with them, so the MFU figures come from the analysis, never from here.
 // An empty field is "not set": the runs' metadata decide (and, for the peak, the GPU's default).
-#include "metrics/MfuInputs.h"
+#include "requests/MfuRequest.h"
 
 #include <QWidget>
 

@@ -8,7 +8,8 @@
 #include "UnitFormat.h"
 #include "WorkspaceSession.h"
 
-#include "metrics/RunSummaryReader.h"
+#include "metrics/MultiRankSteps.h"
+#include "requests/WorkspaceCategories.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -148,7 +149,7 @@ void RanksPage::load() {
         this,
         [path = session()->path().toStdString(), runId = run->id]() {
             Workspace ws(path, Workspace::Mode::ReadOnly);
-            return computeRankStepGrid(RunSummaryReader(ws, runId).steps());
+            return computeRankStepGrid(summaryReaderOf(ws, runId).steps());
         },
         [this, id](TaskOutcome<RankStepGrid>& o) {
             if (id != request_)

@@ -6,8 +6,9 @@
 #include "RunMetadataModel.h"
 #include "UnitFormat.h"
 #include "WorkspaceSession.h"
-#include "metrics/Insights.h"
 #include "metrics/OrphanTotals.h"
+#include "requests/InsightsRequest.h"
+#include "requests/WorkspaceCategories.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -141,7 +142,7 @@ void RunPage::showRun(const QString& name) {
             RunChecks c;
             c.insights = computeInsights(ws, name);
             try { // a workspace written before the summaries existed has no orphan figures
-                c.orphans = orphanTotals(RunSummaryReader(ws, runId).ranks());
+                c.orphans = orphanTotals(summaryReaderOf(ws, runId).ranks());
             } catch (const InputError&) {
             }
             return c;

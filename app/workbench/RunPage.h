@@ -3,8 +3,8 @@
 // (RankTableModel), the environment checks and the run's orphan GPU work (work launched before the
 // capture began, the figures of `cnp stats`). Follows the run selected in the workspace dock.
 #include "WorkbenchPage.h"
-#include "metrics/Insights.h"
 #include "metrics/OrphanTotals.h"
+#include "requests/InsightsRequest.h"
 
 #include <QStringList>
 

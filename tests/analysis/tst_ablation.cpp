@@ -4,8 +4,8 @@
 #include "tst_analysis_synthetic.h"
 
 #include "core/InputError.h"
-#include "metrics/Ablation.h"
-#include "metrics/MfuInputs.h"
+#include "requests/AblationRequest.h"
+#include "requests/MfuRequest.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -33,6 +33,33 @@ TraceData steps(const std::string& name, const std::string& config, int n, Ns pe
             s.kernel(g + gemm, g + gemm + other, "misc_kernel", corr++, 0, cpu + 20);
     }
     return std::move(s.t);
+}
+// A step of a pure (workspace-free) ablation input: time, launch-bound idle, gemm and idle exclusive time.
+AblationStepSample sample(Ns time, Ns gemm) {
+    AblationStepSample s;
+    s.time = time;
+    s.breakdown.compute = gemm;
+    s.breakdown.idle = time - gemm;
+    s.exclusive = {{"gemm", gemm}, {"communication", 0}, {"memory", 0}, {"idle", time - gemm}};
+    return s;
+}
+AblationRun pureRun(const std::string& name, const std::string& config,
+                    std::vector<AblationStepSample> steps) {
+    AblationRun r;
+    r.run.id = 0;
+    r.run.info.name = name;
+    r.run.info.config = config;
+    r.run.info.sourceFormat = "cnpt";
+    r.samples.steps = std::move(steps);
+    return r;
+}
+StepSummary stepOf(std::int32_t rank, std::int32_t index, Ns gpuStart, Ns gpuEnd) {
+    StepSummary s;
+    s.rank = rank;
+    s.index = index;
+    s.gpuStart = gpuStart;
+    s.gpuEnd = gpuEnd;
+    return s;
 }
 Ns exclusiveOf(const ExclusiveNs& ex, const std::string& c) {
     for (const auto& [k, v] : ex)
@@ -126,6 +153,79 @@ private slots:
 
     // MFU from the workspace's inputs (the workbench's MFU fields): FLOPs per token x tokens per step over
     // the peak; the peak defaults to the GPU's datasheet figure. By hand: median step 1000 ns, 1000 tokens.
+    // The metric alone, from hand-built inputs and no workspace: A's five steps of 100 ns (80 gemm), B's
+    // five of 50 ns (40 gemm). Speedup of B = 100 / 50 = 2 with a degenerate CI at 2 (every step equal);
+    // attribution B - A: gemm -40, idle -10, total -50; 1e9 / 100 = 1e7 steps/s for A.
+    void pureInputs() {
+        AblationInputs in;
+        in.settings.path = "study.cnpdb";
+        in.settings.planOrder = {"A", "B"};
+        in.categories = CategoryOrder::fromComputePriority({"gemm"});
+        in.runs.push_back(pureRun("a", "A", std::vector<AblationStepSample>(5, sample(100, 80))));
+        in.runs.push_back(pureRun("b", "B", std::vector<AblationStepSample>(5, sample(50, 40))));
+        AblationOptions o;
+        o.resamples = 200;
+        const AblationResult r = computeAblation(in, o);
+        QCOMPARE(r.baseline, std::string("A"));
+        QCOMPARE(r.configs.size(), std::size_t(2));
+        QCOMPARE(r.configs[0].medianStepNs, Ns(100));
+        QCOMPARE(r.configs[0].throughput, 1e7);
+        QCOMPARE(r.configs[0].throughputUnit, std::string("steps/s"));
+        const AblationConfig& b = r.configs[1];
+        QCOMPARE(b.medianStepNs, Ns(50));
+        QCOMPARE(b.speedupVsBaseline.value, 2.0);
+        QVERIFY(b.speedupVsBaseline.hasCi);
+        QCOMPARE(b.speedupVsBaseline.ci95.lo, 2.0);
+        QCOMPARE(b.attributionTotalNs, Ns(-50));
+        QCOMPARE(exclusiveOf(*b.attributionVsPreviousNs, "gemm"), Ns(-40));
+        QCOMPARE(exclusiveOf(*b.attributionVsPreviousNs, "idle"), Ns(-10));
+        // Skipping the first 4 steps leaves one sample per configuration: no CI.
+        o.skipFirstSteps = 4;
+        QVERIFY(!computeAblation(in, o).configs[1].hasCi);
+        // The settings name the workspace in errors.
+        o.baseline = "C";
+        try {
+            computeAblation(in, o);
+            QFAIL("an unknown baseline was accepted");
+        } catch (const InputError& e) {
+            QCOMPARE(e.file(), std::string("study.cnpdb"));
+        }
+    }
+
+    // A two-rank snapshot reduced to samples: step 0 lasts 120 (rank 1 is slowest, its launch-bound gap of
+    // 15 counts, rank 0's gap of 7 does not); step 1 lasts 90 (rank 0; its gap is waiting-on-data: 0).
+    void samplesOfASnapshot() {
+        RunSnapshot s;
+        for (std::int32_t rank : {0, 1}) {
+            RankSummary r;
+            r.rank = rank;
+            r.counts.cpuRange = 3;
+            r.window = Interval{0, 300};
+            s.ranks.push_back(r);
+        }
+        s.steps = {stepOf(0, 0, 0, 100), stepOf(0, 1, 200, 290), stepOf(1, 0, 0, 120),
+                   stepOf(1, 1, 200, 280)};
+        auto gap = [](std::int32_t rank, std::int32_t step, Ns len, const char* state) {
+            IdleGap g;
+            g.rank = rank;
+            g.stepIndex = step;
+            g.end = len;
+            g.cpuState = state;
+            return g;
+        };
+        s.gaps = {gap(1, 0, 15, "launch-bound"), gap(0, 0, 7, "launch-bound"),
+                  gap(0, 1, 5, "waiting-on-data")};
+        const AblationRunSamples a = ablationSamplesOf(s);
+        QVERIFY(!a.wholeTrace);
+        QCOMPARE(a.steps.size(), std::size_t(2));
+        QCOMPARE(a.steps[0].time, Ns(120));
+        QCOMPARE(a.steps[0].launchBoundNs, Ns(15));
+        QCOMPARE(a.steps[1].time, Ns(90));
+        QCOMPARE(a.steps[1].launchBoundNs, Ns(0));
+        QCOMPARE(a.cpuRanges, std::int64_t(6));
+        QCOMPARE(a.windowNs, Ns(600));
+    }
+
     void workspaceMfuInputs() {
         Workspace w(dir.filePath("mfu.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
         TraceData t = steps("h", "H", 5, 1000, 800, 0);

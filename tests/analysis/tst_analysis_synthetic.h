@@ -5,8 +5,9 @@
 #include "ingest/IngestPipeline.h"
 #include "metrics/Categoriser.h"
 #include "metrics/CategoryRules.h"
-#include "metrics/RunSummaries.h"
 #include "metrics/StepDetector.h"
+#include "requests/SummaryRequests.h"
+#include "requests/WorkspaceCategories.h"
 #include "store/Workspace.h"
 
 #include <string>
@@ -100,7 +101,7 @@ public:
 // Normalises, categorises (workspace rules), detects steps, inserts and summarises, like ingest().
 inline std::int64_t storeRun(Workspace& ws, TraceData t) {
     normaliseTrace(t);
-    categoriseKernels(t, CategoryRules::forWorkspace(ws));
+    categoriseKernels(t, categoryRulesOf(ws));
     detectSteps(t, StepPattern{});
     Transaction tx(ws.db());
     const auto id = ws.insertRun(t);

@@ -8,6 +8,7 @@
 #include "ingest/IngestPipeline.h"
 #include "metrics/Categoriser.h"
 #include "metrics/CategoryRules.h"
+#include "store/MetaKeys.h"
 #include "store/Workspace.h"
 
 #include <QTemporaryDir>
@@ -246,7 +247,7 @@ private slots:
         QTemporaryDir dir;
         const std::string path = dir.filePath("ws.cnpdb").toStdString();
         Workspace ws(path, Workspace::Mode::CreateIfMissing);
-        ws.setMeta(std::string(kCategoryRulesMetaKey),
+        ws.setMeta(std::string(metakeys::kCategoryRules),
                    "{\"rules\":[{\"category\":\"evil\",\"pattern\":\"^(.)*z$\"}]}");
         TraceData t;
         t.info.name = "long names";

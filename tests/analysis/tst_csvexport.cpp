@@ -8,7 +8,8 @@
 #include "export/CsvExporter.h"
 #include "export/CsvWriter.h"
 #include "ingest/IngestPipeline.h"
-#include "metrics/RunSummaryReader.h"
+#include "metrics/MultiRankSteps.h"
+#include "requests/WorkspaceCategories.h"
 #include "store/Workspace.h"
 
 #include <QFile>
@@ -233,7 +234,7 @@ void TestCsvExport::nsysRunTablesAndSummaries() {
     req.runName = "saxpy";
     const auto runId = ingest(ws, req).runId;
     const TraceData trace = ws.loadRun(runId);
-    const RunSummaryReader summaries(ws, runId);
+    const RunSummaryReader summaries = summaryReaderOf(ws, runId);
     const QString out = dir.filePath("csv");
     const auto res = CsvExporter(trace, &summaries).write(out.toStdString());
     QVERIFY(res.notes.empty());

@@ -4,7 +4,7 @@
 #include "TestTraces.h"
 
 #include "ingest/IngestPipeline.h"
-#include "metrics/EnvironmentChecks.h"
+#include "requests/InsightsRequest.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

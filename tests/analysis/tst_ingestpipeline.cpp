@@ -4,7 +4,7 @@
 
 #include "core/InputError.h"
 #include "ingest/IngestPipeline.h"
-#include "metrics/RunSummaries.h"
+#include "requests/SummaryRequests.h"
 #include "store/Workspace.h"
 #include "timeline/TimelineLoader.h"
 #include "timeline/TimelineOverview.h"

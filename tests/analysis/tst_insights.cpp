@@ -5,7 +5,7 @@
 
 #include "core/Units.h"
 #include "ingest/IngestPipeline.h"
-#include "metrics/Insights.h"
+#include "requests/InsightsRequest.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

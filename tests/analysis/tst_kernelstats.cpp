@@ -3,7 +3,8 @@
 // sample stddev sqrt(500/3); with rank 1's 50 -> all ranks mean 30, median 30, stddev sqrt(250).
 #include "tst_analysis_synthetic.h"
 
-#include "metrics/RunSummaryReader.h"
+#include "metrics/MultiRankSteps.h"
+#include "requests/WorkspaceCategories.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -58,7 +59,7 @@ private slots:
     void perRank() {
         QFETCH(int, rank);
         QFETCH(QString, name);
-        const RunSummaryReader r(*ws, runId);
+        const RunSummaryReader r = summaryReaderOf(*ws, runId);
         const auto rows = r.kernelStats(rank);
         auto it = std::find_if(rows.begin(), rows.end(),
                                [&](const KernelStatRow& k) { return k.name == name.toStdString(); });
@@ -76,7 +77,7 @@ private slots:
     }
 
     void orderingAndLimit() {
-        const RunSummaryReader r(*ws, runId);
+        const RunSummaryReader r = summaryReaderOf(*ws, runId);
         const auto rows = r.kernelStats(0, 1);
         QCOMPARE(rows.size(), std::size_t{1});
         QCOMPARE(QString::fromStdString(rows[0].name), QStringLiteral("gemm_a")); // largest total first
@@ -84,7 +85,7 @@ private slots:
     }
 
     void launchStats() {
-        const RunSummaryReader r(*ws, runId);
+        const RunSummaryReader r = summaryReaderOf(*ws, runId);
         const auto ranks = r.ranks();
         QCOMPARE(ranks.size(), std::size_t{2});
         const auto& l = ranks[0].launch;

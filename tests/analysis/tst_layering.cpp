@@ -5,6 +5,9 @@
 // Also: RapidJSON is included only through analysis/core/RapidJson.h, which compiles it without the one
 // UBSan check its parser trips on every parse (docs/testing.md "Findings"); a direct include elsewhere
 // makes every sanitized parse through that file abort.
+// And the layers of analysis/ include only what lies below them (docs/architecture.md, "Layers"): core/
+// nothing but itself, metrics/ core/ only (pure: no store/, no SQLite), store/ core/ only, requests/ (the
+// one place that reads through the store and computes through the metrics) both.
 #include "TestPaths.h"
 #include <QtTest>
 
@@ -137,6 +140,19 @@ std::vector<int> rapidJsonIncludes(const std::string& src) {
     return lines;
 }
 
+// The analysis/ folders a project include names ("metrics/Ablation.h" -> "metrics"), with its line.
+std::vector<std::pair<int, std::string>> projectIncludes(const std::string& src) {
+    static const std::regex re("^\\s*#\\s*include\\s*\"([a-z]+)/");
+    std::vector<std::pair<int, std::string>> out;
+    std::istringstream in(src);
+    std::string l;
+    std::smatch m;
+    for (int n = 1; std::getline(in, l); ++n)
+        if (std::regex_search(l, m, re))
+            out.emplace_back(n, m[1].str());
+    return out;
+}
+
 std::string readFile(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     std::ostringstream s;
@@ -156,6 +172,8 @@ private slots:
     void rapidJsonIncludesFound_data();
     void rapidJsonIncludesFound();
     void rapidJsonOnlyThroughCore();
+    void layerIncludesOnlyBelow_data();
+    void layerIncludesOnlyBelow();
 };
 
 void TestLayering::scannerFindsSql_data() {
@@ -254,6 +272,47 @@ void TestLayering::rapidJsonOnlyThroughCore() {
     QVERIFY(files > 200);
     QVERIFY2(failures.isEmpty(),
              qPrintable("RapidJSON included directly (use core/RapidJson.h):\n" + failures.join('\n')));
+}
+
+void TestLayering::layerIncludesOnlyBelow_data() {
+    QTest::addColumn<QString>("layer");
+    QTest::addColumn<QStringList>("allowed"); // besides the layer itself
+    QTest::newRow("core") << "core" << QStringList{};
+    QTest::newRow("metrics") << "metrics" << QStringList{"core"};
+    QTest::newRow("store") << "store" << QStringList{"core"};
+    QTest::newRow("plan") << "plan" << QStringList{"core"};
+    QTest::newRow("requests") << "requests" << QStringList{"core", "metrics", "store"};
+    QTest::newRow("import") << "import" << QStringList{"core", "store"};
+    QTest::newRow("timeline") << "timeline" << QStringList{"core", "metrics", "store"};
+    QTest::newRow("synth") << "synth" << QStringList{"core", "store"};
+    QTest::newRow("export") << "export" << QStringList{"core", "metrics", "requests", "store"};
+    QTest::newRow("report") << "report" << QStringList{"core", "export", "metrics", "requests", "store"};
+    QTest::newRow("ingest") << "ingest"
+                            << QStringList{"core", "import", "metrics", "requests", "store", "timeline"};
+    QTest::newRow("launch") << "launch" << QStringList{"core", "ingest", "plan", "store"};
+}
+
+void TestLayering::layerIncludesOnlyBelow() {
+    QFETCH(QString, layer);
+    QFETCH(QStringList, allowed);
+    allowed << layer;
+    const fs::path dir = fs::path(testpaths::sourceDir().toStdString()) / "analysis" / layer.toStdString();
+    QVERIFY2(fs::is_directory(dir), qPrintable(QString::fromStdString(dir.string())));
+    QStringList failures;
+    int files = 0;
+    for (const auto& e : fs::recursive_directory_iterator(dir)) {
+        const std::string ext = e.path().extension().string();
+        if (!e.is_regular_file() || (ext != ".cpp" && ext != ".h"))
+            continue;
+        ++files;
+        for (const auto& [line, folder] : projectIncludes(readFile(e.path())))
+            if (!allowed.contains(QString::fromStdString(folder)))
+                failures << QString::fromStdString(e.path().filename().string() + ":" + std::to_string(line) +
+                                                   " includes " + folder + "/");
+    }
+    QVERIFY(files > 0);
+    QVERIFY2(failures.isEmpty(),
+             qPrintable(layer + "/ reaches a layer it must not:\n" + failures.join('\n')));
 }
 
 QTEST_GUILESS_MAIN(TestLayering)

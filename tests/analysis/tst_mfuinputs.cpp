@@ -1,7 +1,7 @@
 // MFU inputs (analysis/metrics/MfuInputs): stored in the workspace's meta, refused when hostile, and the
 // precedence that picks each configuration's FLOPs per step and peak; MFU values by hand.
 #include "core/InputError.h"
-#include "metrics/MfuInputs.h"
+#include "requests/MfuRequest.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -4,7 +4,7 @@
 #include "RepeatFixture.h"
 
 #include "metrics/PooledKernelDiff.h"
-#include "metrics/PooledKernels.h"
+#include "requests/PooledKernelsRequest.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -2,7 +2,7 @@
 #include "tst_analysis_synthetic.h"
 
 #include "core/InputError.h"
-#include "metrics/RunDiff.h"
+#include "requests/RunDiffRequest.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -4,9 +4,11 @@
 // docs/metrics.md; step
 // windows via the correlation ids of the cuda_runtime calls inside each ProfilerStep range).
 #include "TestPaths.h"
+#include "store/MetaKeys.h"
 #include "tst_analysis_synthetic.h"
 
-#include "metrics/RunSummaryReader.h"
+#include "metrics/MultiRankSteps.h"
+#include "requests/WorkspaceCategories.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -46,7 +48,7 @@ private slots:
     }
     void ranks() {
         QFETCH(int, rank);
-        const RunSummaryReader r(*ws, runId);
+        const RunSummaryReader r = summaryReaderOf(*ws, runId);
         const auto all = r.ranks();
         QCOMPARE(all.size(), std::size_t{2});
         const auto& s = all[static_cast<std::size_t>(rank)];
@@ -72,7 +74,7 @@ private slots:
     }
 
     void multiRankSteps() {
-        const RunSummaryReader r(*ws, runId);
+        const RunSummaryReader r = summaryReaderOf(*ws, runId);
         const auto steps = r.steps();
         QCOMPARE(steps.size(), std::size_t{4});
         const auto m = aggregateSteps(steps);
@@ -105,12 +107,12 @@ private slots:
         {
             Transaction tx(w.db());
             w.setMeta(
-                std::string(kCategoryRulesMetaKey),
+                std::string(metakeys::kCategoryRules),
                 "{\"rules\":[{\"category\":\"mine\",\"pattern\":\"sgemm|weird\"}],\"fallback\":\"rest\"}");
             rebuildRunSummaries(w, id);
             tx.commit();
         }
-        const RunSummaryReader r(w, id);
+        const RunSummaryReader r = summaryReaderOf(w, id);
         std::map<std::string, std::string> cat;
         for (const auto& k : r.kernelStats(-1))
             cat[k.name] = k.category;
@@ -144,7 +146,7 @@ private slots:
         s.kernel(1000, 3000, "sgemm", 1).memcpy(3000, 3500, 2).api(2900, 2950, "cudaMemcpyAsync", 2);
         s.memset(1500, 1600);
         const auto id = storeRun(*ws, s.t);
-        const auto ranks = RunSummaryReader(*ws, id).ranks();
+        const auto ranks = summaryReaderOf(*ws, id).ranks();
         QCOMPARE(ranks.size(), std::size_t{1});
         const auto& r = ranks.front();
         QCOMPARE(r.orphans.count, std::int64_t{1});
@@ -161,7 +163,7 @@ private slots:
     // The real trace has no orphan (python over the JSON: every kernel/memcpy/memset correlation is
     // carried by a cuda_runtime call), so both windows are the same.
     void noOrphansInRealTrace() {
-        for (const auto& r : RunSummaryReader(*ws, runId).ranks()) {
+        for (const auto& r : summaryReaderOf(*ws, runId).ranks()) {
             QCOMPARE(r.orphans.count, std::int64_t{0});
             QCOMPARE(r.orphans.launchedWindow, r.window);
         }

@@ -2,8 +2,9 @@
 // real ingest, and the configuration effects the study file documents, measured by the ablation.
 #include "core/InputError.h"
 #include "ingest/IngestPipeline.h"
-#include "metrics/Ablation.h"
-#include "metrics/RunSummaryReader.h"
+#include "metrics/MultiRankSteps.h"
+#include "requests/AblationRequest.h"
+#include "requests/WorkspaceCategories.h"
 #include "store/Workspace.h"
 #include "synth/StudyGenerator.h"
 

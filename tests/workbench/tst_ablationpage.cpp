@@ -10,8 +10,8 @@
 #include "TestPaths.h"
 #include "UnitFormat.h"
 #include "WorkspaceSession.h"
-#include "metrics/Ablation.h"
-#include "metrics/MfuInputs.h"
+#include "requests/AblationRequest.h"
+#include "requests/MfuRequest.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

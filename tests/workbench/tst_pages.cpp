@@ -16,10 +16,11 @@
 #include "UnitFormat.h"
 #include "WorkspaceDock.h"
 #include "WorkspaceSession.h"
-#include "metrics/Insights.h"
-#include "metrics/RunDiff.h"
-#include "metrics/RunSummaryReader.h"
+#include "metrics/MultiRankSteps.h"
 #include "report/Palette.h"
+#include "requests/InsightsRequest.h"
+#include "requests/RunDiffRequest.h"
+#include "requests/WorkspaceCategories.h"
 
 #include <QAbstractItemModelTester>
 #include <QLabel>
@@ -66,7 +67,7 @@ void TestPages::kernelsPage() {
     w.workspaceDock()->selectRun(QStringLiteral("base"));
     QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && page->model()->rowCount() > 0, 20000);
     Workspace ws(demo_.toStdString(), Workspace::Mode::ReadOnly);
-    const auto expected = RunSummaryReader(ws, ws.findRun("base")->id).kernelStats(-1);
+    const auto expected = summaryReaderOf(ws, ws.findRun("base")->id).kernelStats(-1);
     QCOMPARE(page->model()->rowCount(), int(expected.size()));
     for (size_t i = 0; i < expected.size(); ++i) {
         QCOMPARE(page->model()->rows()[i].name, expected[i].name);

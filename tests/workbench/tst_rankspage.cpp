@@ -8,7 +8,8 @@
 #include "RanksPage.h"
 #include "WorkspaceDock.h"
 #include "ingest/IngestPipeline.h"
-#include "metrics/RunSummaryReader.h"
+#include "metrics/MultiRankSteps.h"
+#include "requests/WorkspaceCategories.h"
 #include "synth/StudyGenerator.h"
 
 #include <QAbstractItemModelTester>
@@ -62,7 +63,7 @@ void TestRanksPage::initTestCase() {
     req.runName = "cluster";
     req.config = "Base";
     const auto res = ingest(ws, req);
-    steps_ = RunSummaryReader(ws, res.runId).steps();
+    steps_ = summaryReaderOf(ws, res.runId).steps();
     QCOMPARE(steps_.size(), std::size_t(16)); // 4 ranks x 4 steps
 }
 

@@ -4,6 +4,7 @@
 #include "ElidedLabel.h"
 #include "UnitFormat.h"
 #include "metrics/CategoryRules.h"
+#include "requests/WorkspaceCategories.h"
 #include "store/Workspace.h"
 #include "timeline/EventDetails.h"
 #include "timeline/RangeStatistics.h"
@@ -831,8 +832,8 @@ void TimelinePage::setWorkspace(std::shared_ptr<cnp::Workspace> ws) {
     d_->resetRunView();
     d_->viewA->setModel(nullptr);
     d_->viewB->setModel(nullptr);
-    d_->computePriority = d_->ws ? CategoryRules::forWorkspace(*d_->ws).computePriority()
-                                 : CategoryRules::defaults().computePriority();
+    d_->computePriority =
+        d_->ws ? categoryRulesOf(*d_->ws).computePriority() : CategoryRules::defaults().computePriority();
     refreshRuns();
     d_->viewB->hide();
 }

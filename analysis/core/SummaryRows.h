@@ -80,4 +80,17 @@ struct SummarySyncRow {
     std::int64_t startNs = 0, endNs = 0, dtohBytes = 0;
 };
 
+// Where the summary rows of one run go as they are computed (metrics/RunSummaries.h): the store's
+// SummaryRowBuffers binds them for writing; a test may keep them as they are.
+class SummaryRowSink {
+public:
+    virtual ~SummaryRowSink() = default;
+    virtual void add(const SummaryRankRow& r) = 0;
+    virtual void add(const SummaryStepRow& r) = 0;
+    virtual void add(const SummaryExclusiveRow& r) = 0;
+    virtual void add(const SummaryKernelRow& r) = 0;
+    virtual void add(const SummaryGapRow& r) = 0;
+    virtual void add(const SummarySyncRow& r) = 0;
+};
+
 } // namespace cnp

@@ -1,13 +1,11 @@
 #pragma once
-// Read side of the summary tables written by RunSummaries (docs/schema.md, "Summary tables").
-// Every query reads precomputed rows only (O(ranks + steps + kernel names)); raw events are never
-// scanned. Times in integer ns.
+// What a run's summaries say, as plain values (docs/metrics.md; stored as docs/schema.md, "Summary
+// tables"): per rank, per step, per kernel name, per idle gap and per blocking sync. The store reads them
+// (store/RunSummaryReader.h), the metrics compute from them. Times in integer ns.
+#include "core/Interval.h"
 #include "core/TraceData.h"
-#include "metrics/Breakdown.h"
-#include "metrics/Intervals.h"
-#include "store/SummaryRowReader.h"
-#include "store/Workspace.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -129,30 +127,5 @@ struct BlockingSync {
     std::int64_t dtohBytes = 0; // the device-to-host copy its thread issued just before, 0 = none
     Ns length() const { return end - start; }
 };
-
-class RunSummaryReader {
-public:
-    // Throws InputError when the run has no summaries (a workspace written before they existed).
-    RunSummaryReader(const Workspace& ws, std::int64_t runId);
-    std::vector<RankSummary> ranks() const;
-    // All steps of all ranks ordered by (rank, index); rank >= 0 restricts to one rank.
-    std::vector<StepSummary> steps(std::int32_t rank = -1) const;
-    // Kernel statistics of one rank, or of all ranks together (rank = -1), by total time descending.
-    // limit 0 = all rows.
-    std::vector<KernelStatRow> kernelStats(std::int32_t rank = -1, std::size_t limit = 0) const;
-    // Every idle gap at least minLengthNs long (gaps under 10 us are never stored), longest first.
-    std::vector<IdleGap> idleGaps(Ns minLengthNs) const;
-    // Every CPU-blocking stream/event synchronisation inside a step, longest first.
-    std::vector<BlockingSync> blockingSyncs() const;
-
-private:
-    ExclusiveNs exclusive(std::int32_t rank, std::int32_t step) const;
-    SummaryRowReader rows_;
-    CategoryOrder order_; // exclusive-priority order of the workspace's rules, read once
-};
-
-// Groups per-rank steps by index into multi-rank steps (only indexes with GPU work on every rank that
-// has steps). O(steps log steps).
-std::vector<MultiRankStep> aggregateSteps(const std::vector<StepSummary>& steps);
 
 } // namespace cnp

@@ -1,8 +1,6 @@
-#include "metrics/RunSummaryReader.h"
+#include "store/RunSummaryReader.h"
 
 #include "core/InputError.h"
-#include "metrics/Breakdown.h"
-#include "metrics/CategoryRules.h"
 #include "store/SummaryTables.h"
 
 #include <algorithm>
@@ -94,9 +92,8 @@ ExclusiveNs exclusiveOf(std::vector<SummaryExclusiveRow> rows, CategoryOrder ord
 
 } // namespace
 
-RunSummaryReader::RunSummaryReader(const Workspace& ws, std::int64_t runId)
-    : rows_(ws, runId),
-      order_(CategoryOrder::fromComputePriority(CategoryRules::forWorkspace(ws).computePriority())) {
+RunSummaryReader::RunSummaryReader(const Workspace& ws, std::int64_t runId, CategoryOrder order)
+    : rows_(ws, runId), order_(std::move(order)) {
     if (!runHasSummaries(ws, runId))
         throw InputError(ws.path(),
                          "run id " + std::to_string(runId) +
@@ -188,51 +185,6 @@ std::vector<BlockingSync> RunSummaryReader::blockingSyncs() const {
     std::vector<BlockingSync> out;
     for (SummarySyncRow& y : rows_.syncs())
         out.push_back({y.rank, y.stepIndex, std::move(y.api), y.startNs, y.endNs, y.dtohBytes});
-    return out;
-}
-
-std::vector<MultiRankStep> aggregateSteps(const std::vector<StepSummary>& steps) {
-    std::map<std::int32_t, std::vector<const StepSummary*>> byIndex;
-    std::map<std::int32_t, int> stepRanks;
-    for (const auto& s : steps) {
-        stepRanks[s.rank] = 1;
-        if (s.hasGpu())
-            byIndex[s.index].push_back(&s);
-    }
-    const auto rankCount = stepRanks.size();
-    std::vector<MultiRankStep> out;
-    for (const auto& [index, v] : byIndex) {
-        if (v.size() != rankCount)
-            continue; // a step some rank has no GPU work for: not comparable across ranks
-        MultiRankStep m;
-        m.index = index;
-        m.ranks = static_cast<std::int32_t>(v.size());
-        Ns minLen = v.front()->length(), minEnd = v.front()->gpuEnd, maxEnd = v.front()->gpuEnd;
-        m.slowest = v.front();
-        m.lastToFinishRank = v.front()->rank;
-        m.mostExposedCommRank = v.front()->rank;
-        m.mostExposedCommNs = v.front()->breakdown.communication;
-        for (const auto* s : v) {
-            if (s->length() > m.slowest->length())
-                m.slowest = s;
-            minLen = std::min(minLen, s->length());
-            if (s->gpuEnd > maxEnd) {
-                maxEnd = s->gpuEnd;
-                m.lastToFinishRank = s->rank;
-            }
-            minEnd = std::min(minEnd, s->gpuEnd);
-            if (s->breakdown.communication > m.mostExposedCommNs) {
-                m.mostExposedCommNs = s->breakdown.communication;
-                m.mostExposedCommRank = s->rank;
-            }
-        }
-        m.name = m.slowest->name;
-        m.stepTimeNs = m.slowest->length();
-        m.slowestRank = m.slowest->rank;
-        m.skewNs = m.stepTimeNs - minLen;
-        m.finishSpreadNs = maxEnd - minEnd;
-        out.push_back(m);
-    }
     return out;
 }
 

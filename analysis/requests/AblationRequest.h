@@ -1,0 +1,14 @@
+#pragma once
+// The ablation of a workspace (metrics/Ablation.h): its settings, runs and the summaries of the compared
+// configurations' runs read in one read transaction, one run's summaries in memory at a time.
+#include "metrics/Ablation.h"
+#include "store/Workspace.h"
+
+namespace cnp {
+
+// Throws as the metric does (InputError naming the workspace).
+AblationResult computeAblation(const Workspace& ws, const AblationOptions& options = {});
+// The workspace's choice (meta key `ablation_source`), Trace when unset.
+AblationSource workspaceAblationSource(const Workspace& ws);
+
+} // namespace cnp

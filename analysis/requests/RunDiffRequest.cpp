@@ -1,0 +1,20 @@
+#include "requests/RunDiffRequest.h"
+
+#include "requests/WorkspaceCategories.h"
+#include "store/RunSnapshotReader.h"
+#include "store/Workspace.h"
+#include "store/WorkspaceTransactions.h"
+
+namespace cnp {
+
+RunDiffResult diffRuns(const Workspace& ws, const std::string& runA, const std::string& runB,
+                       const RunDiffOptions& options) {
+    const auto snapshot = readSnapshot(ws);
+    const RunRecord a = ws.runOrThrow(runA), b = ws.runOrThrow(runB);
+    const CategoryOrder order = categoryOrderOf(categoryRulesOf(ws));
+    RunSnapshotParts parts;
+    parts.kernels = parts.steps = true;
+    return diffRuns(readRunSnapshot(ws, a, order, parts), readRunSnapshot(ws, b, order, parts), options);
+}
+
+} // namespace cnp

@@ -1,0 +1,14 @@
+#pragma once
+// The difference of two stored runs (metrics/RunDiff.h), their summaries read in one read transaction.
+#include "metrics/RunDiff.h"
+#include "store/Workspace.h"
+
+#include <string>
+
+namespace cnp {
+
+// Throws InputError when a run does not exist or has no summaries.
+RunDiffResult diffRuns(const Workspace& ws, const std::string& runA, const std::string& runB,
+                       const RunDiffOptions& options = {});
+
+} // namespace cnp

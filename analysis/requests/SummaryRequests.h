@@ -1,0 +1,18 @@
+#pragma once
+// Building a stored run's summaries (metrics/RunSummaries.h) and storing them (store/SummaryRowBuffers.h).
+// Both must run inside the caller's write transaction; the tables are created when missing.
+#include "core/TraceData.h"
+#include "store/Workspace.h"
+
+#include <cstdint>
+
+namespace cnp {
+
+// `trace` must be the normalised, categorised trace stored as run `runId`. O(n log n).
+void buildRunSummaries(Workspace& ws, std::int64_t runId, const TraceData& trace);
+
+// Re-categorises run `runId` with the workspace's current rules (updating the stored kernel
+// categories) and rebuilds its summaries, without re-reading any source file.
+void rebuildRunSummaries(Workspace& ws, std::int64_t runId);
+
+} // namespace cnp
