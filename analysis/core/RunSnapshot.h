@@ -16,13 +16,13 @@ namespace cnp {
 struct RunSnapshot {
     RunRecord run;
     std::map<std::string, std::string> attributes; // table run_attributes (log.*, plan.*, ...)
-    std::vector<RankSummary> ranks;                 // by rank
-    std::vector<StepSummary> steps;                 // every rank's steps, by (rank, index)
-    std::vector<KernelStatRow> kernels;             // all ranks together, by total time descending
+    std::vector<RankSummary> ranks;                // by rank
+    std::vector<StepSummary> steps;                // every rank's steps, by (rank, index)
+    std::vector<KernelStatRow> kernels;            // all ranks together, by total time descending
     // Kernel statistics of single ranks, for the ranks a request asked for (RunSnapshotParts::rankKernels).
     std::map<std::int32_t, std::vector<KernelStatRow>> rankKernels;
-    std::vector<IdleGap> gaps;            // every stored gap (>= 10 us), longest first
-    std::vector<BlockingSync> syncs;      // longest first
+    std::vector<IdleGap> gaps;                      // every stored gap (>= 10 us), longest first
+    std::vector<BlockingSync> syncs;                // longest first
     std::optional<std::int32_t> mostRanksOnOneHost; // nullopt: no rank rows (or not asked for)
 
     // The value of attribute `key`, nullopt when unset.

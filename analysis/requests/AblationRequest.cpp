@@ -21,7 +21,8 @@ AblationResult computeAblation(const Workspace& ws, const AblationOptions& optio
     summaries.ranks = summaries.steps = summaries.gaps = true;
     for (const auto& run : runs) {
         AblationRun r{run, ws.runAttributes(run.id), {}};
-        const bool isCompared = std::find(compared.begin(), compared.end(), run.info.config) != compared.end();
+        const bool isCompared =
+            std::find(compared.begin(), compared.end(), run.info.config) != compared.end();
         if (isCompared && run.eventCount > 0) // an untraced run (log figures only) has no summaries
             r.samples = ablationSamplesOf(readRunSnapshot(ws, run, in.categories, summaries));
         in.runs.push_back(std::move(r));

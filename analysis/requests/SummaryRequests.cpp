@@ -13,7 +13,8 @@ namespace cnp {
 
 namespace {
 
-void buildRunSummaries(Workspace& ws, std::int64_t runId, const TraceData& trace, const CategoryRules& rules) {
+void buildRunSummaries(Workspace& ws, std::int64_t runId, const TraceData& trace,
+                       const CategoryRules& rules) {
     SummaryRowBuffers rows;
     computeRunSummaries(trace, rules, rows);
     rows.write(ws, runId);

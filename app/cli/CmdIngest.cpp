@@ -7,12 +7,31 @@
 #include "ingest/IngestPipeline.h"
 #include "store/Workspace.h"
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 namespace cnp::cli {
 namespace {
+
+// Test hook (docs/testing.md, "Interrupting a command"): with CNP_TEST_PAUSE_INGEST set, the ingest's first
+// progress report says so on stderr and waits for Ctrl-C (at most 120 s), so that a test interrupts an
+// ingest in the middle of its work whatever the machine's speed. Called from any ingest thread.
+void pauseForInterruptOnce() {
+    static const bool enabled = std::getenv("CNP_TEST_PAUSE_INGEST") != nullptr;
+    static std::atomic<bool> done{false};
+    if (!enabled || done.exchange(true))
+        return;
+    std::fputs("cnp ingest: paused for a signal (CNP_TEST_PAUSE_INGEST)\n", stderr);
+    std::fflush(stderr);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (!interruptRequested() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
 
 int runIngest(const std::vector<std::string>& args) {
     ArgParser p({"--run", "--config", "--repeat", "--tokens-per-step", "--flops-per-step", "--peak-flops"},
@@ -38,7 +57,11 @@ int runIngest(const std::vector<std::string>& args) {
         // Ctrl-C (main's handler raises interruptFlag()) cancels cleanly: the transaction rolls back and the
         // workspace stays as it was.
         ProgressBar bar("ingest");
-        ProgressSink sink{[&](double f) { bar.update(f); }, &interruptFlag()};
+        ProgressSink sink{[&](double f) {
+                              pauseForInterruptOnce();
+                              bar.update(f);
+                          },
+                          &interruptFlag()};
         res = ingest(ws, req, sink);
     } catch (...) {
         // A workspace this command created for a failed ingest is removed again: nothing half-made stays.
