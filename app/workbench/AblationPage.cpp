@@ -8,6 +8,9 @@
 #include "MfuInputsBar.h"
 #include "UnitFormat.h"
 #include "WorkspaceSession.h"
+#include "WorkspaceWriter.h"
+
+#include "store/MetaKeys.h"
 
 #include <QComboBox>
 #include <QGridLayout>
@@ -64,6 +67,7 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
     sourceBox_->setToolTip(tr("The compared figure: the traced step windows, or the step times the runs' own "
                               "logs reported (cnp run; cnp edit --throughput)"));
     auto* orderButton = new QPushButton(tr("Configurations…"));
+    orderButton_ = orderButton;
     orderButton->setToolTip(tr("Choose which configurations to show and their order"));
     controls->addWidget(new QLabel(tr("Metric:")));
     controls->addWidget(metricBox_);
@@ -144,7 +148,11 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
     connect(session, &WorkspaceSession::workspaceChanged, this, [this]() {
         baseline_.clear();
         order_.clear();
+        updateWritable();
     });
+    for (QWidget* w : {static_cast<QWidget*>(sourceBox_), static_cast<QWidget*>(orderButton)})
+        w->setProperty("writableToolTip", w->toolTip());
+    updateWritable();
     // A bar of the value chart or a step of the waterfall opens Compare: that configuration vs the one
     // before it in the chart's order.
     for (ChartView* c : {valueChart_, waterfallChart_})
@@ -214,25 +222,43 @@ void AblationPage::setOrder(const QStringList& configs) {
     order_ = configs;
     if (!order_.isEmpty() && !order_.contains(baseline_))
         baseline_.clear();
-    if (Workspace* ws = session()->workspace(); ws && !configs.isEmpty()) {
-        std::vector<std::string> plan;
-        for (const QString& c : configs)
-            plan.push_back(c.toStdString());
-        try {
-            ws->setPlanOrder(plan);
-        } catch (const std::exception& e) {
-            showMessage(tr("Cannot store the configuration order:\n%1").arg(QString::fromUtf8(e.what())));
-            return;
-        }
-        session()->reload(); // runs and colours follow the plan
+    if (configs.isEmpty() || !session()->canWrite()) {
+        recompute();
+        return;
     }
-    recompute();
+    std::vector<std::string> plan;
+    for (const QString& c : configs)
+        plan.push_back(c.toStdString());
+    // The chosen order becomes the workspace's plan order; runs and colours follow it once stored.
+    session()->writer()->submit(
+        tr("Storing the configuration order"), [plan](Workspace& ws) { ws.setPlanOrder(plan); },
+        [this](const QString& error) {
+            if (!error.isEmpty()) {
+                showMessage(tr("Cannot store the configuration order:\n%1").arg(error));
+                return;
+            }
+            recompute();
+        });
 }
 
 void AblationPage::setSource(AblationSource source) {
-    if (Workspace* ws = session()->workspace())
-        ws->setMeta("ablation_source", toString(source));
-    recompute();
+    session()->writer()->submit(
+        tr("Storing the compared figure"),
+        [source](Workspace& ws) { ws.setMeta(std::string(metakeys::kAblationSource), toString(source)); },
+        [this](const QString& error) {
+            if (!error.isEmpty())
+                showMessage(tr("Cannot store the compared figure:\n%1").arg(error));
+            else
+                recompute();
+        });
+}
+
+void AblationPage::updateWritable() {
+    const QString why = session()->readOnlyReason();
+    for (QWidget* w : {static_cast<QWidget*>(sourceBox_), static_cast<QWidget*>(orderButton_)}) {
+        w->setEnabled(why.isEmpty());
+        w->setToolTip(why.isEmpty() ? w->property("writableToolTip").toString() : why);
+    }
 }
 
 QString AblationPage::warningsText() const {
@@ -286,7 +312,14 @@ void AblationPage::recompute() {
     }
     AblationOptions options;
     options.baseline = baseline_.toStdString();
-    const AblationSource source = workspaceAblationSource(*session()->workspace());
+    AblationSource source = AblationSource::Trace;
+    try {
+        source = workspaceAblationSource(*session()->workspace());
+    } catch (const std::exception& e) {
+        showMessage(tr("Cannot read the workspace:\n%1").arg(QString::fromUtf8(e.what())));
+        markReady();
+        return;
+    }
     sourceBox_->setCurrentIndex(source == AblationSource::Log ? 1 : 0);
     options.source = source;
     for (const QString& c : order_)

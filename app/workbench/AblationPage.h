@@ -18,6 +18,7 @@
 
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QStackedWidget;
 class QTableView;
 class QCPBars;
@@ -72,6 +73,8 @@ protected:
 
 private:
     void recompute();
+    // Enables the controls that write (source, order) only where the workspace can be written.
+    void updateWritable();
     void showResult();
     void showMessage(const QString& text);
     void drawValueChart();
@@ -88,6 +91,7 @@ private:
     QComboBox* metricBox_;
     QComboBox* baselineBox_;
     QComboBox* sourceBox_;
+    QPushButton* orderButton_ = nullptr;
     MfuInputsBar* mfuBar_;
     QLabel* summary_;
     QLabel* warnings_;

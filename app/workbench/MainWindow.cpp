@@ -17,6 +17,7 @@
 #include "TimelineHostPage.h"
 #include "WorkspaceDock.h"
 #include "WorkspaceSession.h"
+#include "WorkspaceWriter.h"
 #include "export/ChromeTraceExporter.h"
 #include "export/CsvExporter.h"
 #include "metrics/MultiRankSteps.h"
@@ -102,6 +103,14 @@ MainWindow::MainWindow(QWidget* parent)
     // The dock reloads its tree on runsChanged (connected first): fit it to the names once per opened
     // workspace, not on the live re-reads that follow.
     connect(session_, &WorkspaceSession::workspaceChanged, this, [this]() { fitDockPending_ = true; });
+    // Every edit runs on the writer's worker: the status bar says which, the edit actions wait for it.
+    connect(session_->writer(), &WorkspaceWriter::busyChanged, this, [this](bool busy, const QString& what) {
+        if (busy)
+            statusBar()->showMessage(what + QStringLiteral("…"));
+        else
+            statusBar()->clearMessage();
+        updateRunActions();
+    });
     connect(session_, &WorkspaceSession::runsChanged, this, [this]() {
         if (std::exchange(fitDockPending_, false))
             fitDockToNames();
@@ -184,6 +193,7 @@ void MainWindow::createPages() {
 
 void MainWindow::createActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->setToolTipsVisible(true); // a disabled edit says why (read-only workspace)
     file->addAction(tr("&New Workspace…"), QKeySequence::New, this, &MainWindow::newWorkspace);
     file->addAction(tr("&Open Workspace…"), QKeySequence::Open, this, &MainWindow::openWorkspaceDialog);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
@@ -238,6 +248,7 @@ void MainWindow::createActions() {
     createViewMenu(view);
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
+    run->setToolTipsVisible(true);
     renameAction_ = run->addAction(tr("&Rename…"), QKeySequence(Qt::Key_F2), this, &MainWindow::renameRun);
     relabelAction_ = run->addAction(tr("Change &Configuration…"), QKeySequence(Qt::CTRL | Qt::Key_L), this,
                                     &MainWindow::relabelRun);
@@ -586,34 +597,24 @@ void MainWindow::dropEvent(QDropEvent* e) {
 
 void MainWindow::updateRunActions() {
     const bool haveRun = session_->isOpen() && !dock_->selectedRun().isEmpty();
-    const bool idle = !ingest_->isRunning() && !editing_;
-    renameAction_->setEnabled(haveRun && idle);
-    relabelAction_->setEnabled(haveRun && idle);
-    removeAction_->setEnabled(haveRun && idle);
-    importAction_->setEnabled(session_->isOpen() && idle);
-    importFolderAction_->setEnabled(session_->isOpen() && idle);
+    const bool idle = !ingest_->isRunning() && !session_->writer()->isBusy();
+    const bool writable = session_->canWrite();
+    renameAction_->setEnabled(haveRun && idle && writable);
+    relabelAction_->setEnabled(haveRun && idle && writable);
+    removeAction_->setEnabled(haveRun && idle && writable);
+    importAction_->setEnabled(writable && idle);
+    importFolderAction_->setEnabled(writable && idle);
+    // A disabled action says why where the workspace is read-only (its menu shows tooltips).
+    const QString why = session_->readOnlyReason();
+    for (QAction* a : {renameAction_, relabelAction_, removeAction_, importAction_, importFolderAction_})
+        a->setToolTip(why); // empty: Qt's default, the action's text
 }
 
 void MainWindow::editWorkspace(const QString& what, std::function<void(Workspace&)> edit) {
-    editing_ = true;
-    updateRunActions();
-    const std::string path = session_->path().toStdString();
-    statusBar()->showMessage(what + QStringLiteral("…"));
-    runInBackground<bool>(
-        this,
-        [path, edit = std::move(edit)]() {
-            Workspace ws(path, Workspace::Mode::ReadWrite);
-            edit(ws);
-            return true;
-        },
-        [this, what](TaskOutcome<bool>& o) {
-            editing_ = false;
-            statusBar()->clearMessage();
-            if (!o.value)
-                showError(what, o.error);
-            session_->reload();
-            updateRunActions();
-        });
+    session_->writer()->submit(what, std::move(edit), [this, what](const QString& error) {
+        if (!error.isEmpty())
+            showError(what, error);
+    });
 }
 
 void MainWindow::renameRun() {

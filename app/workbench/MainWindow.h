@@ -132,7 +132,6 @@ private:
     QString lastError_;
     bool persist_ = true;
     bool fitDockPending_ = false;
-    bool editing_ = false;
 };
 
 } // namespace cnp::wb

@@ -2,6 +2,8 @@
 
 #include "ElidedLabel.h"
 #include "WorkspaceSession.h"
+#include "WorkspaceWriter.h"
+
 #include "metrics/GpuPeakFlops.h"
 
 #include <QComboBox>
@@ -10,7 +12,9 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
+
 #include <QVBoxLayout>
+#include <initializer_list>
 
 #include <cmath>
 #include <exception>
@@ -83,6 +87,10 @@ MfuInputsBar::MfuInputsBar(WorkspaceSession* session, QWidget* parent)
     row->addWidget(apply_);
     row->addStretch(1);
     rows->addWidget(basis_); // its own line: at 1024 px the inputs leave no room beside them
+    for (QWidget* w : std::initializer_list<QWidget*>{flopsPerToken_, gpuBox_, peak_, apply_})
+        w->setProperty("writableToolTip", w->toolTip());
+    connect(session_, &WorkspaceSession::workspaceChanged, this, &MfuInputsBar::updateWritable);
+    updateWritable();
     connect(gpuBox_, &QComboBox::activated, this, &MfuInputsBar::presetChosen);
     connect(apply_, &QPushButton::clicked, this, &MfuInputsBar::store);
     for (QLineEdit* e : {flopsPerToken_, peak_}) {
@@ -93,7 +101,7 @@ MfuInputsBar::MfuInputsBar(WorkspaceSession* session, QWidget* parent)
 
 void MfuInputsBar::load() {
     MfuInputs in;
-    if (Workspace* ws = session_->workspace()) {
+    if (const Workspace* ws = session_->workspace()) {
         try {
             in = workspaceMfuInputs(*ws);
         } catch (const std::exception& e) {
@@ -130,16 +138,22 @@ void MfuInputsBar::store() {
         }
         return;
     }
-    Workspace* ws = session_->workspace();
-    if (!ws)
-        return;
-    try {
-        storeMfuInputs(*ws, in);
-    } catch (const std::exception& e) {
-        basis_->setFullText(tr("Cannot store the MFU inputs: %1").arg(QString::fromUtf8(e.what())));
-        return;
+    session_->writer()->submit(
+        tr("Storing the MFU inputs"), [in](Workspace& ws) { storeMfuInputs(ws, in); },
+        [this](const QString& error) {
+            if (!error.isEmpty())
+                basis_->setFullText(tr("Cannot store the MFU inputs: %1").arg(error));
+            else
+                emit stored();
+        });
+}
+
+void MfuInputsBar::updateWritable() {
+    const QString why = session_->readOnlyReason();
+    for (QWidget* w : std::initializer_list<QWidget*>{flopsPerToken_, gpuBox_, peak_, apply_}) {
+        w->setEnabled(why.isEmpty());
+        w->setToolTip(why.isEmpty() ? w->property("writableToolTip").toString() : why);
     }
-    emit stored();
 }
 
 void MfuInputsBar::presetChosen(int index) {

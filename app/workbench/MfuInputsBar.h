@@ -1,7 +1,8 @@
 #pragma once
 // The MFU inputs on the Ablation page (issue 15.9): model FLOPs per token and the peak FLOP/s of one GPU,
 // with a preset per known GPU (knownGpuPeaks(), analysis/metrics/GpuPeakFlops.h). Set stores them in
-// the workspace (storeMfuInputs: meta keys mfu_flops_per_token, mfu_peak_flops) and emits stored(); the
+// the workspace (storeMfuInputs through the session's WorkspaceWriter: meta keys mfu_flops_per_token,
+// mfu_peak_flops) and emits stored() once they are; the
 // ablation then recomputes with them, so the MFU figures come from the analysis, never from here.
 // An empty field is "not set": the runs' metadata decide (and, for the peak, the GPU's default).
 #include "requests/MfuRequest.h"
@@ -35,6 +36,8 @@ signals:
 private:
     void store();
     void presetChosen(int index);
+    // The fields and Set work only where the workspace can be written (else disabled, tooltip: why).
+    void updateWritable();
     WorkspaceSession* session_;
     QLineEdit* flopsPerToken_;
     QComboBox* gpuBox_;

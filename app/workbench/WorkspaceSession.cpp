@@ -1,5 +1,7 @@
 #include "WorkspaceSession.h"
 
+#include "WorkspaceWriter.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
@@ -12,17 +14,20 @@
 namespace cnp::wb {
 
 namespace {
-// Read-write where possible; a read-only workspace (file, folder or mount) opens for reading, and the
-// edits that need writing report "workspace is read-only" on their own connection.
-std::shared_ptr<Workspace> openWorkspace(const std::string& path, bool create) {
+// The GUI thread's connection only reads. A writing open first creates a missing workspace and upgrades
+// an older schema, and tells whether the workspace can be written at all: where it cannot (a read-only
+// file, folder or mount) *readOnlyReason says why and the workspace is only read.
+std::shared_ptr<const Workspace> openWorkspace(const std::string& path, bool create,
+                                               QString* readOnlyReason) {
+    readOnlyReason->clear();
     try {
-        return std::make_shared<Workspace>(path, create ? Workspace::Mode::CreateIfMissing
-                                                        : Workspace::Mode::ReadWrite);
-    } catch (const ReadOnlyWorkspace&) {
+        Workspace(path, create ? Workspace::Mode::CreateIfMissing : Workspace::Mode::ReadWrite);
+    } catch (const ReadOnlyWorkspace& e) {
         if (!std::filesystem::exists(path))
             throw; // a new workspace in a read-only folder: nothing to read
-        return std::make_shared<Workspace>(path, Workspace::Mode::ReadOnly);
+        *readOnlyReason = QString::fromStdString(e.what());
     }
+    return std::make_shared<const Workspace>(path, Workspace::Mode::ReadOnly);
 }
 
 constexpr int kDebounceMs = 300; // an ingest commits in bursts; re-read once they settle
@@ -36,7 +41,8 @@ bool sameCatalogue(const std::vector<RunRecord>& a, const std::vector<RunRecord>
 } // namespace
 
 WorkspaceSession::WorkspaceSession(QObject* parent)
-    : QObject(parent), watcher_(new QFileSystemWatcher(this)), debounce_(new QTimer(this)) {
+    : QObject(parent), writer_(new WorkspaceWriter(this)), watcher_(new QFileSystemWatcher(this)),
+      debounce_(new QTimer(this)) {
     debounce_->setSingleShot(true);
     debounce_->setInterval(kDebounceMs);
     connect(debounce_, &QTimer::timeout, this, &WorkspaceSession::reloadIfChanged);
@@ -86,10 +92,12 @@ WorkspaceSession::~WorkspaceSession() = default;
 
 bool WorkspaceSession::open(const QString& path, bool create, QString* error) {
     try {
-        auto ws = openWorkspace(path.toStdString(), create);
+        QString readOnlyReason;
+        auto ws = openWorkspace(path.toStdString(), create, &readOnlyReason);
         auto runs = ws->runs();
         auto plan = ws->planOrder();
         ws_ = std::move(ws);
+        readOnlyReason_ = std::move(readOnlyReason);
         runs_ = std::move(runs);
         plan_ = std::move(plan);
         path_ = path;
@@ -109,6 +117,7 @@ void WorkspaceSession::close() {
     if (!ws_)
         return;
     ws_.reset();
+    readOnlyReason_.clear();
     runs_.clear();
     plan_.clear();
     path_.clear();

@@ -1,12 +1,12 @@
 #pragma once
-// The workspace open in the window: its path, a GUI-thread connection for small metadata reads, and
-// the cached run list (Workspace::runs(), in plan order). Pages read runs() and start their own
-// background queries on separate connections. generation() increases whenever the workspace or its
-// runs change, so a page can drop results of a query started before the change.
-// The session watches the workspace file, its -wal file and its folder (the -wal file comes and goes):
-// a change another process makes (`cnp ingest` while the window is open) re-reads the run catalogue
-// after a short debounce, and runsChanged() is emitted only when the catalogue really differs (the
-// pages' own overview caching writes to the file too).
+// The workspace open in the window: its path, a read-only GUI-thread connection for small metadata reads,
+// the one writer of its changes (WorkspaceWriter: worker thread, own connection), and the cached run list
+// (Workspace::runs(), in plan order). Pages read runs() and start their own background queries on separate
+// connections. generation() increases whenever the workspace or its runs change, so a page can drop results
+// of a query started before the change. The session watches the workspace file, its -wal file and its folder
+// (the -wal file comes and goes): a change another process makes (`cnp ingest` while the window is open)
+// re-reads the run catalogue after a short debounce, and runsChanged() is emitted only when the catalogue
+// really differs (the pages' own overview caching writes to the file too).
 #include "store/Workspace.h"
 
 #include <QObject>
@@ -20,6 +20,8 @@ class QFileSystemWatcher;
 class QTimer;
 
 namespace cnp::wb {
+
+class WorkspaceWriter;
 
 class WorkspaceSession : public QObject {
     Q_OBJECT
@@ -42,10 +44,16 @@ public:
     const std::vector<std::string>& planOrder() const { return plan_; }
     // Names of the runs of `config`, in plan order.
     QStringList runsOf(const QString& config) const;
-    // The GUI-thread connection (small reads only); null when closed.
-    Workspace* workspace() const { return ws_.get(); }
+    // The GUI-thread connection (read-only; small reads only); null when closed.
+    const Workspace* workspace() const { return ws_.get(); }
+    // Every change to the workspace goes through it.
+    WorkspaceWriter* writer() const { return writer_; }
+    // Why the open workspace cannot be changed (its file, folder or mount is read-only), as the tooltip of
+    // a disabled control; empty when it can be (or when none is open).
+    QString readOnlyReason() const { return readOnlyReason_; }
+    bool canWrite() const { return isOpen() && readOnlyReason_.isEmpty(); }
     // Shared with pages that keep their own reference (the timeline page).
-    std::shared_ptr<Workspace> sharedWorkspace() const { return ws_; }
+    std::shared_ptr<const Workspace> sharedWorkspace() const { return ws_; }
     quint64 generation() const { return generation_; }
 
 public slots:
@@ -63,7 +71,9 @@ private:
     // Reads runs and plan; false (and the cache unchanged) when the read fails.
     bool readCatalogue(std::vector<RunRecord>* runs, std::vector<std::string>* plan) const;
 
-    std::shared_ptr<Workspace> ws_;
+    std::shared_ptr<const Workspace> ws_;
+    WorkspaceWriter* writer_;
+    QString readOnlyReason_;
     QFileSystemWatcher* watcher_;
     QTimer* debounce_;
     QString path_;

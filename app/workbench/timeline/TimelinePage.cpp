@@ -58,7 +58,7 @@ QString html(const std::string& s) {
 class TimelinePageImpl {
 public:
     TimelinePage* q = nullptr;
-    std::shared_ptr<cnp::Workspace> ws;
+    std::shared_ptr<const cnp::Workspace> ws;
     std::vector<std::string> computePriority;
     std::map<std::int64_t, std::shared_ptr<const TimelineModel>> cache; // loaded runs
     std::map<std::int64_t, std::shared_ptr<std::atomic<bool>>> loading; // run -> cancel flag
@@ -822,7 +822,7 @@ TimelinePage::~TimelinePage() {
     QObject::disconnect(d_->detailsDock, nullptr, this, nullptr);
 }
 
-void TimelinePage::setWorkspace(std::shared_ptr<cnp::Workspace> ws) {
+void TimelinePage::setWorkspace(std::shared_ptr<const cnp::Workspace> ws) {
     for (auto& [run, flag] : d_->loading)
         flag->store(true);
     d_->loading.clear();

@@ -28,7 +28,7 @@ public:
 
     // The workspace whose runs this page shows. The page keeps a reference; the loader thread opens
     // its own read-only connection to the same file.
-    void setWorkspace(std::shared_ptr<cnp::Workspace> ws);
+    void setWorkspace(std::shared_ptr<const cnp::Workspace> ws);
     // Re-reads the run list of the workspace into the run picker and the compare choice (after an
     // ingest, a rename or a removal), keeping the loaded runs and the current choices.
     void refreshRuns();
