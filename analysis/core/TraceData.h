@@ -1,11 +1,12 @@
 #pragma once
 // In-memory form of one run (all its ranks) between an importer and the workspace.
-// Invariants every importer guarantees before handing a TraceData to Workspace::addRun:
+// Invariants every importer guarantees before handing a TraceData to the ingest (ingest/IngestPipeline.h):
 //  - all times are int64 nanoseconds on one absolute clock (Unix epoch ns where the source allows it);
 //  - end >= start for every event (events with negative duration are skipped and counted);
 //  - string fields are ids into `strings`; id 0 is "";
 //  - `rank` fields index into `ranks` by RankInfo::rank value (not by vector position).
-// Event vectors need not be sorted; Workspace::addRun sorts each by (rank, start).
+// Event vectors need not be sorted: the ingest's normaliseTrace sorts each by (rank, start) before
+// Workspace::insertEvents stores them.
 #include "core/StringTable.h"
 
 #include <cstdint>
@@ -100,7 +101,7 @@ struct ApiCall {
 };
 
 // A CPU-side range: cpu_op, user_annotation, python_function or NVTX push/pop/start-end.
-// depth = nesting depth on its thread (0 = outermost), computed by Workspace::addRun when left -1.
+// depth = nesting depth on its thread (0 = outermost), computed by the ingest's normaliseTrace when left -1.
 struct CpuRange {
     Ns start = 0, end = 0;
     std::int64_t pid = 0, tid = 0;

@@ -1,22 +1,25 @@
 #include "store/RunTimeOrigin.h"
 
+#include "store/Schema.h"
 #include "store/Sqlite.h"
 #include "store/Workspace.h"
 
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace cnp {
 
 namespace {
 
-std::optional<Ns> minOver(const Workspace& ws, std::int64_t runId, const char* table, const char* column) {
+std::optional<Ns> minOver(const Workspace& ws, std::int64_t runId, std::string_view table,
+                          const char* column) {
     const IdRange rows = ws.eventRows(runId, table);
     if (rows.empty())
         return std::nullopt;
-    Statement st(ws.db(),
-                 std::string("SELECT MIN(") + column + ") FROM " + table + " WHERE id BETWEEN ? AND ?");
+    Statement st(ws.db(), std::string("SELECT MIN(") + column + ") FROM " + std::string(table) +
+                              " WHERE id BETWEEN ? AND ?");
     st.bind(1, rows.first).bind(2, rows.last);
     if (!st.step() || st.isNull(0))
         return std::nullopt;
@@ -31,7 +34,7 @@ Ns runTimeOrigin(const Workspace& ws, std::int64_t runId) {
         if (v)
             origin = origin ? std::min(*origin, *v) : *v;
     };
-    for (const char* table : {"kernels", "memcpys", "memsets", "gpu_annotations", "api_calls", "cpu_ranges"})
+    for (std::string_view table : schema::spanEventTables())
         take(minOver(ws, runId, table, "start_ns"));
     take(minOver(ws, runId, "counters", "ts_ns"));
     // The steps row draws a step from its GPU start when it has one, else from its CPU start.

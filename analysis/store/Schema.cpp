@@ -47,10 +47,26 @@ const EventTable* findEventTable(std::string_view name) {
     return nullptr;
 }
 
+const std::vector<std::string_view>& spanEventTables() {
+    static const std::vector<std::string_view> tables = [] {
+        std::vector<std::string_view> out;
+        for (const auto& t : eventTables())
+            if (t.sortKey == "start_ns")
+                out.push_back(t.name);
+        return out;
+    }();
+    return tables;
+}
+
 const std::vector<std::string_view>& perRunTables() {
-    static const std::vector<std::string_view> tables = {
-        "kernels", "memcpys",  "memsets", "api_calls", "cpu_ranges", "gpu_annotations",
-        "flows",   "counters", "steps",   "ranks",     "run_rows",   "run_attributes"};
+    static const std::vector<std::string_view> tables = [] {
+        std::vector<std::string_view> out;
+        for (const auto& t : eventTables())
+            out.push_back(t.name);
+        for (std::string_view other : {"steps", "ranks", "run_rows", "run_attributes"})
+            out.push_back(other);
+        return out;
+    }();
     return tables;
 }
 

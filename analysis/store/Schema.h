@@ -23,7 +23,10 @@ struct EventTable {
 const std::vector<EventTable>& eventTables();
 // The event table named `name`, nullptr when it is not one.
 const EventTable* findEventTable(std::string_view name);
-// Every table with a run_id column (rows deleted with their run).
+// The event tables whose rows span [start_ns, end_ns) (kernels, memcpys, memsets, api_calls, cpu_ranges,
+// gpu_annotations), in eventTables() order: every event table but flows and counters.
+const std::vector<std::string_view>& spanEventTables();
+// Every table with a run_id column (rows deleted with their run): the event tables, then the others.
 const std::vector<std::string_view>& perRunTables();
 
 } // namespace cnp::schema

@@ -9,6 +9,7 @@
 #include "store/QueryWatchdog.h"
 #include "store/Schema.h"
 #include "store/Tables.h"
+#include "store/WorkspaceProbe.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -177,7 +178,7 @@ void Workspace::open(Mode mode) {
         tables = queryInt(db_, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table'");
     }
     refuseForeignObjects(db_, path_);
-    if (tables > 0 && queryInt(db_, "SELECT COUNT(*) FROM sqlite_schema WHERE name = 'meta'") == 0)
+    if (tables > 0 && !hasWorkspaceTables(db_))
         throw InputError(path_, "not a CNP workspace (an SQLite file without the workspace tables)");
     if (!readOnly_)
         configureWriter(tables == 0);

@@ -3,6 +3,7 @@
 #include "core/InputError.h"
 #include "store/RankQueries.h"
 #include "store/RunEventReader.h"
+#include "store/Schema.h"
 #include "store/WorkspaceTransactions.h"
 #include "timeline/TimelineBuilder.h"
 
@@ -60,8 +61,7 @@ TimelineModel loadTimeline(const Workspace& ws, std::int64_t runId, const Progre
                              " is no longer in the workspace (removed after the run list was read)");
     // Progress denominator: rows of the run over every table read below.
     std::int64_t total = 0;
-    const char* tables[] = {"kernels", "memcpys", "memsets", "gpu_annotations", "api_calls", "cpu_ranges"};
-    for (const char* t : tables)
+    for (std::string_view t : schema::spanEventTables())
         total += ws.eventRows(runId, t).size();
     std::int64_t done = 0;
     const double loadShare = 0.85; // the rest is TimelineBuilder::build

@@ -18,12 +18,14 @@
 #include "WorkspaceDock.h"
 #include "WorkspaceSession.h"
 #include "WorkspaceWriter.h"
+
 #include "export/ChromeTraceExporter.h"
 #include "export/CsvExporter.h"
 #include "metrics/MultiRankSteps.h"
 #include "report/ReportModel.h"
 #include "report/ReportWriter.h"
 #include "requests/WorkspaceCategories.h"
+#include "store/WorkspaceProbe.h"
 #include "store/WorkspaceTransactions.h"
 
 #include <QAction>
@@ -587,8 +589,8 @@ void MainWindow::dropEvent(QDropEvent* e) {
     if (paths.isEmpty())
         return;
     e->acceptProposedAction();
-    // A dropped workspace opens; anything else is ingested.
-    if (paths.size() == 1 && paths.front().endsWith(QLatin1String(".cnpdb"))) {
+    // A dropped workspace (whatever its name: store/WorkspaceProbe.h) opens; anything else is ingested.
+    if (paths.size() == 1 && isWorkspaceFile(paths.front().toStdString())) {
         openWorkspace(paths.front());
         return;
     }

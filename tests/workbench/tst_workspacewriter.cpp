@@ -69,7 +69,8 @@ private slots:
         QVERIFY(session.findRun(QStringLiteral("second")));
         QVERIFY(!session.findRun(QStringLiteral("base")));
         QTRY_VERIFY(!session.writer()->isBusy());
-        session.writer()->submit(QStringLiteral("restore"), [](Workspace& ws) { ws.renameRun("second", "base"); });
+        session.writer()->submit(QStringLiteral("restore"),
+                                 [](Workspace& ws) { ws.renameRun("second", "base"); });
         QTRY_VERIFY_WITH_TIMEOUT(session.findRun(QStringLiteral("base")), 30000);
     }
 
@@ -111,8 +112,9 @@ private slots:
                      qPrintable(s->readOnlyReason()));
             QCOMPARE(s->runs().size(), std::size_t(2)); // it still reads
             QString refused;
-            s->writer()->submit(QStringLiteral("rename"), [](Workspace& x) { x.renameRun("base", "x"); },
-                                [&](const QString& e) { refused = e; });
+            s->writer()->submit(
+                QStringLiteral("rename"), [](Workspace& x) { x.renameRun("base", "x"); },
+                [&](const QString& e) { refused = e; });
             QCOMPARE(refused, s->readOnlyReason()); // at once, nothing queued
             QVERIFY(!s->writer()->isBusy());
             for (const QString& text : {QStringLiteral("&Rename…"), QStringLiteral("Re&move")}) {
