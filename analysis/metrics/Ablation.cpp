@@ -420,6 +420,65 @@ void addFigureWarnings(AblationResult& res) {
     }
 }
 
+// The median of the compared figure (returned unrounded) and its bootstrap CI, or why there is none.
+double setMedianAndCi(AblationConfig& ac, const std::vector<std::vector<Ns>>& byRun, const Bootstrap& bs,
+                      AblationSource source) {
+    const auto figure = asDoubles(pooled(byRun));
+    const double med = Bootstrap::median(figure);
+    ac.medianStepNs = std::llround(med);
+    ac.tracedMedianStepNs = std::llround(Bootstrap::median(asDoubles(ac.stepTimesNs)));
+    const std::size_t n = figure.size();
+    ac.hasCi = n >= kMinSamplesForCi;
+    const char* what = source == AblationSource::Trace ? "steps" : "runs with a log figure";
+    if (ac.hasCi) {
+        const auto ci = bs.medianCi(asGroups(byRun));
+        ac.ciLoNs = std::llround(ci.lo);
+        ac.ciHiNs = std::llround(ci.hi);
+    } else {
+        ac.ciLoNs = ac.ciHiNs = ac.medianStepNs;
+        ac.ciMissingReason = std::string("too few ") + what + " (" + std::to_string(n) + " < " +
+                             std::to_string(kMinSamplesForCi) + ")";
+    }
+    return med;
+}
+
+// Throughput and MFU from the median of the compared figure (`medianNs`); a log's own throughput when
+// the log source is compared and the log reported one.
+void setThroughputAndMfu(AblationConfig& ac, double medianNs, const std::vector<const AblationRun*>& runs,
+                         const MfuInputs& mfuInputs, const AblationOptions& opt, AblationSource source) {
+    const double sec = medianNs / 1e9;
+    const double tokens = tokensOf(runs, opt.tokensPerStep);
+    const double optionFlops = opt.flopsPerStep > 0 ? opt.flopsPerStep : opt.flopsPerToken * tokens;
+    ac.mfuBasis = resolveMfuBasis(optionFlops, opt.peakFlops, mfuInputs, tokens, recordsOf(runs));
+    const double perStep = tokens > 0 ? tokens : 1.0;
+    ac.throughputUnit = tokens > 0 ? "tokens/s" : "steps/s";
+    ac.throughput = sec > 0 ? perStep / sec : 0;
+    // Throughput is monotone decreasing in step time, so the step-time CI maps to its CI exactly.
+    ac.throughputCiLo = ac.ciHiNs > 0 ? perStep / (static_cast<double>(ac.ciHiNs) / 1e9) : ac.throughput;
+    ac.throughputCiHi = ac.ciLoNs > 0 ? perStep / (static_cast<double>(ac.ciLoNs) / 1e9) : ac.throughput;
+    if (source == AblationSource::Log && ac.log && ac.log->throughput > 0) {
+        ac.throughput = ac.throughputCiLo = ac.throughputCiHi = ac.log->throughput;
+        ac.throughputUnit = ac.log->throughputUnit;
+    }
+    ac.mfu = modelFlopsUtilisation(ac.mfuBasis, sec, ac.worldSize);
+}
+
+// Configuration k against the baseline (speedup) and against k - 1 (gain, attribution by category).
+void setComparisons(AblationResult& res, std::size_t k, std::size_t baseK,
+                    const std::vector<std::vector<std::vector<Ns>>>& compared, const Bootstrap& bs) {
+    auto& ac = res.configs[k];
+    ac.speedupVsBaseline = ratio(bs, compared[baseK], compared[k]);
+    if (k == 0)
+        return;
+    const auto& prev = res.configs[k - 1];
+    ac.gainVsPrevious = ratio(bs, compared[k - 1], compared[k]);
+    ExclusiveNs attr;
+    for (std::size_t i = 0; i < ac.exclusiveMeanNs.size(); ++i)
+        attr.emplace_back(res.categories[i], ac.exclusiveMeanNs[i].second - prev.exclusiveMeanNs[i].second);
+    ac.attributionVsPreviousNs = std::move(attr);
+    ac.attributionTotalNs = ac.meanStepNs - prev.meanStepNs;
+}
+
 } // namespace
 
 std::vector<std::string> ablationConfigurations(const WorkspaceSettings& settings,
@@ -485,46 +544,13 @@ AblationResult computeAblation(const AblationInputs& in, const AblationOptions& 
     std::string unit;
     for (std::size_t k = 0; k < res.configs.size(); ++k) {
         auto& ac = res.configs[k];
-        const auto& byRun = compared[k];
-        const auto figure = asDoubles(pooled(byRun));
-        const double med = Bootstrap::median(figure);
-        ac.medianStepNs = std::llround(med);
-        ac.tracedMedianStepNs = std::llround(Bootstrap::median(asDoubles(ac.stepTimesNs)));
-        const std::size_t n = figure.size();
-        ac.hasCi = n >= kMinSamplesForCi;
-        const char* what = res.source == AblationSource::Trace ? "steps" : "runs with a log figure";
-        if (ac.hasCi) {
-            const auto ci = bs.medianCi(asGroups(byRun));
-            ac.ciLoNs = std::llround(ci.lo);
-            ac.ciHiNs = std::llround(ci.hi);
-        } else {
-            ac.ciLoNs = ac.ciHiNs = ac.medianStepNs;
-            ac.ciMissingReason = std::string("too few ") + what + " (" + std::to_string(n) + " < " +
-                                 std::to_string(kMinSamplesForCi) + ")";
-        }
+        const double med = setMedianAndCi(ac, compared[k], bs, res.source);
         if (!samples[k].empty())
             setMeans(ac, samples[k], res.categories);
         else // untraced configuration compared by its log figures: no breakdown
             for (const auto& cat : res.categories)
                 ac.exclusiveMeanNs.emplace_back(cat, 0);
-
-        // Throughput and MFU from the median of the compared figure; a log's own throughput when the log
-        // source is compared and the log reported one.
-        const double sec = med / 1e9;
-        const double tokens = tokensOf(byConfig[ac.config], opt.tokensPerStep);
-        const double optionFlops = opt.flopsPerStep > 0 ? opt.flopsPerStep : opt.flopsPerToken * tokens;
-        ac.mfuBasis =
-            resolveMfuBasis(optionFlops, opt.peakFlops, mfuInputs, tokens, recordsOf(byConfig[ac.config]));
-        const double perStep = tokens > 0 ? tokens : 1.0;
-        ac.throughputUnit = tokens > 0 ? "tokens/s" : "steps/s";
-        ac.throughput = sec > 0 ? perStep / sec : 0;
-        // Throughput is monotone decreasing in step time, so the step-time CI maps to its CI exactly.
-        ac.throughputCiLo = ac.ciHiNs > 0 ? perStep / (static_cast<double>(ac.ciHiNs) / 1e9) : ac.throughput;
-        ac.throughputCiHi = ac.ciLoNs > 0 ? perStep / (static_cast<double>(ac.ciLoNs) / 1e9) : ac.throughput;
-        if (res.source == AblationSource::Log && ac.log && ac.log->throughput > 0) {
-            ac.throughput = ac.throughputCiLo = ac.throughputCiHi = ac.log->throughput;
-            ac.throughputUnit = ac.log->throughputUnit;
-        }
+        setThroughputAndMfu(ac, med, byConfig[ac.config], mfuInputs, opt, res.source);
         if (unit.empty())
             unit = ac.throughputUnit;
         else if (unit != ac.throughputUnit)
@@ -532,19 +558,7 @@ AblationResult computeAblation(const AblationInputs& in, const AblationOptions& 
                              "throughputs in different units (" + res.configs.front().config + ": " + unit +
                                  ", " + ac.config + ": " + ac.throughputUnit +
                                  "); give --tokens-per-step or record tokens per step for every run");
-        ac.mfu = modelFlopsUtilisation(ac.mfuBasis, sec, ac.worldSize);
-
-        ac.speedupVsBaseline = ratio(bs, compared[baseK], byRun);
-        if (k > 0) {
-            const auto& prev = res.configs[k - 1];
-            ac.gainVsPrevious = ratio(bs, compared[k - 1], byRun);
-            ExclusiveNs attr;
-            for (std::size_t i = 0; i < ac.exclusiveMeanNs.size(); ++i)
-                attr.emplace_back(res.categories[i],
-                                  ac.exclusiveMeanNs[i].second - prev.exclusiveMeanNs[i].second);
-            ac.attributionVsPreviousNs = std::move(attr);
-            ac.attributionTotalNs = ac.meanStepNs - prev.meanStepNs;
-        }
+        setComparisons(res, k, baseK, compared, bs);
     }
     addFigureWarnings(res);
     addOverheadWarnings(res);

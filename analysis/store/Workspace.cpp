@@ -509,16 +509,14 @@ void Workspace::insertSteps(std::int64_t runId, const TraceData& t) {
     }
 }
 
-std::int64_t Workspace::insertEvents(const TraceData& t, const ProgressSink& sink) {
-    if (readOnly_)
-        throw InputError(path_, "workspace opened read-only");
-    if (findRun(t.info.name))
-        throw InputError(path_,
-                         "a run named '" + t.info.name + "' already exists (choose another --run name)");
+namespace {
 
+// Inserts the `runs` row of `t`; returns its id. Every column but id is bound by name (schema::runsColumn),
+// and a column left unbound is a logic error.
+std::int64_t insertRunRow(sqlite3* db, const TraceData& t) {
     const auto& i = t.info;
     // Every column but id: column k of the description is parameter k (insertSql from column 1).
-    Statement run(db_, schema::insertSql(schema::kRuns, 1));
+    Statement run(db, schema::insertSql(schema::kRuns, 1));
     std::size_t bound = 0;
     auto put = [&](int column, const auto& v) {
         run.bind(column, v);
@@ -551,75 +549,62 @@ std::int64_t Workspace::insertEvents(const TraceData& t, const ProgressSink& sin
     if (bound + 1 != std::size(schema::kRunsColumns))
         throw std::logic_error("insertEvents: the runs row binds " + std::to_string(bound) + " columns");
     run.exec();
-    const std::int64_t runId = sqlite3_last_insert_rowid(db_);
+    return sqlite3_last_insert_rowid(db);
+}
 
-    // Map the trace's string ids to workspace string ids once: O(unique strings).
-    std::vector<std::int64_t> sid(t.strings.size());
-    {
-        Statement ins(db_, "INSERT INTO strings(value) VALUES(?) ON CONFLICT(value) DO NOTHING");
-        Statement sel(db_, "SELECT id FROM strings WHERE value = ?");
-        for (StringId k = 0; k < t.strings.size(); ++k) {
-            ins.bind(1, t.strings.at(k)).exec();
-            sel.bind(1, t.strings.at(k));
-            sel.step();
-            sid[k] = sel.i64(0);
-            sel.reset();
-        }
+// The workspace string id of each of the trace's string ids, interned into table `strings` as needed.
+// O(unique strings).
+std::vector<std::int64_t> workspaceStringIdsOf(sqlite3* db, const StringTable& strings) {
+    std::vector<std::int64_t> sid(strings.size());
+    Statement ins(db, "INSERT INTO strings(value) VALUES(?) ON CONFLICT(value) DO NOTHING");
+    Statement sel(db, "SELECT id FROM strings WHERE value = ?");
+    for (StringId k = 0; k < strings.size(); ++k) {
+        ins.bind(1, strings.at(k)).exec();
+        sel.bind(1, strings.at(k));
+        sel.step();
+        sid[k] = sel.i64(0);
+        sel.reset();
     }
+    return sid;
+}
 
-    const WorkspaceStringIds ids{sid};
-    Statement rank(db_, schema::insertSql(schema::kRanks.table()));
-    for (const auto& r : t.ranks) {
-        rank.bind(1, runId);
-        schema::kRanks.bindRow(rank, 1, r, ids);
-        rank.exec();
-    }
-
-    // Appending to tables without secondary indexes touches only each B-tree's rightmost path: a small page
-    // cache does (measured: no slower with 2 MiB than with 8 MiB), and keeps the ingest's peak memory low.
-    struct CacheSize {
-        sqlite3* db;
-        explicit CacheSize(sqlite3* d) : db(d) { execSql(db, "PRAGMA cache_size=-2048"); }
-        ~CacheSize() {
-            const std::string sql = "PRAGMA cache_size=" + std::to_string(kCacheSize);
-            sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr); // a destructor must not throw
-        }
-    } smallCache(db_);
-    const double total = static_cast<double>(std::max<std::size_t>(1, t.eventCount()));
-    std::size_t done = 0; // rows of the tables already inserted
-    auto progress = [&](std::size_t rowsOfThisTable) {
-        sink.checkCancel();
-        sink.report(static_cast<double>(done + rowsOfThisTable) / total);
-    };
-    // Rows go in sorted by (rank, sort key) (schema::eventTables()); the ingest pipeline hands them over
-    // sorted already (normaliseTrace), other callers get them sorted here.
-    auto sortedOrder = [](const auto& events, auto key) {
-        std::vector<std::uint32_t> order;
-        auto less = [&](const auto& a, const auto& b) { return key(a) < key(b); };
-        if (std::is_sorted(events.begin(), events.end(), less))
-            return order;
-        order.resize(events.size());
-        for (std::uint32_t k = 0; k < order.size(); ++k)
-            order[k] = k;
-        std::stable_sort(order.begin(), order.end(),
-                         [&](std::uint32_t a, std::uint32_t b) { return less(events[a], events[b]); });
+// The order that sorts `events` by `key`; empty when they are sorted already. O(n) if sorted, else
+// O(n log n).
+template <class Events, class Key> std::vector<std::uint32_t> sortedOrder(const Events& events, Key key) {
+    std::vector<std::uint32_t> order;
+    auto less = [&](const auto& a, const auto& b) { return key(a) < key(b); };
+    if (std::is_sorted(events.begin(), events.end(), less))
         return order;
-    };
-    auto byStart = [](const auto& e) { return std::pair<std::int32_t, Ns>(e.rank, e.start); };
-    Statement ranges(db_, "INSERT INTO run_rows VALUES(?,?,?,?)");
-    // Inserts `events` (in the order `order` gives, else as they are) with consecutive ids and records
-    // their id range. Each row's values are bound by its table's description (store/Tables.h).
-    auto insertAll = [&](const auto& desc, const auto& events, auto sortKey) {
+    order.resize(events.size());
+    for (std::uint32_t k = 0; k < order.size(); ++k)
+        order[k] = k;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return less(events[a], events[b]); });
+    return order;
+}
+
+// Appends one run's event tables: each table's rows with consecutive ids, sorted by (rank, sort key)
+// (schema::eventTables()), their id range recorded in run_rows, progress over all tables' rows.
+class EventTableWriter {
+public:
+    EventTableWriter(sqlite3* db, std::int64_t runId, const WorkspaceStringIds& ids, const ProgressSink& sink,
+                     std::size_t totalRows)
+        : db_(db), runId_(runId), ids_(ids), sink_(sink),
+          total_(static_cast<double>(std::max<std::size_t>(1, totalRows))),
+          ranges_(db, "INSERT INTO run_rows VALUES(?,?,?,?)") {}
+
+    // Each row's values are bound by its table's description (store/Tables.h). O(rows) when sorted.
+    template <class Desc, class Events, class Key>
+    void insert(const Desc& desc, const Events& events, Key sortKey) {
         if (events.empty())
             return;
         const std::string table(desc.name);
         const std::vector<std::uint32_t> sorted = sortedOrder(events, sortKey);
-        const std::vector<std::uint32_t>* order = sorted.empty() ? nullptr : &sorted;
         const std::int64_t first = queryInt(db_, "SELECT COALESCE(MAX(id), 0) FROM " + table) + 1;
         auto at = [&](std::size_t k) -> const auto& {
-            return events[order ? (*order)[k] : k];
+            return events[sorted.empty() ? k : sorted[k]];
         };
-        BatchInserter batch(db_, table, desc.valueColumns(), runId);
+        BatchInserter batch(db_, table, desc.valueColumns(), runId_);
         const int cols = batch.columns();
         if (cols != desc.kValueColumns)
             throw std::logic_error("insertRun: " + table + " binds " + std::to_string(desc.kValueColumns) +
@@ -628,7 +613,7 @@ std::int64_t Workspace::insertEvents(const TraceData& t, const ProgressSink& sin
             const std::size_t rows = batch.rowsFor(events.size() - k);
             Statement& st = batch.statement(rows);
             for (std::size_t r = 0; r < rows; ++r)
-                desc.bindRow(st, static_cast<int>(r) * cols, at(k + r), ids);
+                desc.bindRow(st, static_cast<int>(r) * cols, at(k + r), ids_);
             st.exec();
             k += rows;
             if ((k & 0xFFFF) < rows)
@@ -637,20 +622,69 @@ std::int64_t Workspace::insertEvents(const TraceData& t, const ProgressSink& sin
         const std::int64_t last = sqlite3_last_insert_rowid(db_);
         if (last - first + 1 != static_cast<std::int64_t>(events.size()))
             throw std::logic_error("insertRun: ids of " + table + " are not contiguous");
-        ranges.bind(1, runId).bind(2, std::string_view(table)).bind(3, first).bind(4, last).exec();
-        done += events.size();
+        ranges_.bind(1, runId_).bind(2, std::string_view(table)).bind(3, first).bind(4, last).exec();
+        done_ += events.size();
         progress(0);
-    };
-    insertAll(schema::kKernels, t.kernels, byStart);
-    insertAll(schema::kMemcpys, t.memcpys, byStart);
-    insertAll(schema::kMemsets, t.memsets, byStart);
-    insertAll(schema::kApiCalls, t.apiCalls, byStart);
-    insertAll(schema::kCpuRanges, t.cpuRanges, byStart);
-    insertAll(schema::kGpuAnnotations, t.gpuAnnotations, byStart);
-    insertAll(schema::kFlows, t.flows,
-              [](const Flow& e) { return std::pair<std::int32_t, std::int64_t>(e.rank, e.correlation); });
-    insertAll(schema::kCounters, t.counters,
-              [](const CounterSample& e) { return std::pair<std::int32_t, Ns>(e.rank, e.ts); });
+    }
+
+private:
+    void progress(std::size_t rowsOfThisTable) {
+        sink_.checkCancel();
+        sink_.report(static_cast<double>(done_ + rowsOfThisTable) / total_);
+    }
+
+    sqlite3* db_;
+    std::int64_t runId_;
+    const WorkspaceStringIds& ids_;
+    const ProgressSink& sink_;
+    double total_;
+    std::size_t done_ = 0; // rows of the tables already inserted
+    Statement ranges_;
+};
+
+// Appending to tables without secondary indexes touches only each B-tree's rightmost path: a small page
+// cache does (measured: no slower with 2 MiB than with 8 MiB), and keeps the ingest's peak memory low.
+struct SmallCacheWhileAppending {
+    sqlite3* db;
+    explicit SmallCacheWhileAppending(sqlite3* d) : db(d) { execSql(db, "PRAGMA cache_size=-2048"); }
+    ~SmallCacheWhileAppending() {
+        const std::string sql = "PRAGMA cache_size=" + std::to_string(kCacheSize);
+        sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr); // a destructor must not throw
+    }
+};
+
+} // namespace
+
+std::int64_t Workspace::insertEvents(const TraceData& t, const ProgressSink& sink) {
+    if (readOnly_)
+        throw InputError(path_, "workspace opened read-only");
+    if (findRun(t.info.name))
+        throw InputError(path_,
+                         "a run named '" + t.info.name + "' already exists (choose another --run name)");
+    const std::int64_t runId = insertRunRow(db_, t);
+    const std::vector<std::int64_t> sid = workspaceStringIdsOf(db_, t.strings);
+    const WorkspaceStringIds ids{sid};
+    Statement rank(db_, schema::insertSql(schema::kRanks.table()));
+    for (const auto& r : t.ranks) {
+        rank.bind(1, runId);
+        schema::kRanks.bindRow(rank, 1, r, ids);
+        rank.exec();
+    }
+    const SmallCacheWhileAppending smallCache(db_);
+    // The ingest pipeline hands the rows over sorted already (normaliseTrace); other callers get them
+    // sorted here.
+    EventTableWriter events(db_, runId, ids, sink, t.eventCount());
+    auto byStart = [](const auto& e) { return std::pair<std::int32_t, Ns>(e.rank, e.start); };
+    events.insert(schema::kKernels, t.kernels, byStart);
+    events.insert(schema::kMemcpys, t.memcpys, byStart);
+    events.insert(schema::kMemsets, t.memsets, byStart);
+    events.insert(schema::kApiCalls, t.apiCalls, byStart);
+    events.insert(schema::kCpuRanges, t.cpuRanges, byStart);
+    events.insert(schema::kGpuAnnotations, t.gpuAnnotations, byStart);
+    events.insert(schema::kFlows, t.flows,
+                  [](const Flow& e) { return std::pair<std::int32_t, std::int64_t>(e.rank, e.correlation); });
+    events.insert(schema::kCounters, t.counters,
+                  [](const CounterSample& e) { return std::pair<std::int32_t, Ns>(e.rank, e.ts); });
     sink.checkCancel();
     sink.report(1.0);
     return runId;

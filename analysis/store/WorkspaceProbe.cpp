@@ -21,7 +21,8 @@ bool isWorkspaceFile(const std::string& path) {
         return false;
     sqlite3* db = nullptr;
     bool result = false;
-    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) == SQLITE_OK) {
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr) ==
+        SQLITE_OK) {
         try {
             applyConnectionDefences(db);
             result = hasWorkspaceTables(db);

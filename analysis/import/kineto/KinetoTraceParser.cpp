@@ -565,6 +565,8 @@ StringId KinetoTraceParser::internName(const std::string& name) {
     return trace_.strings.intern(repairUtf8(name));
 }
 
+// Dispatches one finished trace event: a memory sample, a flow end or a complete event; anything else
+// (metadata, instants, other categories) has nothing in the schema. Bad events are skipped and counted.
 void KinetoTraceParser::finishEvent() {
     ++eventsSeen_;
     const bool isFlow = (ev_.ph == 's' || ev_.ph == 'f') && ev_.cat == Cat::Ac2g;
@@ -572,7 +574,7 @@ void KinetoTraceParser::finishEvent() {
     // Memory instants of profile_memory=True; Device Type 1 = CUDA (0 = CPU, which has no track).
     const bool isMemory = (ev_.ph == 'i' || ev_.ph == 'I') && ev_.deviceType == 1 && ev_.name == "[memory]";
     if (!isFlow && !isComplete && !isMemory)
-        return; // metadata, instants, other categories: nothing in the schema for them
+        return;
     if (ev_.problem) {
         skip(ev_.offset, ev_.problem);
         return;
@@ -581,34 +583,43 @@ void KinetoTraceParser::finishEvent() {
         skip(ev_.offset, "event without ts");
         return;
     }
-    if (isMemory) {
-        if (!anyTime_ || ev_.ts < minRawTime_)
-            minRawTime_ = ev_.ts;
-        anyTime_ = true;
-        auto sample = [&](StringId& name, const char* text, std::int64_t value) {
-            if (value < 0)
-                return;
-            if (name == 0)
-                name = trace_.strings.intern(text);
-            CounterSample c;
-            c.ts = ev_.ts;
-            c.value = static_cast<double>(value);
-            c.device = static_cast<std::int32_t>(std::clamp<std::int64_t>(ev_.deviceId, 0, INT32_MAX));
-            c.name = name;
-            trace_.counters.push_back(c);
-        };
-        sample(allocatedName_, "GPU memory allocated", ev_.totalAllocated);
-        sample(reservedName_, "GPU memory reserved", ev_.totalReserved);
-        return;
-    }
-    if (isFlow) {
-        if (!ev_.hasId) {
-            skip(ev_.offset, "flow event without a numeric id");
+    if (isMemory)
+        finishMemorySample();
+    else if (isFlow)
+        finishFlow();
+    else
+        finishComplete();
+}
+
+void KinetoTraceParser::finishMemorySample() {
+    if (!anyTime_ || ev_.ts < minRawTime_)
+        minRawTime_ = ev_.ts;
+    anyTime_ = true;
+    auto sample = [&](StringId& name, const char* text, std::int64_t value) {
+        if (value < 0)
             return;
-        }
-        (ev_.ph == 's' ? flowStarts_ : flowEnds_).push_back(FlowEnd{ev_.id, ev_.ts, ev_.tid});
+        if (name == 0)
+            name = trace_.strings.intern(text);
+        CounterSample c;
+        c.ts = ev_.ts;
+        c.value = static_cast<double>(value);
+        c.device = static_cast<std::int32_t>(std::clamp<std::int64_t>(ev_.deviceId, 0, INT32_MAX));
+        c.name = name;
+        trace_.counters.push_back(c);
+    };
+    sample(allocatedName_, "GPU memory allocated", ev_.totalAllocated);
+    sample(reservedName_, "GPU memory reserved", ev_.totalReserved);
+}
+
+void KinetoTraceParser::finishFlow() {
+    if (!ev_.hasId) {
+        skip(ev_.offset, "flow event without a numeric id");
         return;
     }
+    (ev_.ph == 's' ? flowStarts_ : flowEnds_).push_back(FlowEnd{ev_.id, ev_.ts, ev_.tid});
+}
+
+void KinetoTraceParser::finishComplete() {
     if (!ev_.hasDur) {
         skip(ev_.offset, "complete event (ph X) without dur");
         return;
@@ -622,104 +633,120 @@ void KinetoTraceParser::finishEvent() {
         return static_cast<std::int32_t>(std::clamp<std::int64_t>(x, INT32_MIN, INT32_MAX));
     };
     // GPU events: Kineto puts the device in pid and the stream in tid, and repeats both in args.
-    const std::int32_t device =
-        i32(ev_.device >= 0 ? ev_.device : (ev_.pidNumeric && ev_.pid >= 0 ? ev_.pid : 0));
-    const std::int64_t stream = ev_.stream >= 0 ? ev_.stream : (ev_.tidNumeric ? ev_.tid : 0);
-
+    const GpuPlace gpu{i32(ev_.device >= 0 ? ev_.device : (ev_.pidNumeric && ev_.pid >= 0 ? ev_.pid : 0)),
+                       ev_.stream >= 0 ? ev_.stream : (ev_.tidNumeric ? ev_.tid : 0)};
     switch (ev_.cat) {
-    case Cat::Kernel: {
-        KernelEvent k;
-        k.start = start;
-        k.end = end;
-        k.correlation = ev_.correlation;
-        k.stream = stream;
-        k.device = device;
-        std::copy(std::begin(ev_.grid), std::end(ev_.grid), k.grid);
-        std::copy(std::begin(ev_.block), std::end(ev_.block), k.block);
-        k.registers = ev_.registers;
-        // Kineto reports one "shared memory" figure; it is kept as static unless the trace splits it.
-        k.staticSmem = ev_.staticSharedMemory >= 0 ? ev_.staticSharedMemory : ev_.sharedMemory;
-        k.dynamicSmem = ev_.dynamicSharedMemory >= 0 ? ev_.dynamicSharedMemory : 0;
-        k.name = name;
-        trace_.kernels.push_back(k);
+    case Cat::Kernel:
+        addKernel(start, end, name, gpu);
         break;
-    }
-    case Cat::Memcpy: {
-        MemcpyEvent m;
-        m.start = start;
-        m.end = end;
-        m.correlation = ev_.correlation;
-        m.stream = stream;
-        m.device = device;
-        m.bytes = ev_.bytes; // -1 = not given; filled from the launching API call in finish()
-        CopyNames::parseMemcpyName(ev_.name, m.kind, m.srcKind, m.dstKind);
-        if (m.kind == MemcpyKind::Unknown && !ev_.kind.empty())
-            m.kind = CopyNames::directionFromLabel(ev_.kind);
-        m.name = name;
-        trace_.memcpys.push_back(m);
+    case Cat::Memcpy:
+        addMemcpy(start, end, name, gpu);
         break;
-    }
-    case Cat::Memset: {
-        MemsetEvent m;
-        m.start = start;
-        m.end = end;
-        m.correlation = ev_.correlation;
-        m.stream = stream;
-        m.device = device;
-        m.bytes = std::max<std::int64_t>(ev_.bytes, 0);
-        m.memKind = CopyNames::parseMemsetName(ev_.name);
-        m.name = name;
-        trace_.memsets.push_back(m);
+    case Cat::Memset:
+        addMemset(start, end, name, gpu);
         break;
-    }
     case Cat::Runtime:
-    case Cat::Driver: {
-        ApiCall a;
-        a.start = start;
-        a.end = end;
-        a.correlation = ev_.correlation;
-        a.pid = ev_.pid;
-        a.tid = ev_.tid;
-        a.kind = ev_.cat == Cat::Driver ? ApiKind::Driver : ApiKind::Runtime;
-        a.name = name;
-        trace_.apiCalls.push_back(a);
-        if (ev_.size >= 0 && ev_.correlation != 0)
-            apiSizes_.emplace_back(ev_.correlation, ev_.size);
-        if (firstCpuPid_ < 0)
-            firstCpuPid_ = ev_.pid;
+    case Cat::Driver:
+        addApiCall(start, end, name);
         break;
-    }
     case Cat::CpuOp:
     case Cat::UserAnnotation:
-    case Cat::PythonFunction: {
-        CpuRange r;
-        r.start = start;
-        r.end = end;
-        r.pid = ev_.pid;
-        r.tid = ev_.tid;
-        r.correlation = ev_.externalId;
-        r.kind = ev_.cat == Cat::CpuOp            ? CpuRangeKind::CpuOp
-                 : ev_.cat == Cat::UserAnnotation ? CpuRangeKind::UserAnnotation
-                                                  : CpuRangeKind::PythonFunction;
-        r.name = name;
-        trace_.cpuRanges.push_back(r);
-        if (firstCpuPid_ < 0)
-            firstCpuPid_ = ev_.pid;
+    case Cat::PythonFunction:
+        addCpuRange(start, end, name);
         break;
-    }
-    case Cat::GpuUserAnnotation: {
-        GpuAnnotation g;
-        g.start = start;
-        g.end = end;
-        g.stream = stream;
-        g.device = device;
-        g.name = name;
-        trace_.gpuAnnotations.push_back(g);
+    case Cat::GpuUserAnnotation:
+        addGpuAnnotation(start, end, name, gpu);
         break;
-    }
     default:
         break;
     }
+}
+
+void KinetoTraceParser::addKernel(Ns start, Ns end, StringId name, GpuPlace gpu) {
+    KernelEvent k;
+    k.start = start;
+    k.end = end;
+    k.correlation = ev_.correlation;
+    k.stream = gpu.stream;
+    k.device = gpu.device;
+    std::copy(std::begin(ev_.grid), std::end(ev_.grid), k.grid);
+    std::copy(std::begin(ev_.block), std::end(ev_.block), k.block);
+    k.registers = ev_.registers;
+    // Kineto reports one "shared memory" figure; it is kept as static unless the trace splits it.
+    k.staticSmem = ev_.staticSharedMemory >= 0 ? ev_.staticSharedMemory : ev_.sharedMemory;
+    k.dynamicSmem = ev_.dynamicSharedMemory >= 0 ? ev_.dynamicSharedMemory : 0;
+    k.name = name;
+    trace_.kernels.push_back(k);
+}
+
+void KinetoTraceParser::addMemcpy(Ns start, Ns end, StringId name, GpuPlace gpu) {
+    MemcpyEvent m;
+    m.start = start;
+    m.end = end;
+    m.correlation = ev_.correlation;
+    m.stream = gpu.stream;
+    m.device = gpu.device;
+    m.bytes = ev_.bytes; // -1 = not given; filled from the launching API call in finish()
+    CopyNames::parseMemcpyName(ev_.name, m.kind, m.srcKind, m.dstKind);
+    if (m.kind == MemcpyKind::Unknown && !ev_.kind.empty())
+        m.kind = CopyNames::directionFromLabel(ev_.kind);
+    m.name = name;
+    trace_.memcpys.push_back(m);
+}
+
+void KinetoTraceParser::addMemset(Ns start, Ns end, StringId name, GpuPlace gpu) {
+    MemsetEvent m;
+    m.start = start;
+    m.end = end;
+    m.correlation = ev_.correlation;
+    m.stream = gpu.stream;
+    m.device = gpu.device;
+    m.bytes = std::max<std::int64_t>(ev_.bytes, 0);
+    m.memKind = CopyNames::parseMemsetName(ev_.name);
+    m.name = name;
+    trace_.memsets.push_back(m);
+}
+
+void KinetoTraceParser::addApiCall(Ns start, Ns end, StringId name) {
+    ApiCall a;
+    a.start = start;
+    a.end = end;
+    a.correlation = ev_.correlation;
+    a.pid = ev_.pid;
+    a.tid = ev_.tid;
+    a.kind = ev_.cat == Cat::Driver ? ApiKind::Driver : ApiKind::Runtime;
+    a.name = name;
+    trace_.apiCalls.push_back(a);
+    if (ev_.size >= 0 && ev_.correlation != 0)
+        apiSizes_.emplace_back(ev_.correlation, ev_.size);
+    if (firstCpuPid_ < 0)
+        firstCpuPid_ = ev_.pid;
+}
+
+void KinetoTraceParser::addCpuRange(Ns start, Ns end, StringId name) {
+    CpuRange r;
+    r.start = start;
+    r.end = end;
+    r.pid = ev_.pid;
+    r.tid = ev_.tid;
+    r.correlation = ev_.externalId;
+    r.kind = ev_.cat == Cat::CpuOp            ? CpuRangeKind::CpuOp
+             : ev_.cat == Cat::UserAnnotation ? CpuRangeKind::UserAnnotation
+                                              : CpuRangeKind::PythonFunction;
+    r.name = name;
+    trace_.cpuRanges.push_back(r);
+    if (firstCpuPid_ < 0)
+        firstCpuPid_ = ev_.pid;
+}
+
+void KinetoTraceParser::addGpuAnnotation(Ns start, Ns end, StringId name, GpuPlace gpu) {
+    GpuAnnotation g;
+    g.start = start;
+    g.end = end;
+    g.stream = gpu.stream;
+    g.device = gpu.device;
+    g.name = name;
+    trace_.gpuAnnotations.push_back(g);
 }
 
 // ---- after the document --------------------------------------------------------------------

@@ -149,6 +149,20 @@ private:
     void eventArg(std::string_view text, bool isNumber, bool isString);
     void topScalar(std::string_view text, bool isNumber, bool isString);
     void finishEvent();
+    void finishMemorySample();
+    void finishFlow();
+    void finishComplete();
+    // Where a GPU event ran: the device and the stream.
+    struct GpuPlace {
+        std::int32_t device = 0;
+        std::int64_t stream = 0;
+    };
+    void addKernel(Ns start, Ns end, StringId name, GpuPlace gpu);
+    void addMemcpy(Ns start, Ns end, StringId name, GpuPlace gpu);
+    void addMemset(Ns start, Ns end, StringId name, GpuPlace gpu);
+    void addApiCall(Ns start, Ns end, StringId name);
+    void addCpuRange(Ns start, Ns end, StringId name);
+    void addGpuAnnotation(Ns start, Ns end, StringId name, GpuPlace gpu);
     void skip(std::int64_t offset, const char* reason);
     StringId internName(const std::string& name);
     static Cat categoryOf(std::string_view cat);

@@ -17,6 +17,7 @@
 #include "timeline/TimelineSearch.h"
 
 #include <QColor>
+#include <QFontMetrics>
 #include <QImage>
 #include <QWidget>
 
@@ -130,6 +131,19 @@ private:
     void drawMinimap(QPainter& p);
     void drawLabels(QPainter& p);
     int drawRows(QPainter& p);
+    // What drawing a lane takes from its frame; textBudget counts down the labels the frame may still draw.
+    struct LanePaint {
+        QFontMetrics fm;
+        int minTextPx = 0;
+        int textBudget = 0;
+        QColor text;
+        QRect area;
+    };
+    void drawStepBands(QPainter& p, const timeline::TimelineRow& row, const QRect& rowRect);
+    int drawLane(QPainter& p, LanePaint& lp, int rowIndex, int lane, int ly,
+                 const std::vector<timeline::DrawSpan>& spans);
+    void drawSelectionAndFlow(QPainter& p, const QRect& area);
+    void drawRangeSelection(QPainter& p, const QRect& area);
     void drawCounter(QPainter& p, const timeline::TimelineRow& row, int y, int h);
     QString tooltipAt(QPoint pos) const;
     Ns eventStart(const timeline::EventRef& r) const;

@@ -205,6 +205,8 @@ void TimelineView::drawMinimap(QPainter& p) {
     p.drawLine(0, kRulerHeight + kMinimapHeight - 1, width(), kRulerHeight + kMinimapHeight - 1);
 }
 
+// Draws the rows in view (group headers, alternate shading, step bands, lanes or counters), then the
+// selection, the flow arrow and the range selection on top. Returns the primitives drawn (benchmarks).
 int TimelineView::drawRows(QPainter& p) {
     const QPalette& pal = palette();
     const QRect area = rowsArea();
@@ -216,15 +218,10 @@ int TimelineView::drawRows(QPainter& p) {
     p.setRenderHint(QPainter::Antialiasing, false);
     const QColor alt = pal.color(QPalette::AlternateBase);
     const QColor headerBg = pal.color(QPalette::Window);
-    const QColor text = pal.color(QPalette::Text);
-    QColor band = pal.color(QPalette::Highlight);
-    band.setAlpha(18);
     const QFontMetrics fm = p.fontMetrics();
-    const int charW = fm.averageCharWidth();
-    const int minTextPx = charW * 6;
     // Labels per frame are capped (each costs a text layout); rows are drawn top to bottom, so the
     // rows in view first get theirs. Events stay drawn, and named in the tooltip, beyond the cap.
-    int textBudget = 400;
+    LanePaint lanePaint{fm, fm.averageCharWidth() * 6, 400, pal.color(QPalette::Text), area};
     // Visible layout items: binary search on y.
     auto first = std::upper_bound(layout_.begin(), layout_.end(), scroll,
                                   [](int v, const LayoutItem& li) { return v < li.y + li.height; });
@@ -242,7 +239,6 @@ int TimelineView::drawRows(QPainter& p) {
     std::size_t job = 0;
     if (laneImage_.width() != area.width() || laneImage_.height() != kLaneHeight - 2)
         laneImage_ = QImage(area.width(), kLaneHeight - 2, QImage::Format_ARGB32_Premultiplied);
-    // Steps per rank, for the bands.
     for (auto it = first; it != layout_.end() && it->y - scroll < area.height(); ++it) {
         const int y = top + it->y - scroll;
         if (it->isGroup) {
@@ -252,74 +248,94 @@ int TimelineView::drawRows(QPainter& p) {
         const TimelineRow& row = model_->rows[it->index];
         if (it->index % 2)
             p.fillRect(QRect(area.left(), y, area.width(), it->height), alt);
-        // Step bands: every other step of the row's rank shaded, a line at each step start.
-        for (const StepRange& s : model_->steps) {
-            if (s.rank != row.rank)
-                continue;
-            const Ns s0 = s.gpuStart >= 0 ? s.gpuStart : s.cpuStart,
-                     s1 = s.gpuStart >= 0 ? s.gpuEnd : s.cpuEnd;
-            if (s1 <= axis_.start() || s0 >= axis_.end())
-                continue;
-            const int x0 = area.left() + static_cast<int>(std::max(0.0, axis_.x(s0)));
-            const int x1 = area.left() + static_cast<int>(std::min<double>(axis_.width(), axis_.x(s1)));
-            if (s.index % 2 == 0)
-                p.fillRect(QRect(x0, y, std::max(1, x1 - x0), it->height), band);
-        }
+        drawStepBands(p, row, QRect(area.left(), y, area.width(), it->height));
         if (row.kind == RowKind::Counter) {
             drawCounter(p, row, y, it->height);
             continue;
         }
-        for (int l = 0; l < static_cast<int>(row.lanes.size()); ++l) {
-            const int ly = y + l * kLaneHeight;
-            const EventTrack& lane = row.lanes[l];
-            const std::vector<DrawSpan>& spans = *laneSpans[job++];
-            // Narrow and merged spans go into one row of pixels (premultiplied ARGB), repeated over the
-            // lane's height and drawn as a single image: one primitive per lane instead of one per
-            // column. Wide events get their own rectangle and, when there is room, their name.
-            QRgb* line = reinterpret_cast<QRgb*>(laneImage_.scanLine(0));
-            std::fill(line, line + area.width(), 0u);
-            bool anyPixels = false;
-            for (const DrawSpan& s : spans) {
-                const QColor& c = s.style < colors_.size() ? colors_[s.style] : text;
-                // Events too narrow for a label are pixels too: same look, one primitive per lane.
-                const bool wide = !s.merged && s.x1 - s.x0 + 1 >= minTextPx;
-                if (!wide) {
-                    const int a = s.merged && s.coverage < 4 ? 80 + 44 * s.coverage : 255;
-                    const QRgb px = qPremultiply(qRgba(c.red(), c.green(), c.blue(), a));
-                    std::fill(line + s.x0, line + s.x1 + 1, px);
-                    anyPixels = true;
-                } else {
-                    const QRect r(area.left() + s.x0, ly + 1, s.x1 - s.x0 + 1, kLaneHeight - 2);
-                    // Its last column is left unpainted: a 1 px separator from a same-coloured neighbour.
-                    p.fillRect(r.adjusted(0, 0, -1, 0), c);
-                    ++prims;
-                    if (r.width() >= minTextPx && textBudget > 0) {
-                        --textBudget;
-                        const QRect textRect = r.adjusted(3, 0, -3, 0);
-                        p.setPen(TimelinePalette::textOn(c));
-                        p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
-                                   sliceLabel(nameText(lane.name(s.first)), fm, textRect.width()));
-                    }
-                }
-                if (search_ && search_->anyMatchIn(it->index, l, s.first, s.count)) {
-                    const QRect r(area.left() + s.x0, ly, s.x1 - s.x0 + 1, kLaneHeight);
-                    const QColor mark = TimelinePalette::searchHighlight();
-                    p.fillRect(QRect(r.left(), ly, r.width(), 3), mark);
-                    p.fillRect(QRect(r.left(), ly + kLaneHeight - 3, r.width(), 3), mark);
-                    prims += 2;
-                }
-            }
-            if (anyPixels) {
-                // Unscaled, so the raster engine blends it on its fast path (a 1-pixel-high image
-                // stretched to the lane took the per-pixel scaling path: most of a dense frame's time).
-                for (int r = 1; r < laneImage_.height(); ++r)
-                    std::copy(line, line + area.width(), reinterpret_cast<QRgb*>(laneImage_.scanLine(r)));
-                p.drawImage(QPoint(area.left(), ly + 1), laneImage_);
-                ++prims;
+        for (int l = 0; l < static_cast<int>(row.lanes.size()); ++l)
+            prims += drawLane(p, lanePaint, it->index, l, y + l * kLaneHeight, *laneSpans[job++]);
+    }
+    drawSelectionAndFlow(p, area);
+    drawRangeSelection(p, area);
+    p.restore();
+    return prims;
+}
+
+// Step bands of the row's rank across `rowRect`: every other step shaded.
+void TimelineView::drawStepBands(QPainter& p, const TimelineRow& row, const QRect& rowRect) {
+    QColor band = palette().color(QPalette::Highlight);
+    band.setAlpha(18);
+    for (const StepRange& s : model_->steps) {
+        if (s.rank != row.rank)
+            continue;
+        const Ns s0 = s.gpuStart >= 0 ? s.gpuStart : s.cpuStart, s1 = s.gpuStart >= 0 ? s.gpuEnd : s.cpuEnd;
+        if (s1 <= axis_.start() || s0 >= axis_.end())
+            continue;
+        const int x0 = rowRect.left() + static_cast<int>(std::max(0.0, axis_.x(s0)));
+        const int x1 = rowRect.left() + static_cast<int>(std::min<double>(axis_.width(), axis_.x(s1)));
+        if (s.index % 2 == 0)
+            p.fillRect(QRect(x0, rowRect.top(), std::max(1, x1 - x0), rowRect.height()), band);
+    }
+}
+
+// One lane of row `rowIndex` at y `ly` from its draw list. Returns the primitives drawn.
+int TimelineView::drawLane(QPainter& p, LanePaint& lp, int rowIndex, int l, int ly,
+                           const std::vector<DrawSpan>& spans) {
+    const QRect& area = lp.area;
+    const EventTrack& lane = model_->rows[rowIndex].lanes[l];
+    const int minTextPx = lp.minTextPx;
+    int prims = 0;
+    // Narrow and merged spans go into one row of pixels (premultiplied ARGB), repeated over the
+    // lane's height and drawn as a single image: one primitive per lane instead of one per
+    // column. Wide events get their own rectangle and, when there is room, their name.
+    QRgb* line = reinterpret_cast<QRgb*>(laneImage_.scanLine(0));
+    std::fill(line, line + area.width(), 0u);
+    bool anyPixels = false;
+    for (const DrawSpan& s : spans) {
+        const QColor& c = s.style < colors_.size() ? colors_[s.style] : lp.text;
+        // Events too narrow for a label are pixels too: same look, one primitive per lane.
+        const bool wide = !s.merged && s.x1 - s.x0 + 1 >= minTextPx;
+        if (!wide) {
+            const int a = s.merged && s.coverage < 4 ? 80 + 44 * s.coverage : 255;
+            const QRgb px = qPremultiply(qRgba(c.red(), c.green(), c.blue(), a));
+            std::fill(line + s.x0, line + s.x1 + 1, px);
+            anyPixels = true;
+        } else {
+            const QRect r(area.left() + s.x0, ly + 1, s.x1 - s.x0 + 1, kLaneHeight - 2);
+            // Its last column is left unpainted: a 1 px separator from a same-coloured neighbour.
+            p.fillRect(r.adjusted(0, 0, -1, 0), c);
+            ++prims;
+            if (r.width() >= minTextPx && lp.textBudget > 0) {
+                --lp.textBudget;
+                const QRect textRect = r.adjusted(3, 0, -3, 0);
+                p.setPen(TimelinePalette::textOn(c));
+                p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
+                           sliceLabel(nameText(lane.name(s.first)), lp.fm, textRect.width()));
             }
         }
+        if (search_ && search_->anyMatchIn(rowIndex, l, s.first, s.count)) {
+            const QRect r(area.left() + s.x0, ly, s.x1 - s.x0 + 1, kLaneHeight);
+            const QColor mark = TimelinePalette::searchHighlight();
+            p.fillRect(QRect(r.left(), ly, r.width(), 3), mark);
+            p.fillRect(QRect(r.left(), ly + kLaneHeight - 3, r.width(), 3), mark);
+            prims += 2;
+        }
     }
-    // Selection outline.
+    if (anyPixels) {
+        // Unscaled, so the raster engine blends it on its fast path (a 1-pixel-high image
+        // stretched to the lane took the per-pixel scaling path: most of a dense frame's time).
+        for (int r = 1; r < laneImage_.height(); ++r)
+            std::copy(line, line + area.width(), reinterpret_cast<QRgb*>(laneImage_.scanLine(r)));
+        p.drawImage(QPoint(area.left(), ly + 1), laneImage_);
+        ++prims;
+    }
+    return prims;
+}
+
+// The selected event's outline, and the flow arrow from a launching call to its GPU activity.
+void TimelineView::drawSelectionAndFlow(QPainter& p, const QRect& area) {
+    const QPalette& pal = palette();
     auto outline = [&](const EventRef& ref, const QColor& c, int w) {
         if (!ref.valid() || laneY(ref.row, ref.lane) < 0)
             return;
@@ -353,7 +369,11 @@ int TimelineView::drawRows(QPainter& p) {
         p.fillPath(head, QColor(230, 120, 0));
         p.setRenderHint(QPainter::Antialiasing, false);
     }
-    // Range selection: shaded across every row, outlined on the chosen rank's rows.
+}
+
+// The range selection: shaded across every row, its bounds dashed, its rank and length written.
+void TimelineView::drawRangeSelection(QPainter& p, const QRect& area) {
+    const QPalette& pal = palette();
     if (rangeValid_) {
         const double x0 = std::max(-1.0, axis_.x(rangeStart_)),
                      x1 = std::min(axis_.width() + 1.0, axis_.x(rangeEnd_));
@@ -373,8 +393,6 @@ int TimelineView::drawRows(QPainter& p) {
                            .arg(UnitFormat::duration(static_cast<double>(rangeEnd_ - rangeStart_))));
         }
     }
-    p.restore();
-    return prims;
 }
 
 void TimelineView::drawCounter(QPainter& p, const TimelineRow& row, int y, int h) {
