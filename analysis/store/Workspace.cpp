@@ -8,6 +8,7 @@
 #include "store/MetaKeys.h"
 #include "store/QueryWatchdog.h"
 #include "store/Schema.h"
+#include "store/StringInterner.h"
 #include "store/Tables.h"
 #include "store/WorkspaceProbe.h"
 
@@ -375,12 +376,7 @@ void Workspace::setMeta(const std::string& key, const std::string& value) {
 }
 
 std::int64_t Workspace::internString(std::string_view s) {
-    Statement ins(db_, "INSERT INTO strings(value) VALUES(?) ON CONFLICT(value) DO NOTHING");
-    ins.bind(1, s).exec();
-    Statement sel(db_, "SELECT id FROM strings WHERE value = ?");
-    sel.bind(1, s);
-    sel.step();
-    return sel.i64(0);
+    return StringInterner(db_).intern(s);
 }
 
 std::string Workspace::stringById(std::int64_t id) const {
@@ -556,15 +552,9 @@ std::int64_t insertRunRow(sqlite3* db, const TraceData& t) {
 // O(unique strings).
 std::vector<std::int64_t> workspaceStringIdsOf(sqlite3* db, const StringTable& strings) {
     std::vector<std::int64_t> sid(strings.size());
-    Statement ins(db, "INSERT INTO strings(value) VALUES(?) ON CONFLICT(value) DO NOTHING");
-    Statement sel(db, "SELECT id FROM strings WHERE value = ?");
-    for (StringId k = 0; k < strings.size(); ++k) {
-        ins.bind(1, strings.at(k)).exec();
-        sel.bind(1, strings.at(k));
-        sel.step();
-        sid[k] = sel.i64(0);
-        sel.reset();
-    }
+    StringInterner interner(db);
+    for (StringId k = 0; k < strings.size(); ++k)
+        sid[k] = interner.intern(strings.at(k));
     return sid;
 }
 
