@@ -220,6 +220,7 @@ void chooseConfigurations(const WorkspaceSettings& ws, const AblationOptions& op
 
 std::vector<const RunRecord*> recordsOf(const std::vector<const AblationRun*>& runs) {
     std::vector<const RunRecord*> out;
+    out.reserve(runs.size());
     for (const auto* r : runs)
         out.push_back(&r->run);
     return out;

@@ -662,48 +662,42 @@ void KinetoTraceParser::finishComplete() {
     }
 }
 
+template <class Event>
+Event KinetoTraceParser::gpuActivity(Ns start, Ns end, StringId name, GpuPlace gpu) const {
+    Event e;
+    e.start = start;
+    e.end = end;
+    e.correlation = ev_.correlation;
+    e.stream = gpu.stream;
+    e.device = gpu.device;
+    e.name = name;
+    return e;
+}
+
 void KinetoTraceParser::addKernel(Ns start, Ns end, StringId name, GpuPlace gpu) {
-    KernelEvent k;
-    k.start = start;
-    k.end = end;
-    k.correlation = ev_.correlation;
-    k.stream = gpu.stream;
-    k.device = gpu.device;
+    auto k = gpuActivity<KernelEvent>(start, end, name, gpu);
     std::copy(std::begin(ev_.grid), std::end(ev_.grid), k.grid);
     std::copy(std::begin(ev_.block), std::end(ev_.block), k.block);
     k.registers = ev_.registers;
     // Kineto reports one "shared memory" figure; it is kept as static unless the trace splits it.
     k.staticSmem = ev_.staticSharedMemory >= 0 ? ev_.staticSharedMemory : ev_.sharedMemory;
     k.dynamicSmem = ev_.dynamicSharedMemory >= 0 ? ev_.dynamicSharedMemory : 0;
-    k.name = name;
     trace_.kernels.push_back(k);
 }
 
 void KinetoTraceParser::addMemcpy(Ns start, Ns end, StringId name, GpuPlace gpu) {
-    MemcpyEvent m;
-    m.start = start;
-    m.end = end;
-    m.correlation = ev_.correlation;
-    m.stream = gpu.stream;
-    m.device = gpu.device;
+    auto m = gpuActivity<MemcpyEvent>(start, end, name, gpu);
     m.bytes = ev_.bytes; // -1 = not given; filled from the launching API call in finish()
     CopyNames::parseMemcpyName(ev_.name, m.kind, m.srcKind, m.dstKind);
     if (m.kind == MemcpyKind::Unknown && !ev_.kind.empty())
         m.kind = CopyNames::directionFromLabel(ev_.kind);
-    m.name = name;
     trace_.memcpys.push_back(m);
 }
 
 void KinetoTraceParser::addMemset(Ns start, Ns end, StringId name, GpuPlace gpu) {
-    MemsetEvent m;
-    m.start = start;
-    m.end = end;
-    m.correlation = ev_.correlation;
-    m.stream = gpu.stream;
-    m.device = gpu.device;
+    auto m = gpuActivity<MemsetEvent>(start, end, name, gpu);
     m.bytes = std::max<std::int64_t>(ev_.bytes, 0);
     m.memKind = CopyNames::parseMemsetName(ev_.name);
-    m.name = name;
     trace_.memsets.push_back(m);
 }
 

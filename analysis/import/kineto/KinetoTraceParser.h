@@ -157,6 +157,8 @@ private:
         std::int32_t device = 0;
         std::int64_t stream = 0;
     };
+    // A kernel, copy or fill of the current event: its span, correlation, device, stream and name set.
+    template <class Event> Event gpuActivity(Ns start, Ns end, StringId name, GpuPlace gpu) const;
     void addKernel(Ns start, Ns end, StringId name, GpuPlace gpu);
     void addMemcpy(Ns start, Ns end, StringId name, GpuPlace gpu);
     void addMemset(Ns start, Ns end, StringId name, GpuPlace gpu);
