@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <set>
 #include <string>
@@ -177,12 +178,8 @@ void configJson(JsonOutput& j, const AblationConfig& c, bool synthetic) {
     j.endObject();
 }
 
-int runAblation(const std::vector<std::string>& args) {
-    ArgParser p({"--baseline", "--order", "--tokens-per-step", "--flops-per-step", "--flops-per-token",
-                 "--peak-flops", "--skip-first", "--resamples", "--seed", "--source"},
-                {"--json"});
-    p.parse(args);
-    p.requirePositionals(1, 1, "WORKSPACE");
+// The options from the command line; throws UsageFailure for a bad value.
+AblationOptions ablationOptionsOf(const ArgParser& p) {
     AblationOptions o;
     o.baseline = p.valueOr("--baseline", "");
     if (auto v = p.value("--order"))
@@ -207,40 +204,37 @@ int runAblation(const std::vector<std::string>& args) {
         if (!o.source)
             throw UsageFailure{"--source must be trace or log"};
     }
-    Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);
-    const auto res = computeAblation(ws, o);
-    // Configurations with a generated run are flagged in every output: never mistaken for measurements.
-    std::set<std::string> syntheticRuns;
-    for (const auto& r : ws.runs())
-        if (r.info.synthetic)
-            syntheticRuns.insert(r.info.name);
-    auto isSynthetic = [&](const AblationConfig& c) {
-        return std::any_of(c.runs.begin(), c.runs.end(),
-                           [&](const auto& r) { return syntheticRuns.count(r); });
-    };
+    return o;
+}
 
-    if (p.has("--json")) {
-        JsonOutput j;
-        j.beginObject().key("baseline").str(res.baseline).key("resamples").num(o.resamples);
-        j.key("source")
-            .str(toString(res.source))
-            .key("min_steps_for_ci")
-            .num(static_cast<std::int64_t>(kMinSamplesForCi));
-        j.key("configs").beginArray();
-        for (const auto& c : res.configs)
-            configJson(j, c, isSynthetic(c));
-        j.endArray();
-        j.key("not_in_plan").beginArray();
-        for (const auto& c : res.notInPlan)
-            j.str(c);
-        j.endArray();
-        j.key("warnings");
-        warningsJson(j, res.warnings);
-        j.endObject();
-        std::cout << j.text();
-        return Ok;
-    }
+// Configurations with a generated run are flagged in every output: never mistaken for measurements.
+using SyntheticTest = std::function<bool(const AblationConfig&)>;
 
+void printAblationJson(const AblationResult& res, const AblationOptions& o,
+                       const SyntheticTest& isSynthetic) {
+    JsonOutput j;
+    j.beginObject().key("baseline").str(res.baseline).key("resamples").num(o.resamples);
+    j.key("source")
+        .str(toString(res.source))
+        .key("min_steps_for_ci")
+        .num(static_cast<std::int64_t>(kMinSamplesForCi));
+    j.key("configs").beginArray();
+    for (const auto& c : res.configs)
+        configJson(j, c, isSynthetic(c));
+    j.endArray();
+    j.key("not_in_plan").beginArray();
+    for (const auto& c : res.notInPlan)
+        j.str(c);
+    j.endArray();
+    j.key("warnings");
+    warningsJson(j, res.warnings);
+    j.endObject();
+    std::cout << j.text();
+}
+
+// The figures table, the MFU basis, the notes and the warnings.
+void printAblationSummary(const AblationResult& res, const AblationOptions& o,
+                          const SyntheticTest& isSynthetic) {
     using T = TableOutput;
     std::cout << "ablation over " << res.configs.size() << " configurations, baseline " << res.baseline
               << " ("
@@ -279,7 +273,11 @@ int runAblation(const std::vector<std::string>& args) {
     }
     for (const auto& w : res.warnings)
         std::cout << "warning: " << w.message << '\n';
-    std::cout << '\n';
+}
+
+// Mean exclusive time per step and category, and its exact attribution vs the previous configuration.
+void printAblationMeans(const AblationResult& res) {
+    using T = TableOutput;
     std::vector<std::string> h{"mean per step"};
     for (const auto& c : res.configs)
         h.push_back(">" + c.config);
@@ -311,6 +309,32 @@ int runAblation(const std::vector<std::string>& args) {
                                                 : "-");
     a.addRow(tot);
     a.print(std::cout);
+}
+
+int runAblation(const std::vector<std::string>& args) {
+    ArgParser p({"--baseline", "--order", "--tokens-per-step", "--flops-per-step", "--flops-per-token",
+                 "--peak-flops", "--skip-first", "--resamples", "--seed", "--source"},
+                {"--json"});
+    p.parse(args);
+    p.requirePositionals(1, 1, "WORKSPACE");
+    const AblationOptions o = ablationOptionsOf(p);
+    Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);
+    const auto res = computeAblation(ws, o);
+    std::set<std::string> syntheticRuns;
+    for (const auto& r : ws.runs())
+        if (r.info.synthetic)
+            syntheticRuns.insert(r.info.name);
+    const SyntheticTest isSynthetic = [&](const AblationConfig& c) {
+        return std::any_of(c.runs.begin(), c.runs.end(),
+                           [&](const auto& r) { return syntheticRuns.count(r); });
+    };
+    if (p.has("--json")) {
+        printAblationJson(res, o, isSynthetic);
+        return Ok;
+    }
+    printAblationSummary(res, o, isSynthetic);
+    std::cout << '\n';
+    printAblationMeans(res);
     return Ok;
 }
 
