@@ -490,6 +490,40 @@ void AblationPage::drawValueChart() {
     c->replot();
 }
 
+// One series of the waterfall: bars 0.6 wide without outline.
+QCPBars* AblationPage::waterfallBars(ChartView* c, const QBrush& brush, const QString& name) {
+    auto* bars = new QCPBars(c->xAxis, c->yAxis);
+    bars->setWidth(0.6);
+    bars->setPen(Qt::NoPen);
+    bars->setBrush(brush);
+    if (!name.isEmpty())
+        bars->setName(name);
+    return bars;
+}
+
+// A step's tooltip: from and to, their values, and the gain with its CI (and whether it is significant).
+QString AblationPage::stepTooltip(const AblationConfig& prev, const AblationConfig& cur, const QString& from,
+                                  const QString& to) const {
+    const auto& g = cur.gainVsPrevious;
+    return tr("<b>%1 → %2</b><br>%3 → %4<br>gain %5%6")
+        .arg(QString::fromStdString(prev.config).toHtmlEscaped(),
+             QString::fromStdString(cur.config).toHtmlEscaped(), from, to)
+        .arg(g ? UnitFormat::ratioWithCi(g->value, g->hasCi, g->ci95.lo, g->ci95.hi) : QStringLiteral("—"))
+        .arg(g && !g->significant ? tr(" — not significant") : QString());
+}
+
+// The gain's label above step `i` (at height `y`), in the text colour when significant, grey otherwise.
+void AblationPage::addGainLabel(ChartView* c, int i, double y, const std::optional<RatioWithCi>& gain) const {
+    auto* t = new QCPItemText(c);
+    t->position->setType(QCPItemPosition::ptPlotCoords);
+    t->position->setCoords(i, y);
+    t->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
+    if (gain)
+        ChartView::setFittedText(t, ratioLabel(*gain), UnitFormat::ratio(gain->value));
+    t->setColor(gain && gain->significant ? ChartPalette::textColor(palette()) : QColor(0x90, 0x90, 0x90));
+    t->setFont(ChartView::tickFont());
+}
+
 void AblationPage::drawWaterfall() {
     ChartView* c = waterfallChart_;
     c->clearChart();
@@ -508,26 +542,14 @@ void AblationPage::drawWaterfall() {
         return stepTime ? double(k.medianStepNs) / scale.nsPerUnit : k.throughput;
     };
     const QString unit = stepTime ? scale.suffix : QString::fromStdString(configs.front().throughputUnit);
-    auto* base = new QCPBars(c->xAxis, c->yAxis);
-    base->setPen(Qt::NoPen);
-    base->setBrush(Qt::NoBrush);
-    base->setWidth(0.6);
+    // An invisible base lifts each step's delta bar to the lower of its two values.
+    auto* base = waterfallBars(c, Qt::NoBrush, QString());
     base->removeFromLegend();
-    auto* totals = new QCPBars(c->xAxis, c->yAxis);
-    totals->setWidth(0.6);
-    totals->setPen(Qt::NoPen);
-    totals->setBrush(QColor(0x70, 0x80, 0x90));
-    totals->setName(tr("total"));
-    auto* better = new QCPBars(c->xAxis, c->yAxis);
-    better->setWidth(0.6);
-    better->setPen(Qt::NoPen);
-    better->setBrush(ChartPalette::positiveDeltaColor());
-    better->setName(stepTime ? tr("faster") : tr("higher throughput"));
-    auto* worse = new QCPBars(c->xAxis, c->yAxis);
-    worse->setWidth(0.6);
-    worse->setPen(Qt::NoPen);
-    worse->setBrush(ChartPalette::negativeDeltaColor());
-    worse->setName(stepTime ? tr("slower") : tr("lower throughput"));
+    auto* totals = waterfallBars(c, QColor(0x70, 0x80, 0x90), tr("total"));
+    auto* better = waterfallBars(c, ChartPalette::positiveDeltaColor(),
+                                 stepTime ? tr("faster") : tr("higher throughput"));
+    auto* worse = waterfallBars(c, ChartPalette::negativeDeltaColor(),
+                                stepTime ? tr("slower") : tr("lower throughput"));
     better->moveAbove(base);
     worse->moveAbove(base);
     QStringList labels, fullLabels;
@@ -550,33 +572,14 @@ void AblationPage::drawWaterfall() {
         base->addData(i, std::min(a, b));
         QCPBars* target = improved ? better : worse;
         target->addData(i, std::fabs(b - a));
-        const QString tip =
-            tr("<b>%1 → %2</b><br>%3 → %4<br>gain %5%6")
-                .arg(QString::fromStdString(prev.config).toHtmlEscaped(),
-                     QString::fromStdString(cur.config).toHtmlEscaped(),
-                     stepTime ? UnitFormat::durationExact(prev.medianStepNs) : UnitFormat::rate(a, unit),
-                     stepTime ? UnitFormat::durationExact(cur.medianStepNs) : UnitFormat::rate(b, unit))
-                .arg(cur.gainVsPrevious
-                         ? UnitFormat::ratioWithCi(cur.gainVsPrevious->value, cur.gainVsPrevious->hasCi,
-                                                   cur.gainVsPrevious->ci95.lo, cur.gainVsPrevious->ci95.hi)
-                         : QStringLiteral("—"))
-                .arg(cur.gainVsPrevious && !cur.gainVsPrevious->significant ? tr(" — not significant")
-                                                                            : QString());
-        (improved ? betterTips : worseTips) << tip;
+        (improved ? betterTips : worseTips) << stepTooltip(
+            prev, cur, stepTime ? UnitFormat::durationExact(prev.medianStepNs) : UnitFormat::rate(a, unit),
+            stepTime ? UnitFormat::durationExact(cur.medianStepNs) : UnitFormat::rate(b, unit));
         labels << stepLabel(QString::fromStdString(prev.config), QString::fromStdString(cur.config));
         fullLabels << QString::fromStdString(prev.config) + QStringLiteral(" → ") +
                           QString::fromStdString(cur.config);
         top = std::max({top, a, b});
-        auto* t = new QCPItemText(c);
-        t->position->setType(QCPItemPosition::ptPlotCoords);
-        t->position->setCoords(i, std::max(a, b));
-        t->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
-        if (cur.gainVsPrevious)
-            ChartView::setFittedText(t, ratioLabel(*cur.gainVsPrevious),
-                                     UnitFormat::ratio(cur.gainVsPrevious->value));
-        t->setColor(cur.gainVsPrevious && cur.gainVsPrevious->significant ? ChartPalette::textColor(palette())
-                                                                          : QColor(0x90, 0x90, 0x90));
-        t->setFont(ChartView::tickFont());
+        addGainLabel(c, i, std::max(a, b), cur.gainVsPrevious);
     }
     if (n > 1) {
         totals->addData(n, value(configs.back()));

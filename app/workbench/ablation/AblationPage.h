@@ -23,6 +23,7 @@ class QStackedWidget;
 class QTableView;
 class QCPBars;
 class QCPErrorBars;
+class QBrush;
 
 namespace cnp::wb {
 
@@ -79,6 +80,10 @@ private:
     void showMessage(const QString& text);
     void drawValueChart();
     void drawWaterfall();
+    static QCPBars* waterfallBars(ChartView* c, const QBrush& brush, const QString& name);
+    QString stepTooltip(const AblationConfig& prev, const AblationConfig& cur, const QString& from,
+                        const QString& to) const;
+    void addGainLabel(ChartView* c, int i, double y, const std::optional<RatioWithCi>& gain) const;
     void drawBreakdown();
     void drawAttribution();
     QColor configColor(const std::string& config) const;
