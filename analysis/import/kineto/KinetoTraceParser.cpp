@@ -750,11 +750,29 @@ TraceData KinetoTraceParser::finish() {
         throw InputError(path_, "not a PyTorch-profiler trace (no JSON object)", 0);
     if (!sawTraceEvents_)
         throw InputError(path_, "not a PyTorch-profiler trace: no traceEvents array");
-
-    TraceData& t = trace_;
     const std::int32_t rank = hasRank_ ? static_cast<std::int32_t>(rank_) : 0;
+    placeOnClock(rank);
+    fillCopySizes();
+    linkFlows(rank);
+    flowStarts_ = {};
+    flowEnds_ = {};
+    TraceData& t = trace_;
+    if (t.eventCount() == 0) {
+        if (t.info.skipped.count > 0)
+            throw InputError(path_,
+                             "no usable events: all " + std::to_string(t.info.skipped.count) +
+                                 " trace events were malformed (first: " + t.info.skipped.firstReason + ")",
+                             t.info.skipped.firstOffset);
+        throw InputError(path_, "the trace holds no events (nothing to ingest)");
+    }
+    t.ranks = {rankAndRunInfo(rank)};
+    return std::move(trace_);
+}
 
-    // Relative timestamps (below the base) get the base added; absolute ones are kept as they are.
+// Relative timestamps (below the base) get the base added; absolute ones are kept as they are. Every
+// event gets the trace's rank.
+void KinetoTraceParser::placeOnClock(std::int32_t rank) {
+    TraceData& t = trace_;
     const Ns offset = hasBase_ && anyTime_ && minRawTime_ < baseNs_ ? baseNs_ : 0;
     auto shift = [&](auto& v) {
         for (auto& e : v) {
@@ -772,8 +790,12 @@ TraceData KinetoTraceParser::finish() {
     for (auto* v : {&flowStarts_, &flowEnds_})
         for (auto& f : *v)
             f.ts += offset;
+}
 
-    // Memcpy sizes missing from the GPU record (ROCm) come from the launching call's "size" arg.
+// Memcpy sizes missing from the GPU record (ROCm) come from the launching call's "size" arg; still
+// unknown: 0.
+void KinetoTraceParser::fillCopySizes() {
+    TraceData& t = trace_;
     if (!apiSizes_.empty()) {
         std::sort(apiSizes_.begin(), apiSizes_.end());
         for (auto& m : t.memcpys) {
@@ -787,10 +809,13 @@ TraceData KinetoTraceParser::finish() {
     }
     for (auto& m : t.memcpys)
         m.bytes = std::max<std::int64_t>(m.bytes, 0);
+}
 
-    // ac2g flows: "s" is the launch (CPU side), "f" the GPU side, paired by id = the correlation id (a
-    // repeated id: the first launch, the first "f"); the GPU activity carrying the id gives the exact GPU
-    // start and stream (ROCm puts "f" on the CPU thread). Flows in ascending id order. O(n log n).
+// ac2g flows: "s" is the launch (CPU side), "f" the GPU side, paired by id = the correlation id (a
+// repeated id: the first launch, the first "f"); the GPU activity carrying the id gives the exact GPU
+// start and stream (ROCm puts "f" on the CPU thread). Flows in ascending id order. O(n log n).
+void KinetoTraceParser::linkFlows(std::int32_t rank) {
+    TraceData& t = trace_;
     if (!flowStarts_.empty() && !flowEnds_.empty()) {
         FlowLinker linker; // one process: scope 0
         linker.reserve(flowStarts_.size(), 0);
@@ -826,19 +851,11 @@ TraceData KinetoTraceParser::finish() {
                 t.flows.push_back(*flow);
         }
     }
-    flowStarts_ = {};
-    flowEnds_ = {};
+}
 
-    if (t.eventCount() == 0) {
-        if (t.info.skipped.count > 0)
-            throw InputError(path_,
-                             "no usable events: all " + std::to_string(t.info.skipped.count) +
-                                 " trace events were malformed (first: " + t.info.skipped.firstReason + ")",
-                             t.info.skipped.firstOffset);
-        throw InputError(path_, "the trace holds no events (nothing to ingest)");
-    }
-
-    // Metadata.
+// The rank's record (pid, source, GPU names by device) and the run's (format, world size, versions).
+RankInfo KinetoTraceParser::rankAndRunInfo(std::int32_t rank) {
+    TraceData& t = trace_;
     RankInfo ri;
     ri.rank = rank;
     ri.pid = firstCpuPid_ > 0 ? firstCpuPid_ : 0;
@@ -875,8 +892,7 @@ TraceData KinetoTraceParser::finish() {
     info.driverVersion = driverVersion_;
     info.cudaVersion = runtimeVersion_;
     info.cuptiVersion = cuptiVersion_;
-    t.ranks = {std::move(ri)};
-    return std::move(trace_);
+    return ri;
 }
 
 } // namespace cnp

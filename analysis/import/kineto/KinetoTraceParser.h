@@ -149,6 +149,11 @@ private:
     void eventArg(std::string_view text, bool isNumber, bool isString);
     void topScalar(std::string_view text, bool isNumber, bool isString);
     void finishEvent();
+    // The steps of finish(), in order.
+    void placeOnClock(std::int32_t rank);
+    void fillCopySizes();
+    void linkFlows(std::int32_t rank);
+    RankInfo rankAndRunInfo(std::int32_t rank);
     void finishMemorySample();
     void finishFlow();
     void finishComplete();
