@@ -150,8 +150,6 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
         order_.clear();
         updateWritable();
     });
-    for (QWidget* w : {static_cast<QWidget*>(sourceBox_), static_cast<QWidget*>(orderButton)})
-        w->setProperty("writableToolTip", w->toolTip());
     updateWritable();
     // A bar of the value chart or a step of the waterfall opens Compare: that configuration vs the one
     // before it in the chart's order.
@@ -254,11 +252,7 @@ void AblationPage::setSource(AblationSource source) {
 }
 
 void AblationPage::updateWritable() {
-    const QString why = session()->readOnlyReason();
-    for (QWidget* w : {static_cast<QWidget*>(sourceBox_), static_cast<QWidget*>(orderButton_)}) {
-        w->setEnabled(why.isEmpty());
-        w->setToolTip(why.isEmpty() ? w->property("writableToolTip").toString() : why);
-    }
+    WorkspaceWriter::enableWhereWritable({sourceBox_, orderButton_}, session()->readOnlyReason());
 }
 
 QString AblationPage::warningsText() const {

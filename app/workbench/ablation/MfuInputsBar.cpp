@@ -14,7 +14,6 @@
 #include <QPushButton>
 
 #include <QVBoxLayout>
-#include <initializer_list>
 
 #include <cmath>
 #include <exception>
@@ -87,8 +86,6 @@ MfuInputsBar::MfuInputsBar(WorkspaceSession* session, QWidget* parent)
     row->addWidget(apply_);
     row->addStretch(1);
     rows->addWidget(basis_); // its own line: at 1024 px the inputs leave no room beside them
-    for (QWidget* w : std::initializer_list<QWidget*>{flopsPerToken_, gpuBox_, peak_, apply_})
-        w->setProperty("writableToolTip", w->toolTip());
     connect(session_, &WorkspaceSession::workspaceChanged, this, &MfuInputsBar::updateWritable);
     updateWritable();
     connect(gpuBox_, &QComboBox::activated, this, &MfuInputsBar::presetChosen);
@@ -149,11 +146,8 @@ void MfuInputsBar::store() {
 }
 
 void MfuInputsBar::updateWritable() {
-    const QString why = session_->readOnlyReason();
-    for (QWidget* w : std::initializer_list<QWidget*>{flopsPerToken_, gpuBox_, peak_, apply_}) {
-        w->setEnabled(why.isEmpty());
-        w->setToolTip(why.isEmpty() ? w->property("writableToolTip").toString() : why);
-    }
+    WorkspaceWriter::enableWhereWritable({flopsPerToken_, gpuBox_, peak_, apply_},
+                                         session_->readOnlyReason());
 }
 
 void MfuInputsBar::presetChosen(int index) {

@@ -5,6 +5,8 @@
 
 #include "store/Workspace.h"
 
+#include <QWidget>
+
 namespace cnp::wb {
 
 WorkspaceWriter::WorkspaceWriter(WorkspaceSession* session) : QObject(session), session_(session) {}
@@ -23,6 +25,17 @@ void WorkspaceWriter::submit(const QString& what, Edit edit, Done done) {
     queue_.push_back({session_->path(), what, std::move(edit), std::move(done)});
     if (!running_)
         startNext();
+}
+
+void WorkspaceWriter::enableWhereWritable(std::initializer_list<QWidget*> controls,
+                                          const QString& readOnlyReason) {
+    static const char* const kOwnToolTip = "cnpWritableToolTip";
+    for (QWidget* w : controls) {
+        if (!w->property(kOwnToolTip).isValid())
+            w->setProperty(kOwnToolTip, w->toolTip());
+        w->setEnabled(readOnlyReason.isEmpty());
+        w->setToolTip(readOnlyReason.isEmpty() ? w->property(kOwnToolTip).toString() : readOnlyReason);
+    }
 }
 
 void WorkspaceWriter::startNext() {

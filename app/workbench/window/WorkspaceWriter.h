@@ -10,6 +10,9 @@
 
 #include <deque>
 #include <functional>
+#include <initializer_list>
+
+class QWidget;
 
 namespace cnp {
 class Workspace;
@@ -33,6 +36,10 @@ public:
     // runs and the session re-reads its catalogue (when the same workspace is still open). On a closed
     // or read-only workspace `done` gets the reason at once and nothing is queued.
     void submit(const QString& what, Edit edit, Done done = {});
+
+    // Enables `controls` (ones that would write) when `readOnlyReason` is empty; else disables them with
+    // the reason as their tooltip. Each control's own tooltip is kept on the first call and restored.
+    static void enableWhereWritable(std::initializer_list<QWidget*> controls, const QString& readOnlyReason);
 
 signals:
     // Emitted when an edit starts (what = its description) and when the queue has drained (busy false).
