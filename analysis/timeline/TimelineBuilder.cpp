@@ -142,125 +142,136 @@ void TimelineBuilder::addBusyRows() {
     }
 }
 
+void TimelineBuilder::placeGroups(TimelineModel& m, const RowKey& key, GroupCursor& at) const {
+    const auto& [rank, section, a, kindInt, b] = key;
+    if (at.rankGroup < 0 || rank != at.rank) {
+        TimelineGroup g;
+        const auto lab = rankLabels_.find(rank);
+        g.label = lab != rankLabels_.end() ? lab->second : "Rank " + std::to_string(rank);
+        g.rank = rank;
+        m.groups.push_back(g);
+        at.rankGroup = static_cast<int>(m.groups.size()) - 1;
+        at.rank = rank;
+        at.section = -1;
+    }
+    const std::int64_t sectionKey = section == 1 ? a : -1;
+    if (section != 0 && (section != at.section || sectionKey != at.sectionKey)) {
+        TimelineGroup g;
+        g.parent = at.rankGroup;
+        g.depth = 1;
+        g.rank = rank;
+        if (section == 1) {
+            const auto lab = gpuLabels_.find({rank, static_cast<std::int32_t>(a)});
+            g.label = lab != gpuLabels_.end() ? lab->second : "GPU " + std::to_string(a);
+        } else {
+            g.label = "CPU threads";
+        }
+        m.groups.push_back(g);
+        at.sectionGroup = static_cast<int>(m.groups.size()) - 1;
+        at.section = section;
+        at.sectionKey = sectionKey;
+    }
+}
+
+TimelineRow TimelineBuilder::emptyRow(const RowKey& key, const GroupCursor& at) const {
+    const auto& [rank, section, a, kindInt, b] = key;
+    TimelineRow row;
+    row.kind = static_cast<RowKind>(kindInt);
+    row.rank = rank;
+    row.group = section == 0 ? at.rankGroup : at.sectionGroup;
+    switch (row.kind) {
+    case RowKind::Steps:
+        row.label = "Steps";
+        break;
+    case RowKind::GpuAnnotations:
+        row.device = static_cast<std::int32_t>(a);
+        row.label = "Annotations";
+        break;
+    case RowKind::GpuStream:
+        row.device = static_cast<std::int32_t>(a);
+        row.stream = b;
+        row.label = "Stream " + std::to_string(b);
+        break;
+    case RowKind::Counter:
+        row.device = static_cast<std::int32_t>(a);
+        row.label = names_[static_cast<std::size_t>(b)];
+        break;
+    case RowKind::GpuBusy:
+        row.label = "GPU busy";
+        break;
+    case RowKind::CpuThread:
+        row.pid = a;
+        row.tid = b;
+        row.label = "Thread " + std::to_string(b) + (a != 0 ? " (pid " + std::to_string(a) + ")" : "");
+        break;
+    }
+    return row;
+}
+
+void TimelineBuilder::fillCounter(std::vector<std::pair<Ns, double>>& samples, TimelineRow& row) {
+    std::sort(samples.begin(), samples.end());
+    row.counter.ts.reserve(samples.size());
+    row.counter.value.reserve(samples.size());
+    for (const auto& [t, v] : samples) {
+        row.counter.ts.push_back(t);
+        row.counter.value.push_back(v);
+    }
+    if (!samples.empty()) {
+        const auto [mn, mx] = std::minmax_element(row.counter.value.begin(), row.counter.value.end());
+        row.counter.minValue = *mn;
+        row.counter.maxValue = *mx;
+    }
+}
+
+void TimelineBuilder::extendRunSpan(TimelineModel& m, const TimelineRow& row) {
+    Ns lo = 0, hi = 0;
+    bool any = false;
+    for (const auto& l : row.lanes)
+        if (!l.empty()) {
+            lo = any ? std::min(lo, l.firstStart()) : l.firstStart();
+            hi = any ? std::max(hi, l.lastEnd()) : l.lastEnd();
+            any = true;
+        }
+    if (!row.counter.ts.empty()) {
+        lo = any ? std::min(lo, row.counter.ts.front()) : row.counter.ts.front();
+        hi = any ? std::max(hi, row.counter.ts.back()) : row.counter.ts.back();
+        any = true;
+    }
+    if (any) {
+        const bool firstSpan = m.runStart == 0 && m.runEnd == 0;
+        m.runStart = firstSpan ? lo : std::min(m.runStart, lo);
+        m.runEnd = firstSpan ? hi : std::max(m.runEnd, hi);
+    }
+}
+
 TimelineModel TimelineBuilder::build(const ProgressSink& sink) {
     TimelineModel m;
     std::set<std::int32_t> ranks;
     for (const auto& [key, ev] : events_)
         ranks.insert(std::get<0>(key));
-    const bool cluster = ranks.size() > kExpandedRanks;
-    if (cluster)
+    if (ranks.size() > kExpandedRanks)
         addBusyRows();
     // Counter rows join the event rows in key order (same RowKey space).
     for (auto& [key, samples] : counters_)
         events_[key]; // creates an empty entry so the row is placed
     const double total = static_cast<double>(std::max<std::size_t>(1, events_.size()));
     std::size_t done = 0;
-    bool first = true;
-    std::int32_t curRank = 0;
-    int rankGroup = -1, sectionGroup = -1;
-    std::int64_t curSectionKey = -1;
-    int curSection = -1;
+    GroupCursor at;
     m.runStart = 0;
     m.runEnd = 0;
+    // Rows are built in key order and their raw events freed as they go (peak: raw + one row's lanes).
     for (auto it = events_.begin(); it != events_.end(); it = events_.erase(it)) {
         sink.checkCancel();
-        const auto& [rank, section, a, kindInt, b] = it->first;
-        if (first || rank != curRank) {
-            TimelineGroup g;
-            const auto lab = rankLabels_.find(rank);
-            g.label = lab != rankLabels_.end() ? lab->second : "Rank " + std::to_string(rank);
-            g.rank = rank;
-            m.groups.push_back(g);
-            rankGroup = static_cast<int>(m.groups.size()) - 1;
-            curRank = rank;
-            curSection = -1;
-            first = false;
-        }
-        const std::int64_t sectionKey = section == 1 ? a : -1;
-        if (section != 0 && (section != curSection || sectionKey != curSectionKey)) {
-            TimelineGroup g;
-            g.parent = rankGroup;
-            g.depth = 1;
-            g.rank = rank;
-            if (section == 1) {
-                const auto lab = gpuLabels_.find({rank, static_cast<std::int32_t>(a)});
-                g.label = lab != gpuLabels_.end() ? lab->second : "GPU " + std::to_string(a);
-            } else {
-                g.label = "CPU threads";
-            }
-            m.groups.push_back(g);
-            sectionGroup = static_cast<int>(m.groups.size()) - 1;
-            curSection = section;
-            curSectionKey = sectionKey;
-        }
-        TimelineRow row;
-        row.kind = static_cast<RowKind>(kindInt);
-        row.rank = rank;
-        row.group = section == 0 ? rankGroup : sectionGroup;
-        switch (row.kind) {
-        case RowKind::Steps:
-            row.label = "Steps";
-            break;
-        case RowKind::GpuAnnotations:
-            row.device = static_cast<std::int32_t>(a);
-            row.label = "Annotations";
-            break;
-        case RowKind::GpuStream:
-            row.device = static_cast<std::int32_t>(a);
-            row.stream = b;
-            row.label = "Stream " + std::to_string(b);
-            break;
-        case RowKind::Counter:
-            row.device = static_cast<std::int32_t>(a);
-            row.label = names_[static_cast<std::size_t>(b)];
-            break;
-        case RowKind::GpuBusy:
-            row.label = "GPU busy";
-            break;
-        case RowKind::CpuThread:
-            row.pid = a;
-            row.tid = b;
-            row.label = "Thread " + std::to_string(b) + (a != 0 ? " (pid " + std::to_string(a) + ")" : "");
-            break;
-        }
+        placeGroups(m, it->first, at);
+        TimelineRow row = emptyRow(it->first, at);
         if (row.kind == RowKind::Counter) {
-            auto& s = counters_[it->first];
-            std::sort(s.begin(), s.end());
-            row.counter.ts.reserve(s.size());
-            row.counter.value.reserve(s.size());
-            for (const auto& [t, v] : s) {
-                row.counter.ts.push_back(t);
-                row.counter.value.push_back(v);
-            }
-            if (!s.empty()) {
-                const auto [mn, mx] = std::minmax_element(row.counter.value.begin(), row.counter.value.end());
-                row.counter.minValue = *mn;
-                row.counter.maxValue = *mx;
-            }
+            fillCounter(counters_[it->first], row);
             counters_.erase(it->first);
         } else {
             buildLanes(it->second, row);
             std::vector<RawEvent>().swap(it->second);
         }
-        // Run span over every row.
-        Ns lo = 0, hi = 0;
-        bool any = false;
-        for (const auto& l : row.lanes)
-            if (!l.empty()) {
-                lo = any ? std::min(lo, l.firstStart()) : l.firstStart();
-                hi = any ? std::max(hi, l.lastEnd()) : l.lastEnd();
-                any = true;
-            }
-        if (!row.counter.ts.empty()) {
-            lo = any ? std::min(lo, row.counter.ts.front()) : row.counter.ts.front();
-            hi = any ? std::max(hi, row.counter.ts.back()) : row.counter.ts.back();
-            any = true;
-        }
-        if (any) {
-            const bool firstSpan = m.runStart == 0 && m.runEnd == 0;
-            m.runStart = firstSpan ? lo : std::min(m.runStart, lo);
-            m.runEnd = firstSpan ? hi : std::max(m.runEnd, hi);
-        }
+        extendRunSpan(m, row);
         m.rows.push_back(std::move(row));
         sink.report(static_cast<double>(++done) / total);
     }

@@ -60,6 +60,20 @@ private:
     static void buildLanes(std::vector<RawEvent>& events, TimelineRow& row);
     // Adds one GpuBusy row per rank: the union of the rank's GPU stream events. O(n log n).
     void addBusyRows();
+    // Where build() stands in the group tree: the current rank's group and section (GPU device or CPU).
+    struct GroupCursor {
+        std::int32_t rank = 0;
+        int rankGroup = -1; // -1 until the first row
+        int sectionGroup = -1;
+        int section = -1;
+        std::int64_t sectionKey = -1;
+    };
+    // Opens the rank group and section group `key` belongs to when it starts a new one.
+    void placeGroups(TimelineModel& m, const RowKey& key, GroupCursor& at) const;
+    // The row of `key` with its kind, identity, label and group; no events yet.
+    TimelineRow emptyRow(const RowKey& key, const GroupCursor& at) const;
+    static void fillCounter(std::vector<std::pair<Ns, double>>& samples, TimelineRow& row); // sorts samples
+    static void extendRunSpan(TimelineModel& m, const TimelineRow& row); // runStart/runEnd over the row
 
     std::vector<std::string> names_;
     std::unordered_map<std::string, std::uint32_t> nameIndex_;

@@ -14,77 +14,54 @@
 namespace cnp::cli {
 namespace {
 
-int runDiff(const std::vector<std::string>& args) {
-    ArgParser p({"--top"}, {"--normalize", "--json"});
-    p.parse(args);
-    p.requirePositionals(3, 3, "WORKSPACE RUN_A RUN_B");
-    const auto top = p.number("--top").value_or(20);
-    if (top < 0)
-        throw UsageFailure{"--top must be >= 0"};
-    RunDiffOptions o;
-    o.normalize = p.has("--normalize");
-    Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);
-    const auto d = diffRuns(ws, p.positionals()[1], p.positionals()[2], o);
-
-    if (p.has("--json")) {
-        JsonOutput j;
-        j.beginObject()
-            .key("run_a")
-            .str(d.runA)
-            .key("run_b")
-            .str(d.runB)
-            .key("normalized")
-            .boolean(o.normalize);
-        j.key("summary").beginObject().key("added").num(d.added).key("removed").num(d.removed);
-        j.key("faster")
-            .num(d.faster)
-            .key("slower")
-            .num(d.slower)
-            .key("unchanged")
-            .num(d.unchanged)
-            .endObject();
-        j.key("total_kernel_time_ns").beginObject().key("a").num(d.totalA).key("b").num(d.totalB).endObject();
-        j.key("kernels").beginArray();
-        for (const auto& k : d.kernels) {
-            j.beginObject().key("name").str(k.name).key("category").str(k.category);
-            j.key("a").beginObject().key("count").num(k.countA).key("total_ns").num(k.totalA).endObject();
-            j.key("b").beginObject().key("count").num(k.countB).key("total_ns").num(k.totalB).endObject();
-            j.key("delta_ns").num(k.delta).key("class").str(k.cls);
-            if (o.normalize)
-                j.key("names_a").num(k.namesA).key("names_b").num(k.namesB);
-            j.endObject();
-        }
-        j.endArray();
-        j.key("categories").beginArray();
-        for (const auto& c : d.categories)
-            j.beginObject()
-                .key("category")
-                .str(c.category)
-                .key("a_ns")
-                .num(c.totalA)
-                .key("b_ns")
-                .num(c.totalB)
-                .key("delta_ns")
-                .num(c.delta)
-                .endObject();
-        j.endArray();
-        j.key("step_times_ns").beginObject().key("a").beginArray();
-        for (auto t : d.stepTimesA)
-            j.num(t);
-        j.endArray().key("b").beginArray();
-        for (auto t : d.stepTimesB)
-            j.num(t);
-        j.endArray().endObject();
+void printJson(const RunDiffResult& d, bool normalized) {
+    JsonOutput j;
+    j.beginObject().key("run_a").str(d.runA).key("run_b").str(d.runB).key("normalized").boolean(normalized);
+    j.key("summary").beginObject().key("added").num(d.added).key("removed").num(d.removed);
+    j.key("faster").num(d.faster).key("slower").num(d.slower).key("unchanged").num(d.unchanged).endObject();
+    j.key("total_kernel_time_ns").beginObject().key("a").num(d.totalA).key("b").num(d.totalB).endObject();
+    j.key("kernels").beginArray();
+    for (const auto& k : d.kernels) {
+        j.beginObject().key("name").str(k.name).key("category").str(k.category);
+        j.key("a").beginObject().key("count").num(k.countA).key("total_ns").num(k.totalA).endObject();
+        j.key("b").beginObject().key("count").num(k.countB).key("total_ns").num(k.totalB).endObject();
+        j.key("delta_ns").num(k.delta).key("class").str(k.cls);
+        if (normalized)
+            j.key("names_a").num(k.namesA).key("names_b").num(k.namesB);
         j.endObject();
-        std::cout << j.text();
-        return Ok;
     }
+    j.endArray();
+    j.key("categories").beginArray();
+    for (const auto& c : d.categories)
+        j.beginObject()
+            .key("category")
+            .str(c.category)
+            .key("a_ns")
+            .num(c.totalA)
+            .key("b_ns")
+            .num(c.totalB)
+            .key("delta_ns")
+            .num(c.delta)
+            .endObject();
+    j.endArray();
+    j.key("step_times_ns").beginObject().key("a").beginArray();
+    for (auto t : d.stepTimesA)
+        j.num(t);
+    j.endArray().key("b").beginArray();
+    for (auto t : d.stepTimesB)
+        j.num(t);
+    j.endArray().endObject();
+    j.endObject();
+    std::cout << j.text();
+}
 
+// Summary lines, the category table and the first `top` kernels (0 = all).
+void printText(const RunDiffResult& d, bool normalized, double top) {
     using T = TableOutput;
     auto dur = [](Ns v) { return units::duration(static_cast<double>(v)); };
     auto signedDur = [&](Ns v) { return (v > 0 ? "+" : "") + dur(v); };
     std::cout << "diff " << d.runA << " (A) -> " << d.runB << " (B)"
-              << (o.normalize ? ", normalised names" : "") << "\nkernel time " << dur(d.totalA) << " -> "
+              << (normalized ? ", normalised names" : "") << "\nkernel time " << dur(d.totalA) << " -> "
               << dur(d.totalB) << "; kernels: " << d.added << " added, " << d.removed << " removed, "
               << d.faster << " faster, " << d.slower << " slower, " << d.unchanged << " unchanged\n";
     auto median = [](const std::vector<Ns>& v) {
@@ -112,6 +89,23 @@ int runDiff(const std::vector<std::string>& args) {
     k.print(std::cout);
     if (top > 0 && d.kernels.size() > static_cast<std::size_t>(top))
         std::cout << "(" << d.kernels.size() - static_cast<std::size_t>(top) << " more; --top 0 lists all)\n";
+}
+
+int runDiff(const std::vector<std::string>& args) {
+    ArgParser p({"--top"}, {"--normalize", "--json"});
+    p.parse(args);
+    p.requirePositionals(3, 3, "WORKSPACE RUN_A RUN_B");
+    const auto top = p.number("--top").value_or(20);
+    if (top < 0)
+        throw UsageFailure{"--top must be >= 0"};
+    RunDiffOptions o;
+    o.normalize = p.has("--normalize");
+    Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);
+    const auto d = diffRuns(ws, p.positionals()[1], p.positionals()[2], o);
+    if (p.has("--json"))
+        printJson(d, o.normalize);
+    else
+        printText(d, o.normalize, top);
     return Ok;
 }
 

@@ -336,9 +336,7 @@ void Collector::writeHeader() {
     writer_.writeHeader(kv);
 }
 
-bool Collector::start() {
-    if (running_ || finished_)
-        return running_;
+bool Collector::configure() {
     config_ = CollectorConfig::fromEnvironment(environ);
     if (config_.disabled)
         return false;
@@ -348,8 +346,10 @@ bool Collector::start() {
         const ssize_t ignored = ::write(2, line.data(), line.size());
         (void)ignored;
     }
-    if (!poolFits)
-        return false;
+    return poolFits;
+}
+
+bool Collector::subscribeToCupti() {
     CUptiResult r = cuptiGetVersion(&cuptiVersion_);
     if (r != CUPTI_SUCCESS) {
         warnOnce(std::string("CUPTI unusable (") + resultText(r) + "); the job runs untraced");
@@ -369,10 +369,12 @@ bool Collector::start() {
         return false;
     }
     subscriber_ = sub;
+    return true;
+}
 
+bool Collector::openOutput() {
     if (!makeDirs(config_.outputDir)) {
         warnOnce("cannot create output folder '" + config_.outputDir + "'; the job runs untraced");
-        cuptiUnsubscribe(sub);
         return false;
     }
     char host[HOST_NAME_MAX + 1] = {};
@@ -380,17 +382,59 @@ bool Collector::start() {
     path_ = config_.outputPath(host, getpid());
     if (!writer_.open(path_)) {
         warnOnce(writer_.error() + "; the job runs untraced");
-        cuptiUnsubscribe(sub);
         return false;
     }
     pool_ = std::make_unique<BufferPool>(config_.bufferCount, config_.bufferBytes);
-    r = cuptiActivityRegisterCallbacks(&CollectorCallbacks::bufferRequested,
-                                       &CollectorCallbacks::bufferCompleted);
+    const CUptiResult r = cuptiActivityRegisterCallbacks(&CollectorCallbacks::bufferRequested,
+                                                         &CollectorCallbacks::bufferCompleted);
     if (r != CUPTI_SUCCESS) {
         warnOnce(std::string("cannot register CUPTI buffers (") + resultText(r) + "); the job runs untraced");
         writer_.abandon();
         ::unlink(path_.c_str());
-        cuptiUnsubscribe(sub);
+        return false;
+    }
+    return true;
+}
+
+void Collector::beginCapture() {
+    enableActivities(false);
+    const bool windowFromStart =
+        config_.capture.mode == CaptureSpec::Mode::All ||
+        (config_.capture.mode == CaptureSpec::Mode::Time && config_.capture.delaySeconds == 0);
+    if (windowFromStart)
+        setHeavyEnabled(true);
+    if (config_.capture.mode == CaptureSpec::Mode::Steps)
+        cuptiEnableDomain(1, static_cast<CUpti_SubscriberHandle>(subscriber_), CUPTI_CB_DOMAIN_NVTX);
+    // Late fallback for libraries whose first NVTX call is still to come (each reads NVTX_INJECTION64_PATH
+    // then): point it at this library, which hands over to the CUPTI copy it is bound to. Launchers set the
+    // variable before the process starts, which also covers NVTX calls made before CUDA's initialisation.
+    if (!getenv("NVTX_INJECTION64_PATH")) {
+        Dl_info info{};
+        if (dladdr(reinterpret_cast<void*>(&InitializeInjection), &info) && info.dli_fname)
+            setenv("NVTX_INJECTION64_PATH", info.dli_fname, 0);
+    }
+}
+
+void Collector::installProcessHooks() {
+    pthread_atfork(nullptr, nullptr, &CollectorCallbacks::atForkChild);
+    std::atexit(&CollectorCallbacks::atExit);
+    for (int i = 0; i < 2; ++i) {
+        struct sigaction sa {};
+        sa.sa_sigaction = &CollectorCallbacks::onSignal;
+        sa.sa_flags = SA_SIGINFO | SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        sigaction(kSignals[i], &sa, &g_previous[i]);
+    }
+}
+
+bool Collector::start() {
+    if (running_ || finished_)
+        return running_;
+    if (!configure() || !subscribeToCupti())
+        return false;
+    if (!openOutput()) {
+        cuptiUnsubscribe(static_cast<CUpti_SubscriberHandle>(subscriber_));
+        subscriber_ = nullptr;
         return false;
     }
     ownerPid_ = static_cast<long>(getpid());
@@ -402,24 +446,7 @@ bool Collector::start() {
     writeClockPair();
     writer_.flush();
     running_ = true;
-
-    enableActivities(false);
-    const bool windowFromStart =
-        config_.capture.mode == CaptureSpec::Mode::All ||
-        (config_.capture.mode == CaptureSpec::Mode::Time && config_.capture.delaySeconds == 0);
-    if (windowFromStart)
-        setHeavyEnabled(true);
-    if (config_.capture.mode == CaptureSpec::Mode::Steps)
-        cuptiEnableDomain(1, sub, CUPTI_CB_DOMAIN_NVTX);
-    // Late fallback for libraries whose first NVTX call is still to come (each reads NVTX_INJECTION64_PATH
-    // then): point it at this library, which hands over to the CUPTI copy it is bound to. Launchers set the
-    // variable before the process starts, which also covers NVTX calls made before CUDA's initialisation.
-    if (!getenv("NVTX_INJECTION64_PATH")) {
-        Dl_info info{};
-        if (dladdr(reinterpret_cast<void*>(&InitializeInjection), &info) && info.dli_fname)
-            setenv("NVTX_INJECTION64_PATH", info.dli_fname, 0);
-    }
-
+    beginCapture();
     try {
         thread_ = std::thread([this] { writerLoop(); });
     } catch (...) {
@@ -427,15 +454,7 @@ bool Collector::start() {
         running_ = false;
         return false;
     }
-    pthread_atfork(nullptr, nullptr, &CollectorCallbacks::atForkChild);
-    std::atexit(&CollectorCallbacks::atExit);
-    for (int i = 0; i < 2; ++i) {
-        struct sigaction sa {};
-        sa.sa_sigaction = &CollectorCallbacks::onSignal;
-        sa.sa_flags = SA_SIGINFO | SA_RESTART;
-        sigemptyset(&sa.sa_mask);
-        sigaction(kSignals[i], &sa, &g_previous[i]);
-    }
+    installProcessHooks();
     return true;
 }
 

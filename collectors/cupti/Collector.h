@@ -34,6 +34,12 @@ private:
     Collector() = default;
 
     void warnOnce(const std::string& message);
+    // start()'s steps, in order; each false return means "run untraced" with the reason already on stderr.
+    bool configure();           // config from the environment; false when disabled or the pool does not fit
+    bool subscribeToCupti();    // CUPTI new enough and free to subscribe; sets subscriber_
+    bool openOutput();          // the output file and the buffer pool, CUPTI's buffer callbacks registered
+    void beginCapture();        // the activities the capture window starts with, NVTX injection fallback
+    void installProcessHooks(); // fork, exit and signal handlers that flush the trace
     bool enableActivities(bool heavy);
     void setHeavyEnabled(bool on);
     void writerLoop();

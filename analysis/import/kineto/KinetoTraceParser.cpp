@@ -240,104 +240,97 @@ bool KinetoTraceParser::EndArray(rapidjson::SizeType) {
     return true;
 }
 
+KinetoTraceParser::Top KinetoTraceParser::topKeyOf(const char* s, rapidjson::SizeType len) {
+    if (is(s, len, "traceEvents"))
+        return Top::TraceEvents;
+    if (is(s, len, "deviceProperties"))
+        return Top::DeviceProperties;
+    if (is(s, len, "distributedInfo"))
+        return Top::DistributedInfo;
+    if (is(s, len, "baseTimeNanoseconds"))
+        return Top::BaseTime;
+    if (is(s, len, "cuda_driver_version"))
+        return Top::DriverVersion;
+    if (is(s, len, "cuda_runtime_version"))
+        return Top::RuntimeVersion;
+    if (is(s, len, "cupti_version"))
+        return Top::CuptiVersion;
+    return Top::None;
+}
+
+KinetoTraceParser::Field KinetoTraceParser::eventFieldOf(const char* s, rapidjson::SizeType len) {
+    switch (len) {
+    case 2:
+        return is(s, len, "ph")   ? Field::Ph
+               : is(s, len, "ts") ? Field::Ts
+               : is(s, len, "id") ? Field::Id
+                                  : Field::None;
+    case 3:
+        return is(s, len, "cat")   ? Field::Cat
+               : is(s, len, "pid") ? Field::Pid
+               : is(s, len, "tid") ? Field::Tid
+               : is(s, len, "dur") ? Field::Dur
+                                   : Field::None;
+    case 4:
+        return is(s, len, "name") ? Field::Name : is(s, len, "args") ? Field::Args : Field::None;
+    default:
+        return Field::None;
+    }
+}
+
+KinetoTraceParser::Arg KinetoTraceParser::argOf(const char* s, rapidjson::SizeType len) {
+    switch (len) {
+    case 4:
+        return is(s, len, "grid")   ? Arg::Grid
+               : is(s, len, "kind") ? Arg::Kind
+               : is(s, len, "size") ? Arg::Size
+                                    : Arg::None;
+    case 5:
+        return is(s, len, "bytes") ? Arg::Bytes : is(s, len, "block") ? Arg::Block : Arg::None;
+    case 6:
+        return is(s, len, "device") ? Arg::Device : is(s, len, "stream") ? Arg::Stream : Arg::None;
+    case 11:
+        return is(s, len, "correlation")   ? Arg::Correlation
+               : is(s, len, "External id") ? Arg::ExternalId
+               : is(s, len, "Device Type") ? Arg::DeviceType
+                                           : Arg::None;
+    case 9:
+        return is(s, len, "Device Id") ? Arg::DeviceId : Arg::None;
+    case 13:
+        return is(s, len, "shared memory") ? Arg::SharedMemory : Arg::None;
+    case 14:
+        return is(s, len, "Total Reserved") ? Arg::TotalReserved : Arg::None;
+    case 15:
+        return is(s, len, "Total Allocated") ? Arg::TotalAllocated : Arg::None;
+    case 20:
+        return is(s, len, "registers per thread")   ? Arg::Registers
+               : is(s, len, "static shared memory") ? Arg::StaticSharedMemory
+                                                    : Arg::None;
+    case 21:
+        return is(s, len, "dynamic shared memory") ? Arg::DynamicSharedMemory : Arg::None;
+    default:
+        return Arg::None;
+    }
+}
+
 bool KinetoTraceParser::Key(const char* s, rapidjson::SizeType len, bool) {
     switch (depth_) {
     case 1:
-        top_ = Top::None;
-        if (is(s, len, "traceEvents"))
-            top_ = Top::TraceEvents;
-        else if (is(s, len, "deviceProperties"))
-            top_ = Top::DeviceProperties;
-        else if (is(s, len, "distributedInfo"))
-            top_ = Top::DistributedInfo;
-        else if (is(s, len, "baseTimeNanoseconds"))
-            top_ = Top::BaseTime;
-        else if (is(s, len, "cuda_driver_version"))
-            top_ = Top::DriverVersion;
-        else if (is(s, len, "cuda_runtime_version"))
-            top_ = Top::RuntimeVersion;
-        else if (is(s, len, "cupti_version"))
-            top_ = Top::CuptiVersion;
+        top_ = topKeyOf(s, len);
         break;
     case 2:
         if (top_ == Top::DistributedInfo)
             topKey_.assign(s, len);
         break;
     case 3:
-        if (inEvent_) {
-            Field f = Field::None;
-            switch (len) {
-            case 2:
-                f = is(s, len, "ph")   ? Field::Ph
-                    : is(s, len, "ts") ? Field::Ts
-                    : is(s, len, "id") ? Field::Id
-                                       : Field::None;
-                break;
-            case 3:
-                f = is(s, len, "cat")   ? Field::Cat
-                    : is(s, len, "pid") ? Field::Pid
-                    : is(s, len, "tid") ? Field::Tid
-                    : is(s, len, "dur") ? Field::Dur
-                                        : Field::None;
-                break;
-            case 4:
-                f = is(s, len, "name") ? Field::Name : is(s, len, "args") ? Field::Args : Field::None;
-                break;
-            default:
-                break;
-            }
-            field_ = f;
-        } else if (top_ == Top::DeviceProperties) {
+        if (inEvent_)
+            field_ = eventFieldOf(s, len);
+        else if (top_ == Top::DeviceProperties)
             topKey_.assign(s, len);
-        }
         break;
     case 4:
-        if (inArgs_) {
-            Arg a = Arg::None;
-            switch (len) {
-            case 4:
-                a = is(s, len, "grid")   ? Arg::Grid
-                    : is(s, len, "kind") ? Arg::Kind
-                    : is(s, len, "size") ? Arg::Size
-                                         : Arg::None;
-                break;
-            case 5:
-                a = is(s, len, "bytes") ? Arg::Bytes : is(s, len, "block") ? Arg::Block : Arg::None;
-                break;
-            case 6:
-                a = is(s, len, "device") ? Arg::Device : is(s, len, "stream") ? Arg::Stream : Arg::None;
-                break;
-            case 11:
-                a = is(s, len, "correlation")   ? Arg::Correlation
-                    : is(s, len, "External id") ? Arg::ExternalId
-                    : is(s, len, "Device Type") ? Arg::DeviceType
-                                                : Arg::None;
-                break;
-            case 9:
-                a = is(s, len, "Device Id") ? Arg::DeviceId : Arg::None;
-                break;
-            case 13:
-                a = is(s, len, "shared memory") ? Arg::SharedMemory : Arg::None;
-                break;
-            case 14:
-                a = is(s, len, "Total Reserved") ? Arg::TotalReserved : Arg::None;
-                break;
-            case 15:
-                a = is(s, len, "Total Allocated") ? Arg::TotalAllocated : Arg::None;
-                break;
-            case 20:
-                a = is(s, len, "registers per thread")   ? Arg::Registers
-                    : is(s, len, "static shared memory") ? Arg::StaticSharedMemory
-                                                         : Arg::None;
-                break;
-            case 21:
-                a = is(s, len, "dynamic shared memory") ? Arg::DynamicSharedMemory : Arg::None;
-                break;
-            default:
-                break;
-            }
-            arg_ = a;
-        }
+        if (inArgs_)
+            arg_ = argOf(s, len);
         break;
     default:
         break;

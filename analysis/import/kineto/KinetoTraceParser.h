@@ -173,6 +173,11 @@ private:
     void skip(std::int64_t offset, const char* reason);
     StringId internName(const std::string& name);
     static Cat categoryOf(std::string_view cat);
+    // What a key names at each depth Key() reads (None for keys the parser ignores); switch on the
+    // length first, then compare: O(1) per key.
+    static Top topKeyOf(const char* s, rapidjson::SizeType len);
+    static Field eventFieldOf(const char* s, rapidjson::SizeType len);
+    static Arg argOf(const char* s, rapidjson::SizeType len);
 
     std::string path_;
     std::function<std::size_t()> tell_;
