@@ -51,6 +51,25 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
       chartArea_(new QWidget), chartScroll_(nullptr), tableView_(new QTableView),
       table_(new AblationTableModel(this)) {
     auto* layout = new QVBoxLayout(this);
+    layout->addLayout(buildControls());
+    layout->addWidget(mfuBar_);
+    summary_->setTextFormat(Qt::RichText);
+    summary_->setWordWrap(true);
+    layout->addWidget(summary_); // its own row: the controls keep the page within 1024 px
+    warnings_->setObjectName(QStringLiteral("ablationWarnings"));
+    warnings_->setWordWrap(true);
+    warnings_->setTextFormat(Qt::RichText);
+    warnings_->hide();
+    layout->addWidget(warnings_);
+    message_->setAlignment(Qt::AlignCenter);
+    message_->setWordWrap(true);
+    stack_->addWidget(message_);
+    stack_->addWidget(buildChartsAndTable());
+    layout->addWidget(stack_, 1);
+    connectControls();
+}
+
+QHBoxLayout* AblationPage::buildControls() {
     auto* controls = new QHBoxLayout;
     metricBox_->setObjectName(QStringLiteral("metricBox"));
     metricBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -66,30 +85,22 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
     sourceBox_->addItem(tr("From logs"));
     sourceBox_->setToolTip(tr("The compared figure: the traced step windows, or the step times the runs' own "
                               "logs reported (cnp run; cnp edit --throughput)"));
-    auto* orderButton = new QPushButton(tr("Configurations…"));
-    orderButton_ = orderButton;
-    orderButton->setToolTip(tr("Choose which configurations to show and their order"));
+    orderButton_ = new QPushButton(tr("Configurations…"));
+    orderButton_->setToolTip(tr("Choose which configurations to show and their order"));
     controls->addWidget(new QLabel(tr("Metric:")));
     controls->addWidget(metricBox_);
     controls->addSpacing(12);
     controls->addWidget(new QLabel(tr("Baseline:")));
     controls->addWidget(baselineBox_);
     controls->addSpacing(12);
-    controls->addWidget(orderButton);
+    controls->addWidget(orderButton_);
     controls->addSpacing(12);
     controls->addWidget(sourceBox_);
     controls->addStretch(1);
-    summary_->setTextFormat(Qt::RichText);
-    summary_->setWordWrap(true);
-    layout->addLayout(controls);
-    layout->addWidget(mfuBar_);
-    layout->addWidget(summary_); // its own row: the controls keep the page within 1024 px
-    warnings_->setObjectName(QStringLiteral("ablationWarnings"));
-    warnings_->setWordWrap(true);
-    warnings_->setTextFormat(Qt::RichText);
-    warnings_->hide();
-    layout->addWidget(warnings_);
+    return controls;
+}
 
+QSplitter* AblationPage::buildChartsAndTable() {
     auto* grid = new QGridLayout(chartArea_);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->setSpacing(6);
@@ -124,12 +135,10 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
     tableView_->setMinimumHeight(tableView_->horizontalHeader()->sizeHint().height() +
                                  4 * tableView_->verticalHeader()->defaultSectionSize() + 4);
     split->setChildrenCollapsible(false);
-    message_->setAlignment(Qt::AlignCenter);
-    message_->setWordWrap(true);
-    stack_->addWidget(message_);
-    stack_->addWidget(split);
-    layout->addWidget(stack_, 1);
+    return split;
+}
 
+void AblationPage::connectControls() {
     connect(metricBox_, &QComboBox::currentIndexChanged, this, [this](int i) {
         QSettings().setValue(kMetricKey, i);
         if (!result_.configs.empty())
@@ -139,13 +148,13 @@ AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
             [this]() { setBaseline(baselineBox_->currentText()); });
     connect(sourceBox_, &QComboBox::activated, this,
             [this](int i) { setSource(i == 1 ? AblationSource::Log : AblationSource::Trace); });
-    connect(orderButton, &QPushButton::clicked, this, [this]() {
+    connect(orderButton_, &QPushButton::clicked, this, [this]() {
         ConfigOrderDialog d(this->session()->configurations(), order_, this);
         if (d.exec() == QDialog::Accepted)
             setOrder(d.order());
     });
     connect(mfuBar_, &MfuInputsBar::stored, this, &AblationPage::recompute);
-    connect(session, &WorkspaceSession::workspaceChanged, this, [this]() {
+    connect(session(), &WorkspaceSession::workspaceChanged, this, [this]() {
         baseline_.clear();
         order_.clear();
         updateWritable();

@@ -25,6 +25,9 @@ class QCPBars;
 class QCPErrorBars;
 class QBrush;
 
+class QHBoxLayout;
+class QSplitter;
+
 namespace cnp::wb {
 
 class AblationTableModel;
@@ -92,6 +95,11 @@ private:
     QStringList configLabels() const;
     // Places the four charts in `columns` columns (1 or 2) and sizes their area's minimum height.
     void arrangeCharts(int columns);
+    // The constructor's parts: the metric/baseline/order/source row, the charts over the table, and the
+    // controls' connections.
+    QHBoxLayout* buildControls();
+    QSplitter* buildChartsAndTable();
+    void connectControls();
 
     QComboBox* metricBox_;
     QComboBox* baselineBox_;
