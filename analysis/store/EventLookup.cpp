@@ -1,27 +1,12 @@
 #include "store/EventLookup.h"
 
+#include "store/Schema.h"
 #include "store/Workspace.h"
 
 #include <limits>
 #include <string>
 
 namespace cnp {
-
-namespace {
-
-const char* tableOf(EventLookup::Activity kind) {
-    switch (kind) {
-    case EventLookup::Activity::Kernel:
-        return "kernels";
-    case EventLookup::Activity::Memcpy:
-        return "memcpys";
-    case EventLookup::Activity::Memset:
-        return "memsets";
-    }
-    return "kernels";
-}
-
-} // namespace
 
 std::pair<std::int64_t, std::int64_t> EventLookup::rows(std::string_view table, std::int32_t rank,
                                                         std::optional<std::int64_t> key) const {
@@ -54,10 +39,10 @@ std::optional<EventLookup::Kernel> EventLookup::kernelAt(std::int32_t rank, Ns s
     return k;
 }
 
-std::optional<EventLookup::Memory> EventLookup::memoryAt(Activity kind, std::int32_t rank, Ns start,
+std::optional<EventLookup::Memory> EventLookup::memoryAt(EventKind kind, std::int32_t rank, Ns start,
                                                          std::int32_t device, std::int64_t stream) const {
-    const bool cpy = kind == Activity::Memcpy;
-    const auto ids = rows(cpy ? "memcpys" : "memsets", rank, start);
+    const bool cpy = kind == EventKind::Memcpy;
+    const auto ids = rows(schema::eventTableOf(kind), rank, start);
     Statement st(ws_.db(),
                  cpy ? "SELECT correlation, bytes, copy_kind FROM memcpys WHERE id >= ? AND id < ? AND "
                        "device = ? AND stream = ? LIMIT 1"
@@ -112,12 +97,13 @@ std::optional<EventLookup::Linked> EventLookup::apiCallOf(std::int32_t rank, std
     return Linked{st.i64(0), st.i64(1), st.i64(2), st.i64(3)};
 }
 
-std::optional<EventLookup::Linked> EventLookup::activityOf(Activity kind, std::int32_t rank,
+std::optional<EventLookup::Linked> EventLookup::activityOf(EventKind kind, std::int32_t rank,
                                                            std::int64_t correlation,
                                                            std::optional<Ns> start) const {
-    const char* table = tableOf(kind); // one of three fixed names: no caller text reaches the SQL
+    // A fixed table name (kind is one of kGpuActivityKinds): no caller text reaches the SQL.
+    const std::string_view table = schema::eventTableOf(kind);
     const auto ids = rows(table, rank, start);
-    Statement st(ws_.db(), std::string("SELECT start_ns, end_ns, stream, name_id FROM ") + table +
+    Statement st(ws_.db(), "SELECT start_ns, end_ns, stream, name_id FROM " + std::string(table) +
                                " WHERE id >= ? AND id < ? AND correlation = ? LIMIT 1");
     st.bind(1, ids.first).bind(2, ids.second).bind(3, correlation);
     if (!st.step())

@@ -3,6 +3,7 @@
 // binary search over the run's id range of one table (rows sorted by (rank, sort key): start_ns, flows
 // by correlation; docs/schema.md) followed by a short scan of the rows at that key: O(log n) row reads,
 // except the correlation scans without a start (O(rows of the rank)). Absent rows read as nullopt.
+#include "core/EventKind.h"
 #include "core/TraceData.h"
 
 #include <cstdint>
@@ -46,14 +47,13 @@ public:
         std::int64_t key = 0;
         std::int64_t nameId = 0; // workspace string id
     };
-    enum class Activity { Kernel, Memcpy, Memset };
 
     EventLookup(const Workspace& ws, std::int64_t runId) : ws_(ws), runId_(runId) {}
 
     // The event starting at `start` on `rank` with the given row keys.
     std::optional<Kernel> kernelAt(std::int32_t rank, Ns start, std::int32_t device, std::int64_t stream,
                                    Ns end) const;
-    std::optional<Memory> memoryAt(Activity kind, std::int32_t rank, Ns start, std::int32_t device,
+    std::optional<Memory> memoryAt(EventKind kind, std::int32_t rank, Ns start, std::int32_t device,
                                    std::int64_t stream) const; // kind Memcpy or Memset
     std::optional<ApiCall> apiCallAt(std::int32_t rank, Ns start, std::int64_t tid) const;
     std::optional<CpuRange> cpuRangeAt(std::int32_t rank, Ns start, std::int64_t tid, Ns end) const;
@@ -63,7 +63,7 @@ public:
     std::optional<Linked> apiCallOf(std::int32_t rank, std::int64_t correlation,
                                     std::optional<Ns> start) const;
     // The GPU activity of `correlation` in table `kind`, likewise.
-    std::optional<Linked> activityOf(Activity kind, std::int32_t rank, std::int64_t correlation,
+    std::optional<Linked> activityOf(EventKind kind, std::int32_t rank, std::int64_t correlation,
                                      std::optional<Ns> start) const;
 
 private:

@@ -1,5 +1,6 @@
 #include "store/RunEventReader.h"
 
+#include "store/Schema.h"
 #include "store/Workspace.h"
 
 namespace cnp {
@@ -12,21 +13,18 @@ std::optional<std::string> RunEventReader::runName() const {
     return st.text(0);
 }
 
-void RunEventReader::forEachGpuSpan(GpuTable table, const std::function<void(const GpuSpan&)>& fn) const {
+void RunEventReader::forEachGpuSpan(EventKind kind, const std::function<void(const GpuSpan&)>& fn) const {
     // Fixed SQL per table: the sixth column is the table's `extra`.
-    const char* name = "kernels";
     const char* sql = "SELECT rank, device, stream, start_ns, end_ns, name_id, category_id FROM kernels "
                       "WHERE id BETWEEN ? AND ?";
-    if (table == GpuTable::Memcpys) {
-        name = "memcpys";
+    if (kind == EventKind::Memcpy) {
         sql = "SELECT rank, device, stream, start_ns, end_ns, name_id, copy_kind FROM memcpys "
               "WHERE id BETWEEN ? AND ?";
-    } else if (table == GpuTable::Memsets) {
-        name = "memsets";
+    } else if (kind == EventKind::Memset) {
         sql =
             "SELECT rank, device, stream, start_ns, end_ns, name_id, 0 FROM memsets WHERE id BETWEEN ? AND ?";
     }
-    const IdRange rows = ws_.eventRows(runId_, name);
+    const IdRange rows = ws_.eventRows(runId_, schema::eventTableOf(kind));
     Statement st(ws_.db(), sql);
     st.bind(1, rows.first).bind(2, rows.last);
     GpuSpan r;
@@ -43,7 +41,7 @@ void RunEventReader::forEachGpuSpan(GpuTable table, const std::function<void(con
 }
 
 void RunEventReader::forEachAnnotation(const std::function<void(const Annotation&)>& fn) const {
-    const IdRange rows = ws_.eventRows(runId_, "gpu_annotations");
+    const IdRange rows = ws_.eventRows(runId_, schema::eventTableOf(EventKind::GpuAnnotation));
     Statement st(
         ws_.db(),
         "SELECT rank, device, start_ns, end_ns, name_id FROM gpu_annotations WHERE id BETWEEN ? AND ?");
@@ -52,9 +50,10 @@ void RunEventReader::forEachAnnotation(const std::function<void(const Annotation
         fn(Annotation{st.i32(0), st.i32(1), st.i64(2), st.i64(3), st.i64(4)});
 }
 
-void RunEventReader::forEachCpuSpan(CpuTable table, const std::function<void(const CpuSpan&)>& fn) const {
-    const bool api = table == CpuTable::ApiCalls;
-    const IdRange rows = ws_.eventRows(runId_, api ? "api_calls" : "cpu_ranges");
+void RunEventReader::forEachCpuSpan(EventKind kind, const std::function<void(const CpuSpan&)>& fn) const {
+    const bool api = kind == EventKind::ApiCall;
+    const IdRange rows =
+        ws_.eventRows(runId_, schema::eventTableOf(api ? EventKind::ApiCall : EventKind::CpuRange));
     Statement st(
         ws_.db(),
         api ? "SELECT rank, pid, tid, start_ns, end_ns, name_id, kind FROM api_calls WHERE id BETWEEN ? "

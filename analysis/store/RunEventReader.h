@@ -3,6 +3,7 @@
 // (names are resolved by the caller, once per distinct id). Each event table is read over the run's id
 // range in stored order (rank, sort key): O(rows) with no sort. For the timeline loader, which keeps
 // only what it draws.
+#include "core/EventKind.h"
 #include "core/TraceData.h"
 
 #include <cstdint>
@@ -49,16 +50,16 @@ public:
         double value = 0;
         std::int64_t nameId = 0;
     };
-    enum class GpuTable { Kernels, Memcpys, Memsets };
-    enum class CpuTable { ApiCalls, CpuRanges };
 
     RunEventReader(const Workspace& ws, std::int64_t runId) : ws_(ws), runId_(runId) {}
 
     // The run's name; nullopt when the run is not (or no longer) in the workspace.
     std::optional<std::string> runName() const;
-    void forEachGpuSpan(GpuTable table, const std::function<void(const GpuSpan&)>& fn) const;
+    void forEachGpuSpan(EventKind kind, // Kernel, Memcpy or Memset
+                        const std::function<void(const GpuSpan&)>& fn) const;
     void forEachAnnotation(const std::function<void(const Annotation&)>& fn) const;
-    void forEachCpuSpan(CpuTable table, const std::function<void(const CpuSpan&)>& fn) const;
+    void forEachCpuSpan(EventKind kind, // ApiCall or CpuRange
+                        const std::function<void(const CpuSpan&)>& fn) const;
     void forEachStep(const std::function<void(const Step&)>& fn) const; // by (rank, step index)
     void forEachSample(const std::function<void(const Sample&)>& fn) const;
     // The texts of workspace string ids `ids` (one prepared statement); ids not stored are skipped.

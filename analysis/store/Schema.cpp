@@ -47,6 +47,26 @@ const EventTable* findEventTable(std::string_view name) {
     return nullptr;
 }
 
+std::string_view eventTableOf(EventKind kind) {
+    switch (kind) {
+    case EventKind::Kernel:
+        return kKernels.name;
+    case EventKind::Memcpy:
+        return kMemcpys.name;
+    case EventKind::Memset:
+        return kMemsets.name;
+    case EventKind::ApiCall:
+        return kApiCalls.name;
+    case EventKind::CpuRange:
+        return kCpuRanges.name;
+    case EventKind::GpuAnnotation:
+        return kGpuAnnotations.name;
+    case EventKind::Step:
+        return kSteps.name;
+    }
+    return kKernels.name;
+}
+
 const std::vector<std::string_view>& spanEventTables() {
     static const std::vector<std::string_view> tables = [] {
         std::vector<std::string_view> out;

@@ -6,6 +6,8 @@
 // [first_id, last_id] recorded in run_rows, sorted by (rank, sort key) — the sort key being start_ns
 // (ts_ns for counters, correlation for flows). A run's events are therefore one contiguous B-tree range
 // (read sequentially) and a (rank, key) lookup is a binary search over ids (Workspace::lowerBoundId).
+#include "core/EventKind.h"
+
 #include <string_view>
 #include <vector>
 
@@ -26,6 +28,9 @@ const EventTable* findEventTable(std::string_view name);
 // The event tables whose rows span [start_ns, end_ns) (kernels, memcpys, memsets, api_calls, cpu_ranges,
 // gpu_annotations), in eventTables() order: every event table but flows and counters.
 const std::vector<std::string_view>& spanEventTables();
+// The table a kind of event is stored in (its description in store/Tables.h): kernels, memcpys,
+// memsets, api_calls, cpu_ranges, gpu_annotations, steps.
+std::string_view eventTableOf(EventKind kind);
 // Every table with a run_id column (rows deleted with their run): the event tables, then the others.
 const std::vector<std::string_view>& perRunTables();
 

@@ -27,8 +27,6 @@ EventRef findEvent(const TimelineModel& m, std::int32_t rank, RowKind kind, std:
 
 namespace {
 
-using Activity = EventLookup::Activity;
-
 void setLink(const EventLookup::Linked& l, const Workspace& ws, EventDetails& d) {
     d.linkStart = l.start;
     d.linkEnd = l.end;
@@ -57,7 +55,7 @@ void launchedActivity(const Workspace& ws, const TimelineModel& m, EventDetails&
     // With a flow: the activities starting at its GPU time; without: scans of the rank's activities.
     const auto flow = look.flow(d.rank, d.correlation);
     const std::optional<Ns> at = flow ? std::optional<Ns>(flow->gpu) : std::nullopt;
-    for (const Activity kind : {Activity::Kernel, Activity::Memcpy, Activity::Memset}) {
+    for (const EventKind kind : kGpuActivityKinds) {
         if (const auto act = look.activityOf(kind, d.rank, d.correlation, at)) {
             setLink(*act, ws, d);
             d.linkStream = act->key;
@@ -105,8 +103,8 @@ EventDetails lookupEventDetails(const Workspace& ws, const TimelineModel& m, con
     case EventKind::Memcpy:
     case EventKind::Memset: {
         const bool cpy = d.kind == EventKind::Memcpy;
-        if (const auto r = look.memoryAt(cpy ? Activity::Memcpy : Activity::Memset, d.rank, d.start, d.device,
-                                         d.stream)) {
+        if (const auto r = look.memoryAt(cpy ? EventKind::Memcpy : EventKind::Memset, d.rank, d.start,
+                                         d.device, d.stream)) {
             d.correlation = r->correlation;
             d.bytes = r->bytes;
             d.extra = cpy ? std::string(toString(static_cast<MemcpyKind>(r->value)))

@@ -5,6 +5,7 @@
 // Hence effective ends are sorted too and every visibility query is a binary search, O(log n).
 // Memory: 30 bytes per event (start 8, end 8, prefix busy sum 8, name 4, style 1, kind 1) plus a
 // dominant-style level of detail of ~n/15 bytes.
+#include "core/EventKind.h"
 #include "core/TraceData.h"
 #include "timeline/TimeAxis.h"
 
@@ -13,8 +14,8 @@
 
 namespace cnp::timeline {
 
-enum class EventKind : std::uint8_t { Kernel, Memcpy, Memset, ApiCall, CpuRange, GpuAnnotation, Step };
-const char* toString(EventKind k);
+using cnp::EventKind;
+using cnp::toString;
 
 // One primitive of the draw list: inclusive pixel columns [x0, x1] of the view (clipped to it).
 // count == 1 and merged == false: the single event `first`, drawn at its own size.

@@ -77,8 +77,7 @@ TimelineModel loadTimeline(const Workspace& ws, std::int64_t runId, const Progre
     NameResolver name(b);
     // Category styles: one per distinct category string id.
     std::unordered_map<std::int64_t, std::uint8_t> categoryStyle;
-    using GpuTable = RunEventReader::GpuTable;
-    reader.forEachGpuSpan(GpuTable::Kernels, [&](const RunEventReader::GpuSpan& e) {
+    reader.forEachGpuSpan(EventKind::Kernel, [&](const RunEventReader::GpuSpan& e) {
         auto it = categoryStyle.find(e.extra);
         if (it == categoryStyle.end()) {
             std::string c = ws.stringById(e.extra);
@@ -89,7 +88,7 @@ TimelineModel loadTimeline(const Workspace& ws, std::int64_t runId, const Progre
         tick();
     });
     const std::uint8_t memory = b.internStyle("memory");
-    reader.forEachGpuSpan(GpuTable::Memcpys, [&](const RunEventReader::GpuSpan& e) {
+    reader.forEachGpuSpan(EventKind::Memcpy, [&](const RunEventReader::GpuSpan& e) {
         const std::uint32_t nm =
             e.nameId ? name(e.nameId)
                      : b.internName(std::string("Memcpy ") +
@@ -97,7 +96,7 @@ TimelineModel loadTimeline(const Workspace& ws, std::int64_t runId, const Progre
         b.addGpuEvent(e.rank, e.device, e.stream, EventKind::Memcpy, e.start, e.end, nm, memory);
         tick();
     });
-    reader.forEachGpuSpan(GpuTable::Memsets, [&](const RunEventReader::GpuSpan& e) {
+    reader.forEachGpuSpan(EventKind::Memset, [&](const RunEventReader::GpuSpan& e) {
         b.addGpuEvent(e.rank, e.device, e.stream, EventKind::Memset, e.start, e.end,
                       e.nameId ? name(e.nameId) : b.internName("Memset"), memory);
         tick();
@@ -107,7 +106,7 @@ TimelineModel loadTimeline(const Workspace& ws, std::int64_t runId, const Progre
         tick();
     });
     const std::uint8_t runtime = b.internStyle("runtime API"), driver = b.internStyle("driver API");
-    reader.forEachCpuSpan(RunEventReader::CpuTable::ApiCalls, [&](const RunEventReader::CpuSpan& e) {
+    reader.forEachCpuSpan(EventKind::ApiCall, [&](const RunEventReader::CpuSpan& e) {
         b.addCpuEvent(e.rank, e.pid, e.tid, EventKind::ApiCall, e.start, e.end, name(e.nameId),
                       e.kind == static_cast<int>(ApiKind::Driver) ? driver : runtime);
         tick();
@@ -115,7 +114,7 @@ TimelineModel loadTimeline(const Workspace& ws, std::int64_t runId, const Progre
     std::uint8_t kindStyle[5];
     for (int k = 0; k < 5; ++k)
         kindStyle[k] = b.internStyle(TimelineBuilder::cpuRangeStyle(static_cast<CpuRangeKind>(k)));
-    reader.forEachCpuSpan(RunEventReader::CpuTable::CpuRanges, [&](const RunEventReader::CpuSpan& e) {
+    reader.forEachCpuSpan(EventKind::CpuRange, [&](const RunEventReader::CpuSpan& e) {
         b.addCpuEvent(e.rank, e.pid, e.tid, EventKind::CpuRange, e.start, e.end, name(e.nameId),
                       kindStyle[std::clamp(e.kind, 0, 4)]);
         tick();

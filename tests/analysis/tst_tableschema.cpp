@@ -3,6 +3,7 @@
 // frozen hand-written DDL in tests/data/schema_v3.sql, compared through SQLite's own pragmas. The SQL
 // text generators are checked against statements written out by hand.
 #include "TestPaths.h"
+#include "core/EventKind.h"
 #include "store/Schema.h"
 #include "store/Sqlite.h"
 #include "store/TableSchema.h"
@@ -10,6 +11,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -193,6 +195,34 @@ private slots:
                 QVERIFY2(nsName == (c.unit == "ns"),
                          (std::string(t.name) + "." + std::string(c.name)).c_str());
             }
+    }
+
+    // Each kind of event names the table written out here, and the span tables are exactly the tables
+    // of the kinds with a [start_ns, end_ns) (every kind but the step).
+    void eachEventKindHasItsTable_data() {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("table");
+        const std::pair<EventKind, const char*> expected[] = {
+            {EventKind::Kernel, "kernels"},      {EventKind::Memcpy, "memcpys"},
+            {EventKind::Memset, "memsets"},      {EventKind::ApiCall, "api_calls"},
+            {EventKind::CpuRange, "cpu_ranges"}, {EventKind::GpuAnnotation, "gpu_annotations"},
+            {EventKind::Step, "steps"}};
+        QCOMPARE(std::size(expected), kEventKinds.size());
+        for (const auto& [kind, table] : expected)
+            QTest::newRow(toString(kind)) << int(kind) << QString(table);
+    }
+    void eachEventKindHasItsTable() {
+        QFETCH(int, kind);
+        QFETCH(QString, table);
+        const std::string_view name = schema::eventTableOf(static_cast<EventKind>(kind));
+        QCOMPARE(QString::fromUtf8(name.data(), qsizetype(name.size())), table);
+        Db db(generatedSql());
+        QVERIFY(!rows(db.db, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name = ?",
+                      std::string(name))
+                     .isEmpty());
+        const auto& spans = schema::spanEventTables();
+        const bool isSpanTable = std::find(spans.begin(), spans.end(), name) != spans.end();
+        QCOMPARE(isSpanTable, static_cast<EventKind>(kind) != EventKind::Step);
     }
 };
 
