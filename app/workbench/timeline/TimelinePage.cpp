@@ -27,7 +27,6 @@
 #include <QLineEdit>
 #include <QMainWindow>
 #include <QPointer>
-#include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSpinBox>
@@ -80,7 +79,8 @@ public:
     QDockWidget* detailsDock = nullptr;
     bool dockPlaced = false; // the default placement is decided once, at the first show
     QComboBox* runPicker = nullptr;
-    QPushButton* fit = nullptr;
+    QAction* fit = nullptr;  // a tool button beside Back and Forward (a push button's width pushed
+                             // the first toolbar into its overflow menu at 1024 px)
     QAction* back = nullptr; // run A's history (B follows at the aligned step)
     QAction* forward = nullptr;
     QToolButton* prev = nullptr;
@@ -586,7 +586,8 @@ void TimelinePageImpl::createControls() {
     alignStep->setToolTip(
         QObject::tr("Both runs are aligned at the start of this step: its number (ProfilerStep#3 is step 3; "
                     "steps without numbers in their names count from 0)"));
-    fit = new QPushButton(QObject::tr("Fit"), q);
+    fit = new QAction(QObject::tr("Fit"), q);
+    fit->setObjectName(QStringLiteral("timelineFit"));
     fit->setToolTip(QObject::tr("Show the whole run (F fits the selection)"));
     // Back / forward through the views shown (zooms, pans, jumps), with the platform's shortcuts while
     // the focus is in the page (Alt+Left / Alt+Right on Linux and Windows); disabled at either end.
@@ -629,7 +630,7 @@ void TimelinePageImpl::createViews() {
     bar->addSeparator();
     bar->addAction(back);
     bar->addAction(forward);
-    bar->addWidget(fit);
+    bar->addAction(fit);
     inner->addToolBar(bar);
     // The comparison controls are a toolbar of their own, beside the first one when the page is wide
     // enough and on a second row when not (wrapToolBars()): at 1024 px they were in the overflow menu.
@@ -824,7 +825,7 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), d_(std::make_uniq
             [step]() { step(!(QGuiApplication::keyboardModifiers() & Qt::ShiftModifier)); });
     connect(d->viewA->navigator(), &TimelineNavigator::historyChanged, this,
             [d]() { d->updateHistoryActions(); });
-    connect(d->fit, &QPushButton::clicked, this, [d]() {
+    connect(d->fit, &QAction::triggered, this, [d]() {
         d->viewA->fitAll();
         d->sync(d->viewA, d->viewB);
     });
