@@ -191,6 +191,8 @@ void TestMenus::helpMenu() {
     QVERIFY2(lines.contains(QStringLiteral("Reload Workspace=F5")), qPrintable(lines.join(", ")));
     QVERIFY(lines.contains(QStringLiteral("Export Report…=Ctrl+E")));
     QVERIFY(lines.contains(QStringLiteral("Zoom in / out=W / S")));
+    QVERIFY2(lines.contains(QStringLiteral("Back / forward to the views shown=Alt+Left / Alt+Right")),
+             qPrintable(lines.join(", ")));
     QString about;
     whenModal([&about](QWidget* m) {
         auto* box = qobject_cast<QMessageBox*>(m);

@@ -7,6 +7,7 @@
 #include "timeline/TimelinePage.h"
 #include "timeline/TimelineView.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
@@ -357,6 +358,30 @@ private slots:
             QCOMPARE(QString::fromStdString(view()->model()->names[lane.name(sel.index)]), selectedName);
             QVERIFY(details->toPlainText().contains(selectedName));
         }
+    }
+
+    // Issue 26.5: a jump is a history entry. Alt+Left goes back to the view before it, the toolbar's
+    // Forward comes back; each is disabled when there is nowhere to go.
+    void backAfterJump() {
+        auto* back = page_->findChild<QAction*>("timelineBack");
+        auto* forward = page_->findChild<QAction*>("timelineForward");
+        QVERIFY(back && forward);
+        QVERIFY(!back->toolTip().isEmpty());
+        page_->jumpTo(runA_, 0, 1000, 2000);
+        QTRY_COMPARE(view()->axis().start(), Ns(1000 - 1000 - 150));
+        const TimeAxis before = view()->axis();
+        page_->jumpTo(runA_, 0, 2500, 4000);
+        QTRY_COMPARE(view()->axis().start(), Ns(2500 - 1000 - 175));
+        const TimeAxis jumped = view()->axis();
+        QVERIFY(back->isEnabled());
+        QVERIFY(!forward->isEnabled());
+        view()->setFocus();
+        QTest::keyClick(view(), Qt::Key_Left, Qt::AltModifier);
+        QCOMPARE(view()->axis(), before);
+        QVERIFY(forward->isEnabled());
+        forward->trigger();
+        QCOMPARE(view()->axis(), jumped);
+        QVERIFY(!forward->isEnabled());
     }
 
     // Issue 16: the page never writes the workspace it views. A workspace from before overviews were

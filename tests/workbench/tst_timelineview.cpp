@@ -4,12 +4,15 @@
 // use a colour no category or CPU kind uses.
 // Issue 15 (Xvfb drive): no pan (drag, A/D, Alt+wheel, minimap) reaches empty time beyond the run's
 // 5 % margin, zooming out stops at the whole run, and both ends of the run stay reachable.
+// Issue 26.5: the row pictures are re-rendered only when the axis (or model, search, theme) changes,
+// a cached frame is pixel-identical to a fresh one, and Alt+Left / the mouse's back button go back.
 #include "metrics/CategoryRules.h"
 #include "timeline/TimelinePalette.h"
 #include "timeline/TimelineView.h"
 
 #include <QApplication>
 #include <QMouseEvent>
+#include <QPainter>
 #include <QSignalSpy>
 #include <QWheelEvent>
 #include <QtTest>
@@ -53,6 +56,45 @@ std::shared_ptr<const TimelineModel> kernelRun(Ns runStart, Ns runEnd, Ns period
 
 std::shared_ptr<const TimelineModel> syntheticRun() {
     return kernelRun(kRunStart, kRunEnd, 1'000'000, 500'000);
+}
+
+// `rows` streams of the synthetic run's kernels under one group, each row shifted by 100 µs: more rows
+// than a 300 px view shows, so a vertical scroll brings new ones into view.
+std::shared_ptr<const TimelineModel> manyRows(int rows) {
+    auto m = std::make_shared<TimelineModel>(*syntheticRun());
+    m->rows.clear();
+    for (int r = 0; r < rows; ++r) {
+        TimelineRow row;
+        row.kind = RowKind::GpuStream;
+        row.label = "stream " + std::to_string(r);
+        row.group = 0;
+        EventTrack track;
+        for (Ns t = kRunStart + r * 100'000; t + 500'000 < kRunEnd; t += 1'000'000)
+            track.append(t, t + 500'000, 1, 0, EventKind::Kernel);
+        track.finish();
+        row.lanes.push_back(std::move(track));
+        m->rows.push_back(std::move(row));
+    }
+    return m;
+}
+
+// One frame of `v` painted offscreen, in the widget's font as its own paint event; `prims` receives
+// paintFrame's count.
+QImage paintOffscreen(TimelineView& v, int* prims = nullptr) {
+    QImage img(v.size(), QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&img);
+    p.setFont(v.font());
+    const int n = v.paintFrame(p);
+    if (prims)
+        *prims = n;
+    return img;
+}
+
+void shiftWheel(TimelineView& v, int dy) {
+    const QPointF at(v.rowsArea().center());
+    QWheelEvent e(at, v.mapToGlobal(at), QPoint(), QPoint(0, dy), Qt::NoButton, Qt::ShiftModifier,
+                  Qt::NoScrollPhase, false);
+    QApplication::sendEvent(&v, &e);
 }
 
 enum class Gesture {
@@ -293,6 +335,89 @@ private slots:
             inRun = on;
         }
         QCOMPARE(runs, kKernels);
+    }
+
+    // A repaint that keeps the axis (selection, range, loading box, hover) renders no row; a vertical
+    // scroll renders only the rows coming into view; a zoom renders every row in view again.
+    void rowPicturesAreReused() {
+        TimelineView v;
+        v.resize(1000, 300);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.setModel(manyRows(60));
+        int prims = 0;
+        paintOffscreen(v, &prims);
+        QVERIFY(prims > 0);
+        const std::uint64_t first = v.rowRenders();
+        const int inView = v.rowsArea().height() / TimelineView::kLaneHeight; // rows of one lane each
+        QVERIFY(first >= std::uint64_t(inView));
+        QVERIFY(first < 60);
+        v.setSelected(EventRef{2, 0, 10});
+        paintOffscreen(v, &prims);
+        QCOMPARE(prims, 0);
+        v.setRange(0, kRunStart + 10'000'000, kRunStart + 20'000'000);
+        v.setLoadingProgress(0.5, QStringLiteral("Loading"));
+        paintOffscreen(v);
+        v.setLoadingProgress(-1);
+        v.repaint();
+        QCOMPARE(v.rowRenders(), first);
+        shiftWheel(v, -3 * TimelineView::kLaneHeight); // three rows further down
+        paintOffscreen(v);
+        const std::uint64_t scrolled = v.rowRenders() - first;
+        QVERIFY2(scrolled >= 3 && scrolled <= 4, qPrintable(QString::number(scrolled)));
+        v.zoomTo(30'000'000, 40'000'000);
+        paintOffscreen(v, &prims);
+        QVERIFY(prims > 0);
+        QVERIFY(v.rowRenders() - first - scrolled >= std::uint64_t(inView));
+    }
+
+    // A frame made of cached and newly rendered rows equals one rendered from scratch, pixel for pixel.
+    void cachedFrameEqualsFreshFrame() {
+        const auto m = manyRows(60);
+        TimelineView cached, fresh;
+        for (TimelineView* v : {&cached, &fresh}) {
+            v->resize(1000, 300);
+            v->show();
+            QVERIFY(QTest::qWaitForWindowExposed(v));
+            v->setModel(m);
+            v->zoomTo(30'000'000, 40'000'000);
+        }
+        paintOffscreen(cached);
+        shiftWheel(cached, -5 * TimelineView::kLaneHeight);
+        cached.setSelected(EventRef{7, 0, 32});
+        shiftWheel(fresh, -5 * TimelineView::kLaneHeight);
+        fresh.setSelected(EventRef{7, 0, 32});
+        QCOMPARE(paintOffscreen(cached), paintOffscreen(fresh));
+    }
+
+    // The view's own history keys: Alt+Left and the mouse's back button return to the view before a
+    // zoom to an event, Alt+Right and the forward button go there again.
+    void backAndForwardInTheView() {
+        TimelineView v;
+        v.resize(1000, 300);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.setModel(syntheticRun());
+        const TimeAxis fit = v.axis();
+        QVERIFY(!v.navigator()->canGoBack());
+        v.zoomTo(50'000'000, 60'000'000);
+        const TimeAxis zoomed = v.axis();
+        QSignalSpy changed(&v, &TimelineView::axisChanged);
+        QTest::keyClick(&v, Qt::Key_Left, Qt::AltModifier);
+        QCOMPARE(v.axis(), fit);
+        QTest::keyClick(&v, Qt::Key_Right, Qt::AltModifier);
+        QCOMPARE(v.axis(), zoomed);
+        QTest::mouseClick(&v, Qt::BackButton, {}, v.rowsArea().center());
+        QCOMPARE(v.axis(), fit);
+        QTest::mouseClick(&v, Qt::ForwardButton, {}, v.rowsArea().center());
+        QCOMPARE(v.axis(), zoomed);
+        QCOMPARE(changed.count(), 4); // the page keeps a compare view in step
+        // Two W presses are two gestures (each ends at its key release): two steps back to the zoom.
+        QTest::keyClick(&v, Qt::Key_W);
+        QTest::keyClick(&v, Qt::Key_W);
+        QTest::keyClick(&v, Qt::Key_Left, Qt::AltModifier);
+        QTest::keyClick(&v, Qt::Key_Left, Qt::AltModifier);
+        QCOMPARE(v.axis(), zoomed);
     }
 
     void searchHighlightIsNoCategoryColour() {

@@ -9,6 +9,7 @@
 #include "timeline/EventDetails.h"
 #include "timeline/RangeStatistics.h"
 #include "timeline/TimelineLoader.h"
+#include "timeline/TimelineNavigator.h"
 #include "timeline/TimelineOverview.h"
 #include "timeline/TimelinePalette.h"
 #include "timeline/TimelineSearch.h"
@@ -26,11 +27,11 @@
 #include <QLineEdit>
 #include <QMainWindow>
 #include <QPointer>
-#include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStyle>
 #include <QTextBrowser>
 #include <QTimer>
 #include <QToolBar>
@@ -78,7 +79,10 @@ public:
     QDockWidget* detailsDock = nullptr;
     bool dockPlaced = false; // the default placement is decided once, at the first show
     QComboBox* runPicker = nullptr;
-    QPushButton* fit = nullptr;
+    QAction* fit = nullptr;  // a tool button beside Back and Forward (a push button's width pushed
+                             // the first toolbar into its overflow menu at 1024 px)
+    QAction* back = nullptr; // run A's history (B follows at the aligned step)
+    QAction* forward = nullptr;
     QToolButton* prev = nullptr;
     QToolButton* next = nullptr;
     ElidedLabel* runLabel = nullptr;
@@ -146,6 +150,9 @@ public:
     void resetRunView();
     Ns alignTime(const TimelineModel& m) const;
     void sync(TimelineView* from, TimelineView* to);
+    // Back or forward in run A's history (Alt+Left / Alt+Right, the toolbar's arrows).
+    void goInHistory(bool forward);
+    void updateHistoryActions();
 };
 
 Ns TimelinePageImpl::alignTime(const TimelineModel& m) const {
@@ -165,6 +172,17 @@ void TimelinePageImpl::sync(TimelineView* from, TimelineView* to) {
     ax.setWindow(ax.start() + shift, ax.end() + shift);
     to->setAxis(ax);
     syncing = false;
+}
+
+void TimelinePageImpl::goInHistory(bool toForward) {
+    TimelineNavigator* nav = viewA->navigator();
+    if (toForward ? nav->forward() : nav->back())
+        sync(viewA, viewB);
+}
+
+void TimelinePageImpl::updateHistoryActions() {
+    back->setEnabled(viewA->navigator()->canGoBack());
+    forward->setEnabled(viewA->navigator()->canGoForward());
 }
 
 void TimelinePageImpl::load(std::int64_t run) {
@@ -361,14 +379,12 @@ void TimelinePageImpl::gotoHit(std::int64_t k) {
 void TimelinePageImpl::revealHit(TimelineView* v, const SearchHit& h) {
     const EventTrack& tr = v->model()->rows[h.row].lanes[h.lane];
     const EventRef ref{h.row, h.lane, h.index};
-    TimeAxis ax = v->axis();
+    const TimeAxis& ax = v->axis();
     const Ns s = tr.start(h.index), e = tr.effectiveEnd(h.index);
     if (e - s > ax.span() / 2)
         v->zoomTo(s, e);
-    else if (s < ax.start() || e > ax.end()) {
-        ax.setWindow(s - ax.span() / 2, s + ax.span() / 2);
-        v->setAxis(ax);
-    }
+    else if (s < ax.start() || e > ax.end())
+        v->navigator()->showWindow(s - ax.span() / 2, s + ax.span() / 2);
     v->scrollToRow(h.row);
     v->setSelected(ref);
     showDetails(v, ref);
@@ -442,7 +458,7 @@ void TimelinePageImpl::followLink() {
     const Ns a = m.rows[from.row].lanes[from.lane].start(from.index);
     const Ns b = m.rows[to.row].lanes[to.lane].start(to.index);
     const Ns lo = std::min(a, b), hi = std::max({a, b, m.rows[to.row].lanes[to.lane].effectiveEnd(to.index)});
-    TimeAxis ax = viewA->axis();
+    const TimeAxis& ax = viewA->axis();
     if (lo < ax.start() || hi > ax.end())
         viewA->zoomTo(lo, hi);
     viewA->scrollToRow(to.row);
@@ -570,8 +586,29 @@ void TimelinePageImpl::createControls() {
     alignStep->setToolTip(
         QObject::tr("Both runs are aligned at the start of this step: its number (ProfilerStep#3 is step 3; "
                     "steps without numbers in their names count from 0)"));
-    fit = new QPushButton(QObject::tr("Fit"), q);
+    fit = new QAction(QObject::tr("Fit"), q);
+    fit->setObjectName(QStringLiteral("timelineFit"));
     fit->setToolTip(QObject::tr("Show the whole run (F fits the selection)"));
+    // Back / forward through the views shown (zooms, pans, jumps), with the platform's shortcuts while
+    // the focus is in the page (Alt+Left / Alt+Right on Linux and Windows); disabled at either end.
+    auto historyAction = [this](bool toForward) {
+        auto* a =
+            new QAction(q->style()->standardIcon(toForward ? QStyle::SP_ArrowForward : QStyle::SP_ArrowBack),
+                        toForward ? QObject::tr("Forward") : QObject::tr("Back"), q);
+        a->setObjectName(toForward ? QStringLiteral("timelineForward") : QStringLiteral("timelineBack"));
+        a->setShortcuts(toForward ? QKeySequence::Forward : QKeySequence::Back);
+        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        const QString keys = a->shortcut().toString(QKeySequence::NativeText);
+        a->setToolTip(
+            (toForward ? QObject::tr("Forward to the next view") : QObject::tr("Back to the previous view")) +
+            (keys.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(keys)));
+        a->setEnabled(false);
+        q->addAction(a); // the shortcut works wherever the focus is inside the page
+        QObject::connect(a, &QAction::triggered, q, [this, toForward]() { goInHistory(toForward); });
+        return a;
+    };
+    back = historyAction(false);
+    forward = historyAction(true);
 }
 
 void TimelinePageImpl::createViews() {
@@ -591,7 +628,9 @@ void TimelinePageImpl::createViews() {
     bar->addWidget(next);
     bar->addWidget(searchCount);
     bar->addSeparator();
-    bar->addWidget(fit);
+    bar->addAction(back);
+    bar->addAction(forward);
+    bar->addAction(fit);
     inner->addToolBar(bar);
     // The comparison controls are a toolbar of their own, beside the first one when the page is wide
     // enough and on a second row when not (wrapToolBars()): at 1024 px they were in the overflow menu.
@@ -758,7 +797,8 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), d_(std::make_uniq
     status->addWidget(d->runLabel, 1);
     auto* help =
         new ElidedLabel(tr("Wheel: zoom at cursor · drag: pan · W/S zoom · A/D pan · Shift+drag: range · "
-                           "double-click: zoom to event · F: fit selection · Esc: clear"),
+                           "double-click: zoom to event · F: fit selection · Alt+←/→: back/forward · "
+                           "Esc: clear"),
                         this);
     help->setForegroundRole(QPalette::PlaceholderText);
     status->addWidget(help, 2);
@@ -783,7 +823,9 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), d_(std::make_uniq
     connect(d->prev, &QToolButton::clicked, this, [step]() { step(false); });
     connect(d->search, &QLineEdit::returnPressed, this,
             [step]() { step(!(QGuiApplication::keyboardModifiers() & Qt::ShiftModifier)); });
-    connect(d->fit, &QPushButton::clicked, this, [d]() {
+    connect(d->viewA->navigator(), &TimelineNavigator::historyChanged, this,
+            [d]() { d->updateHistoryActions(); });
+    connect(d->fit, &QAction::triggered, this, [d]() {
         d->viewA->fitAll();
         d->sync(d->viewA, d->viewB);
     });

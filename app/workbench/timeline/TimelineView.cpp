@@ -6,7 +6,9 @@
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
+#include <QPainter>
 #include <QScrollBar>
+#include <QTimer>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -18,16 +20,22 @@ namespace cnp::wb {
 
 using namespace cnp::timeline;
 
-TimelineView::TimelineView(QWidget* parent) : QWidget(parent), vbar_(new QScrollBar(Qt::Vertical, this)) {
+TimelineView::TimelineView(QWidget* parent)
+    : QWidget(parent), navigator_(new TimelineNavigator(this)), wheelIdle_(new QTimer(this)),
+      vbar_(new QScrollBar(Qt::Vertical, this)) {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setMinimumSize(400, 150);
     connect(vbar_, &QScrollBar::valueChanged, this, [this]() { update(); });
+    connect(navigator_, &TimelineNavigator::rangeChanged, this, [this]() { update(); });
+    wheelIdle_->setSingleShot(true);
+    wheelIdle_->setInterval(TimelineNavigator::kWheelGestureMs);
+    connect(wheelIdle_, &QTimer::timeout, navigator_, &TimelineNavigator::endGesture);
 }
 
 void TimelineView::setModel(std::shared_ptr<const TimelineModel> model) {
-    nameCache_.clear();
+    ++generation_;
     // The full model replacing the overview of the same run keeps the view where the user put it.
     const bool sameRun =
         model_ && model && model_->runId == model->runId && model_->groups.size() == model->groups.size();
@@ -43,7 +51,8 @@ void TimelineView::setModel(std::shared_ptr<const TimelineModel> model) {
         selected_ = flowFrom_ = flowTo_ = {}; // indices of the old model
         search_.reset();
         colors_ = TimelinePalette::forStyles(model_->styles);
-        minimapCache_ = QImage();
+        overlay_.invalidateMinimap();
+        navigator_->setRun(model_->runStart, model_->runEnd);
         relayout();
         vbar_->setValue(scroll);
         return;
@@ -52,9 +61,11 @@ void TimelineView::setModel(std::shared_ptr<const TimelineModel> model) {
     selected_ = flowFrom_ = flowTo_ = {};
     rangeValid_ = false;
     search_.reset();
-    minimapCache_ = QImage();
+    overlay_.invalidateMinimap();
+    navigator_->setRun(model_ ? model_->runStart : 0, model_ ? model_->runEnd : 0);
     relayout();
     fitAll();
+    navigator_->clearHistory(); // a new run starts its history at the whole run
 }
 
 void TimelineView::setLoadingProgress(double fraction, const QString& text) {
@@ -115,48 +126,32 @@ void TimelineView::updateScrollBar() {
 void TimelineView::resizeEvent(QResizeEvent*) {
     // Row labels take a fifth of a narrow view, at most 230 px: the events keep most of the width.
     labelWidth_ = std::clamp(width() / 5, 150, 230);
-    axis_.setWidth(rowsArea().width());
-    minimapCache_ = QImage();
+    navigator_->setWidth(rowsArea().width());
+    overlay_.invalidateMinimap();
     updateScrollBar();
 }
 
 void TimelineView::changeEvent(QEvent* e) {
     QWidget::changeEvent(e);
-    if (e->type() == QEvent::PaletteChange)
-        minimapCache_ = QImage();
+    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::FontChange) {
+        ++generation_;
+        overlay_.invalidateMinimap();
+    }
 }
 
 void TimelineView::setAxis(const TimeAxis& axis) {
-    const int w = rowsArea().width();
-    axis_ = axis;
-    axis_.setWidth(w);
-    update();
+    navigator_->setWidth(rowsArea().width());
+    navigator_->follow(axis.start(), axis.end());
 }
 
 void TimelineView::fitAll() {
-    axis_.setWidth(rowsArea().width());
-    if (model_ && model_->runEnd > model_->runStart)
-        zoomTo(model_->runStart, model_->runEnd);
-    else
-        update();
-}
-
-Ns TimelineView::marginFor(Ns start, Ns end) {
-    return std::max<Ns>(1, (end - start) / 20);
-}
-
-void TimelineView::clampToRun() {
-    if (!model_ || model_->runEnd <= model_->runStart)
-        return;
-    const Ns margin = marginFor(model_->runStart, model_->runEnd);
-    axis_.clampTo(model_->runStart - margin, model_->runEnd + margin);
+    navigator_->setWidth(rowsArea().width());
+    navigator_->fitAll();
 }
 
 void TimelineView::zoomTo(Ns start, Ns end) {
-    axis_.setWidth(rowsArea().width());
-    const Ns margin = marginFor(start, end);
-    axis_.setWindow(start - margin, end + margin);
-    update();
+    navigator_->setWidth(rowsArea().width());
+    navigator_->zoomTo(start, end);
 }
 
 void TimelineView::scrollToRow(int row) {
@@ -192,6 +187,7 @@ bool TimelineView::isCollapsed(int group) const {
 
 void TimelineView::setSearch(std::shared_ptr<const TimelineSearch> search) {
     search_ = std::move(search);
+    ++generation_; // the marks are part of the row pictures
     update();
 }
 
@@ -212,10 +208,6 @@ void TimelineView::clearSelection() {
     update();
 }
 
-Ns TimelineView::timeInRun(Ns t) const {
-    return model_ ? std::clamp(t, model_->runStart, std::max(model_->runStart, model_->runEnd)) : t;
-}
-
 void TimelineView::setRange(std::int32_t rank, Ns start, Ns end) {
     rangeRank_ = rank;
     rangeStart_ = std::min(start, end);
@@ -228,6 +220,49 @@ int TimelineView::laneY(int row, int lane) const {
     if (row < 0 || row >= static_cast<int>(rowItem_.size()) || rowItem_[row] < 0)
         return -1;
     return rowsTop() + layout_[rowItem_[row]].y - vbar_->value() + lane * kLaneHeight;
+}
+
+TimelineFrame TimelineView::frame() const {
+    TimelineFrame f;
+    f.model = model_;
+    f.axis = axis();
+    f.layout = &layout_;
+    f.rowItem = &rowItem_;
+    f.collapsed = &collapsed_;
+    f.colors = &colors_;
+    f.search = search_.get();
+    f.generation = generation_;
+    f.palette = palette();
+    f.rows = rowsArea();
+    f.width = width();
+    f.height = height();
+    f.labelWidth = labelWidth_;
+    f.scroll = vbar_->value();
+    f.selected = selected_;
+    f.flowFrom = flowFrom_;
+    f.flowTo = flowTo_;
+    f.rangeValid = rangeValid_;
+    f.rangeStart = rangeStart_;
+    f.rangeEnd = rangeEnd_;
+    f.rangeRank = rangeRank_;
+    f.title = title_;
+    f.loading = loading_;
+    f.loadingText = loadingText_;
+    return f;
+}
+
+void TimelineView::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    paintFrame(p);
+}
+
+int TimelineView::paintFrame(QPainter& p) {
+    navigator_->setWidth(rowsArea().width());
+    const TimelineFrame f = frame();
+    p.fillRect(rect(), f.palette.color(QPalette::Base));
+    const int prims = model_ ? rows_.paint(p, f) : 0;
+    overlay_.paint(p, f);
+    return prims;
 }
 
 int TimelineView::rowAt(QPoint p) const {
@@ -255,7 +290,7 @@ int TimelineView::groupHeaderAt(QPoint p) const {
 }
 
 EventRef TimelineView::eventAt(QPoint p) const {
-    if (!model_ || p.x() < labelWidth_ || p.x() >= labelWidth_ + axis_.width())
+    if (!model_ || p.x() < labelWidth_ || p.x() >= labelWidth_ + axis().width())
         return {};
     const int row = rowAt(p);
     if (row < 0)
@@ -265,7 +300,7 @@ EventRef TimelineView::eventAt(QPoint p) const {
     if (lane < 0 || lane >= static_cast<int>(r.lanes.size()))
         return {};
     const double x = p.x() - labelWidth_ + 0.5;
-    const std::int64_t hit = r.lanes[lane].hitTest(axis_, p.x() - labelWidth_, axis_.timeAt(x));
+    const std::int64_t hit = r.lanes[lane].hitTest(axis(), p.x() - labelWidth_, axis().timeAt(x));
     if (hit < 0)
         return {};
     return {row, lane, static_cast<std::uint32_t>(hit)};
@@ -285,8 +320,8 @@ QString TimelineView::tooltipAt(QPoint pos) const {
     const TimelineRow& row = model_->rows[ref.row];
     const EventTrack& tr = row.lanes[ref.lane];
     const std::int64_t column = pos.x() - labelWidth_;
-    const std::size_t lo = tr.firstEndingAfter(axis_.firstTimeOfColumn(column));
-    const std::size_t hi = tr.firstStartingAtOrAfter(axis_.firstTimeOfColumn(column + 1));
+    const std::size_t lo = tr.firstEndingAfter(axis().firstTimeOfColumn(column));
+    const std::size_t hi = tr.firstStartingAtOrAfter(axis().firstTimeOfColumn(column + 1));
     QString s = QStringLiteral("<b>%1</b><br>%2 · %3<br>start %4 · duration %5")
                     .arg(QString::fromStdString(model_->names[tr.name(ref.index)]).toHtmlEscaped(),
                          QString::fromLatin1(toString(tr.kind(ref.index))),
@@ -313,31 +348,42 @@ bool TimelineView::event(QEvent* e) {
     return QWidget::event(e);
 }
 
-void TimelineView::userChangedAxis() {
-    clampToRun();
-    update();
-    emit axisChanged();
+void TimelineView::goInHistory(bool forward) {
+    if (forward ? navigator_->forward() : navigator_->back())
+        emit axisChanged();
 }
 
+// A wheel gesture is the wheel events until kWheelGestureMs of silence (or the end of a scroll phase).
 void TimelineView::wheelEvent(QWheelEvent* e) {
     const QPoint delta = e->angleDelta();
+    e->accept();
     if (e->modifiers() & Qt::ShiftModifier) {
         vbar_->setValue(vbar_->value() - delta.y());
-    } else if ((e->modifiers() & Qt::AltModifier) || delta.x() != 0) {
-        axis_.panPixels(-(delta.x() != 0 ? delta.x() : delta.y()) / 2.0);
-        userChangedAxis();
-    } else {
-        const double x = std::clamp(e->position().x() - labelWidth_, 0.0, static_cast<double>(axis_.width()));
-        axis_.zoomAt(x, std::pow(0.8, delta.y() / 120.0));
-        userChangedAxis();
+        return;
     }
-    e->accept();
+    if ((e->modifiers() & Qt::AltModifier) || delta.x() != 0) {
+        navigator_->panPixels(-(delta.x() != 0 ? delta.x() : delta.y()) / 2.0);
+    } else {
+        const double x =
+            std::clamp(e->position().x() - labelWidth_, 0.0, static_cast<double>(axis().width()));
+        navigator_->zoomAt(x, std::pow(0.8, delta.y() / 120.0));
+    }
+    if (e->phase() == Qt::ScrollEnd)
+        navigator_->endGesture();
+    else
+        wheelIdle_->start();
+    emit axisChanged();
 }
 
 void TimelineView::mousePressEvent(QMouseEvent* e) {
     setFocus();
+    navigator_->endGesture(); // a press starts a gesture of its own
     pressPos_ = lastPos_ = e->position().toPoint();
     moved_ = false;
+    if (e->button() == Qt::BackButton || e->button() == Qt::ForwardButton) {
+        goInHistory(e->button() == Qt::ForwardButton);
+        return;
+    }
     if (e->button() != Qt::LeftButton)
         return;
     if (pressPos_.y() >= kRulerHeight && pressPos_.y() < rowsTop() && pressPos_.x() >= labelWidth_) {
@@ -349,7 +395,7 @@ void TimelineView::mousePressEvent(QMouseEvent* e) {
         drag_ = Drag::Range;
         const int row = rowAt(pressPos_);
         rangeRank_ = row >= 0 ? model_->rows[row].rank : 0;
-        rangeAnchor_ = timeInRun(axis_.timeAt(pressPos_.x() - labelWidth_));
+        rangeAnchor_ = navigator_->timeInRun(axis().timeAt(pressPos_.x() - labelWidth_));
         return;
     }
     drag_ = Drag::Pan;
@@ -365,19 +411,18 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e) {
     case Drag::None:
         return;
     case Drag::Pan:
-        axis_.panPixels(-d.x());
+        navigator_->panPixels(-d.x());
         vbar_->setValue(vbar_->value() - d.y());
-        userChangedAxis();
+        emit axisChanged();
         return;
     case Drag::Range:
-        setRange(rangeRank_, rangeAnchor_, timeInRun(axis_.timeAt(pos.x() - labelWidth_)));
+        setRange(rangeRank_, rangeAnchor_, navigator_->timeInRun(axis().timeAt(pos.x() - labelWidth_)));
         return;
     case Drag::Minimap:
         if (model_ && model_->runEnd > model_->runStart) {
-            const TimeAxis whole(model_->runStart, model_->runEnd - model_->runStart, axis_.width());
-            const Ns centre = whole.timeAt(pos.x() - labelWidth_);
-            axis_.setWindow(centre - axis_.span() / 2, centre - axis_.span() / 2 + axis_.span());
-            userChangedAxis();
+            const TimeAxis whole(model_->runStart, model_->runEnd - model_->runStart, axis().width());
+            navigator_->centreOn(whole.timeAt(pos.x() - labelWidth_));
+            emit axisChanged();
         }
         return;
     }
@@ -386,6 +431,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e) {
 void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
     const Drag d = drag_;
     drag_ = Drag::None;
+    navigator_->endGesture();
     if (e->button() != Qt::LeftButton || !model_)
         return;
     if (d == Drag::Range) {
@@ -420,23 +466,28 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* e) {
     emit axisChanged();
 }
 
+// W/S/A/D are continuous (held, one gesture until released); F is a discrete navigation.
 void TimelineView::keyPressEvent(QKeyEvent* e) {
+    if (e->matches(QKeySequence::Back) || e->matches(QKeySequence::Forward)) {
+        goInHistory(e->matches(QKeySequence::Forward));
+        return;
+    }
     const QPoint local = mapFromGlobal(QCursor::pos());
-    const double anchor = (local.x() >= labelWidth_ && local.x() < labelWidth_ + axis_.width())
+    const double anchor = (local.x() >= labelWidth_ && local.x() < labelWidth_ + axis().width())
                               ? local.x() - labelWidth_
-                              : axis_.width() / 2.0;
+                              : axis().width() / 2.0;
     switch (e->key()) {
     case Qt::Key_W:
-        axis_.zoomAt(anchor, 0.75);
+        navigator_->zoomAt(anchor, 0.75);
         break;
     case Qt::Key_S:
-        axis_.zoomAt(anchor, 1 / 0.75);
+        navigator_->zoomAt(anchor, 1 / 0.75);
         break;
     case Qt::Key_A:
-        axis_.panPixels(-axis_.width() / 8.0);
+        navigator_->panPixels(-axis().width() / 8.0);
         break;
     case Qt::Key_D:
-        axis_.panPixels(axis_.width() / 8.0);
+        navigator_->panPixels(axis().width() / 8.0);
         break;
     case Qt::Key_F:
         if (rangeValid_)
@@ -454,7 +505,13 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
         QWidget::keyPressEvent(e);
         return;
     }
-    userChangedAxis();
+    emit axisChanged();
+}
+
+void TimelineView::keyReleaseEvent(QKeyEvent* e) {
+    if (!e->isAutoRepeat())
+        navigator_->endGesture();
+    QWidget::keyReleaseEvent(e);
 }
 
 } // namespace cnp::wb

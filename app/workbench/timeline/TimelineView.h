@@ -1,24 +1,28 @@
 #pragma once
-// The drawing surface of the timeline: ruler, minimap, step bands, rows with sticky labels, events,
-// counters, search highlights, selection, range selection and the flow arrow. It only presents: the
-// draw lists come from EventTrack::buildSpans (<= 2 primitives per pixel column per lane, nothing in
-// view ever disappears) and the numbers from the analysis library via the page.
-// One frame in three parts, one per file: input and layout (TimelineView.cpp: model, rows, geometry,
-// hit tests, mouse/keyboard/wheel, tooltips), the span-building job pool (SpanJobPool: the draw lists
-// of the lanes in view, in parallel) and painting (TimelineViewPaint.cpp: ruler, minimap, rows,
-// counters, labels from the layout and the draw lists).
+// The timeline widget: ruler, minimap, step bands, rows with sticky labels, events, counters, search
+// highlights, selection, range selection and the flow arrow. It only presents: the draw lists come from
+// EventTrack::buildSpans (<= 2 primitives per pixel column per lane, nothing in view ever disappears)
+// and the numbers from the analysis library via the page.
+// Its parts, one class each: this widget keeps the model, the vertical layout (rows, collapsed groups,
+// scrolling), hit tests, input and tooltips; TimelineNavigator owns the visible window, the run's limits
+// and the back/forward history (every zoom and pan goes through it); TimelineRowPainter renders each
+// row in view once per axis into a cached picture (SpanJobPool builds the lanes' draw lists);
+// TimelineOverlayPainter draws the ruler, minimap, labels, selection, range and loading box over them.
 // Interaction: wheel zooms at the cursor (Shift+wheel scrolls rows, Alt+wheel pans), drag pans,
 // Shift+drag selects a range, W/S zoom, A/D pan, double-click zooms to an event, F fits the selection,
-// Esc clears it, click on a group header collapses/expands it, click/drag in the minimap moves the view.
+// Esc clears it, click on a group header collapses/expands it, click/drag in the minimap moves the view,
+// Alt+Left / Alt+Right and the mouse's back / forward buttons go back and forth in the view's history.
 #include "timeline/EventDetails.h"
-#include "timeline/SpanJobPool.h"
 #include "timeline/TimeAxis.h"
+#include "timeline/TimelineFrame.h"
 #include "timeline/TimelineModel.h"
+#include "timeline/TimelineNavigator.h"
+#include "timeline/TimelineOverlayPainter.h"
+#include "timeline/TimelineRowPainter.h"
 #include "timeline/TimelineSearch.h"
 
 #include <QColor>
 #include <QFontMetrics>
-#include <QImage>
 #include <QWidget>
 
 #include <memory>
@@ -26,34 +30,40 @@
 #include <vector>
 
 class QScrollBar;
+class QTimer;
 
 namespace cnp::wb {
 
 class TimelineView : public QWidget {
     Q_OBJECT
 public:
-    static constexpr int kRulerHeight = 22;
-    static constexpr int kMinimapHeight = 30;
-    static constexpr int kLaneHeight = 18;
-    static constexpr int kHeaderHeight = 20;
+    static constexpr int kRulerHeight = TimelineFrame::kRulerHeight;
+    static constexpr int kMinimapHeight = TimelineFrame::kMinimapHeight;
+    static constexpr int kLaneHeight = TimelineFrame::kLaneHeight;
+    static constexpr int kHeaderHeight = TimelineFrame::kHeaderHeight;
 
     explicit TimelineView(QWidget* parent = nullptr);
 
-    // Shows `model` fitted to the whole run; nullptr shows nothing.
+    // Shows `model` fitted to the whole run with a fresh history; nullptr shows nothing. The full model of
+    // the run shown (replacing its overview) keeps the view, its history and the collapsed groups.
     void setModel(std::shared_ptr<const timeline::TimelineModel> model);
     const timeline::TimelineModel* model() const { return model_.get(); }
     // Loading indicator drawn over the rows: fraction in [0, 1], or < 0 for none.
     void setLoadingProgress(double fraction, const QString& text = {});
     void setTitle(const QString& title); // drawn in the corner above the labels (compare mode)
 
-    const timeline::TimeAxis& axis() const { return axis_; }
-    void setAxis(const timeline::TimeAxis& axis); // no axisChanged
-    void fitAll();
-    void zoomTo(Ns start, Ns end); // with a 5 % margin on each side (a jump's context may reach past
-                                   // the run; the next pan or zoom brings the view back inside)
-    // The user's view never leaves the run (issue 15): panning (drag, A/D, Alt+wheel, minimap) stops,
-    // and zooming out ends, at the run's span with a 5 % margin on each side (marginFor; the fitAll()
-    // view), so no pan reaches empty time and every part of the run stays reachable.
+    // The visible window and its history. The user's view never leaves the run (issue 15): panning
+    // (drag, A/D, Alt+wheel, minimap) stops, and zooming out ends, at the run's span with a 5 % margin on
+    // each side (the fitAll() view), so no pan reaches empty time and every part of the run stays
+    // reachable (TimelineNavigator's clamping rule).
+    TimelineNavigator* navigator() const { return navigator_; }
+    const timeline::TimeAxis& axis() const { return navigator_->axis(); }
+    // Shows `axis`'s window in place of the current history entry (a view kept in step with another);
+    // no axisChanged.
+    void setAxis(const timeline::TimeAxis& axis);
+    void fitAll();                 // a history entry
+    void zoomTo(Ns start, Ns end); // with a 5 % margin on each side, a history entry (a jump's context
+                                   // may reach past the run; the next pan or zoom brings it back inside)
     void scrollToRank(std::int32_t rank);
     void scrollToRow(int row);
     void setCollapsed(int group, bool collapsed);
@@ -81,31 +91,26 @@ public:
     int groupHeaderAt(QPoint p) const; // -1 when none
     int rowAt(QPoint p) const;         // -1 when none
 
-    // The ruler's ticks in view: x of the tick line, its label and the label's box (widget coordinates).
-    // A label that would not fit before the right edge is empty (the tick line stays).
-    struct RulerTick {
-        int x = 0;
-        QString label;
-        QRect labelRect;
-    };
-    std::vector<RulerTick> rulerTicks(const QFontMetrics& fm) const;
-    // Ruler text of time `t` (ns from the run start) for ticks `step` ns apart in a view reaching
-    // `magnitude` ns from the run start: one unit for the whole ruler, the largest not above the
-    // magnitude, with the decimals the step needs ("37.5 ms", never "37500 µs").
-    static QString rulerLabel(Ns t, Ns step, Ns magnitude);
-    // The text drawn in a slice `width` px wide: the name, elided with "…" at the end; empty when not
-    // even one character and the ellipsis fit.
-    static QString sliceLabel(const QString& name, const QFontMetrics& fm, int width);
+    // The painters' text rules (TimelineOverlayPainter::rulerLabel, TimelineRowPainter::sliceLabel).
+    static QString rulerLabel(Ns t, Ns step, Ns magnitude) {
+        return TimelineOverlayPainter::rulerLabel(t, step, magnitude);
+    }
+    static QString sliceLabel(const QString& name, const QFontMetrics& fm, int width) {
+        return TimelineRowPainter::sliceLabel(name, fm, width);
+    }
 
     // Draws one frame into `p` (size: the widget's size). Public so the benchmark can render
-    // offscreen into a QImage. Returns the number of primitives drawn.
+    // offscreen into a QImage. Returns the number of primitives drawn into the row pictures rendered
+    // for this frame: every row in view after a zoom or pan, none when the axis did not change.
     int paintFrame(QPainter& p);
+    // Row pictures rendered since construction (TimelineRowPainter's cache, for tests).
+    std::uint64_t rowRenders() const { return rows_.rowRenders(); }
 
 signals:
     void selectionChanged(const cnp::timeline::EventRef& ref);
     void rangeSelected(std::int32_t rank, Ns start, Ns end);
     void selectionCleared();
-    void axisChanged(); // the user zoomed or panned
+    void axisChanged(); // the user zoomed, panned or went back or forward
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -116,35 +121,15 @@ protected:
     void mouseReleaseEvent(QMouseEvent*) override;
     void mouseDoubleClickEvent(QMouseEvent*) override;
     void keyPressEvent(QKeyEvent*) override;
+    void keyReleaseEvent(QKeyEvent*) override; // ends a W/S/A/D gesture
     bool event(QEvent* e) override;
-    void changeEvent(QEvent* e) override; // a theme change redraws the minimap in the new colours
+    void changeEvent(QEvent* e) override; // a theme or font change redraws rows and minimap in it
 
 private:
     void relayout();
     void updateScrollBar();
-    void userChangedAxis();
-    static Ns marginFor(Ns start, Ns end); // 5 % of [start, end), at least 1 ns
-    // `t` within the run [runStart, runEnd]: a Shift+drag range never reaches the margin around it.
-    Ns timeInRun(Ns t) const;
-    void clampToRun(); // the axis inside the run's limits (see zoomTo)
-    void drawRuler(QPainter& p);
-    void drawMinimap(QPainter& p);
-    void drawLabels(QPainter& p);
-    int drawRows(QPainter& p);
-    // What drawing a lane takes from its frame; textBudget counts down the labels the frame may still draw.
-    struct LanePaint {
-        QFontMetrics fm;
-        int minTextPx = 0;
-        int textBudget = 0;
-        QColor text;
-        QRect area;
-    };
-    void drawStepBands(QPainter& p, const timeline::TimelineRow& row, const QRect& rowRect);
-    int drawLane(QPainter& p, LanePaint& lp, int rowIndex, int lane, int ly,
-                 const std::vector<timeline::DrawSpan>& spans);
-    void drawSelectionAndFlow(QPainter& p, const QRect& area);
-    void drawRangeSelection(QPainter& p, const QRect& area);
-    void drawCounter(QPainter& p, const timeline::TimelineRow& row, int y, int h);
+    void goInHistory(bool forward); // back or forward, when there is somewhere to go
+    TimelineFrame frame() const;    // the state the painters draw
     QString tooltipAt(QPoint pos) const;
     Ns eventStart(const timeline::EventRef& r) const;
     Ns eventEnd(const timeline::EventRef& r) const;
@@ -154,7 +139,8 @@ private:
     std::vector<timeline::LayoutItem> layout_;
     std::vector<int> rowItem_; // row -> index into layout_, -1 when hidden
     int contentHeight_ = 0;
-    timeline::TimeAxis axis_;
+    TimelineNavigator* navigator_ = nullptr; // child: the window in view and its history
+    QTimer* wheelIdle_ = nullptr;            // ends a wheel gesture after kWheelGestureMs of silence
     int labelWidth_ = 230;
     QScrollBar* vbar_ = nullptr;
     std::vector<QColor> colors_;
@@ -174,12 +160,9 @@ private:
     bool moved_ = false;
     Ns rangeAnchor_ = 0;
 
-    QImage minimapCache_;
-    const QString& nameText(std::uint32_t name) const;      // cached QString of a model name
-    SpanJobPool spanJobs_;                                  // the draw lists of the lanes in view
-    std::vector<const timeline::EventTrack*> visibleLanes_; // scratch: lanes in view, in order
-    QImage laneImage_; // scratch: one lane's narrow spans as pixels, the lane's height
-    mutable std::vector<QString> nameCache_;
+    std::uint64_t generation_ = 0; // TimelineFrame::generation: bumped by model, search, palette, font
+    TimelineRowPainter rows_;
+    TimelineOverlayPainter overlay_;
 };
 
 } // namespace cnp::wb

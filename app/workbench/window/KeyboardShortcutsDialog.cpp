@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QDialogButtonBox>
 #include <QHeaderView>
+#include <QKeySequence>
 #include <QMenu>
 #include <QMenuBar>
 #include <QTableWidget>
@@ -35,6 +36,9 @@ QList<Binding> timelineBindings() {
             {t, QObject::tr("Select a range"), QObject::tr("Shift+Drag")},
             {t, QObject::tr("Zoom to an event"), QObject::tr("Double-click")},
             {t, QObject::tr("Fit the selection"), QStringLiteral("F")},
+            {t, QObject::tr("Back / forward to the views shown"),
+             QKeySequence(QKeySequence::Back).toString(QKeySequence::NativeText) + QStringLiteral(" / ") +
+                 QKeySequence(QKeySequence::Forward).toString(QKeySequence::NativeText)},
             {t, QObject::tr("Clear the selection"), QStringLiteral("Esc")},
             {t, QObject::tr("Next / previous search match"), QObject::tr("Enter / Shift+Enter")}};
 }

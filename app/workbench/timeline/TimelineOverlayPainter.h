@@ -1,0 +1,50 @@
+#pragma once
+// Everything of a timeline frame around and over the rows' pictures (TimelineRowPainter): the selected
+// event's outline and the flow arrow, the range selection, the labels column with sticky group
+// headers, the minimap (GPU busy over the whole run, with the view's window), the ruler and the loading
+// box. Cheap by construction: O(rows in view + ticks + width) per frame, the minimap's busy profile
+// being computed once per width and model (invalidateMinimap()).
+#include "timeline/TimelineFrame.h"
+
+#include <QFontMetrics>
+#include <QImage>
+#include <QString>
+
+#include <vector>
+
+class QPainter;
+
+namespace cnp::wb {
+
+class TimelineOverlayPainter {
+public:
+    // Draws the overlays of `f` into `p`, after the rows.
+    void paint(QPainter& p, const TimelineFrame& f);
+    // The next frame recomputes the minimap's profile (a new model, palette or theme).
+    void invalidateMinimap() { minimap_ = QImage(); }
+
+    // The ruler's ticks in view: x of the tick line, its label and the label's box (widget coordinates).
+    // A label that would not fit before the right edge is empty (the tick line stays).
+    struct RulerTick {
+        int x = 0;
+        QString label;
+        QRect labelRect;
+    };
+    static std::vector<RulerTick> rulerTicks(const TimelineFrame& f, const QFontMetrics& fm);
+    // Ruler text of time `t` (ns from the run start) for ticks `step` ns apart in a view reaching
+    // `magnitude` ns from the run start: one unit for the whole ruler, the largest not above the
+    // magnitude, with the decimals the step needs ("37.5 ms", never "37500 µs").
+    static QString rulerLabel(Ns t, Ns step, Ns magnitude);
+
+private:
+    void drawRuler(QPainter& p, const TimelineFrame& f);
+    void drawMinimap(QPainter& p, const TimelineFrame& f);
+    void drawLabels(QPainter& p, const TimelineFrame& f);
+    void drawSelectionAndFlow(QPainter& p, const TimelineFrame& f);
+    void drawRangeSelection(QPainter& p, const TimelineFrame& f);
+    void drawLoading(QPainter& p, const TimelineFrame& f);
+
+    QImage minimap_; // the busy profile at the minimap's width; null: to compute
+};
+
+} // namespace cnp::wb
