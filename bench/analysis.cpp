@@ -137,7 +137,7 @@ int main(int argc, char** argv) {
             categoriseKernels(t, categoryRulesOf(ws));
             detectSteps(t);
             Transaction tx(ws.db());
-            std::int64_t id = 0;
+            RunId id;
             insertS += seconds([&] { id = ws.insertRun(t); });
             summaryS += seconds([&] { buildRunSummaries(ws, id, t); });
             tx.commit();

@@ -78,7 +78,7 @@ double percentile(std::vector<double> v, double p) {
 // Generates the run through the real ingest path (addTrace: normalise, categorise, insert on a worker
 // thread while steps, summaries and the timeline overview are computed), so the workspace is what
 // `cnp ingest` would have written, the overview included.
-std::int64_t makeWorkspace(const std::string& path, std::int64_t events, int rows) {
+RunId makeWorkspace(const std::string& path, std::int64_t events, int rows) {
     {
         if (std::filesystem::exists(path)) {
             Workspace ws(path, Workspace::Mode::ReadOnly);
@@ -141,7 +141,7 @@ std::int64_t makeWorkspace(const std::string& path, std::int64_t events, int row
     }
     Workspace ws(path, Workspace::Mode::CreateIfMissing);
     std::vector<std::pair<std::string, double>> phases;
-    const std::int64_t runId = addTrace(ws, t, {}, &phases);
+    const RunId runId = addTrace(ws, t, {}, &phases);
     std::printf("generated %lld kernels over %d rows and ingested them in %.1f s -> %s\n  ingest phases:",
                 static_cast<long long>(events), rows, msSince(t0) / 1000, path.c_str());
     for (const auto& [name, sec] : phases)
@@ -150,8 +150,8 @@ std::int64_t makeWorkspace(const std::string& path, std::int64_t events, int row
     return runId;
 }
 
-// Run `name` (the first run when empty) of an existing workspace, or -1 with a message.
-std::int64_t existingRun(const std::string& path, const std::string& name) {
+// Run `name` (the first run when empty) of an existing workspace, or RunId() with a message.
+RunId existingRun(const std::string& path, const std::string& name) {
     Workspace ws(path, Workspace::Mode::ReadOnly);
     const auto runs = ws.runs();
     for (const auto& r : runs)
@@ -161,7 +161,7 @@ std::int64_t existingRun(const std::string& path, const std::string& name) {
         }
     std::fprintf(stderr, "bench_timeline: %s has no run %s\n", path.c_str(),
                  name.empty() ? "at all" : name.c_str());
-    return -1;
+    return RunId();
 }
 
 } // namespace
@@ -190,9 +190,8 @@ int main(int argc, char** argv) {
         keep = "/tmp/cnp-bench-timeline-v2-" + std::to_string(events) + ".cnpdb";
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    const std::int64_t runId =
-        workspace.empty() ? makeWorkspace(keep, events, rows) : existingRun(keep, runName);
-    if (runId < 0)
+    const RunId runId = workspace.empty() ? makeWorkspace(keep, events, rows) : existingRun(keep, runName);
+    if (runId == RunId())
         return 2;
 
     double scanMs = 0, scanCpuMs = 0;

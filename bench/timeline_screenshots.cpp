@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
     QTemporaryDir dir;
     auto ws = std::make_shared<Workspace>(dir.filePath("demo.cnpdb").toStdString(),
                                           Workspace::Mode::CreateIfMissing);
-    std::int64_t base = 0;
+    RunId base;
     for (const char* name : {"base", "compile"}) {
         IngestRequest r;
         r.inputs = {cnp::resourceDir() + "/demo/demo_" + name + ".json.gz"};

@@ -9,10 +9,9 @@ namespace cnp {
 enum class EventKind : std::uint8_t { Kernel, Memcpy, Memset, ApiCall, CpuRange, GpuAnnotation, Step };
 
 // Every kind, in enum order.
-inline constexpr std::array<EventKind, 7> kEventKinds{EventKind::Kernel,   EventKind::Memcpy,
-                                                       EventKind::Memset,   EventKind::ApiCall,
-                                                       EventKind::CpuRange, EventKind::GpuAnnotation,
-                                                       EventKind::Step};
+inline constexpr std::array<EventKind, 7> kEventKinds{
+    EventKind::Kernel,   EventKind::Memcpy,        EventKind::Memset, EventKind::ApiCall,
+    EventKind::CpuRange, EventKind::GpuAnnotation, EventKind::Step};
 // The GPU activities a launching API call can lead to (a correlation id's far end).
 inline constexpr std::array<EventKind, 3> kGpuActivityKinds{EventKind::Kernel, EventKind::Memcpy,
                                                             EventKind::Memset};

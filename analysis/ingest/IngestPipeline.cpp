@@ -195,8 +195,8 @@ private:
 };
 } // namespace
 
-std::int64_t addTrace(Workspace& ws, TraceData& trace, const ProgressSink& sink,
-                      std::vector<std::pair<std::string, double>>* phases) {
+RunId addTrace(Workspace& ws, TraceData& trace, const ProgressSink& sink,
+               std::vector<std::pair<std::string, double>>* phases) {
     PhaseClock clock(phases);
     normaliseTrace(trace);
     clock.mark("normalise");
@@ -211,7 +211,7 @@ std::int64_t addTrace(Workspace& ws, TraceData& trace, const ProgressSink& sink,
     // timeline overview; all of them only read the event vectors. Measured on bench_cnpt_ingest: the
     // computing side takes about half of the insert's time, so it is hidden behind it.
     trace.steps.clear();
-    std::int64_t runId = 0;
+    RunId runId;
     std::exception_ptr insertError;
     double insertSeconds = 0;
     std::thread worker([&] {

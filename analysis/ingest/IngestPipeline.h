@@ -21,7 +21,7 @@ struct IngestRequest {
 };
 
 struct IngestResult {
-    std::int64_t runId = 0;
+    RunId runId;
     std::string runName;
     std::int64_t events = 0;
     std::int32_t ranks = 0;
@@ -45,8 +45,8 @@ void normaliseTrace(TraceData& trace);
 // overview (first paint of the timeline), then write those; one transaction. On any exception the
 // workspace is unchanged.
 // `phases`, when given, receives the wall time of each phase (for `cnp ingest --timing` and benchmarks).
-std::int64_t addTrace(Workspace& ws, TraceData& trace, const ProgressSink& sink = {},
-                      std::vector<std::pair<std::string, double>>* phases = nullptr);
+RunId addTrace(Workspace& ws, TraceData& trace, const ProgressSink& sink = {},
+               std::vector<std::pair<std::string, double>>* phases = nullptr);
 
 // The whole ingest. On any exception the workspace is unchanged.
 IngestResult ingest(Workspace& ws, const IngestRequest& request, const ProgressSink& sink = {});

@@ -41,7 +41,7 @@ bool hasTraceFile(const std::string& dir) {
 // An untraced repeat: a run that holds no events, only its labels (and, below, its log figures). It has one
 // rank without events, so it has a (zero) summary row like every run: readers of summaries accept it, and
 // the trace-derived ablation finds no window in it and takes no sample from it.
-std::int64_t addEmptyRun(Workspace& ws, const plan::Plan& plan, const JobSpec& job, const std::string& name) {
+RunId addEmptyRun(Workspace& ws, const plan::Plan& plan, const JobSpec& job, const std::string& name) {
     TraceData trace;
     trace.ranks.push_back(RankInfo{});
     trace.info.name = name;
@@ -55,7 +55,7 @@ std::int64_t addEmptyRun(Workspace& ws, const plan::Plan& plan, const JobSpec& j
     return addTrace(ws, trace);
 }
 
-void writeAttributes(Workspace& ws, std::int64_t runId, const plan::Plan& plan, const JobSpec& job,
+void writeAttributes(Workspace& ws, RunId runId, const plan::Plan& plan, const JobSpec& job,
                      const std::string& backend, const LogFigures& f) {
     ws.setRunAttribute(runId, "plan.hash", plan.hash);
     ws.setRunAttribute(runId, "plan.path", plan.path);
@@ -76,8 +76,7 @@ void writeAttributes(Workspace& ws, std::int64_t runId, const plan::Plan& plan, 
 
 } // namespace
 
-std::optional<std::int64_t> findCompletedRun(const Workspace& ws, const plan::Plan& plan,
-                                             const JobSpec& job) {
+std::optional<RunId> findCompletedRun(const Workspace& ws, const plan::Plan& plan, const JobSpec& job) {
     // O(runs) attribute reads: a workspace holds tens of runs, and this runs once per job.
     for (const RunRecord& r : ws.runs()) {
         const auto a = ws.runAttributes(r.id);
@@ -92,10 +91,10 @@ std::optional<std::int64_t> findCompletedRun(const Workspace& ws, const plan::Pl
     return std::nullopt;
 }
 
-std::int64_t ingestJob(Workspace& ws, const plan::Plan& plan, const JobSpec& job, const std::string& backend,
-                       const LogFigures& figures) {
+RunId ingestJob(Workspace& ws, const plan::Plan& plan, const JobSpec& job, const std::string& backend,
+                const LogFigures& figures) {
     const std::string name = freeRunName(ws, job.runName);
-    std::int64_t runId = 0;
+    RunId runId;
     if (job.traced) {
         if (!hasTraceFile(job.outputDir))
             throw InputError(job.outputDir, "the job wrote no trace (.cnpt): did the workload use CUDA?");

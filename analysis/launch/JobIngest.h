@@ -13,12 +13,12 @@
 namespace cnp::launch {
 
 // The run this job already produced in `ws` (same plan.hash, plan.config, plan.repeat), if any.
-std::optional<std::int64_t> findCompletedRun(const Workspace& ws, const plan::Plan& plan, const JobSpec& job);
+std::optional<RunId> findCompletedRun(const Workspace& ws, const plan::Plan& plan, const JobSpec& job);
 
 // Ingests job.outputDir (its *.cnpt; for an untraced job none is read) as run job.runName (or
 // "<runName>.<n>" when a run of another plan has that name) and records the attributes. Throws InputError
 // when a traced job left no trace; on any exception the workspace is unchanged.
-std::int64_t ingestJob(Workspace& ws, const plan::Plan& plan, const JobSpec& job, const std::string& backend,
-                       const LogFigures& figures);
+RunId ingestJob(Workspace& ws, const plan::Plan& plan, const JobSpec& job, const std::string& backend,
+                const LogFigures& figures);
 
 } // namespace cnp::launch

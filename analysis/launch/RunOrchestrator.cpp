@@ -100,8 +100,8 @@ JobState RunOrchestrator::finishJob(const JobSpec& job, RunningJob& running, std
     }
     report(job, JobState::Ingesting);
     const LogFigures figures = parseLogFigures(logs, plan_.logMetric, plan_.path);
-    const std::int64_t runId = ingestJob(ws_, plan_, job, backend_.name(), figures);
-    message = "run " + job.runName + " (id " + std::to_string(runId) + ")";
+    const RunId runId = ingestJob(ws_, plan_, job, backend_.name(), figures);
+    message = "run " + job.runName + " (id " + std::to_string(runId.value()) + ")";
     char figure[64] = "";
     if (figures.throughput)
         std::snprintf(figure, sizeof figure, ", log %.6g %s", *figures.throughput,

@@ -145,8 +145,8 @@ std::string callsText(double v) {
     return t;
 }
 
-std::vector<std::int64_t> runIdsOf(const StudyContext& c, const std::string& config) {
-    std::vector<std::int64_t> ids;
+std::vector<RunId> runIdsOf(const StudyContext& c, const std::string& config) {
+    std::vector<RunId> ids;
     for (const auto* r : c.runsOf.at(config))
         ids.push_back(r->id);
     return ids;

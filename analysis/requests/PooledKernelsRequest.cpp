@@ -7,7 +7,7 @@
 
 namespace cnp {
 
-PooledKernels poolKernels(const Workspace& ws, const std::vector<std::int64_t>& runIds) {
+PooledKernels poolKernels(const Workspace& ws, const std::vector<RunId>& runIds) {
     const auto snapshot = readSnapshot(ws);
     const CategoryOrder order = categoryOrderOf(categoryRulesOf(ws));
     RunSnapshotParts parts;

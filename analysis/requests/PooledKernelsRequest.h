@@ -10,6 +10,6 @@ namespace cnp {
 
 // Every kernel name of the runs `runIds`; throws InputError for a run that does not exist or has no
 // summaries.
-PooledKernels poolKernels(const Workspace& ws, const std::vector<std::int64_t>& runIds);
+PooledKernels poolKernels(const Workspace& ws, const std::vector<RunId>& runIds);
 
 } // namespace cnp

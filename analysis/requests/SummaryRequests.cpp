@@ -13,8 +13,7 @@ namespace cnp {
 
 namespace {
 
-void buildRunSummaries(Workspace& ws, std::int64_t runId, const TraceData& trace,
-                       const CategoryRules& rules) {
+void buildRunSummaries(Workspace& ws, RunId runId, const TraceData& trace, const CategoryRules& rules) {
     SummaryRowBuffers rows;
     computeRunSummaries(trace, rules, rows);
     rows.write(ws, runId);
@@ -22,11 +21,11 @@ void buildRunSummaries(Workspace& ws, std::int64_t runId, const TraceData& trace
 
 } // namespace
 
-void buildRunSummaries(Workspace& ws, std::int64_t runId, const TraceData& trace) {
+void buildRunSummaries(Workspace& ws, RunId runId, const TraceData& trace) {
     buildRunSummaries(ws, runId, trace, categoryRulesOf(ws));
 }
 
-void rebuildRunSummaries(Workspace& ws, std::int64_t runId) {
+void rebuildRunSummaries(Workspace& ws, RunId runId) {
     TraceData trace = ws.loadRun(runId);
     const CategoryRules rules = categoryRulesOf(ws);
     categoriseKernels(trace, rules);

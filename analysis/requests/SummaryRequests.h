@@ -9,10 +9,10 @@
 namespace cnp {
 
 // `trace` must be the normalised, categorised trace stored as run `runId`. O(n log n).
-void buildRunSummaries(Workspace& ws, std::int64_t runId, const TraceData& trace);
+void buildRunSummaries(Workspace& ws, RunId runId, const TraceData& trace);
 
 // Re-categorises run `runId` with the workspace's current rules (updating the stored kernel
 // categories) and rebuilds its summaries, without re-reading any source file.
-void rebuildRunSummaries(Workspace& ws, std::int64_t runId);
+void rebuildRunSummaries(Workspace& ws, RunId runId);
 
 } // namespace cnp

@@ -12,7 +12,7 @@ CategoryOrder categoryOrderOf(const CategoryRules& rules) {
     return CategoryOrder::fromComputePriority(rules.computePriority());
 }
 
-RunSummaryReader summaryReaderOf(const Workspace& ws, std::int64_t runId) {
+RunSummaryReader summaryReaderOf(const Workspace& ws, RunId runId) {
     return RunSummaryReader(ws, runId, categoryOrderOf(categoryRulesOf(ws)));
 }
 

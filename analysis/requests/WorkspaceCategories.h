@@ -16,6 +16,6 @@ CategoryRules categoryRulesOf(const Workspace& ws);
 // The exclusive-priority order of `rules`.
 CategoryOrder categoryOrderOf(const CategoryRules& rules);
 // A summary reader of run `runId` ordered by the workspace's rules (one compile per call).
-RunSummaryReader summaryReaderOf(const Workspace& ws, std::int64_t runId);
+RunSummaryReader summaryReaderOf(const Workspace& ws, RunId runId);
 
 } // namespace cnp

@@ -4,12 +4,12 @@
 
 namespace cnp {
 
-BatchInserter::BatchInserter(sqlite3* db, std::string table, std::string columns, std::int64_t runId)
+BatchInserter::BatchInserter(sqlite3* db, std::string table, std::string columns, RunId runId)
     : db_(db), table_(std::move(table)), columns_(std::move(columns)), runId_(runId),
       cols_(static_cast<int>(std::count(columns_.begin(), columns_.end(), ',')) + 1) {}
 
 std::string BatchInserter::sql(std::size_t rows) const {
-    std::string row = "(" + std::to_string(runId_);
+    std::string row = "(" + std::to_string(runId_.value());
     for (int c = 0; c < cols_; ++c)
         row += ",?";
     row += ')';

@@ -17,7 +17,7 @@ public:
     static constexpr std::size_t kRows = 32;
 
     // `columns`: the comma-separated columns after run_id, e.g. "rank, start_ns".
-    BatchInserter(sqlite3* db, std::string table, std::string columns, std::int64_t runId);
+    BatchInserter(sqlite3* db, std::string table, std::string columns, RunId runId);
 
     int columns() const { return cols_; }
 
@@ -31,7 +31,7 @@ private:
 
     sqlite3* db_;
     std::string table_, columns_;
-    std::int64_t runId_;
+    RunId runId_;
     int cols_;
     Statement full_, tail_;
     std::size_t tailRows_ = 0;

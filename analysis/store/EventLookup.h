@@ -4,6 +4,7 @@
 // by correlation; docs/schema.md) followed by a short scan of the rows at that key: O(log n) row reads,
 // except the correlation scans without a start (O(rows of the rank)). Absent rows read as nullopt.
 #include "core/EventKind.h"
+#include "core/Ids.h"
 #include "core/TraceData.h"
 
 #include <cstdint>
@@ -48,7 +49,7 @@ public:
         std::int64_t nameId = 0; // workspace string id
     };
 
-    EventLookup(const Workspace& ws, std::int64_t runId) : ws_(ws), runId_(runId) {}
+    EventLookup(const Workspace& ws, RunId runId) : ws_(ws), runId_(runId) {}
 
     // The event starting at `start` on `rank` with the given row keys.
     std::optional<Kernel> kernelAt(std::int32_t rank, Ns start, std::int32_t device, std::int64_t stream,
@@ -73,7 +74,7 @@ private:
                                                std::optional<std::int64_t> key) const;
 
     const Workspace& ws_;
-    std::int64_t runId_;
+    RunId runId_;
 };
 
 } // namespace cnp

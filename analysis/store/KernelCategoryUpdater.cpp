@@ -5,7 +5,7 @@
 
 namespace cnp {
 
-KernelCategoryUpdater::KernelCategoryUpdater(Workspace& ws, std::int64_t runId)
+KernelCategoryUpdater::KernelCategoryUpdater(Workspace& ws, RunId runId)
     : ws_(ws), rows_(ws.eventRows(runId, "kernels")) {}
 
 KernelCategoryUpdater::~KernelCategoryUpdater() = default;

@@ -3,6 +3,7 @@
 // run's id range of table `kernels`, or of one kernel row addressed by its position in that range.
 // Runs inside the caller's write transaction; each call is one UPDATE (by name: O(kernels of the run)).
 #include "core/IdRange.h"
+#include "core/Ids.h"
 
 #include <cstdint>
 #include <memory>
@@ -16,7 +17,7 @@ class Statement;
 class KernelCategoryUpdater {
 public:
     // `runId`'s kernels; their id range is read once.
-    KernelCategoryUpdater(Workspace& ws, std::int64_t runId);
+    KernelCategoryUpdater(Workspace& ws, RunId runId);
     ~KernelCategoryUpdater();
     KernelCategoryUpdater(const KernelCategoryUpdater&) = delete;
     KernelCategoryUpdater& operator=(const KernelCategoryUpdater&) = delete;

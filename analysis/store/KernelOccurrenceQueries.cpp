@@ -4,8 +4,7 @@
 
 namespace cnp {
 
-std::vector<KernelOccurrence> KernelOccurrenceQueries::occurrences(std::int64_t runId,
-                                                                   const std::string& kernelName,
+std::vector<KernelOccurrence> KernelOccurrenceQueries::occurrences(RunId runId, const std::string& kernelName,
                                                                    std::int32_t rank,
                                                                    std::size_t limit) const {
     std::vector<KernelOccurrence> out;

@@ -2,6 +2,7 @@
 // The occurrences (individual launches) of one kernel name in one run, read from table `kernels`: no
 // statistics, the stored rows. O(rows of the run's kernel id range) per call (no name index: the run's
 // range is scanned once, the name compared as a string id).
+#include "core/Ids.h"
 #include "core/TraceData.h"
 
 #include <cstddef>
@@ -27,8 +28,8 @@ public:
     explicit KernelOccurrenceQueries(const Workspace& ws) : ws_(ws) {}
 
     // Occurrences of `kernelName` in `runId` (rank -1 = all ranks), in start order, at most `limit` rows.
-    std::vector<KernelOccurrence> occurrences(std::int64_t runId, const std::string& kernelName,
-                                              std::int32_t rank, std::size_t limit) const;
+    std::vector<KernelOccurrence> occurrences(RunId runId, const std::string& kernelName, std::int32_t rank,
+                                              std::size_t limit) const;
 
 private:
     const Workspace& ws_;

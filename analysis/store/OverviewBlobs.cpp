@@ -5,7 +5,7 @@
 
 namespace cnp {
 
-void writeOverviewBlob(Workspace& ws, std::int64_t runId, std::int64_t format, std::string_view bytes) {
+void writeOverviewBlob(Workspace& ws, RunId runId, std::int64_t format, std::string_view bytes) {
     execSql(ws.db(), schema::createTimelineOverviewSql());
     Statement st(ws.db(), "INSERT OR REPLACE INTO timeline_overview(run_id, format, data) VALUES(?, ?, ?)");
     st.bind(1, runId).bind(2, format);
@@ -21,7 +21,7 @@ bool overviewTableExists(const Workspace& ws) {
 
 } // namespace
 
-bool hasOverviewBlob(const Workspace& ws, std::int64_t runId, std::int64_t format) {
+bool hasOverviewBlob(const Workspace& ws, RunId runId, std::int64_t format) {
     if (!overviewTableExists(ws))
         return false;
     Statement st(ws.db(), "SELECT 1 FROM timeline_overview WHERE run_id = ? AND format = ?");
@@ -29,7 +29,7 @@ bool hasOverviewBlob(const Workspace& ws, std::int64_t runId, std::int64_t forma
     return st.step();
 }
 
-bool readOverviewBlob(const Workspace& ws, std::int64_t runId,
+bool readOverviewBlob(const Workspace& ws, RunId runId,
                       const std::function<void(const char* data, std::size_t size)>& use) {
     if (!overviewTableExists(ws))
         return false;

@@ -4,7 +4,7 @@
 
 namespace cnp {
 
-std::vector<std::string> rankHosts(const Workspace& ws, std::int64_t runId) {
+std::vector<std::string> rankHosts(const Workspace& ws, RunId runId) {
     Statement st(ws.db(), "SELECT DISTINCT host FROM ranks WHERE run_id = ? AND host <> '' ORDER BY host");
     st.bind(1, runId);
     std::vector<std::string> hosts;

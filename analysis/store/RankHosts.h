@@ -9,6 +9,6 @@
 
 namespace cnp {
 
-std::vector<std::string> rankHosts(const Workspace& ws, std::int64_t runId); // sorted, unique
+std::vector<std::string> rankHosts(const Workspace& ws, RunId runId); // sorted, unique
 
 } // namespace cnp

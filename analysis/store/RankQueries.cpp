@@ -14,7 +14,7 @@ struct NoStrings {
 
 } // namespace
 
-std::vector<RankInfo> RankQueries::ranksOfRun(std::int64_t runId) const {
+std::vector<RankInfo> RankQueries::ranksOfRun(RunId runId) const {
     // Read by the table's description (store/Tables.h), as loadRun reads it.
     std::vector<RankInfo> out;
     Statement st(ws_.db(),
@@ -29,7 +29,7 @@ std::vector<RankInfo> RankQueries::ranksOfRun(std::int64_t runId) const {
     return out;
 }
 
-std::optional<std::int32_t> RankQueries::mostRanksOnOneHost(std::int64_t runId) const {
+std::optional<std::int32_t> RankQueries::mostRanksOnOneHost(RunId runId) const {
     Statement st(ws_.db(),
                  "SELECT COUNT(*) FROM ranks WHERE run_id = ? GROUP BY host ORDER BY COUNT(*) DESC LIMIT 1");
     st.bind(1, runId);

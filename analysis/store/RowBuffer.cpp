@@ -118,7 +118,7 @@ void RowBuffer::exec() {
     std::fill(row_.begin(), row_.end(), Value{});
 }
 
-void RowBuffer::flush(Workspace& ws, std::int64_t runId) const {
+void RowBuffer::flush(Workspace& ws, RunId runId) const {
     std::vector<std::int64_t> ids(strings_.size(), -1); // workspace ids, interned on first use
     Statement st(ws.db(), sql_);
     for (const Chunk& chunk : chunks_) {

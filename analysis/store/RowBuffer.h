@@ -37,7 +37,7 @@ public:
     // Bytes held by the finished rows' chunks (their capacity), for tests and benchmarks.
     std::size_t encodedBytes() const { return chunks_.size() * chunkBytes_; }
     // Inserts every row into `ws` (inside the caller's transaction). O(rows x columns).
-    void flush(Workspace& ws, std::int64_t runId) const;
+    void flush(Workspace& ws, RunId runId) const;
 
 private:
     enum class Kind : std::uint8_t { Null, Int, Real, Text, RunId, StringId };

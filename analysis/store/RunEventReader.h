@@ -4,6 +4,7 @@
 // range in stored order (rank, sort key): O(rows) with no sort. For the timeline loader, which keeps
 // only what it draws.
 #include "core/EventKind.h"
+#include "core/Ids.h"
 #include "core/TraceData.h"
 
 #include <cstdint>
@@ -51,7 +52,7 @@ public:
         std::int64_t nameId = 0;
     };
 
-    RunEventReader(const Workspace& ws, std::int64_t runId) : ws_(ws), runId_(runId) {}
+    RunEventReader(const Workspace& ws, RunId runId) : ws_(ws), runId_(runId) {}
 
     // The run's name; nullopt when the run is not (or no longer) in the workspace.
     std::optional<std::string> runName() const;
@@ -68,7 +69,7 @@ public:
 
 private:
     const Workspace& ws_;
-    std::int64_t runId_;
+    RunId runId_;
 };
 
 } // namespace cnp

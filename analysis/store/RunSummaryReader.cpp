@@ -92,11 +92,11 @@ ExclusiveNs exclusiveOf(std::vector<SummaryExclusiveRow> rows, CategoryOrder ord
 
 } // namespace
 
-RunSummaryReader::RunSummaryReader(const Workspace& ws, std::int64_t runId, CategoryOrder order)
+RunSummaryReader::RunSummaryReader(const Workspace& ws, RunId runId, CategoryOrder order)
     : rows_(ws, runId), order_(std::move(order)) {
     if (!runHasSummaries(ws, runId))
         throw InputError(ws.path(),
-                         "run id " + std::to_string(runId) +
+                         "run id " + std::to_string(runId.value()) +
                              " has no summaries; run `cnp reclassify` on this workspace to build them");
 }
 

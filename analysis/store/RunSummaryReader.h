@@ -19,7 +19,7 @@ public:
     // `order`: the exclusive-priority order of the request's category rules (requests/CategoryRulesOf.h);
     // exclusive rows come back in it, "idle" last. Throws InputError when the run has no summaries (a
     // workspace written before they existed).
-    RunSummaryReader(const Workspace& ws, std::int64_t runId, CategoryOrder order);
+    RunSummaryReader(const Workspace& ws, RunId runId, CategoryOrder order);
     std::vector<RankSummary> ranks() const;
     // All steps of all ranks ordered by (rank, index); rank >= 0 restricts to one rank.
     std::vector<StepSummary> steps(std::int32_t rank = -1) const;

@@ -13,8 +13,7 @@ namespace cnp {
 
 namespace {
 
-std::optional<Ns> minOver(const Workspace& ws, std::int64_t runId, std::string_view table,
-                          const char* column) {
+std::optional<Ns> minOver(const Workspace& ws, RunId runId, std::string_view table, const char* column) {
     const IdRange rows = ws.eventRows(runId, table);
     if (rows.empty())
         return std::nullopt;
@@ -28,7 +27,7 @@ std::optional<Ns> minOver(const Workspace& ws, std::int64_t runId, std::string_v
 
 } // namespace
 
-Ns runTimeOrigin(const Workspace& ws, std::int64_t runId) {
+Ns runTimeOrigin(const Workspace& ws, RunId runId) {
     std::optional<Ns> origin;
     auto take = [&](std::optional<Ns> v) {
         if (v)

@@ -1,6 +1,8 @@
 #pragma once
 // Thin RAII wrappers over the SQLite C API. Errors throw SqliteError naming the database file and the
 // cause; a query interrupted by the user (interruptRequested(), core/Interrupt.h) throws Cancelled.
+#include "core/Ids.h"
+
 #include <sqlite3.h>
 
 #include <cstdint>
@@ -46,6 +48,9 @@ public:
         return *this;
     }
     Statement& bind(int i, int v) { return bind(i, static_cast<std::int64_t>(v)); }
+    template <class Tag, class Rep> Statement& bind(int i, StrongId<Tag, Rep> id) {
+        return bind(i, static_cast<std::int64_t>(id.value()));
+    }
     Statement& bind(int i, double v);
     Statement& bind(int i, std::string_view v); // SQLITE_TRANSIENT copy
     Statement& bindNull(int i);
@@ -56,6 +61,7 @@ public:
     void reset();
 
     std::int64_t i64(int col) const { return sqlite3_column_int64(stmt_, col); }
+    RunId runId(int col) const { return RunId(i64(col)); }
     int i32(int col) const { return sqlite3_column_int(stmt_, col); }
     double f64(int col) const { return sqlite3_column_double(stmt_, col); }
     std::string text(int col) const;

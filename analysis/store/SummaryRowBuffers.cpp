@@ -43,7 +43,7 @@ void SummaryRowBuffers::add(const SummarySyncRow& r) {
     addRow(sync_, schema::kSummarySyncRows, r);
 }
 
-void SummaryRowBuffers::write(Workspace& ws, std::int64_t runId) const {
+void SummaryRowBuffers::write(Workspace& ws, RunId runId) const {
     deleteRunSummaries(ws, runId); // creates the tables when missing
     for (const RowBuffer* b : {&rank_, &step_, &exclusive_, &kernel_, &gap_, &sync_})
         b->flush(ws, runId);

@@ -3,6 +3,7 @@
 // one thread while another inserts the events) and written by write(). Each row is bound column by
 // column from its core/SummaryRows.h type through the table description (store/Tables.h), so a
 // value cannot land in another column. Memory: RowBuffer's (16 bytes per column per row).
+#include "core/Ids.h"
 #include "core/SummaryRows.h"
 #include "store/RowBuffer.h"
 
@@ -25,7 +26,7 @@ public:
 
     // Replaces run `runId`'s summary rows with these (creating the tables when missing), inside the
     // caller's transaction. O(rows x columns).
-    void write(Workspace& ws, std::int64_t runId) const;
+    void write(Workspace& ws, RunId runId) const;
 
 private:
     RowBuffer rank_, step_, exclusive_, kernel_, gap_, sync_;

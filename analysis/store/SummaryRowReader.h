@@ -2,6 +2,7 @@
 // Typed reads of one run's summary rows (docs/schema.md, "Summary tables"). Every column is read into
 // its core/SummaryRows.h member through the table description (store/Tables.h); `*_id` columns come
 // back as their text. Reads precomputed rows only: O(rows read). Order of each result as documented.
+#include "core/Ids.h"
 #include "core/SummaryRows.h"
 
 #include <cstddef>
@@ -14,7 +15,7 @@ class Workspace;
 
 class SummaryRowReader {
 public:
-    SummaryRowReader(const Workspace& ws, std::int64_t runId) : ws_(ws), runId_(runId) {}
+    SummaryRowReader(const Workspace& ws, RunId runId) : ws_(ws), runId_(runId) {}
 
     // Every summary_rank row, by rank. Columns an older table lacks read as NULL (0 / nullopt).
     std::vector<SummaryRankRow> ranks() const;
@@ -37,7 +38,7 @@ public:
 
 private:
     const Workspace& ws_;
-    std::int64_t runId_;
+    RunId runId_;
 };
 
 } // namespace cnp

@@ -35,7 +35,7 @@ bool hasTable(const Workspace& ws, std::string_view table) {
     return st.step() && st.i64(0) > 0;
 }
 
-bool runHasSummaries(const Workspace& ws, std::int64_t runId) {
+bool runHasSummaries(const Workspace& ws, RunId runId) {
     if (!hasTable(ws, schema::kSummaryRank.name))
         return false;
     Statement st(ws.db(), "SELECT COUNT(*) FROM summary_rank WHERE run_id = ?");
@@ -43,7 +43,7 @@ bool runHasSummaries(const Workspace& ws, std::int64_t runId) {
     return st.step() && st.i64(0) > 0;
 }
 
-void deleteRunSummaries(Workspace& ws, std::int64_t runId) {
+void deleteRunSummaries(Workspace& ws, RunId runId) {
     ensureSummaryTables(ws);
     for (const auto& t : schema::summaryTables()) {
         Statement del(ws.db(), "DELETE FROM " + std::string(t.name) + " WHERE run_id = ?");

@@ -2,6 +2,8 @@
 // Upkeep of the summary tables (docs/schema.md, "Summary tables"): creating them (and the columns
 // summary_rank gained after its first release), deleting one run's rows, and the presence checks their
 // readers make on workspaces written before a table or column existed.
+#include "core/Ids.h"
+
 #include <cstdint>
 #include <set>
 #include <string>
@@ -21,8 +23,8 @@ std::set<std::string, std::less<>> columnsOf(const Workspace& ws, std::string_vi
 // Whether the workspace has a table named `table`.
 bool hasTable(const Workspace& ws, std::string_view table);
 // Whether run `runId` has summary rows (summary_rank exists and holds a row of the run).
-bool runHasSummaries(const Workspace& ws, std::int64_t runId);
+bool runHasSummaries(const Workspace& ws, RunId runId);
 // Deletes every summary row of one run (creating the tables first when missing).
-void deleteRunSummaries(Workspace& ws, std::int64_t runId);
+void deleteRunSummaries(Workspace& ws, RunId runId);
 
 } // namespace cnp

@@ -288,7 +288,7 @@ void Workspace::migrate(int from) {
     tx.commit();
 }
 
-IdRange Workspace::eventRows(std::int64_t runId, std::string_view table) const {
+IdRange Workspace::eventRows(RunId runId, std::string_view table) const {
     Statement st(db_, "SELECT first_id, last_id FROM run_rows WHERE run_id = ? AND table_name = ?");
     st.bind(1, runId).bind(2, table);
     if (!st.step())
@@ -332,7 +332,7 @@ int Workspace::schemaVersion() const {
     return version;
 }
 
-std::map<std::string, std::string> Workspace::runAttributes(std::int64_t runId) const {
+std::map<std::string, std::string> Workspace::runAttributes(RunId runId) const {
     Statement st(db_, "SELECT key, value FROM run_attributes WHERE run_id = ? ORDER BY key");
     st.bind(1, runId);
     std::map<std::string, std::string> out;
@@ -341,7 +341,7 @@ std::map<std::string, std::string> Workspace::runAttributes(std::int64_t runId) 
     return out;
 }
 
-std::optional<std::string> Workspace::runAttribute(std::int64_t runId, const std::string& key) const {
+std::optional<std::string> Workspace::runAttribute(RunId runId, const std::string& key) const {
     Statement st(db_, "SELECT value FROM run_attributes WHERE run_id = ? AND key = ?");
     st.bind(1, runId).bind(2, key);
     if (st.step())
@@ -349,13 +349,13 @@ std::optional<std::string> Workspace::runAttribute(std::int64_t runId, const std
     return std::nullopt;
 }
 
-void Workspace::setRunAttribute(std::int64_t runId, const std::string& key, const std::string& value) {
+void Workspace::setRunAttribute(RunId runId, const std::string& key, const std::string& value) {
     Statement st(db_, "INSERT INTO run_attributes(run_id, key, value) VALUES(?, ?, ?) "
                       "ON CONFLICT(run_id, key) DO UPDATE SET value = excluded.value");
     st.bind(1, runId).bind(2, key).bind(3, value).exec();
 }
 
-void Workspace::eraseRunAttribute(std::int64_t runId, const std::string& key) {
+void Workspace::eraseRunAttribute(RunId runId, const std::string& key) {
     Statement st(db_, "DELETE FROM run_attributes WHERE run_id = ? AND key = ?");
     st.bind(1, runId).bind(2, key).exec();
 }
@@ -414,7 +414,7 @@ void Workspace::setPlanOrder(const std::vector<std::string>& configs) {
 RunRecord Workspace::readRunRow(Statement& st) const {
     using schema::runsColumn;
     RunRecord r;
-    r.id = st.i64(runsColumn("id"));
+    r.id = st.runId(runsColumn("id"));
     auto& i = r.info;
     i.name = st.text(runsColumn("name"));
     i.config = st.text(runsColumn("config"));
@@ -479,13 +479,13 @@ RunRecord Workspace::runOrThrow(const std::string& name) const {
                                 (known.empty() ? " (the workspace has no runs)" : " (runs: " + known + ")"));
 }
 
-std::int64_t Workspace::insertRun(const TraceData& t, const ProgressSink& sink) {
-    const std::int64_t runId = insertEvents(t, sink);
+RunId Workspace::insertRun(const TraceData& t, const ProgressSink& sink) {
+    const RunId runId = insertEvents(t, sink);
     insertSteps(runId, t);
     return runId;
 }
 
-void Workspace::insertSteps(std::int64_t runId, const TraceData& t) {
+void Workspace::insertSteps(RunId runId, const TraceData& t) {
     struct LazyIds { // trace string id -> workspace string id, interned on first use
         Workspace& ws;
         const TraceData& t;
@@ -509,7 +509,7 @@ namespace {
 
 // Inserts the `runs` row of `t`; returns its id. Every column but id is bound by name (schema::runsColumn),
 // and a column left unbound is a logic error.
-std::int64_t insertRunRow(sqlite3* db, const TraceData& t) {
+RunId insertRunRow(sqlite3* db, const TraceData& t) {
     const auto& i = t.info;
     // Every column but id: column k of the description is parameter k (insertSql from column 1).
     Statement run(db, schema::insertSql(schema::kRuns, 1));
@@ -545,7 +545,7 @@ std::int64_t insertRunRow(sqlite3* db, const TraceData& t) {
     if (bound + 1 != std::size(schema::kRunsColumns))
         throw std::logic_error("insertEvents: the runs row binds " + std::to_string(bound) + " columns");
     run.exec();
-    return sqlite3_last_insert_rowid(db);
+    return RunId(sqlite3_last_insert_rowid(db));
 }
 
 // The workspace string id of each of the trace's string ids, interned into table `strings` as needed.
@@ -577,7 +577,7 @@ template <class Events, class Key> std::vector<std::uint32_t> sortedOrder(const 
 // (schema::eventTables()), their id range recorded in run_rows, progress over all tables' rows.
 class EventTableWriter {
 public:
-    EventTableWriter(sqlite3* db, std::int64_t runId, const WorkspaceStringIds& ids, const ProgressSink& sink,
+    EventTableWriter(sqlite3* db, RunId runId, const WorkspaceStringIds& ids, const ProgressSink& sink,
                      std::size_t totalRows)
         : db_(db), runId_(runId), ids_(ids), sink_(sink),
           total_(static_cast<double>(std::max<std::size_t>(1, totalRows))),
@@ -624,7 +624,7 @@ private:
     }
 
     sqlite3* db_;
-    std::int64_t runId_;
+    RunId runId_;
     const WorkspaceStringIds& ids_;
     const ProgressSink& sink_;
     double total_;
@@ -645,13 +645,13 @@ struct SmallCacheWhileAppending {
 
 } // namespace
 
-std::int64_t Workspace::insertEvents(const TraceData& t, const ProgressSink& sink) {
+RunId Workspace::insertEvents(const TraceData& t, const ProgressSink& sink) {
     if (readOnly_)
         throw InputError(path_, "workspace opened read-only");
     if (findRun(t.info.name))
         throw InputError(path_,
                          "a run named '" + t.info.name + "' already exists (choose another --run name)");
-    const std::int64_t runId = insertRunRow(db_, t);
+    const RunId runId = insertRunRow(db_, t);
     const std::vector<std::int64_t> sid = workspaceStringIdsOf(db_, t.strings);
     const WorkspaceStringIds ids{sid};
     Statement rank(db_, schema::insertSql(schema::kRanks.table()));
@@ -727,14 +727,14 @@ void Workspace::relabelRun(const std::string& name, const std::string& config) {
     st.bind(1, config).bind(2, run.id).exec();
 }
 
-TraceData Workspace::loadRun(std::int64_t runId) const {
+TraceData Workspace::loadRun(RunId runId) const {
     TraceData t;
     {
         Statement st(db_, "SELECT " + runColumns() + " FROM runs WHERE id = ?");
         st.bind(1, runId);
         if (!st.step())
             throw InputError(path_,
-                             "run id " + std::to_string(runId) +
+                             "run id " + std::to_string(runId.value()) +
                                  " is no longer in the workspace (removed after the run list was read)");
         t.info = readRunRow(st).info;
     }

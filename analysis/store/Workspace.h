@@ -66,12 +66,12 @@ public:
     // Inserts every event of `trace` as a new run (insertEvents + insertSteps). Must be called inside a
     // Transaction. Returns the run id. O(events) when `trace` is normalised (IngestPipeline), else
     // O(events log events): each event table is stored sorted by (rank, sort key).
-    std::int64_t insertRun(const TraceData& trace, const ProgressSink& sink = {});
+    RunId insertRun(const TraceData& trace, const ProgressSink& sink = {});
     // The run row, strings, ranks and events of `trace` — everything but trace.steps, which it never
     // reads (so another thread may fill them meanwhile).
-    std::int64_t insertEvents(const TraceData& trace, const ProgressSink& sink = {});
+    RunId insertEvents(const TraceData& trace, const ProgressSink& sink = {});
     // trace.steps as the steps of run `runId`.
-    void insertSteps(std::int64_t runId, const TraceData& trace);
+    void insertSteps(RunId runId, const TraceData& trace);
 
     void removeRun(const std::string& name);
     void renameRun(const std::string& from, const std::string& to);
@@ -79,14 +79,14 @@ public:
 
     // The ids of `runId`'s rows in event table `table` (schema::eventTables()); empty when it has none.
     // Query a run's events with `WHERE id BETWEEN first AND last`: a sequential range of the table.
-    IdRange eventRows(std::int64_t runId, std::string_view table) const;
+    IdRange eventRows(RunId runId, std::string_view table) const;
     // First id in `range` whose (rank, sort key) is >= (rank, key), range.last + 1 when none.
     // Binary search over ids (the rows of a range are sorted by (rank, sort key)): O(log n) row reads.
     std::int64_t lowerBoundId(std::string_view table, IdRange range, std::int32_t rank,
                               std::int64_t key) const;
 
     // Reads a whole run back into memory (strings re-interned into the returned table).
-    TraceData loadRun(std::int64_t runId) const;
+    TraceData loadRun(RunId runId) const;
 
     // Workspace-level string interning (table `strings`).
     std::int64_t internString(std::string_view s);
@@ -94,10 +94,10 @@ public:
 
     // Per-run key/value attributes (table `run_attributes`): what a run knows beyond its trace — the plan
     // it was launched from, the throughput its log reported. Keys are documented in docs/schema.md.
-    std::map<std::string, std::string> runAttributes(std::int64_t runId) const;
-    std::optional<std::string> runAttribute(std::int64_t runId, const std::string& key) const;
-    void setRunAttribute(std::int64_t runId, const std::string& key, const std::string& value);
-    void eraseRunAttribute(std::int64_t runId, const std::string& key);
+    std::map<std::string, std::string> runAttributes(RunId runId) const;
+    std::optional<std::string> runAttribute(RunId runId, const std::string& key) const;
+    void setRunAttribute(RunId runId, const std::string& key, const std::string& value);
+    void eraseRunAttribute(RunId runId, const std::string& key);
 
     // Key/value metadata (table `meta`).
     std::optional<std::string> meta(const std::string& key) const;

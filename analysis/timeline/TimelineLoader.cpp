@@ -45,19 +45,19 @@ private:
 
 } // namespace
 
-TimelineModel loadTimeline(const std::string& workspacePath, std::int64_t runId, const ProgressSink& sink) {
+TimelineModel loadTimeline(const std::string& workspacePath, RunId runId, const ProgressSink& sink) {
     Workspace ws(workspacePath, Workspace::Mode::ReadOnly);
     return loadTimeline(ws, runId, sink);
 }
 
-TimelineModel loadTimeline(const Workspace& ws, std::int64_t runId, const ProgressSink& sink) {
+TimelineModel loadTimeline(const Workspace& ws, RunId runId, const ProgressSink& sink) {
     const ReadTransaction snapshot =
         readSnapshot(ws); // one consistent view, whatever another process removes meanwhile
     const RunEventReader reader(ws, runId);
     const std::optional<std::string> runName = reader.runName();
     if (!runName)
         throw InputError(ws.path(),
-                         "run id " + std::to_string(runId) +
+                         "run id " + std::to_string(runId.value()) +
                              " is no longer in the workspace (removed after the run list was read)");
     // Progress denominator: rows of the run over every table read below.
     std::int64_t total = 0;

@@ -11,9 +11,8 @@
 namespace cnp::timeline {
 
 // Throws InputError naming the workspace when the run does not exist.
-TimelineModel loadTimeline(const std::string& workspacePath, std::int64_t runId,
-                           const ProgressSink& sink = {});
+TimelineModel loadTimeline(const std::string& workspacePath, RunId runId, const ProgressSink& sink = {});
 // Same, on an open workspace connection (tests, single-threaded tools).
-TimelineModel loadTimeline(const Workspace& ws, std::int64_t runId, const ProgressSink& sink = {});
+TimelineModel loadTimeline(const Workspace& ws, RunId runId, const ProgressSink& sink = {});
 
 } // namespace cnp::timeline

@@ -6,6 +6,7 @@
 // (ascending) its annotation row, its stream rows (ascending stream) and its counter rows, then the
 // CPU threads (ascending pid, tid). Clusters (more than kExpandedRanks ranks) also get a
 // GPU-busy row per rank after its steps row, and every rank group but the first starts collapsed.
+#include "core/Ids.h"
 #include "core/TraceData.h"
 #include "timeline/EventTrack.h"
 
@@ -61,7 +62,7 @@ struct LayoutItem {
 
 class TimelineModel {
 public:
-    std::int64_t runId = 0;
+    RunId runId;
     std::string runName;
     Ns runStart = 0, runEnd = 0; // earliest start / latest end over every row
     std::vector<TimelineRow> rows;

@@ -172,7 +172,7 @@ void storeOverview(Workspace& ws, const TimelineModel& o) {
     writeOverviewBlob(ws, o.runId, kFormat, w.buf);
 }
 
-bool hasOverview(const Workspace& ws, std::int64_t runId) {
+bool hasOverview(const Workspace& ws, RunId runId) {
     return hasOverviewBlob(ws, runId, kFormat);
 }
 
@@ -297,7 +297,7 @@ bool consistent(const TimelineModel& o) {
 
 } // namespace
 
-std::optional<TimelineModel> loadOverview(const Workspace& ws, std::int64_t runId) {
+std::optional<TimelineModel> loadOverview(const Workspace& ws, RunId runId) {
     if (!hasOverview(ws, runId))
         return std::nullopt;
     TimelineModel o;

@@ -18,7 +18,7 @@ TimelineModel makeOverview(const TimelineModel& full, int buckets = 8192);
 // Creates the table when missing and replaces the run's overview. Needs a read-write workspace.
 void storeOverview(Workspace& ws, const TimelineModel& overview);
 // The stored overview of `runId`, or nullopt when there is none (or it is from another format).
-std::optional<TimelineModel> loadOverview(const Workspace& ws, std::int64_t runId);
-bool hasOverview(const Workspace& ws, std::int64_t runId);
+std::optional<TimelineModel> loadOverview(const Workspace& ws, RunId runId);
+bool hasOverview(const Workspace& ws, RunId runId);
 
 } // namespace cnp::timeline

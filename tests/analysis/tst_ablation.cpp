@@ -46,7 +46,7 @@ AblationStepSample sample(Ns time, Ns gemm) {
 AblationRun pureRun(const std::string& name, const std::string& config,
                     std::vector<AblationStepSample> steps) {
     AblationRun r;
-    r.run.id = 0;
+    r.run.id = RunId(0);
     r.run.info.name = name;
     r.run.info.config = config;
     r.run.info.sourceFormat = "cnpt";

@@ -99,7 +99,7 @@ public:
 };
 
 // Normalises, categorises (workspace rules), detects steps, inserts and summarises, like ingest().
-inline std::int64_t storeRun(Workspace& ws, TraceData t) {
+inline RunId storeRun(Workspace& ws, TraceData t) {
     normaliseTrace(t);
     categoriseKernels(t, categoryRulesOf(ws));
     detectSteps(t, StepPattern{});

@@ -20,7 +20,7 @@ private slots:
         QCOMPARE(sqlite3_open(":memory:", &db), SQLITE_OK);
         execSql(db, "CREATE TABLE t(id INTEGER PRIMARY KEY, run_id INTEGER, a INTEGER, b INTEGER)");
         {
-            BatchInserter ins(db, "t", "a, b", 42);
+            BatchInserter ins(db, "t", "a, b", RunId(42));
             QCOMPARE(ins.columns(), 2);
             for (int k = 0; k < rows;) {
                 const auto n = BatchInserter::rowsFor(static_cast<std::size_t>(rows - k));

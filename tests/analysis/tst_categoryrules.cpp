@@ -260,8 +260,8 @@ private slots:
             k.name = t.strings.intern(n);
             t.kernels.push_back(k);
         }
-        const std::int64_t run = addTrace(ws, t);
-        QVERIFY(run > 0);
+        const RunId run = addTrace(ws, t);
+        QVERIFY(run > RunId(0));
         QCOMPARE(QString::fromStdString(t.strings.at(t.kernels[0].category)), QStringLiteral("evil"));
         QCOMPARE(QString::fromStdString(t.strings.at(t.kernels[1].category)), QStringLiteral("other"));
     }

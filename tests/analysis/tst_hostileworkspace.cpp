@@ -305,7 +305,7 @@ private slots:
         const std::string file = path("snapshot.cnpdb");
         makeWorkspace(file, {"a", "b"});
         Workspace reader(file, Workspace::Mode::ReadOnly);
-        std::int64_t idB = 0;
+        RunId idB;
         {
             const ReadTransaction snapshot(reader.db());
             idB = reader.runOrThrow("b").id;

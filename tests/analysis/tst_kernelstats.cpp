@@ -18,7 +18,7 @@ class TestKernelStats : public QObject {
     Q_OBJECT
     QTemporaryDir dir;
     std::unique_ptr<Workspace> ws;
-    std::int64_t runId = 0;
+    RunId runId;
 
 private slots:
     void initTestCase() {

@@ -14,7 +14,7 @@ using namespace cnp;
 
 namespace {
 
-std::string readBack(const Workspace& ws, std::int64_t run, bool* found) {
+std::string readBack(const Workspace& ws, RunId run, bool* found) {
     std::string out;
     *found = readOverviewBlob(ws, run, [&](const char* d, std::size_t n) { out.assign(d, n); });
     return out;
@@ -26,7 +26,7 @@ class TestOverviewBlobs : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
 
-    std::unique_ptr<Workspace> freshWorkspace(const QString& name, std::int64_t* run) {
+    std::unique_ptr<Workspace> freshWorkspace(const QString& name, RunId* run) {
         auto ws =
             std::make_unique<Workspace>(dir_.filePath(name).toStdString(), Workspace::Mode::CreateIfMissing);
         auto tx = writeTransaction(*ws);
@@ -45,7 +45,7 @@ private slots:
     }
     void roundTripsBytesIncludingZeros() {
         QFETCH(QByteArray, bytes);
-        std::int64_t run = 0;
+        RunId run;
         auto ws = freshWorkspace(QStringLiteral("rt-%1.cnpdb").arg(QTest::currentDataTag()), &run);
         const std::string want(bytes.constData(), static_cast<std::size_t>(bytes.size()));
         writeOverviewBlob(*ws, run, 1, want);
@@ -54,11 +54,11 @@ private slots:
         QVERIFY(found);
         QVERIFY(hasOverviewBlob(*ws, run, 1));
         QVERIFY(!hasOverviewBlob(*ws, run, 2)); // another encoding is not this one
-        QVERIFY(!hasOverviewBlob(*ws, run + 1, 1));
+        QVERIFY(!hasOverviewBlob(*ws, RunId(run.value() + 1), 1));
     }
 
     void replacesThePreviousBlob() {
-        std::int64_t run = 0;
+        RunId run;
         auto ws = freshWorkspace(QStringLiteral("replace.cnpdb"), &run);
         writeOverviewBlob(*ws, run, 1, "first");
         writeOverviewBlob(*ws, run, 2, "second");
@@ -69,7 +69,7 @@ private slots:
     }
 
     void noBlobForARunWithout() {
-        std::int64_t run = 0;
+        RunId run;
         auto ws = freshWorkspace(QStringLiteral("none.cnpdb"), &run);
         bool found = true;
         QCOMPARE(readBack(*ws, run, &found), std::string());

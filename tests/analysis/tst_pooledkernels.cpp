@@ -21,8 +21,8 @@ class TestPooledKernels : public QObject {
     QTemporaryDir dir_;
     std::unique_ptr<Workspace> ws_;
 
-    std::vector<std::int64_t> ids(std::initializer_list<const char*> names) const {
-        std::vector<std::int64_t> out;
+    std::vector<RunId> ids(std::initializer_list<const char*> names) const {
+        std::vector<RunId> out;
         for (const char* n : names)
             out.push_back(ws_->runOrThrow(n).id);
         return out;
@@ -57,7 +57,7 @@ private slots:
         QFETCH(qint64, gemmTotal);
         QFETCH(double, gemmPerStep);
         QFETCH(double, allReducePerStep);
-        std::vector<std::int64_t> runIds;
+        std::vector<RunId> runIds;
         for (const auto& r : runs)
             runIds.push_back(ws_->runOrThrow(r.toStdString()).id);
         const auto p = poolKernels(*ws_, runIds);

@@ -44,7 +44,7 @@ private slots:
                  std::int64_t(0)); // nothing written before flush
         {
             Transaction tx(ws.db());
-            buf.flush(ws, 42);
+            buf.flush(ws, RunId(42));
             tx.commit();
         }
         Statement st(ws.db(), "SELECT run_id, a, b, c, d, e FROM t ORDER BY rowid");
@@ -84,7 +84,7 @@ private slots:
         buf.exec();
         {
             Transaction tx(ws.db());
-            buf.flush(ws, 1);
+            buf.flush(ws, RunId(1));
             tx.commit();
         }
         Statement st(ws.db(), "SELECT a, b, c FROM t");
@@ -119,7 +119,7 @@ private slots:
         QVERIFY(buf.encodedBytes() > std::size_t(1) << 20); // more than one chunk
         {
             Transaction tx(ws.db());
-            buf.flush(ws, 9);
+            buf.flush(ws, RunId(9));
             tx.commit();
         }
         std::int64_t kernelIds[5];

@@ -20,7 +20,7 @@ class TestRunSummaries : public QObject {
     Q_OBJECT
     QTemporaryDir dir;
     std::unique_ptr<Workspace> ws;
-    std::int64_t runId = 0;
+    RunId runId;
 
 private slots:
     void initTestCase() {

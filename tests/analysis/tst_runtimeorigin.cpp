@@ -69,7 +69,7 @@ private slots:
         QFETCH(qint64, origin);
         QTemporaryDir dir;
         Workspace ws(dir.filePath("w.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
-        std::int64_t other = 0, run = 0;
+        RunId other, run;
         {
             Transaction tx(ws.db());
             TraceData before = trace("kernels"); // another run, earlier events: must not count
@@ -81,7 +81,7 @@ private slots:
         QCOMPARE(runTimeOrigin(ws, run), Ns(origin));
         QCOMPARE(runTimeOrigin(ws, run), timeline::loadTimeline(ws, run, {}).runStart);
         QCOMPARE(runTimeOrigin(ws, other), Ns(100));
-        QCOMPARE(runTimeOrigin(ws, 999), Ns(0));
+        QCOMPARE(runTimeOrigin(ws, RunId(999)), Ns(0));
     }
 };
 

@@ -85,7 +85,7 @@ private slots:
         // Every run's rows are exactly its run_rows range, sorted by (rank, sort key).
         for (const auto& [key, countSum] : before) {
             const auto& [table, runId] = key;
-            const IdRange r = ws.eventRows(runId, table);
+            const IdRange r = ws.eventRows(RunId(runId), table);
             QCOMPARE(r.size(), countSum.first);
             QCOMPARE(queryInt(ws.db(), "SELECT COUNT(*) FROM " + table + " WHERE id BETWEEN " +
                                            std::to_string(r.first) + " AND " + std::to_string(r.last) +
@@ -101,7 +101,7 @@ private slots:
                      std::int64_t(0));
         }
         // The loaded run is complete: the 2-rank run's kernels come back in (rank, start) order.
-        const auto t = ws.loadRun(2);
+        const auto t = ws.loadRun(RunId(2));
         QCOMPARE(t.kernels.size(), std::size_t(2258));
         QCOMPARE(t.ranks.size(), std::size_t(2));
         QVERIFY(std::is_sorted(t.kernels.begin(), t.kernels.end(),

@@ -24,7 +24,7 @@ using namespace cnp;
 
 namespace {
 
-constexpr std::int64_t kRun = 7;
+constexpr RunId kRun{7};
 
 // What one column must hold: an integer, a real, text (TEXT columns) or the text of a `*_id` column's
 // string, or NULL.
@@ -64,8 +64,8 @@ void checkColumns(const Workspace& ws, const schema::Table& table, const std::st
         const std::string expr =
             interned ? "(SELECT value FROM strings WHERE id = " + e.column + ")" : e.column;
         Statement st(ws.db(), "SELECT " + expr + ", " + e.column + " IS NULL FROM " +
-                                  std::string(table.name) + " WHERE run_id = " + std::to_string(kRun) +
-                                  " AND " + where);
+                                  std::string(table.name) +
+                                  " WHERE run_id = " + std::to_string(kRun.value()) + " AND " + where);
         QVERIFY2(st.step(), qPrintable(QString::fromStdString(e.column)));
         const QString what = QString::fromStdString(std::string(table.name) + "." + e.column);
         if (const auto* i = std::get_if<std::int64_t>(&e.value)) {
@@ -403,7 +403,7 @@ private slots:
                 "INSERT INTO summary_rank(run_id, rank, kernel_count, stream_sync_ns) VALUES(7, 2, 40, 9)");
         QVERIFY(!hasColumn(*ws, "summary_rank", "orphan_count"));
         QVERIFY(runHasSummaries(*ws, kRun));
-        QVERIFY(!runHasSummaries(*ws, kRun + 1));
+        QVERIFY(!runHasSummaries(*ws, RunId(kRun.value() + 1)));
         const auto back = SummaryRowReader(*ws, kRun).ranks();
         QCOMPARE(back.size(), std::size_t{1});
         QCOMPARE(back[0].rank, 2);
@@ -430,7 +430,7 @@ private slots:
         QCOMPARE(back.size(), std::size_t{1});
         QCOMPARE(back[0].rank, 3);
         QCOMPARE(back[0].api, std::string("cudaEventSynchronize"));
-        QVERIFY(SummaryRowReader(*ws, kRun + 1).syncs().empty());
+        QVERIFY(SummaryRowReader(*ws, RunId(kRun.value() + 1)).syncs().empty());
     }
 
     void noSyncTableNoSyncs() {

@@ -96,9 +96,9 @@ TraceData smallTrace() {
     return t;
 }
 
-std::int64_t insert(Workspace& ws, const TraceData& t) {
+RunId insert(Workspace& ws, const TraceData& t) {
     Transaction tx(ws.db());
-    const std::int64_t id = ws.insertRun(t);
+    const RunId id = ws.insertRun(t);
     tx.commit();
     return id;
 }
@@ -109,7 +109,7 @@ class TestTimelineModel : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
     std::string path_;
-    std::int64_t run_ = 0;
+    RunId run_;
 
 private slots:
     void initTestCase() {

@@ -17,7 +17,7 @@ using namespace cnp::timeline;
 namespace {
 
 // Two ranks' groups (rank -> GPU section), one stream row with two events: all indexes in range.
-TimelineModel validModel(std::int64_t runId) {
+TimelineModel validModel(RunId runId) {
     TimelineModel m;
     m.runId = runId;
     m.runName = "tiny";
@@ -57,7 +57,7 @@ class TestTimelineOverview : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
     std::unique_ptr<Workspace> ws_;
-    std::int64_t runId_ = 0;
+    RunId runId_;
 
 private slots:
     void initTestCase() {

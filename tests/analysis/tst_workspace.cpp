@@ -18,7 +18,7 @@ class TestWorkspace : public QObject {
     QTemporaryDir dir_;
     std::string path(const char* name) const { return dir_.filePath(name).toStdString(); }
 
-    static std::int64_t insert(Workspace& ws, TraceData t) {
+    static RunId insert(Workspace& ws, TraceData t) {
         normaliseTrace(t);
         Transaction tx(ws.db());
         const auto id = ws.insertRun(t);
@@ -62,9 +62,9 @@ private slots:
         ws.eraseRunAttribute(idA, "plan.config");
         QCOMPARE(ws.runAttributes(idA).size(), std::size_t(1));
         ws.removeRun("a");
-        QCOMPARE(
-            queryInt(ws.db(), "SELECT COUNT(*) FROM run_attributes WHERE run_id = " + std::to_string(idA)),
-            std::int64_t(0));
+        QCOMPARE(queryInt(ws.db(), "SELECT COUNT(*) FROM run_attributes WHERE run_id = " +
+                                       std::to_string(idA.value())),
+                 std::int64_t(0));
         QCOMPARE(ws.runAttributes(idB).size(), std::size_t(1));
     }
 
@@ -124,7 +124,7 @@ private slots:
         i.tokensPerStep = 19.5, i.flopsPerStep = 23.25, i.peakFlops = 29.125;
         const auto id = insert(ws, t);
         const std::vector<std::pair<std::string, QVariant>> expected = {
-            {"id", QVariant::fromValue<qint64>(id)},
+            {"id", QVariant::fromValue<qint64>(id.value())},
             {"name", "run-a"},
             {"config", "cfg-b"},
             {"repeat", 3},
@@ -208,7 +208,7 @@ private slots:
         QFETCH(int, kernelsPerRank);
         const std::string file = path(("ranges" + std::to_string(kernelsPerRank) + ".cnpdb").c_str());
         Workspace ws(file, Workspace::Mode::CreateIfMissing);
-        std::vector<std::int64_t> ids;
+        std::vector<RunId> ids;
         for (int run = 0; run < 3; ++run) {
             TraceData t;
             t.info.name = "r" + std::to_string(run);
@@ -234,14 +234,15 @@ private slots:
             tx.commit();
         }
         std::int64_t expectFirst = 1;
-        for (std::int64_t id : ids) {
+        for (RunId id : ids) {
             const IdRange r = ws.eventRows(id, "kernels");
             QCOMPARE(r.size(), std::int64_t(3 * kernelsPerRank));
             if (r.empty())
                 continue;
             QCOMPARE(r.first, expectFirst);
             expectFirst = r.last + 1;
-            QCOMPARE(queryInt(ws.db(), "SELECT COUNT(*) FROM kernels WHERE run_id = " + std::to_string(id)),
+            QCOMPARE(queryInt(ws.db(),
+                              "SELECT COUNT(*) FROM kernels WHERE run_id = " + std::to_string(id.value())),
                      r.size());
             // Sorted by (rank, start_ns) within the range.
             std::vector<std::pair<int, std::int64_t>> keys;
@@ -272,7 +273,8 @@ private slots:
         ws.removeRun("r1");
         QVERIFY(ws.eventRows(ids[1], "kernels").empty());
         QCOMPARE(queryInt(ws.db(), "SELECT COUNT(*) FROM kernels"), std::int64_t(6 * kernelsPerRank));
-        QCOMPARE(queryInt(ws.db(), "SELECT COUNT(*) FROM run_rows WHERE run_id = " + std::to_string(ids[1])),
+        QCOMPARE(queryInt(ws.db(),
+                          "SELECT COUNT(*) FROM run_rows WHERE run_id = " + std::to_string(ids[1].value())),
                  std::int64_t(0));
         const auto back = ws.loadRun(ids[2]);
         QCOMPARE(back.kernels.size(), std::size_t(3 * kernelsPerRank));

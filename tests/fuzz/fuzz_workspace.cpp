@@ -35,8 +35,8 @@ void runCommand(const Args& args) {
 }
 
 // The names of the workspace's first two runs, and their ids; empty when it cannot be opened.
-std::vector<std::pair<std::string, std::int64_t>> firstRuns(const std::string& path) {
-    std::vector<std::pair<std::string, std::int64_t>> out;
+std::vector<std::pair<std::string, cnp::RunId>> firstRuns(const std::string& path) {
+    std::vector<std::pair<std::string, cnp::RunId>> out;
     try { // as the CLI and the workbench do, any std::exception is a refusal with a message
         cnp::Workspace ws(path, cnp::Workspace::Mode::ReadOnly);
         for (const auto& r : ws.runs()) {

@@ -156,7 +156,7 @@ void TestMainWindow::kernelOccurrenceJumpsToTimeline() {
     const auto first = ws.runs().front();
     // A 2 ms window one step into the run: well inside its GPU activity.
     const cnp::Ns s = cnp::queryInt(ws.db(), "SELECT MIN(start_ns) FROM kernels WHERE run_id = " +
-                                                 std::to_string(first.id)) +
+                                                 std::to_string(first.id.value())) +
                       50'000'000;
     const cnp::Ns e = s + 2'000'000;
     emit w.page(PageId::Kernels)->timelineJumpRequested(QString::fromStdString(first.info.name), 0, s, e);

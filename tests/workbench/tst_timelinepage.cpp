@@ -95,13 +95,13 @@ class TestTimelinePage : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
     std::shared_ptr<Workspace> ws_;
-    std::int64_t runA_ = 0, runB_ = 0;
+    RunId runA_, runB_;
     std::unique_ptr<TimelinePage> page_;
 
     TimelineView* view() { return page_->view(); }
-    void waitLoaded(std::int64_t run) {
+    void waitLoaded(RunId run) {
         QSignalSpy spy(page_.get(), &TimelinePage::runLoaded);
-        QTRY_VERIFY_WITH_TIMEOUT(!spy.isEmpty() && spy.last().at(0).toLongLong() == run, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!spy.isEmpty() && spy.last().at(0).value<RunId>() == run, 10000);
     }
 
 private slots:
@@ -120,7 +120,7 @@ private slots:
         QSignalSpy spy(page_.get(), &TimelinePage::runLoaded);
         page_->showRun(runA_);
         QTRY_VERIFY_WITH_TIMEOUT(!spy.isEmpty(), 10000);
-        QCOMPARE(spy.first().at(0).toLongLong(), runA_);
+        QCOMPARE(spy.first().at(0).value<RunId>(), runA_);
         QVERIFY(view()->model());
         // steps, stream 7, thread 11: 2 kernels + 2 calls + 1 step.
         QCOMPARE(view()->model()->eventCount(), std::size_t(5));
@@ -301,7 +301,7 @@ private slots:
 
         loaded.clear();
         page_->showRun(runB_);
-        QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() && loaded.last().at(0).toLongLong() == runB_, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() && loaded.last().at(0).value<RunId>() == runB_, 10000);
         QCOMPARE(view()->model()->runName, std::string("B"));
         QVERIFY(details->toPlainText().isEmpty());
         QCOMPARE(stats->topLevelItemCount(), 0);
@@ -318,7 +318,7 @@ private slots:
         edit->clear();
         loaded.clear();
         page_->showRun(runA_);
-        QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() && loaded.last().at(0).toLongLong() == runA_, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() && loaded.last().at(0).value<RunId>() == runA_, 10000);
     }
 
     // Issue 15.4: a jump lands on its target: zoomed with a quarter of the target's length of context
@@ -389,7 +389,7 @@ private slots:
     // and is byte-identical afterwards, still without an overview.
     void readOnlyOldWorkspaceStaysByteIdentical() {
         const QString file = dir_.filePath("old.cnpdb");
-        std::int64_t run = 0;
+        RunId run;
         {
             Workspace w(file.toStdString(), Workspace::Mode::CreateIfMissing);
             Transaction tx(w.db());
@@ -410,7 +410,7 @@ private slots:
             QSignalSpy loaded(&page, &TimelinePage::runLoaded);
             page.showRun(run);
             QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty(), 10000);
-            QCOMPARE(loaded.first().at(0).toLongLong(), run);
+            QCOMPARE(loaded.first().at(0).value<RunId>(), run);
             QVERIFY(page.view()->model());
             QCOMPARE(page.view()->model()->eventCount(), std::size_t(5)); // 2 kernels + 2 calls + 1 step
             QVERIFY(!hasOverview(*ro, run));

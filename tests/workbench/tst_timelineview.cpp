@@ -34,7 +34,7 @@ constexpr Ns kRunStart = 1'000'000, kRunEnd = 101'000'000, kMargin = 5'000'000;
 // One rank, one stream of "gemm" kernels of `duration` ns, one every `period` ns from the run's start.
 std::shared_ptr<const TimelineModel> kernelRun(Ns runStart, Ns runEnd, Ns period, Ns duration) {
     auto m = std::make_shared<TimelineModel>();
-    m->runId = 1;
+    m->runId = cnp::RunId(1);
     m->runName = "synthetic";
     m->runStart = runStart;
     m->runEnd = runEnd;

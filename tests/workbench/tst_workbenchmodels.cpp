@@ -16,7 +16,7 @@ using namespace cnp::wb;
 static RunRecord makeRun(std::int64_t id, const std::string& name, const std::string& config, int ranks,
                          const std::string& format, bool synthetic) {
     RunRecord r;
-    r.id = id;
+    r.id = RunId(id);
     r.info.name = name;
     r.info.config = config;
     r.info.sourceFormat = format;

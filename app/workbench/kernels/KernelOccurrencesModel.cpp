@@ -43,7 +43,7 @@ KernelOccurrencesModel::KernelOccurrencesModel(QObject* parent) : RowTableModel(
                ColumnCount);
 }
 
-std::vector<KernelOccurrence> KernelOccurrencesModel::readOccurrences(const Workspace& ws, std::int64_t runId,
+std::vector<KernelOccurrence> KernelOccurrencesModel::readOccurrences(const Workspace& ws, RunId runId,
                                                                       const std::string& kernelName,
                                                                       std::int32_t rank, std::size_t limit) {
     return KernelOccurrenceQueries(ws).occurrences(runId, kernelName, rank, limit);

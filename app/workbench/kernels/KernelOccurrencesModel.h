@@ -32,7 +32,7 @@ public:
     explicit KernelOccurrencesModel(QObject* parent = nullptr);
 
     // Occurrences of `kernelName` in `runId` (rank -1 = all), in start order, at most `limit` rows.
-    static std::vector<KernelOccurrence> readOccurrences(const Workspace& ws, std::int64_t runId,
+    static std::vector<KernelOccurrence> readOccurrences(const Workspace& ws, RunId runId,
                                                          const std::string& kernelName, std::int32_t rank,
                                                          std::size_t limit);
     // `runStart`: the run's time origin (runTimeOrigin()); starts are shown relative to it.

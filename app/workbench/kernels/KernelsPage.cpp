@@ -225,7 +225,7 @@ void KernelsPage::loadStats() {
     }
     const int rank = rankBox_->currentData().toInt();
     const std::string path = session()->path().toStdString();
-    const std::int64_t runId = run->id;
+    const RunId runId = run->id;
     status_->setText(tr("Loading kernel statistics…"));
     runInBackground<std::vector<KernelStatRow>>(
         this,
@@ -297,7 +297,7 @@ void KernelsPage::loadOccurrences() {
     const std::string name =
         cur.siblingAtColumn(KernelStatsModel::NameColumn).data(Qt::UserRole).toString().toStdString();
     const std::string path = session()->path().toStdString();
-    const std::int64_t runId = run->id;
+    const RunId runId = run->id;
     const int rank = rankBox_->currentData().toInt();
     struct Occurrences {
         std::vector<KernelOccurrence> rows;

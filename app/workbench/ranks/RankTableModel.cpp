@@ -41,7 +41,7 @@ RankTableModel::RankTableModel(QObject* parent) : RowTableModel(parent) {
         ColumnCount);
 }
 
-std::vector<RankInfo> RankTableModel::readRanks(const Workspace& ws, std::int64_t runId) {
+std::vector<RankInfo> RankTableModel::readRanks(const Workspace& ws, RunId runId) {
     return RankQueries(ws).ranksOfRun(runId);
 }
 

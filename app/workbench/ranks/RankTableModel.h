@@ -2,6 +2,7 @@
 // Per-rank facts of one run for the Run page: rank, local rank, host, pid, GPUs, clock offset applied
 // at alignment and the residual clock-skew estimate (ns, shown in µs), source file.
 // The rows come from the workspace's `ranks` table (docs/schema.md); nothing is computed here.
+#include "core/Ids.h"
 #include "core/TraceData.h"
 
 #include "RowTableModel.h"
@@ -31,7 +32,7 @@ public:
     explicit RankTableModel(QObject* parent = nullptr);
 
     // Reads the ranks of `runId` (a few rows per run: fine on the GUI thread).
-    static std::vector<RankInfo> readRanks(const Workspace& ws, std::int64_t runId);
+    static std::vector<RankInfo> readRanks(const Workspace& ws, RunId runId);
     void setRanks(std::vector<RankInfo> ranks);
     const std::vector<RankInfo>& ranks() const { return rows(); }
 };

@@ -13,16 +13,16 @@ TimelineHostPage::TimelineHostPage(WorkspaceSession* session, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(timeline_);
-    connect(timeline_, &TimelinePage::runLoaded, this, [this](std::int64_t id) {
+    connect(timeline_, &TimelinePage::runLoaded, this, [this](RunId id) {
         if (id == shownRunId_)
             markReady();
     });
     connect(session, &WorkspaceSession::workspaceChanged, this, [this]() {
-        shownRunId_ = -1;
+        shownRunId_ = RunId();
         timeline_->setWorkspace(this->session()->sharedWorkspace());
     });
     connect(session, &WorkspaceSession::runsChanged, timeline_, &TimelinePage::refreshRuns);
-    connect(timeline_, &TimelinePage::runPicked, this, [this](std::int64_t id) {
+    connect(timeline_, &TimelinePage::runPicked, this, [this](RunId id) {
         for (const RunRecord& r : this->session()->runs())
             if (r.id == id)
                 emit navigateRequested(int(PageId::Timeline), QString::fromStdString(r.info.name));
@@ -42,7 +42,7 @@ void TimelineHostPage::refresh() {
     if (!run && !session()->runs().empty())
         run = &session()->runs().front();
     if (!run) {
-        shownRunId_ = -1;
+        shownRunId_ = RunId();
         markReady();
         return;
     }

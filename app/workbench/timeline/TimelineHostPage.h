@@ -3,6 +3,7 @@
 // hands it the workspace, shows the run selected in the dock, forwards jumps from other pages.
 #include "WorkbenchPage.h"
 
+#include "core/Ids.h"
 #include "core/TraceData.h"
 
 namespace cnp::wb {
@@ -26,7 +27,7 @@ protected:
 private:
     TimelinePage* timeline_;
     QString run_;
-    std::int64_t shownRunId_ = -1;
+    RunId shownRunId_; // RunId(): none
 };
 
 } // namespace cnp::wb

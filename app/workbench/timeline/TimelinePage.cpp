@@ -61,9 +61,9 @@ public:
     TimelinePage* q = nullptr;
     std::shared_ptr<const cnp::Workspace> ws;
     std::vector<std::string> computePriority;
-    std::map<std::int64_t, std::shared_ptr<const TimelineModel>> cache; // loaded runs
-    std::map<std::int64_t, std::shared_ptr<std::atomic<bool>>> loading; // run -> cancel flag
-    std::int64_t runA = -1, runB = -1;
+    std::map<RunId, std::shared_ptr<const TimelineModel>> cache; // loaded runs
+    std::map<RunId, std::shared_ptr<std::atomic<bool>>> loading; // run -> cancel flag
+    RunId runA, runB;                                            // RunId(): none
     struct PendingJump {
         std::int32_t rank;
         Ns start, end;
@@ -100,12 +100,12 @@ public:
     EventDetails shown;
     bool syncing = false;
 
-    std::shared_ptr<const TimelineModel> model(std::int64_t run) const {
+    std::shared_ptr<const TimelineModel> model(RunId run) const {
         const auto it = cache.find(run);
         return it == cache.end() ? nullptr : it->second;
     }
-    void load(std::int64_t run);
-    void modelReady(std::int64_t run);
+    void load(RunId run);
+    void modelReady(RunId run);
     void runSearch();
     // Marks the search's matches in run B too while it is shown beneath (its own TimelineSearch);
     // a comparison whose event only B has goes to B's first match.
@@ -185,7 +185,7 @@ void TimelinePageImpl::updateHistoryActions() {
     forward->setEnabled(viewA->navigator()->canGoForward());
 }
 
-void TimelinePageImpl::load(std::int64_t run) {
+void TimelinePageImpl::load(RunId run) {
     if (!ws || cache.count(run) || loading.count(run))
         return;
     auto cancel = std::make_shared<std::atomic<bool>>(false);
@@ -243,7 +243,7 @@ void TimelinePageImpl::load(std::int64_t run) {
         });
 }
 
-void TimelinePageImpl::modelReady(std::int64_t run) {
+void TimelinePageImpl::modelReady(RunId run) {
     if (run == runA) {
         auto m = model(run);
         viewA->setLoadingProgress(-1);
@@ -301,13 +301,13 @@ void TimelinePageImpl::runSearch() {
 }
 
 void TimelinePageImpl::searchCompareRun() {
-    const auto m = runB >= 0 && viewB->isVisible() ? model(runB) : nullptr;
+    const auto m = runB != RunId() && viewB->isVisible() ? model(runB) : nullptr;
     searchResultB.reset();
     if (m && searchResult) // A's search parsed: the same text, the same mode
         searchResultB =
             std::make_shared<TimelineSearch>(*m, search->text().toStdString(), regex->isChecked());
     viewB->setSearch(searchResultB);
-    if (pendingSearchJump && searchResult && (runB < 0 || searchResultB)) { // both runs searched
+    if (pendingSearchJump && searchResult && (runB == RunId() || searchResultB)) { // both runs searched
         pendingSearchJump = false;
         landComparisonJump();
     }
@@ -773,10 +773,10 @@ void TimelinePageImpl::resetRunView() {
 
 void TimelinePageImpl::updateCompare() {
     const QVariant v = compareRun->currentData();
-    runB = v.isValid() ? v.toLongLong() : -1;
-    viewB->setVisible(runB >= 0);
-    alignStep->setEnabled(runB >= 0);
-    if (runB < 0)
+    runB = v.isValid() ? RunId(v.toLongLong()) : RunId();
+    viewB->setVisible(runB != RunId());
+    alignStep->setEnabled(runB != RunId());
+    if (runB == RunId())
         return;
     if (model(runB))
         modelReady(runB);
@@ -848,7 +848,7 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), d_(std::make_uniq
     connect(d->runPicker, qOverload<int>(&QComboBox::activated), this, [this, d]() {
         const QVariant id = d->runPicker->currentData();
         if (id.isValid())
-            emit runPicked(id.toLongLong());
+            emit runPicked(RunId(id.toLongLong()));
     });
     connect(d->compareRun, qOverload<int>(&QComboBox::currentIndexChanged), this,
             [d]() { d->updateCompare(); });
@@ -870,7 +870,7 @@ void TimelinePage::setWorkspace(std::shared_ptr<const cnp::Workspace> ws) {
     d_->loading.clear();
     d_->cache.clear();
     d_->ws = std::move(ws);
-    d_->runA = d_->runB = -1;
+    d_->runA = d_->runB = RunId();
     d_->resetRunView();
     d_->viewA->setModel(nullptr);
     d_->viewB->setModel(nullptr);
@@ -888,13 +888,14 @@ void TimelinePage::refreshRuns() {
     d_->compareRun->addItem(tr("Compare with…"));
     if (d_->ws)
         for (const RunRecord& r : d_->ws->runs()) {
-            d_->compareRun->addItem(QString::fromStdString(r.info.name), static_cast<qlonglong>(r.id));
-            d_->runPicker->addItem(QString::fromStdString(r.info.name), static_cast<qlonglong>(r.id));
+            d_->compareRun->addItem(QString::fromStdString(r.info.name),
+                                    static_cast<qlonglong>(r.id.value()));
+            d_->runPicker->addItem(QString::fromStdString(r.info.name), static_cast<qlonglong>(r.id.value()));
         }
-    d_->runPicker->setCurrentIndex(d_->runPicker->findData(static_cast<qlonglong>(d_->runA)));
+    d_->runPicker->setCurrentIndex(d_->runPicker->findData(static_cast<qlonglong>(d_->runA.value())));
     const int compare = keepCompare.isValid() ? d_->compareRun->findData(keepCompare) : -1;
     d_->compareRun->setCurrentIndex(std::max(0, compare));
-    if (compare < 0 && d_->runB >= 0)
+    if (compare < 0 && d_->runB != RunId())
         d_->updateCompare(); // the compared run is gone
 }
 
@@ -917,13 +918,13 @@ bool TimelinePage::eventFilter(QObject* watched, QEvent* e) {
     return QWidget::eventFilter(watched, e);
 }
 
-void TimelinePage::showRun(std::int64_t runId) {
+void TimelinePage::showRun(RunId runId) {
     if (runId != d_->runA)
         d_->resetRunView();
     d_->runA = runId;
     {
         const QSignalBlocker block(d_->runPicker);
-        d_->runPicker->setCurrentIndex(d_->runPicker->findData(static_cast<qlonglong>(runId)));
+        d_->runPicker->setCurrentIndex(d_->runPicker->findData(static_cast<qlonglong>(runId.value())));
     }
     if (d_->model(runId))
         d_->modelReady(runId);
@@ -931,7 +932,7 @@ void TimelinePage::showRun(std::int64_t runId) {
         d_->load(runId);
 }
 
-void TimelinePage::jumpTo(std::int64_t runId, std::int32_t rank, cnp::Ns start, cnp::Ns end) {
+void TimelinePage::jumpTo(RunId runId, std::int32_t rank, cnp::Ns start, cnp::Ns end) {
     if (runId != d_->runA) {
         d_->resetRunView();
         d_->runA = runId;
@@ -940,9 +941,10 @@ void TimelinePage::jumpTo(std::int64_t runId, std::int32_t rank, cnp::Ns start, 
     showRun(runId);
 }
 
-void TimelinePage::showComparison(std::int64_t runA, std::int64_t runB, const QString& eventName) {
+void TimelinePage::showComparison(RunId runA, RunId runB, const QString& eventName) {
     showRun(runA);
-    d_->compareRun->setCurrentIndex(std::max(0, d_->compareRun->findData(static_cast<qlonglong>(runB))));
+    d_->compareRun->setCurrentIndex(
+        std::max(0, d_->compareRun->findData(static_cast<qlonglong>(runB.value()))));
     d_->regex->setChecked(true);
     d_->search->setText(QStringLiteral("^%1$").arg(QRegularExpression::escape(eventName)));
     d_->pendingSearchJump = true;

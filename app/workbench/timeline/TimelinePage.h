@@ -4,6 +4,7 @@
 // CPU threads (API calls, CPU ops/annotations nested by depth), steps, counters.
 // Events are loaded from the workspace in a background thread (progress shown in the page); the GUI
 // thread only asks the prepared per-row structures for what is visible (see docs/timeline.md).
+#include "core/Ids.h"
 #include "core/TraceData.h"
 
 #include <QWidget>
@@ -46,15 +47,15 @@ public:
 
 public slots:
     // Loads `runId` (in the background) and fits the whole run into view.
-    void showRun(std::int64_t runId);
+    void showRun(RunId runId);
     // Shows `runId` (loading it first if needed), zooms to [start, end] (absolute ns, as stored in the
     // workspace) and scrolls rank `rank`'s rows into view. Used by the kernel, insight and ablation
     // pages to reach an event, an insight's evidence or a step.
-    void jumpTo(std::int64_t runId, std::int32_t rank, cnp::Ns start, cnp::Ns end);
+    void jumpTo(RunId runId, std::int32_t rank, cnp::Ns start, cnp::Ns end);
     // Shows `runA` with `runB` stacked beneath (aligned at the step) and searches both for events named
     // exactly `eventName`, zoomed onto its first kernel launch in A, else in B (a kernel diff row of the
     // Compare page; a kernel only B ran).
-    void showComparison(std::int64_t runA, std::int64_t runB, const QString& eventName);
+    void showComparison(RunId runA, RunId runB, const QString& eventName);
 
 public:
     // The drawing surfaces (run A, and run B in compare mode), for tests and the benchmark.
@@ -63,9 +64,9 @@ public:
 
 signals:
     // Emitted once the events of `runId` are loaded and drawn (tests and the status bar use it).
-    void runLoaded(std::int64_t runId);
+    void runLoaded(RunId runId);
     // The user chose `runId` in the page's run picker (the host makes it the selected run).
-    void runPicked(std::int64_t runId);
+    void runPicked(RunId runId);
 
 protected:
     void showEvent(QShowEvent* e) override;

@@ -487,7 +487,7 @@ bool MainWindow::exportTrace(const QString& run, const QString& path, bool csv) 
     if (!rec || path.isEmpty())
         return false;
     const std::string ws = session_->path().toStdString(), out = path.toStdString();
-    const std::int64_t id = rec->id;
+    const RunId id = rec->id;
     runExport(
         tr("Exporting %1…").arg(run),
         [ws, out, id, csv]() {
