@@ -37,6 +37,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -164,11 +165,178 @@ RunId existingRun(const std::string& path, const std::string& name) {
     return RunId();
 }
 
+constexpr int kW = 1920, kH = 1080; // the measured view
+
+// Opening as the page does it: the overview stored at ingest painted at once (first paint), then the full
+// events loaded (here: afterwards, timed separately) and painted in their place.
+struct Opening {
+    double firstPaintMs = 0, loadMs = 0, loadCpuMs = 0, fullPaintMs = 0;
+    std::size_t overviewEvents = 0;
+    long rssGrowth = 0; // over the load, bytes
+    std::shared_ptr<TimelineModel> model;
+};
+std::optional<Opening> measureOpening(const std::string& path, RunId runId, cnp::wb::TimelineView& view,
+                                      QImage& img) {
+    Opening o;
+    {
+        cnp::wb::TimelineView v0;
+        v0.resize(kW, kH);
+        const auto t0 = Clock::now();
+        Workspace ro(path, Workspace::Mode::ReadOnly);
+        auto ov = loadOverview(ro, runId);
+        if (!ov) {
+            std::fprintf(stderr, "bench_timeline: the ingest stored no overview\n");
+            return std::nullopt;
+        }
+        o.overviewEvents = ov->eventCount();
+        v0.setModel(std::make_shared<TimelineModel>(std::move(*ov)));
+        QPainter p(&img);
+        v0.paintFrame(p);
+        p.end();
+        o.firstPaintMs = msSince(t0);
+    }
+    const long rss0 = residentBytes();
+    const auto open0 = Clock::now();
+    const double openCpu0 = processCpuMs();
+    o.model = std::make_shared<TimelineModel>(loadTimeline(path, runId));
+    o.loadMs = msSince(open0);
+    o.loadCpuMs = processCpuMs() - openCpu0;
+    o.rssGrowth = residentBytes() - rss0;
+    view.setModel(o.model);
+    {
+        QPainter p(&img);
+        view.paintFrame(p);
+    }
+    o.fullPaintMs = msSince(open0);
+    return o;
+}
+
+// Floor for opening: a bare scan of the same rows of the same tables, every column read; {wall, CPU} ms.
+// Measured after the load, so that both find the file in the page cache (the first reader pays the disk).
+std::pair<double, double> scanFloor(const std::string& path, RunId runId) {
+    Workspace ws(path, Workspace::Mode::ReadOnly);
+    const auto t0 = Clock::now();
+    const double c0 = processCpuMs();
+    std::int64_t sum = 0;
+    for (const char* table : kTimelineTables) {
+        const IdRange r = ws.eventRows(runId, table);
+        Statement st(ws.db(), std::string("SELECT * FROM ") + table + " WHERE id BETWEEN ? AND ?");
+        st.bind(1, r.first).bind(2, r.last);
+        const int columns = sqlite3_column_count(st.handle());
+        while (st.step())
+            for (int c = 0; c < columns; ++c)
+                sum += st.i64(c);
+    }
+    const std::pair<double, double> out{msSince(t0), processCpuMs() - c0};
+    if (sum == 42)
+        std::puts("");
+    return out;
+}
+
+// Frame floor: the median frame of the same view and rows with no events, ms.
+double frameFloor(const TimelineModel& model, QImage& img) {
+    auto empty = std::make_shared<TimelineModel>();
+    empty->runStart = model.runStart;
+    empty->runEnd = model.runEnd;
+    empty->groups = model.groups;
+    for (const auto& r : model.rows) {
+        TimelineRow e;
+        e.kind = r.kind;
+        e.label = r.label;
+        e.group = r.group;
+        e.rank = r.rank;
+        e.lanes.resize(r.lanes.size());
+        empty->rows.push_back(std::move(e));
+    }
+    cnp::wb::TimelineView ev;
+    ev.resize(kW, kH);
+    ev.setModel(empty);
+    std::vector<double> t;
+    for (int f = 0; f < 50; ++f) {
+        // A pixel's pan each frame: the rows are rendered again, as in the measured frames (a frame
+        // with an unchanged axis reuses TimelineRowPainter's row pictures).
+        TimeAxis moved = ev.axis();
+        moved.panPixels(f % 2 ? 1 : -1);
+        ev.setAxis(moved);
+        const auto t0 = Clock::now();
+        QPainter p(&img);
+        ev.paintFrame(p);
+        p.end();
+        t.push_back(msSince(t0));
+    }
+    return percentile(t, 0.5);
+}
+
+// `frames` random zoom and pan frames (seeded): wall and CPU ms and primitives of each.
+struct Frames {
+    std::vector<double> times, cpuTimes, prims;
+};
+Frames randomFrames(cnp::wb::TimelineView& view, const TimelineModel& model, int frames, QImage& img) {
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> u(0, 1);
+    const double full = static_cast<double>(model.runEnd - model.runStart);
+    Frames out;
+    TimeAxis ax = view.axis();
+    for (int f = 0; f < frames; ++f) {
+        if (f % 20 == 0) { // a new random viewport every 20 frames, then zoom and pan steps from there
+            const double span = std::exp(std::log(2000.0) + u(rng) * (std::log(full) - std::log(2000.0)));
+            const Ns start = model.runStart + static_cast<Ns>(u(rng) * std::max(0.0, full - span));
+            ax.setWindow(start, start + static_cast<Ns>(span));
+        } else if (u(rng) < 0.5) {
+            ax.zoomAt(u(rng) * ax.width(), u(rng) < 0.5 ? 0.8 : 1.25);
+        } else {
+            ax.panPixels((u(rng) - 0.5) * 400);
+        }
+        view.setAxis(ax);
+        const auto t0 = Clock::now();
+        const double c0 = processCpuMs();
+        QPainter p(&img);
+        out.prims.push_back(view.paintFrame(p));
+        p.end();
+        out.times.push_back(msSince(t0));
+        out.cpuTimes.push_back(processCpuMs() - c0);
+    }
+    return out;
+}
+
+void printReport(const Opening& o, std::pair<double, double> scan, double floorMs, const Frames& fr,
+                 int axisWidth) {
+    const TimelineModel& model = *o.model;
+    const std::size_t n = model.eventCount();
+    std::size_t lanes = 0;
+    for (const auto& r : model.rows)
+        lanes += r.lanes.size();
+    std::printf("timeline bench: %zu events in %zu rows (%zu lanes), view %dx%d\n", n, model.rows.size(),
+                lanes, kW, kH);
+    std::printf(
+        "open: first paint %.0f ms after opening, from the overview stored at ingest (%zu merged events) "
+        "(target <= 1000 ms)\n",
+        o.firstPaintMs, o.overviewEvents);
+    std::printf("      full events loaded in the background in %.0f ms, %.0f ms CPU (floor: bare SQLite scan "
+                "of the rows "
+                "%.0f ms, %.0f ms CPU; CPU ratio %.2f), full model painted %.0f ms after the load began\n",
+                o.loadMs, o.loadCpuMs, scan.first, scan.second, o.loadCpuMs / scan.second, o.fullPaintMs);
+    std::printf("frames: %zu random zoom/pan frames at %dx%d: p50 %.2f ms, p95 %.2f ms, max %.2f ms (target "
+                "p95 <= 16 "
+                "ms); floor (same rows, no events) p50 %.2f ms\n",
+                fr.times.size(), kW, kH, percentile(fr.times, 0.5), percentile(fr.times, 0.95),
+                percentile(fr.times, 1.0), floorMs);
+    std::printf("        CPU per frame (all threads; what a busy machine does not inflate): p50 %.2f ms, p95 "
+                "%.2f ms\n",
+                percentile(fr.cpuTimes, 0.5), percentile(fr.cpuTimes, 0.95));
+    std::printf("primitives per frame: p50 %.0f, max %.0f (bound: 2 x %d columns x lanes)\n",
+                percentile(fr.prims, 0.5), percentile(fr.prims, 1.0), axisWidth);
+    std::printf(
+        "memory: model arrays %.1f bytes/event; RSS growth over the load %.1f bytes/event (target <= 64)\n",
+        static_cast<double>(model.memoryBytes()) / static_cast<double>(n),
+        static_cast<double>(o.rssGrowth) / static_cast<double>(n));
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     std::int64_t events = 10000000;
-    int rows = 64, frames = 200;
+    int rows = 64, frameCount = 200;
     std::string keep, workspace, runName;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--events"))
@@ -176,7 +344,7 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--rows"))
             rows = std::atoi(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--frames"))
-            frames = std::atoi(argv[i + 1]);
+            frameCount = std::atoi(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--keep"))
             keep = argv[i + 1];
         else if (!std::strcmp(argv[i], "--workspace"))
@@ -194,160 +362,16 @@ int main(int argc, char** argv) {
     if (runId == RunId())
         return 2;
 
-    double scanMs = 0, scanCpuMs = 0;
-    const int W = 1920, H = 1080;
     cnp::wb::TimelineView view;
-    view.resize(W, H);
-    QImage img(W, H, QImage::Format_ARGB32_Premultiplied);
-
-    // Opening, as the page does it: the overview stored at ingest is painted at once while the full
-    // events load in the background (here: afterwards, timed separately), then replace it.
-    double firstPaintMs = 0;
-    std::size_t overviewEvents = 0;
-    {
-        cnp::wb::TimelineView v0;
-        v0.resize(W, H);
-        const auto t0 = Clock::now();
-        Workspace ro(keep, Workspace::Mode::ReadOnly);
-        auto ov = loadOverview(ro, runId);
-        if (!ov) {
-            std::fprintf(stderr, "bench_timeline: the ingest stored no overview\n");
-            return 2;
-        }
-        overviewEvents = ov->eventCount();
-        v0.setModel(std::make_shared<TimelineModel>(std::move(*ov)));
-        QPainter p(&img);
-        v0.paintFrame(p);
-        p.end();
-        firstPaintMs = msSince(t0);
-    }
-    const long rss0 = residentBytes();
-    const auto open0 = Clock::now();
-    const double openCpu0 = processCpuMs();
-    auto model = std::make_shared<TimelineModel>(loadTimeline(keep, runId));
-    const double loadMs = msSince(open0), loadCpuMs = processCpuMs() - openCpu0;
-    const long rss1 = residentBytes();
-    view.setModel(model);
-    {
-        QPainter p(&img);
-        view.paintFrame(p);
-    }
-    const double fullPaintMs = msSince(open0);
-    const std::size_t n = model->eventCount();
-
-    // Floor for opening: a bare scan of the same rows of the same tables, every column read. Measured after
-    // the load, so that both find the file in the page cache (the first reader pays the disk).
-    {
-        Workspace ws(keep, Workspace::Mode::ReadOnly);
-        const auto t0 = Clock::now();
-        const double c0 = processCpuMs();
-        std::int64_t sum = 0;
-        for (const char* table : kTimelineTables) {
-            const IdRange r = ws.eventRows(runId, table);
-            Statement st(ws.db(), std::string("SELECT * FROM ") + table + " WHERE id BETWEEN ? AND ?");
-            st.bind(1, r.first).bind(2, r.last);
-            const int columns = sqlite3_column_count(st.handle());
-            while (st.step())
-                for (int c = 0; c < columns; ++c)
-                    sum += st.i64(c);
-        }
-        scanMs = msSince(t0);
-        scanCpuMs = processCpuMs() - c0;
-        if (sum == 42)
-            std::puts("");
-    }
-
-    // Frame floor: the same view and rows, no events.
-    double floorMs = 0;
-    {
-        auto empty = std::make_shared<TimelineModel>();
-        empty->runStart = model->runStart;
-        empty->runEnd = model->runEnd;
-        empty->groups = model->groups;
-        for (const auto& r : model->rows) {
-            TimelineRow e;
-            e.kind = r.kind;
-            e.label = r.label;
-            e.group = r.group;
-            e.rank = r.rank;
-            e.lanes.resize(r.lanes.size());
-            empty->rows.push_back(std::move(e));
-        }
-        cnp::wb::TimelineView ev;
-        ev.resize(W, H);
-        ev.setModel(empty);
-        std::vector<double> t;
-        for (int f = 0; f < 50; ++f) {
-            // A pixel's pan each frame: the rows are rendered again, as in the measured frames (a frame
-            // with an unchanged axis reuses TimelineRowPainter's row pictures).
-            TimeAxis moved = ev.axis();
-            moved.panPixels(f % 2 ? 1 : -1);
-            ev.setAxis(moved);
-            const auto t0 = Clock::now();
-            QPainter p(&img);
-            ev.paintFrame(p);
-            p.end();
-            t.push_back(msSince(t0));
-        }
-        floorMs = percentile(t, 0.5);
-    }
-
-    std::mt19937_64 rng(11);
-    std::uniform_real_distribution<double> u(0, 1);
-    const double full = static_cast<double>(model->runEnd - model->runStart);
-    std::vector<double> times, cpuTimes;
-    std::vector<int> prims;
-    TimeAxis ax = view.axis();
-    for (int f = 0; f < frames; ++f) {
-        if (f % 20 == 0) { // a new random viewport every 20 frames, then zoom and pan steps from there
-            const double span = std::exp(std::log(2000.0) + u(rng) * (std::log(full) - std::log(2000.0)));
-            const Ns start = model->runStart + static_cast<Ns>(u(rng) * std::max(0.0, full - span));
-            ax.setWindow(start, start + static_cast<Ns>(span));
-        } else if (u(rng) < 0.5) {
-            ax.zoomAt(u(rng) * ax.width(), u(rng) < 0.5 ? 0.8 : 1.25);
-        } else {
-            ax.panPixels((u(rng) - 0.5) * 400);
-        }
-        view.setAxis(ax);
-        const auto t0 = Clock::now();
-        const double c0 = processCpuMs();
-        QPainter p(&img);
-        prims.push_back(view.paintFrame(p));
-        p.end();
-        times.push_back(msSince(t0));
-        cpuTimes.push_back(processCpuMs() - c0);
-    }
+    view.resize(kW, kH);
+    QImage img(kW, kH, QImage::Format_ARGB32_Premultiplied);
+    const auto opening = measureOpening(keep, runId, view, img);
+    if (!opening)
+        return 2;
+    const auto scan = scanFloor(keep, runId);
+    const double floorMs = frameFloor(*opening->model, img);
+    const Frames frames = randomFrames(view, *opening->model, frameCount, img);
     img.save("/tmp/cnp-bench-timeline-last-frame.png");
-    std::vector<double> pr(prims.begin(), prims.end());
-    std::printf(
-        "timeline bench: %zu events in %zu rows (%zu lanes), view %dx%d\n", n, model->rows.size(),
-        [&]() {
-            std::size_t l = 0;
-            for (const auto& r : model->rows)
-                l += r.lanes.size();
-            return l;
-        }(),
-        W, H);
-    std::printf(
-        "open: first paint %.0f ms after opening, from the overview stored at ingest (%zu merged events) "
-        "(target <= 1000 ms)\n",
-        firstPaintMs, overviewEvents);
-    std::printf("      full events loaded in the background in %.0f ms, %.0f ms CPU (floor: bare SQLite scan "
-                "of the rows "
-                "%.0f ms, %.0f ms CPU; CPU ratio %.2f), full model painted %.0f ms after the load began\n",
-                loadMs, loadCpuMs, scanMs, scanCpuMs, loadCpuMs / scanCpuMs, fullPaintMs);
-    std::printf(
-        "frames: %d random zoom/pan frames at %dx%d: p50 %.2f ms, p95 %.2f ms, max %.2f ms (target p95 <= 16 "
-        "ms); floor (same rows, no events) p50 %.2f ms\n",
-        frames, W, H, percentile(times, 0.5), percentile(times, 0.95), percentile(times, 1.0), floorMs);
-    std::printf("        CPU per frame (all threads; what a busy machine does not inflate): p50 %.2f ms, p95 "
-                "%.2f ms\n",
-                percentile(cpuTimes, 0.5), percentile(cpuTimes, 0.95));
-    std::printf("primitives per frame: p50 %.0f, max %.0f (bound: 2 x %d columns x lanes)\n",
-                percentile(pr, 0.5), percentile(pr, 1.0), view.axis().width());
-    std::printf(
-        "memory: model arrays %.1f bytes/event; RSS growth over the load %.1f bytes/event (target <= 64)\n",
-        static_cast<double>(model->memoryBytes()) / static_cast<double>(n),
-        static_cast<double>(rss1 - rss0) / static_cast<double>(n));
+    printReport(*opening, scan, floorMs, frames, view.axis().width());
     return 0;
 }
