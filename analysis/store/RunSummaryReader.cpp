@@ -105,11 +105,11 @@ std::vector<RankSummary> RunSummaryReader::ranks() const {
     for (const SummaryRankRow& row : rows_.ranks())
         out.push_back(rankSummaryOf(row));
     for (auto& r : out)
-        r.exclusive = exclusive(r.rank, -1);
+        r.exclusive = exclusive(RankId(r.rank), SummaryRowReader::kWholeWindow);
     return out;
 }
 
-ExclusiveNs RunSummaryReader::exclusive(std::int32_t rank, std::int32_t step) const {
+ExclusiveNs RunSummaryReader::exclusive(RankId rank, StepIndex step) const {
     return exclusiveOf(rows_.exclusive(rank, step), order_);
 }
 

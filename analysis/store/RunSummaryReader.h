@@ -32,7 +32,7 @@ public:
     std::vector<BlockingSync> blockingSyncs() const;
 
 private:
-    ExclusiveNs exclusive(std::int32_t rank, std::int32_t step) const;
+    ExclusiveNs exclusive(RankId rank, StepIndex step) const;
     SummaryRowReader rows_;
     CategoryOrder order_;
 };

@@ -37,7 +37,7 @@ std::vector<SummaryRankRow> SummaryRowReader::ranks() const {
     return readAll<SummaryRankRow>(st, t);
 }
 
-std::vector<SummaryExclusiveRow> SummaryRowReader::exclusive(std::int32_t rank, std::int32_t step) const {
+std::vector<SummaryExclusiveRow> SummaryRowReader::exclusive(RankId rank, StepIndex step) const {
     const auto& t = schema::kSummaryExclusiveRows;
     Statement st(ws_.db(),
                  "SELECT " + t.selectList("e.") +

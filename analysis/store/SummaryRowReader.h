@@ -19,9 +19,11 @@ public:
 
     // Every summary_rank row, by rank. Columns an older table lacks read as NULL (0 / nullopt).
     std::vector<SummaryRankRow> ranks() const;
-    // The summary_exclusive rows of (rank, step) (step -1: the whole window), in storage order; rows whose
-    // category is not in `strings` are left out.
-    std::vector<SummaryExclusiveRow> exclusive(std::int32_t rank, std::int32_t step) const;
+    // The step index summary_exclusive stores the whole measured window under.
+    static constexpr StepIndex kWholeWindow{-1};
+    // The summary_exclusive rows of (rank, step) (kWholeWindow: the whole window), in storage order; rows
+    // whose category is not in `strings` are left out.
+    std::vector<SummaryExclusiveRow> exclusive(RankId rank, StepIndex step) const;
     // The summary_exclusive rows of every step (step_index >= 0) of `rank`, or of every rank (rank < 0).
     std::vector<SummaryExclusiveRow> stepExclusive(std::int32_t rank) const;
     // summary_step rows of `rank` (every rank when rank < 0), by (rank, step_index).

@@ -269,7 +269,7 @@ private slots:
                       {"category_id", Interned{"idle"}},
                       {"exclusive_ns", std::int64_t{777}}});
         const SummaryRowReader reader(*ws, kRun);
-        const auto w = reader.exclusive(3, -1);
+        const auto w = reader.exclusive(RankId(3), SummaryRowReader::kWholeWindow);
         QCOMPARE(w.size(), std::size_t{1});
         QCOMPARE(w[0].rank, 3);
         QCOMPARE(w[0].stepIndex, -1);
