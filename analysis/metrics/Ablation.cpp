@@ -301,6 +301,7 @@ AblationConfig tracedSamplesOf(const std::string& config, const std::vector<cons
     std::set<std::string> profilers;
     for (const auto* r : runs) {
         ac.runs.push_back(r->run.info.name);
+        ac.runIds.push_back(r->run.id);
         ac.worldSize = std::max(ac.worldSize, r->run.info.worldSize);
         const auto rs = countedSamples(r->samples, skipFirst);
         std::vector<Ns> times;

@@ -87,6 +87,7 @@ struct AblationWarning {
 struct AblationConfig {
     std::string config;
     std::vector<std::string> runs;
+    std::vector<RunId> runIds;                   // the stored ids of `runs`, in the same order
     std::vector<Ns> stepTimesNs;                 // every step of every run (multi-rank: max over ranks)
     std::vector<std::vector<Ns>> stepTimesByRun; // the same, one vector per run (in `runs` order)
     Ns medianStepNs = 0;                         // of the compared figure (source), rounded to the nearest ns

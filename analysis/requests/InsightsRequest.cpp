@@ -7,10 +7,13 @@
 
 namespace cnp {
 
-std::vector<Insight> computeInsights(const Workspace& ws, const std::string& runName,
-                                     const InsightOptions& options) {
+namespace {
+
+// `key` (a name or an id) is resolved inside the read transaction the snapshot is read in.
+template <class Key>
+std::vector<Insight> computeInsightsOf(const Workspace& ws, const Key& key, const InsightOptions& options) {
     const auto snapshot = readSnapshot(ws);
-    const RunRecord run = ws.runOrThrow(runName);
+    const RunRecord run = ws.runOrThrow(key);
     const CategoryOrder order = categoryOrderOf(categoryRulesOf(ws));
     RunSnapshot s = readRunSnapshot(ws, run, order, RunSnapshotParts::all());
     // The short-kernel insight lists the short kernels of the ranks it flags: only those ranks' own
@@ -20,6 +23,17 @@ std::vector<Insight> computeInsights(const Workspace& ws, const std::string& run
     if (!evidence.rankKernels.empty())
         s.rankKernels = readRunSnapshot(ws, run, order, evidence).rankKernels;
     return computeInsights(s, options);
+}
+
+} // namespace
+
+std::vector<Insight> computeInsights(const Workspace& ws, const std::string& runName,
+                                     const InsightOptions& options) {
+    return computeInsightsOf(ws, runName, options);
+}
+
+std::vector<Insight> computeInsights(const Workspace& ws, RunId runId, const InsightOptions& options) {
+    return computeInsightsOf(ws, runId, options);
 }
 
 std::vector<EnvironmentCheck> checkEnvironment(const Workspace& ws, const RunRecord& run) {

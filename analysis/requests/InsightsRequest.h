@@ -10,9 +10,11 @@
 
 namespace cnp {
 
-// Throws InputError when the run does not exist or has no summaries. Most severe first.
+// Throws InputError when the run does not exist or has no summaries. Most severe first. By name at the
+// CLI's edge; by id where the run was picked from a run list (the GUI).
 std::vector<Insight> computeInsights(const Workspace& ws, const std::string& runName,
                                      const InsightOptions& options = {});
+std::vector<Insight> computeInsights(const Workspace& ws, RunId runId, const InsightOptions& options = {});
 std::vector<EnvironmentCheck> checkEnvironment(const Workspace& ws, const RunRecord& run);
 
 } // namespace cnp

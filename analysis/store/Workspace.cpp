@@ -469,6 +469,21 @@ std::optional<RunRecord> Workspace::findRun(const std::string& name) const {
     return std::nullopt;
 }
 
+std::optional<RunRecord> Workspace::findRun(RunId runId) const {
+    Statement st(db_, "SELECT " + runColumns() + " FROM runs WHERE id = ?");
+    st.bind(1, runId);
+    if (st.step())
+        return readRunRow(st);
+    return std::nullopt;
+}
+
+RunRecord Workspace::runOrThrow(RunId runId) const {
+    if (auto r = findRun(runId))
+        return *r;
+    throw InputError(path_, "run id " + std::to_string(runId.value()) +
+                                " is no longer in the workspace (removed after the run list was read)");
+}
+
 RunRecord Workspace::runOrThrow(const std::string& name) const {
     if (auto r = findRun(name))
         return *r;
@@ -682,7 +697,11 @@ RunId Workspace::insertEvents(const TraceData& t, const ProgressSink& sink) {
 
 // Deletes the run's rows from every table that has a run_id column (event, rank and summary tables).
 void Workspace::removeRun(const std::string& name) {
-    const auto run = runOrThrow(name);
+    removeRun(runOrThrow(name).id);
+}
+
+void Workspace::removeRun(RunId runId) {
+    const auto run = runOrThrow(runId);
     const QueryWatchdog::Unbounded bulk(*watchdog_);
     Transaction tx(db_);
     // Every table with a run_id column, ours or an older version's (v1 summary tables).
@@ -710,7 +729,11 @@ void Workspace::removeRun(const std::string& name) {
 }
 
 void Workspace::renameRun(const std::string& from, const std::string& to) {
-    const auto run = runOrThrow(from);
+    renameRun(runOrThrow(from).id, to);
+}
+
+void Workspace::renameRun(RunId runId, const std::string& to) {
+    const auto run = runOrThrow(runId);
     if (to.empty())
         throw InputError(path_, "a run name cannot be empty");
     if (findRun(to))
@@ -720,7 +743,11 @@ void Workspace::renameRun(const std::string& from, const std::string& to) {
 }
 
 void Workspace::relabelRun(const std::string& name, const std::string& config) {
-    const auto run = runOrThrow(name);
+    relabelRun(runOrThrow(name).id, config);
+}
+
+void Workspace::relabelRun(RunId runId, const std::string& config) {
+    const auto run = runOrThrow(runId);
     if (config.empty())
         throw InputError(path_, "a configuration label cannot be empty");
     Statement st(db_, "UPDATE runs SET config = ? WHERE id = ?");

@@ -59,7 +59,9 @@ public:
     // a comma-separated list) then by first ingest; within a configuration by repeat then name.
     std::vector<RunRecord> runs() const;
     std::optional<RunRecord> findRun(const std::string& name) const;
+    std::optional<RunRecord> findRun(RunId runId) const;
     RunRecord runOrThrow(const std::string& name) const; // InputError "no run named ..."
+    RunRecord runOrThrow(RunId runId) const;             // InputError "run id ... is no longer ..."
     std::vector<std::string> planOrder() const;          // configuration labels in plan order
     void setPlanOrder(const std::vector<std::string>& configs);
 
@@ -73,9 +75,14 @@ public:
     // trace.steps as the steps of run `runId`.
     void insertSteps(RunId runId, const TraceData& trace);
 
+    // Run edits, by name (the CLI's arguments) or by id (a run picked from a run list). InputError when
+    // the run does not exist, `to` is empty or taken, or `config` is empty.
     void removeRun(const std::string& name);
+    void removeRun(RunId runId);
     void renameRun(const std::string& from, const std::string& to);
+    void renameRun(RunId runId, const std::string& to);
     void relabelRun(const std::string& name, const std::string& config);
+    void relabelRun(RunId runId, const std::string& config);
 
     // The ids of `runId`'s rows in event table `table` (schema::eventTables()); empty when it has none.
     // Query a run's events with `WHERE id BETWEEN first AND last`: a sequential range of the table.

@@ -72,7 +72,9 @@ int main(int argc, char** argv) {
         }
     }
     if (!cl.run.isEmpty()) {
-        if (!window.session()->findRun(cl.run)) {
+        // --run NAME: the name is resolved here, once; the window goes on by the run's id.
+        const auto* run = window.session()->findRun(cl.run);
+        if (!run) {
             QStringList runs;
             for (const auto& r : window.session()->runs())
                 runs << QString::fromStdString(r.info.name);
@@ -82,7 +84,7 @@ int main(int argc, char** argv) {
                          qPrintable(runs.isEmpty() ? QStringLiteral("none") : runs.join(", ")));
             return 2;
         }
-        window.workspaceDock()->selectRun(cl.run);
+        window.workspaceDock()->selectRun(run->id);
     }
     if (!cl.configs.isEmpty())
         static_cast<AblationPage*>(window.page(PageId::Ablation))->setOrder(cl.configs);

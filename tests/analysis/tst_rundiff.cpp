@@ -101,6 +101,21 @@ private slots:
 
     void unknownRun() { QVERIFY_THROWS_EXCEPTION(InputError, diffRuns(*ws, "A", "nope")); }
 
+    // By id (the GUI's way) is the same diff as by name (the CLI's); an id no run has is an InputError.
+    void byRunId() {
+        const RunId a = ws->runOrThrow("A").id, b = ws->runOrThrow("B").id;
+        const auto byName = diffRuns(*ws, "A", "B"), byId = diffRuns(*ws, a, b);
+        QCOMPARE(byId.runA, byName.runA);
+        QCOMPARE(byId.runB, byName.runB);
+        QCOMPARE(byId.kernels.size(), byName.kernels.size());
+        for (std::size_t i = 0; i < byId.kernels.size(); ++i) {
+            QCOMPARE(byId.kernels[i].name, byName.kernels[i].name);
+            QCOMPARE(byId.kernels[i].totalB - byId.kernels[i].totalA,
+                     byName.kernels[i].totalB - byName.kernels[i].totalA);
+        }
+        QVERIFY_THROWS_EXCEPTION(InputError, diffRuns(*ws, a, RunId(a.value() + b.value() + 1)));
+    }
+
     void stepDistribution_data() {
         QTest::addColumn<QList<qint64>>("steps");
         QTest::addColumn<QList<double>>("five"); // min, q1, median, q3, max (numpy.percentile by hand)

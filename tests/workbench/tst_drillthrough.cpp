@@ -18,6 +18,7 @@
 #include "MainWindow.h"
 #include "TimelineHostPage.h"
 #include "WorkspaceDock.h"
+#include "WorkspaceSession.h"
 #include "store/RunTimeOrigin.h"
 #include "timeline/TimelinePage.h"
 #include "timeline/TimelineSearch.h"
@@ -51,6 +52,15 @@ qint64 kernelMatches(const TimelineView* v) {
     return n;
 }
 
+// A click in the middle of configuration `config`'s bar of `page`'s value chart.
+void clickValueBar(AblationPage* page, int config) {
+    ChartView* c = page->valueChart();
+    c->replot(QCustomPlot::rpImmediateRefresh);
+    const QPoint at(int(c->xAxis->coordToPixel(config)),
+                    int(c->yAxis->coordToPixel(page->valueBars()->data()->at(config)->value / 2)));
+    QTest::mouseClick(c, Qt::LeftButton, {}, at);
+}
+
 // A double click on `index` of `view`, as a user's: QTest's mouseDClick alone sends no press before the
 // double-click event, and an item view only emits doubleClicked() for the index pressed first.
 void doubleClick(QAbstractItemView* view, const QModelIndex& index) {
@@ -75,13 +85,8 @@ private slots:
         QVERIFY(openDemo(w, PageId::Ablation));
         auto* page = qobject_cast<AblationPage*>(w.page(PageId::Ablation));
         QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && page->result().configs.size() == 3, 20000);
-        ChartView* c = page->valueChart();
-        c->replot(QCustomPlot::rpImmediateRefresh);
-        // The middle of the third configuration's bar.
         const AblationConfig& third = page->result().configs[2];
-        const QPoint at(int(c->xAxis->coordToPixel(2)),
-                        int(c->yAxis->coordToPixel(page->valueBars()->data()->at(2)->value / 2)));
-        QTest::mouseClick(c, Qt::LeftButton, {}, at);
+        clickValueBar(page, 2);
         QCOMPARE(w.currentPage(), PageId::Compare);
         auto* compare = qobject_cast<ComparePage*>(w.page(PageId::Compare));
         QTRY_VERIFY_WITH_TIMEOUT(compare->isContentReady() && !compare->result().runA.empty(), 20000);
@@ -111,10 +116,36 @@ private slots:
         QVERIFY(sawBoth);
     }
 
+    // Issue 26.1: the bar click hands Compare the runs' ids, not their names: the ids the ablation
+    // result carries beside the names, which are the stored runs' ids (RunRecord::id), and the
+    // Compare page diffs exactly those runs.
+    void ablationBarCarriesRunIds() {
+        MainWindow w;
+        QVERIFY(openDemo(w, PageId::Ablation));
+        auto* page = qobject_cast<AblationPage*>(w.page(PageId::Ablation));
+        QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && page->result().configs.size() == 3, 20000);
+        for (const AblationConfig& c : page->result().configs) {
+            QCOMPARE(c.runIds.size(), c.runs.size());
+            for (std::size_t i = 0; i < c.runs.size(); ++i)
+                QCOMPARE(c.runIds[i], w.session()->findRun(QString::fromStdString(c.runs[i]))->id);
+        }
+        QSignalSpy spy(page, &WorkbenchPage::compareRequested);
+        clickValueBar(page, 2);
+        QCOMPARE(spy.count(), 1);
+        const RunId a = spy.at(0).at(0).value<RunId>(), b = spy.at(0).at(1).value<RunId>();
+        QCOMPARE(a, w.session()->findRun(QStringLiteral("ckpt"))->id);
+        QCOMPARE(b, w.session()->findRun(QStringLiteral("compile"))->id);
+        QVERIFY(a != b);
+        auto* compare = qobject_cast<ComparePage*>(w.page(PageId::Compare));
+        QTRY_VERIFY_WITH_TIMEOUT(compare->isContentReady() && !compare->result().runA.empty(), 20000);
+        QCOMPARE(compare->result().runA, w.session()->findRun(a)->info.name);
+        QCOMPARE(compare->result().runB, w.session()->findRun(b)->info.name);
+    }
+
     void kernelsCountAndFiltersFollowTheRun() {
         MainWindow w;
         QVERIFY(openDemo(w, PageId::Kernels));
-        w.workspaceDock()->selectRun(QStringLiteral("base"));
+        w.workspaceDock()->selectRun(w.session()->findRun(QStringLiteral("base"))->id);
         auto* page = qobject_cast<KernelsPage*>(w.page(PageId::Kernels));
         QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && page->model()->rowCount() > 0, 20000);
         const int all = page->model()->rowCount();
@@ -137,7 +168,7 @@ private slots:
                      .toLongLong(),
                  qlonglong(first.start - origin));
         // Another run: the filter was for base's kernels and does not carry over.
-        w.workspaceDock()->selectRun(QStringLiteral("ckpt"));
+        w.workspaceDock()->selectRun(w.session()->findRun(QStringLiteral("ckpt"))->id);
         QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && search->text().isEmpty(), 20000);
         QTRY_COMPARE_WITH_TIMEOUT(page->proxy()->rowCount(), page->model()->rowCount(), 20000);
     }
@@ -155,7 +186,8 @@ private slots:
         MainWindow w;
         QVERIFY(openDemo(w, PageId::Compare));
         auto* compare = qobject_cast<ComparePage*>(w.page(PageId::Compare));
-        compare->setRuns(QStringLiteral("base"), QStringLiteral("compile"));
+        compare->compare(w.session()->findRun(QStringLiteral("base"))->id,
+                         w.session()->findRun(QStringLiteral("compile"))->id);
         QTRY_VERIFY_WITH_TIMEOUT(compare->isContentReady() && compare->result().runA == "base" &&
                                      compare->result().runB == "compile" && compare->model()->rowCount() > 0,
                                  20000);
@@ -205,7 +237,8 @@ private slots:
     void insightEvidenceOpensTimeline() {
         MainWindow w;
         QVERIFY(openDemo(w, PageId::Insights));
-        w.workspaceDock()->selectRun(QStringLiteral("ckpt")); // the demo run with findings
+        w.workspaceDock()->selectRun(
+            w.session()->findRun(QStringLiteral("ckpt"))->id); // the demo run with findings
         auto* page = qobject_cast<InsightsPage*>(w.page(PageId::Insights));
         QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && page->model()->rowCount() > 0, 20000);
         QModelIndex target;

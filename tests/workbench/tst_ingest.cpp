@@ -73,12 +73,12 @@ void TestIngest::ingestOffGuiThread() {
     QVERIFY(workerThread);
     QVERIFY(workerThread != QCoreApplication::instance()->thread());
     QVERIFY(guiServedDuringIngest);
-    QCOMPARE(done.first().first().toString(), QStringLiteral("base"));
+    QCOMPARE(done.first().first().value<RunId>(), w.session()->findRun(QStringLiteral("base"))->id);
     QVERIFY(progress.count() >= 1);
     QCOMPARE(progress.last().first().toDouble(), 1.0);
     QCOMPARE(w.session()->runs().size(), size_t(1));
     QCOMPARE(w.workspaceDock()->model()->rowCount(), 1);
-    QCOMPARE(w.workspaceDock()->selectedRun(), QStringLiteral("base"));
+    QCOMPARE(w.workspaceDock()->selectedRun(), w.session()->findRun(QStringLiteral("base"))->id);
     QCOMPARE(runCount(ws_), 1);
 }
 

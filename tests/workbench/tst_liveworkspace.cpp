@@ -86,7 +86,10 @@ private slots:
             ingest(other, r);
         }
         QTRY_COMPARE_WITH_TIMEOUT(w.session()->runs().size(), std::size_t(3), 10000);
-        QVERIFY(w.workspaceDock()->model()->indexOfRun(QStringLiteral("compile")).isValid());
+        QVERIFY(w.workspaceDock()
+                    ->model()
+                    ->indexOfRun(w.session()->findRun(QStringLiteral("compile"))->id)
+                    .isValid());
     }
 
     void reloadIsF5() {
@@ -119,7 +122,7 @@ private slots:
         QTreeView* tree = w.workspaceDock()->view();
         RunTreeModel* model = w.workspaceDock()->model();
         // Rename "base" to "base2" through Run → Rename and its dialog.
-        w.workspaceDock()->selectRun(QStringLiteral("base"));
+        w.workspaceDock()->selectRun(w.session()->findRun(QStringLiteral("base"))->id);
         std::unique_ptr<QTimer> renameAnswer(whenModal([](QWidget* d) {
             auto* input = qobject_cast<QInputDialog*>(d);
             QVERIFY(input);
@@ -130,11 +133,12 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(w.session()->findRun(QStringLiteral("base2")), 10000);
         // Select "ckpt" with the mouse, then Delete and confirm.
         QCoreApplication::processEvents();
-        const QModelIndex ckpt = model->indexOfRun(QStringLiteral("ckpt"));
+        const RunId ckptId = w.session()->findRun(QStringLiteral("ckpt"))->id;
+        const QModelIndex ckpt = model->indexOfRun(ckptId);
         QVERIFY(ckpt.isValid());
         tree->scrollTo(ckpt);
         QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(ckpt).center());
-        QCOMPARE(w.workspaceDock()->selectedRun(), QStringLiteral("ckpt"));
+        QCOMPARE(w.workspaceDock()->selectedRun(), ckptId);
         std::unique_ptr<QTimer> removeAnswer(whenModal([](QWidget* d) {
             auto* box = qobject_cast<QMessageBox*>(d);
             QVERIFY(box);

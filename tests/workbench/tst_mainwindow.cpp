@@ -114,11 +114,12 @@ void TestMainWindow::dockAndRunPage() {
              QStringLiteral("kineto"));
     QCOMPARE(model->index(0, RunTreeModel::KindColumn, model->index(1, 0)).data().toString(),
              QStringLiteral("real"));
-    w.workspaceDock()->selectRun(QStringLiteral("ckpt"));
+    const cnp::RunId ckpt = w.session()->findRun(QStringLiteral("ckpt"))->id;
+    w.workspaceDock()->selectRun(ckpt);
     auto* runPage = qobject_cast<RunPage*>(w.page(PageId::Run));
     QVERIFY(runPage);
     QTRY_VERIFY(runPage->isContentReady());
-    QCOMPARE(runPage->currentRun(), QStringLiteral("ckpt"));
+    QCOMPARE(runPage->currentRun(), ckpt);
     QCOMPARE(runPage->metadataModel()->valueOf(QStringLiteral("Configuration")), QStringLiteral("ckpt"));
     QCOMPARE(runPage->metadataModel()->valueOf(QStringLiteral("Source format")), QStringLiteral("kineto"));
     QCOMPARE(runPage->metadataModel()->valueOf(QStringLiteral("Tokens per step")), QStringLiteral("8,192"));
@@ -159,7 +160,7 @@ void TestMainWindow::kernelOccurrenceJumpsToTimeline() {
                                                  std::to_string(first.id.value())) +
                       50'000'000;
     const cnp::Ns e = s + 2'000'000;
-    emit w.page(PageId::Kernels)->timelineJumpRequested(QString::fromStdString(first.info.name), 0, s, e);
+    emit w.page(PageId::Kernels)->timelineJumpRequested(first.id, cnp::RankId(0), s, e);
     QCOMPARE(w.currentPage(), PageId::Timeline);
     auto* host = static_cast<TimelineHostPage*>(w.page(PageId::Timeline));
     // The run loads in the background; then the view shows the requested range (with a small margin).

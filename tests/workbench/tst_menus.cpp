@@ -166,10 +166,10 @@ void TestMenus::exportsWriteFiles() {
     QVERIFY(w.openWorkspace(demo_));
     const QString path = dir_.filePath(name);
     QSignalSpy done(&w, &MainWindow::exportFinished);
-    const bool started =
-        kind.startsWith(QLatin1String("report"))
-            ? w.exportReport(path, kind == QLatin1String("report-pdf"))
-            : w.exportTrace(QStringLiteral("ckpt"), path, kind == QLatin1String("trace-csv"));
+    const bool started = kind.startsWith(QLatin1String("report"))
+                             ? w.exportReport(path, kind == QLatin1String("report-pdf"))
+                             : w.exportTrace(w.session()->findRun(QStringLiteral("ckpt"))->id, path,
+                                             kind == QLatin1String("trace-csv"));
     QVERIFY(started);
     QVERIFY(w.findChild<QProgressDialog*>(QStringLiteral("exportProgress")));
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);

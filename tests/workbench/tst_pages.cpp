@@ -64,7 +64,7 @@ void TestPages::kernelsPage() {
     QAbstractItemModelTester t2(page->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester t3(page->occurrences(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QVERIFY(w.openWorkspace(demo_));
-    w.workspaceDock()->selectRun(QStringLiteral("base"));
+    w.workspaceDock()->selectRun(w.session()->findRun(QStringLiteral("base"))->id);
     QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && page->model()->rowCount() > 0, 20000);
     Workspace ws(demo_.toStdString(), Workspace::Mode::ReadOnly);
     const auto expected = summaryReaderOf(ws, ws.findRun("base")->id).kernelStats(-1);
@@ -189,7 +189,7 @@ void TestPages::insightsPage() {
     auto* page = qobject_cast<InsightsPage*>(w.page(PageId::Insights));
     QAbstractItemModelTester t(page->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QVERIFY(w.openWorkspace(demo_));
-    w.workspaceDock()->selectRun(QStringLiteral("ckpt"));
+    w.workspaceDock()->selectRun(w.session()->findRun(QStringLiteral("ckpt"))->id);
     QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady(), 20000);
     Workspace ws(demo_.toStdString(), Workspace::Mode::ReadOnly);
     const auto expected = computeInsights(ws, "ckpt");
@@ -227,8 +227,8 @@ void TestPages::runPageOrphans() {
     w.show();
     auto* page = qobject_cast<RunPage*>(w.page(PageId::Run));
     QVERIFY(w.openWorkspace(demo_));
-    w.workspaceDock()->selectRun(run);
-    QTRY_COMPARE_WITH_TIMEOUT(page->currentRun(), run, 20000);
+    w.workspaceDock()->selectRun(w.session()->findRun(run)->id);
+    QTRY_COMPARE_WITH_TIMEOUT(page->currentRun(), w.session()->findRun(run)->id, 20000);
     QTRY_VERIFY_WITH_TIMEOUT(!page->orphanText().isEmpty(), 20000);
     const QString text = page->orphanText();
     QVERIFY2(text.contains(QStringLiteral("Orphan GPU work")) && text.contains(count) &&

@@ -7,6 +7,7 @@
 #include "RankSummaryModel.h"
 #include "RanksPage.h"
 #include "WorkspaceDock.h"
+#include "WorkspaceSession.h"
 #include "ingest/IngestPipeline.h"
 #include "metrics/MultiRankSteps.h"
 #include "requests/WorkspaceCategories.h"
@@ -74,7 +75,7 @@ RanksPage* TestRanksPage::openPage(MainWindow& w) {
     auto* page = qobject_cast<RanksPage*>(w.page(PageId::Ranks));
     if (!w.openWorkspace(ws_))
         return nullptr;
-    w.workspaceDock()->selectRun(QStringLiteral("cluster"));
+    w.workspaceDock()->selectRun(w.session()->findRun(QStringLiteral("cluster"))->id);
     return page;
 }
 
@@ -143,8 +144,8 @@ void TestRanksPage::clickOpensTimeline() {
         if (x.rank == 2 && x.index == 1)
             s = &x;
     QVERIFY(s);
-    QCOMPARE(spy.at(0).at(0).toString(), QStringLiteral("cluster"));
-    QCOMPARE(spy.at(0).at(1).toInt(), 2);
+    QCOMPARE(spy.at(0).at(0).value<RunId>(), w.session()->findRun(QStringLiteral("cluster"))->id);
+    QCOMPARE(spy.at(0).at(1).value<RankId>(), RankId(2));
     QCOMPARE(spy.at(0).at(2).toLongLong(), s->gpuStart);
     QCOMPARE(spy.at(0).at(3).toLongLong(), s->gpuEnd);
 }
@@ -158,7 +159,7 @@ void TestRanksPage::syntheticBadgeShown() {
     QVERIFY(badge);
     QVERIFY(!badge->isVisible()); // no workspace: nothing synthetic in view
     QVERIFY(w.openWorkspace(ws_));
-    w.workspaceDock()->selectRun(QStringLiteral("cluster"));
+    w.workspaceDock()->selectRun(w.session()->findRun(QStringLiteral("cluster"))->id);
     for (PageId id : allPages()) {
         w.showPage(id);
         QVERIFY(badge->isVisible());

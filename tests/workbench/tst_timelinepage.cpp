@@ -337,7 +337,7 @@ private slots:
         QFETCH(qint64, start);
         QFETCH(qint64, end);
         QFETCH(QString, selectedName);
-        page_->jumpTo(runA_, 0, start, end);
+        page_->jumpTo(runA_, RankId(0), start, end);
         const Ns context = std::max<Ns>((end - start) / 4, 1000);
         const Ns margin = (end - start + 2 * context) / 20;
         QTRY_COMPARE(view()->axis().start(), Ns(start - context - margin));
@@ -367,10 +367,10 @@ private slots:
         auto* forward = page_->findChild<QAction*>("timelineForward");
         QVERIFY(back && forward);
         QVERIFY(!back->toolTip().isEmpty());
-        page_->jumpTo(runA_, 0, 1000, 2000);
+        page_->jumpTo(runA_, RankId(0), 1000, 2000);
         QTRY_COMPARE(view()->axis().start(), Ns(1000 - 1000 - 150));
         const TimeAxis before = view()->axis();
-        page_->jumpTo(runA_, 0, 2500, 4000);
+        page_->jumpTo(runA_, RankId(0), 2500, 4000);
         QTRY_COMPARE(view()->axis().start(), Ns(2500 - 1000 - 175));
         const TimeAxis jumped = view()->axis();
         QVERIFY(back->isEnabled());

@@ -91,10 +91,13 @@ void TestWorkbenchModels::runTree() {
             QCOMPARE(run.data(Qt::ForegroundRole),
                      model.index(r, RunTreeModel::KindColumn, group).data(Qt::ForegroundRole));
             QVERIFY(run.data(Qt::ToolTipRole).toString().contains(QStringLiteral("NVIDIA H200")));
-            QCOMPARE(model.indexOfRun(QStringLiteral("run%1").arg(runIndex)), run);
+            // Run i has id i + 1 (makeRun above): the tree finds and carries it by id.
+            QCOMPARE(run.data(RunTreeModel::RunIdRole).toLongLong(), qlonglong(runIndex + 1));
+            QCOMPARE(model.indexOfRun(RunId(runIndex + 1)), run);
         }
     }
-    QVERIFY(!model.indexOfRun(QStringLiteral("nope")).isValid());
+    QVERIFY(!model.index(0, 0).data(RunTreeModel::RunIdRole).isValid()); // a configuration row
+    QVERIFY(!model.indexOfRun(RunId(999)).isValid());
 }
 
 void TestWorkbenchModels::runTreeSurvivesReset() {

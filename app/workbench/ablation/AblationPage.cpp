@@ -207,10 +207,9 @@ void AblationPage::compareWithPrevious(int configIndex) {
         return;
     const AblationConfig& prev = configs[size_t(configIndex - 1)];
     const AblationConfig& cur = configs[size_t(configIndex)];
-    if (prev.runs.empty() || cur.runs.empty())
+    if (prev.runIds.empty() || cur.runIds.empty())
         return;
-    emit compareRequested(QString::fromStdString(prev.runs.front()),
-                          QString::fromStdString(cur.runs.front()));
+    emit compareRequested(prev.runIds.front(), cur.runIds.front());
 }
 
 AblationPage::Metric AblationPage::shownMetric() const {

@@ -7,6 +7,7 @@
 #include "KernelDiffModel.h"
 #include "KernelFilterProxy.h"
 #include "NameColumnSizer.h"
+#include "RunPicker.h"
 #include "UnitFormat.h"
 #include "WorkspaceSession.h"
 
@@ -107,16 +108,16 @@ ComparePage::ComparePage(WorkspaceSession* session, QWidget* parent)
     });
     connect(view_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
         const QString name = i.siblingAtColumn(KernelDiffModel::NameColumn).data(Qt::UserRole).toString();
-        emit timelineCompareRequested(QString::fromStdString(result_.runA),
-                                      QString::fromStdString(result_.runB), name);
+        emit timelineCompareRequested(resultA_, resultB_, name);
     });
 }
 
-void ComparePage::setRuns(const QString& a, const QString& b) {
-    if (runA_->findText(a) < 0 || runB_->findText(b) < 0)
+void ComparePage::compare(RunId a, RunId b) {
+    if (!selectRunItem(runA_, a) || !selectRunItem(runB_, b)) {
         fillRunBoxes(); // asked before the page was first shown, or after the runs changed
-    runA_->setCurrentText(a);
-    runB_->setCurrentText(b);
+        selectRunItem(runA_, a);
+        selectRunItem(runB_, b);
+    }
     recompute();
 }
 
@@ -133,36 +134,37 @@ void ComparePage::refresh() {
 }
 
 void ComparePage::fillRunBoxes() {
-    const QString keepA = runA_->currentText(), keepB = runB_->currentText();
-    QStringList runs;
-    for (const auto& r : session()->runs())
-        runs << QString::fromStdString(r.info.name);
+    const RunId keepA = currentRunId(runA_), keepB = currentRunId(runB_);
     QSignalBlocker ba(runA_), bb(runB_);
     runA_->clear();
     runB_->clear();
-    runA_->addItems(runs);
-    runB_->addItems(runs);
-    if (runs.contains(keepA) && runs.contains(keepB)) {
-        runA_->setCurrentText(keepA);
-        runB_->setCurrentText(keepB);
+    for (const auto& r : session()->runs()) {
+        addRunItem(runA_, r);
+        addRunItem(runB_, r);
+    }
+    if (session()->findRun(keepA) && session()->findRun(keepB)) {
+        selectRunItem(runA_, keepA);
+        selectRunItem(runB_, keepB);
     } else {
         // Defaults: the first run of each of the last two configurations in plan order.
         const QStringList configs = session()->configurations();
+        const int runs = runA_->count();
         if (configs.size() >= 2) {
-            runA_->setCurrentText(session()->runsOf(configs[configs.size() - 2]).value(0));
-            runB_->setCurrentText(session()->runsOf(configs.back()).value(0));
-        } else if (runs.size() >= 2) {
-            runA_->setCurrentIndex(int(runs.size()) - 2);
-            runB_->setCurrentIndex(int(runs.size()) - 1);
+            selectRunItem(runA_, session()->firstRunOf(configs[configs.size() - 2])->id);
+            selectRunItem(runB_, session()->firstRunOf(configs.back())->id);
+        } else if (runs >= 2) {
+            runA_->setCurrentIndex(runs - 2);
+            runB_->setCurrentIndex(runs - 1);
         }
     }
 }
 
 void ComparePage::recompute() {
     const quint64 id = ++request_;
-    const QString a = runA_->currentText(), b = runB_->currentText();
+    const RunId a = currentRunId(runA_), b = currentRunId(runB_);
     if (!session()->findRun(a) || !session()->findRun(b)) {
         result_ = {};
+        resultA_ = resultB_ = RunId();
         model_->setRows({});
         summary_->setText(session()->isOpen() ? tr("Needs two runs to compare.") : tr("No workspace open."));
         draw();
@@ -175,15 +177,16 @@ void ComparePage::recompute() {
     const std::string path = session()->path().toStdString();
     runInBackground<RunDiffResult>(
         this,
-        [path, a = a.toStdString(), b = b.toStdString(), options]() {
+        [path, a, b, options]() {
             Workspace ws(path, Workspace::Mode::ReadOnly);
             return diffRuns(ws, a, b, options);
         },
-        [this, id](TaskOutcome<RunDiffResult>& o) {
+        [this, id, a, b](TaskOutcome<RunDiffResult>& o) {
             if (id != request_)
                 return;
             if (!o.value) {
                 result_ = {};
+                resultA_ = resultB_ = RunId();
                 model_->setRows({});
                 summary_->setText(tr("Cannot compare: %1").arg(o.error));
                 draw();
@@ -191,6 +194,8 @@ void ComparePage::recompute() {
                 return;
             }
             result_ = std::move(*o.value);
+            resultA_ = a;
+            resultB_ = b;
             std::set<std::string> cats;
             for (const auto& r : result_.kernels)
                 cats.insert(r.category);

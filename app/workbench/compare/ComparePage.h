@@ -23,7 +23,9 @@ class ComparePage : public WorkbenchPage {
     Q_OBJECT
 public:
     explicit ComparePage(WorkspaceSession* session, QWidget* parent = nullptr);
-    void setRuns(const QString& a, const QString& b);
+    // Picks run `a` as A and run `b` as B in the run boxes and compares them (a run the session does not
+    // hold leaves its box as it was).
+    void compare(RunId a, RunId b);
     void setNormalized(bool on);
     const RunDiffResult& result() const { return result_; }
     KernelDiffModel* model() const { return model_; }
@@ -58,6 +60,7 @@ private:
     KernelDiffModel* model_;
     KernelFilterProxy* proxy_;
     RunDiffResult result_;
+    RunId resultA_, resultB_; // the runs result_ is of (RunId() while it is empty)
     quint64 request_ = 0;
 };
 

@@ -42,19 +42,19 @@ InsightsPage::InsightsPage(WorkspaceSession* session, QWidget* parent)
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
     connect(runBox_, &QComboBox::activated, this, [this]() {
-        wanted_ = runBox_->currentText();
+        wanted_ = currentRunId(runBox_);
         load();
     });
     connect(view_->selectionModel(), &QItemSelectionModel::currentChanged, this, &InsightsPage::showDetails);
     connect(view_, &QTreeView::doubleClicked, this, [this](const QModelIndex& i) {
         const InsightEvidence* e = model_->evidenceAt(i);
         if (e && e->start >= 0 && e->end >= e->start)
-            emit timelineJumpRequested(runBox_->currentText(), std::max(0, e->rank), e->start, e->end);
+            emit timelineJumpRequested(currentRunId(runBox_), RankId(std::max(0, e->rank)), e->start, e->end);
     });
 }
 
-void InsightsPage::setSelectedRun(const QString& runName) {
-    if (pickWantedRun(runBox_, wanted_, runName) && isVisible())
+void InsightsPage::setSelectedRun(RunId runId) {
+    if (pickWantedRun(runBox_, wanted_, runId) && isVisible())
         load();
 }
 
@@ -62,15 +62,15 @@ void InsightsPage::refresh() {
     QSignalBlocker b(runBox_);
     runBox_->clear();
     for (const auto& r : session()->runs())
-        runBox_->addItem(QString::fromStdString(r.info.name));
-    const int i = runBox_->findText(wanted_);
-    runBox_->setCurrentIndex(i >= 0 ? i : 0);
+        addRunItem(runBox_, r);
+    if (!selectRunItem(runBox_, wanted_))
+        runBox_->setCurrentIndex(0);
     load();
 }
 
 void InsightsPage::load() {
     const quint64 id = ++request_;
-    const QString run = runBox_->currentText();
+    const RunId run = currentRunId(runBox_);
     if (!session()->findRun(run)) {
         model_->setInsights({});
         details_->clear();
@@ -83,9 +83,9 @@ void InsightsPage::load() {
     const std::string path = session()->path().toStdString();
     runInBackground<std::vector<Insight>>(
         this,
-        [path, name = run.toStdString()]() {
+        [path, run]() {
             Workspace ws(path, Workspace::Mode::ReadOnly);
-            return computeInsights(ws, name);
+            return computeInsights(ws, run);
         },
         [this, id](TaskOutcome<std::vector<Insight>>& o) {
             if (id != request_)

@@ -17,7 +17,7 @@ class InsightsPage : public WorkbenchPage {
     Q_OBJECT
 public:
     explicit InsightsPage(WorkspaceSession* session, QWidget* parent = nullptr);
-    void setSelectedRun(const QString& runName) override;
+    void setSelectedRun(RunId runId) override;
     InsightsModel* model() const { return model_; }
     QTreeView* view() const { return view_; }
 
@@ -32,7 +32,7 @@ private:
     QTreeView* view_;
     QTextBrowser* details_;
     InsightsModel* model_;
-    QString wanted_;
+    RunId wanted_; // the run chosen here or in the dock (RunId(): none yet)
     quint64 request_ = 0;
 };
 

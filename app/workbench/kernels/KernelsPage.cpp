@@ -111,9 +111,9 @@ KernelsPage::KernelsPage(WorkspaceSession* session, QWidget* parent)
     layout->addWidget(split, 1);
 
     connect(runBox_, &QComboBox::activated, this, [this]() {
-        if (runBox_->currentText() == wanted_)
+        if (currentRunId(runBox_) == wanted_)
             return;
-        wanted_ = runBox_->currentText();
+        wanted_ = currentRunId(runBox_);
         runChanged();
     });
     for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
@@ -140,12 +140,12 @@ KernelsPage::KernelsPage(WorkspaceSession* session, QWidget* parent)
             &KernelsPage::loadOccurrences);
     connect(occurrencesView_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
         const KernelOccurrence& o = occurrences_->occurrences()[size_t(i.row())];
-        emit timelineJumpRequested(runBox_->currentText(), o.rank, o.start, o.end);
+        emit timelineJumpRequested(currentRunId(runBox_), RankId(o.rank), o.start, o.end);
     });
 }
 
-void KernelsPage::setSelectedRun(const QString& runName) {
-    if (pickWantedRun(runBox_, wanted_, runName) && isVisible())
+void KernelsPage::setSelectedRun(RunId runId) {
+    if (pickWantedRun(runBox_, wanted_, runId) && isVisible())
         runChanged();
 }
 
@@ -176,9 +176,9 @@ void KernelsPage::refresh() {
     QSignalBlocker b(runBox_);
     runBox_->clear();
     for (const auto& r : session()->runs())
-        runBox_->addItem(QString::fromStdString(r.info.name));
-    const int i = runBox_->findText(wanted_);
-    runBox_->setCurrentIndex(i >= 0 ? i : 0);
+        addRunItem(runBox_, r);
+    if (!selectRunItem(runBox_, wanted_))
+        runBox_->setCurrentIndex(0);
     loadStats();
 }
 
@@ -202,7 +202,7 @@ void KernelsPage::setNameFilter(const QString& regex) {
 
 void KernelsPage::loadStats() {
     const quint64 id = ++statsRequest_;
-    const RunRecord* run = session()->findRun(runBox_->currentText());
+    const RunRecord* run = session()->findRun(currentRunId(runBox_));
     if (!run) {
         model_->setRows({});
         occurrences_->setOccurrences({}, 0);
@@ -287,7 +287,7 @@ void KernelsPage::selectKernel(const QString& name) {
 void KernelsPage::loadOccurrences() {
     const quint64 id = ++occRequest_;
     const QModelIndex cur = view_->currentIndex();
-    const RunRecord* run = session()->findRun(runBox_->currentText());
+    const RunRecord* run = session()->findRun(currentRunId(runBox_));
     if (!cur.isValid() || !run) {
         occurrences_->setOccurrences({}, 0);
         if (std::exchange(readyAfterOccurrences_, false))

@@ -21,7 +21,7 @@ class KernelsPage : public WorkbenchPage {
     Q_OBJECT
 public:
     explicit KernelsPage(WorkspaceSession* session, QWidget* parent = nullptr);
-    void setSelectedRun(const QString& runName) override;
+    void setSelectedRun(RunId runId) override;
     KernelStatsModel* model() const { return model_; }
     KernelFilterProxy* proxy() const { return proxy_; }
     KernelOccurrencesModel* occurrences() const { return occurrences_; }
@@ -61,7 +61,7 @@ private:
     KernelStatsModel* model_;
     KernelFilterProxy* proxy_;
     KernelOccurrencesModel* occurrences_;
-    QString wanted_;
+    RunId wanted_; // the run chosen here or in the dock (RunId(): none yet)
     quint64 statsRequest_ = 0, occRequest_ = 0;
     // The page is ready once the first kernel's occurrences are listed too (a screenshot or a reader
     // of contentReady() saw an empty occurrences table for the 16-rank runs).

@@ -103,7 +103,7 @@ RanksPage::RanksPage(WorkspaceSession* session, QWidget* parent)
     layout->addWidget(split, 1);
 
     connect(runBox_, &QComboBox::activated, this, [this]() {
-        wanted_ = runBox_->currentText();
+        wanted_ = currentRunId(runBox_);
         load();
     });
     connect(figureBox_, &QComboBox::currentIndexChanged, this, [this]() {
@@ -114,8 +114,8 @@ RanksPage::RanksPage(WorkspaceSession* session, QWidget* parent)
     connect(heatmapView_, &QTableView::clicked, this, &RanksPage::openCell);
 }
 
-void RanksPage::setSelectedRun(const QString& runName) {
-    if (pickWantedRun(runBox_, wanted_, runName) && isVisible())
+void RanksPage::setSelectedRun(RunId runId) {
+    if (pickWantedRun(runBox_, wanted_, runId) && isVisible())
         load();
 }
 
@@ -125,18 +125,18 @@ void RanksPage::refresh() {
     // Multi-rank runs first: the page is for clusters, single-rank runs still show one row.
     for (const auto& r : session()->runs())
         if (r.rankCount > 1)
-            runBox_->addItem(QString::fromStdString(r.info.name));
+            addRunItem(runBox_, r);
     for (const auto& r : session()->runs())
         if (r.rankCount <= 1)
-            runBox_->addItem(QString::fromStdString(r.info.name));
-    const int i = runBox_->findText(wanted_);
-    runBox_->setCurrentIndex(i >= 0 ? i : 0);
+            addRunItem(runBox_, r);
+    if (!selectRunItem(runBox_, wanted_))
+        runBox_->setCurrentIndex(0);
     load();
 }
 
 void RanksPage::load() {
     const quint64 id = ++request_;
-    const RunRecord* run = session()->findRun(runBox_->currentText());
+    const RunRecord* run = session()->findRun(currentRunId(runBox_));
     if (!run) {
         heatmap_->setGrid({});
         summary_->setGrid({});
@@ -195,7 +195,8 @@ void RanksPage::openCell(const QModelIndex& index) {
     const auto& g = heatmap_->grid();
     const std::size_t rank = heatmap_->rankIndexAt(index.row());
     const std::size_t cell = rank * g.steps.size() + static_cast<std::size_t>(index.column());
-    emit timelineJumpRequested(runBox_->currentText(), g.ranks[rank], g.windowStart[cell], g.windowEnd[cell]);
+    emit timelineJumpRequested(currentRunId(runBox_), RankId(g.ranks[rank]), g.windowStart[cell],
+                               g.windowEnd[cell]);
 }
 
 } // namespace cnp::wb

@@ -21,7 +21,7 @@ class RanksPage : public WorkbenchPage {
     Q_OBJECT
 public:
     explicit RanksPage(WorkspaceSession* session, QWidget* parent = nullptr);
-    void setSelectedRun(const QString& runName) override;
+    void setSelectedRun(RunId runId) override;
     RankHeatmapModel* heatmapModel() const { return heatmap_; }
     RankSummaryModel* summaryModel() const { return summary_; }
     QTableView* heatmapView() const { return heatmapView_; }
@@ -46,7 +46,7 @@ private:
     QSortFilterProxyModel* summarySort_;
     QLabel* legendLow_;
     QLabel* legendHigh_;
-    QString wanted_;
+    RunId wanted_; // the run chosen here or in the dock (RunId(): none yet)
     quint64 request_ = 0;
 };
 

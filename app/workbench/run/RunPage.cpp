@@ -4,6 +4,7 @@
 #include "InsightsModel.h"
 #include "RankTableModel.h"
 #include "RunMetadataModel.h"
+#include "RunPicker.h"
 #include "UnitFormat.h"
 #include "WorkspaceSession.h"
 #include "metrics/OrphanTotals.h"
@@ -61,41 +62,39 @@ RunPage::RunPage(WorkspaceSession* session, QWidget* parent)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     layout->addWidget(split, 1);
-    connect(runBox_, &QComboBox::currentTextChanged, this, &RunPage::showRun);
+    connect(runBox_, &QComboBox::currentIndexChanged, this, [this]() { showRun(currentRunId(runBox_)); });
 }
 
 QString RunPage::orphanText() const {
     return orphans_->text();
 }
 
-QString RunPage::currentRun() const {
-    return runBox_->currentText();
+RunId RunPage::currentRun() const {
+    return currentRunId(runBox_);
 }
 
-void RunPage::setSelectedRun(const QString& runName) {
-    if (runName.isEmpty())
+void RunPage::setSelectedRun(RunId runId) {
+    if (runId == RunId())
         return;
-    wanted_ = runName;
-    const int i = runBox_->findText(runName);
-    if (i >= 0)
-        runBox_->setCurrentIndex(i);
+    wanted_ = runId;
+    selectRunItem(runBox_, runId);
 }
 
 void RunPage::refresh() {
-    const QString keep = wanted_.isEmpty() ? runBox_->currentText() : wanted_;
+    const RunId keep = wanted_ == RunId() ? currentRunId(runBox_) : wanted_;
     QSignalBlocker block(runBox_);
     runBox_->clear();
     for (const auto& r : session()->runs())
-        runBox_->addItem(QString::fromStdString(r.info.name));
-    const int i = runBox_->findText(keep);
-    runBox_->setCurrentIndex(i >= 0 ? i : 0);
+        addRunItem(runBox_, r);
+    if (!selectRunItem(runBox_, keep))
+        runBox_->setCurrentIndex(0);
     block.unblock();
-    showRun(runBox_->currentText());
+    showRun(currentRunId(runBox_));
     markReady();
 }
 
-void RunPage::showRun(const QString& name) {
-    const RunRecord* run = session()->findRun(name);
+void RunPage::showRun(RunId runId) {
+    const RunRecord* run = session()->findRun(runId);
     if (!run) {
         metadata_->clear();
         ranks_->setRanks({});
@@ -107,7 +106,7 @@ void RunPage::showRun(const QString& name) {
         orphans_->hide();
         return;
     }
-    wanted_ = name;
+    wanted_ = runId;
     metadata_->setRun(*run);
     metadataView_->resizeColumnToContents(0);
     std::vector<RankInfo> ranks;
@@ -137,10 +136,10 @@ void RunPage::showRun(const QString& name) {
     orphans_->hide();
     runInBackground<RunChecks>(
         this,
-        [path = session()->path().toStdString(), name = run->info.name, runId = run->id]() {
+        [path = session()->path().toStdString(), runId]() {
             Workspace ws(path, Workspace::Mode::ReadOnly);
             RunChecks c;
-            c.insights = computeInsights(ws, name);
+            c.insights = computeInsights(ws, runId);
             try { // a workspace written before the summaries existed has no orphan figures
                 c.orphans = orphanTotals(summaryReaderOf(ws, runId).ranks());
             } catch (const InputError&) {

@@ -24,8 +24,9 @@ class RunPage : public WorkbenchPage {
     Q_OBJECT
 public:
     explicit RunPage(WorkspaceSession* session, QWidget* parent = nullptr);
-    void setSelectedRun(const QString& runName) override;
-    QString currentRun() const;
+    void setSelectedRun(RunId runId) override;
+    // The run shown; RunId() when none.
+    RunId currentRun() const;
     RunMetadataModel* metadataModel() const { return metadata_; }
     RankTableModel* rankModel() const { return ranks_; }
     // The orphan-work line as shown (rich text; empty until the worker has answered).
@@ -39,7 +40,7 @@ private:
         std::vector<Insight> insights;
         std::optional<OrphanTotals> orphans; // nullopt: the run has no summaries
     };
-    void showRun(const QString& name);
+    void showRun(RunId runId);
     void showChecks(const QStringList& notes, const RunChecks& checks);
     QComboBox* runBox_;
     QLabel* title_;
@@ -49,7 +50,7 @@ private:
     RankTableModel* ranks_;
     QTableView* metadataView_;
     QTableView* rankView_;
-    QString wanted_;
+    RunId wanted_; // the run chosen here or in the dock (RunId(): none yet)
     quint64 checksRequest_ = 0;
 };
 

@@ -23,22 +23,21 @@ TimelineHostPage::TimelineHostPage(WorkspaceSession* session, QWidget* parent)
     });
     connect(session, &WorkspaceSession::runsChanged, timeline_, &TimelinePage::refreshRuns);
     connect(timeline_, &TimelinePage::runPicked, this, [this](RunId id) {
-        for (const RunRecord& r : this->session()->runs())
-            if (r.id == id)
-                emit navigateRequested(int(PageId::Timeline), QString::fromStdString(r.info.name));
+        if (this->session()->findRun(id))
+            emit navigateRequested(int(PageId::Timeline), id);
     });
 }
 
-void TimelineHostPage::setSelectedRun(const QString& runName) {
-    if (runName.isEmpty() || runName == run_)
+void TimelineHostPage::setSelectedRun(RunId runId) {
+    if (runId == RunId() || runId == wanted_)
         return;
-    run_ = runName;
+    wanted_ = runId;
     if (isVisible())
         refresh();
 }
 
 void TimelineHostPage::refresh() {
-    const RunRecord* run = session()->findRun(run_);
+    const RunRecord* run = session()->findRun(wanted_);
     if (!run && !session()->runs().empty())
         run = &session()->runs().front();
     if (!run) {
@@ -46,7 +45,7 @@ void TimelineHostPage::refresh() {
         markReady();
         return;
     }
-    run_ = QString::fromStdString(run->info.name);
+    wanted_ = run->id;
     if (run->id == shownRunId_) {
         markReady();
         return;
@@ -55,23 +54,18 @@ void TimelineHostPage::refresh() {
     timeline_->showRun(run->id);
 }
 
-void TimelineHostPage::jumpTo(const QString& runName, std::int32_t rank, Ns start, Ns end) {
-    const RunRecord* run = session()->findRun(runName);
-    if (!run)
+void TimelineHostPage::jumpTo(RunId runId, RankId rank, Ns start, Ns end) {
+    if (!session()->findRun(runId))
         return;
-    run_ = runName;
-    shownRunId_ = run->id;
-    timeline_->jumpTo(run->id, rank, start, end);
+    wanted_ = shownRunId_ = runId;
+    timeline_->jumpTo(runId, rank, start, end);
 }
 
-void TimelineHostPage::showComparison(const QString& runA, const QString& runB, const QString& eventName) {
-    const RunRecord* a = session()->findRun(runA);
-    const RunRecord* b = session()->findRun(runB);
-    if (!a || !b)
+void TimelineHostPage::showComparison(RunId runA, RunId runB, const QString& eventName) {
+    if (!session()->findRun(runA) || !session()->findRun(runB))
         return;
-    run_ = runA;
-    shownRunId_ = a->id;
-    timeline_->showComparison(a->id, b->id, eventName);
+    wanted_ = shownRunId_ = runA;
+    timeline_->showComparison(runA, runB, eventName);
 }
 
 } // namespace cnp::wb

@@ -14,19 +14,20 @@ class TimelineHostPage : public WorkbenchPage {
     Q_OBJECT
 public:
     explicit TimelineHostPage(WorkspaceSession* session, QWidget* parent = nullptr);
-    void setSelectedRun(const QString& runName) override;
+    void setSelectedRun(RunId runId) override;
     TimelinePage* timeline() const { return timeline_; }
-    // Shows `runName` zoomed to [start, end] on `rank`.
-    void jumpTo(const QString& runName, std::int32_t rank, Ns start, Ns end);
-    // Shows `runA` with `runB` beneath it and searches `eventName` (exactly) in A.
-    void showComparison(const QString& runA, const QString& runB, const QString& eventName);
+    // Shows `runId` zoomed to [start, end] on `rank`; nothing when the run is not in the session.
+    void jumpTo(RunId runId, RankId rank, Ns start, Ns end);
+    // Shows `runA` with `runB` beneath it and searches `eventName` (exactly) in A; nothing when either
+    // run is not in the session.
+    void showComparison(RunId runA, RunId runB, const QString& eventName);
 
 protected:
     void refresh() override;
 
 private:
     TimelinePage* timeline_;
-    QString run_;
+    RunId wanted_;     // the run selected in the dock or last jumped to (RunId(): none yet)
     RunId shownRunId_; // RunId(): none
 };
 

@@ -65,7 +65,7 @@ public:
     std::map<RunId, std::shared_ptr<std::atomic<bool>>> loading; // run -> cancel flag
     RunId runA, runB;                                            // RunId(): none
     struct PendingJump {
-        std::int32_t rank;
+        RankId rank;
         Ns start, end;
     };
     std::optional<PendingJump> pendingJump;
@@ -540,14 +540,14 @@ void TimelinePageImpl::landJump(const PendingJump& jump) {
     rangeStats->clear();
     viewA->zoomTo(jump.start - context, jump.end + context);
     viewA->scrollToRank(jump.rank);
-    const EventRef ref = eventSpanning(*viewA->model(), jump.rank, jump.start, jump.end);
+    const EventRef ref = eventSpanning(*viewA->model(), jump.rank.value(), jump.start, jump.end);
     if (ref.valid()) {
         viewA->setSelected(ref);
         viewA->scrollToRow(ref.row);
         showDetails(viewA, ref);
     } else if (jump.end > jump.start) {
-        viewA->setRange(jump.rank, jump.start, jump.end);
-        showRange(viewA, jump.rank, jump.start, jump.end);
+        viewA->setRange(jump.rank.value(), jump.start, jump.end);
+        showRange(viewA, jump.rank.value(), jump.start, jump.end);
     }
     sync(viewA, viewB);
 }
@@ -932,7 +932,7 @@ void TimelinePage::showRun(RunId runId) {
         d_->load(runId);
 }
 
-void TimelinePage::jumpTo(RunId runId, std::int32_t rank, cnp::Ns start, cnp::Ns end) {
+void TimelinePage::jumpTo(RunId runId, RankId rank, cnp::Ns start, cnp::Ns end) {
     if (runId != d_->runA) {
         d_->resetRunView();
         d_->runA = runId;

@@ -161,11 +161,11 @@ void TimelineView::scrollToRow(int row) {
         vbar_->setValue(std::max(0, layout_[k].y - kHeaderHeight * 2));
 }
 
-void TimelineView::scrollToRank(std::int32_t rank) {
+void TimelineView::scrollToRank(RankId rank) {
     if (!model_)
         return;
     for (std::size_t g = 0; g < model_->groups.size(); ++g)
-        if (model_->groups[g].parent < 0 && model_->groups[g].rank == rank) {
+        if (model_->groups[g].parent < 0 && model_->groups[g].rank == rank.value()) {
             for (const auto& it : layout_)
                 if (it.isGroup && it.index == static_cast<int>(g)) {
                     vbar_->setValue(it.y);

@@ -64,7 +64,8 @@ public:
     void fitAll();                 // a history entry
     void zoomTo(Ns start, Ns end); // with a 5 % margin on each side, a history entry (a jump's context
                                    // may reach past the run; the next pan or zoom brings it back inside)
-    void scrollToRank(std::int32_t rank);
+    // Scrolls `rank`'s first row to the top; nothing when the model has no such rank.
+    void scrollToRank(RankId rank);
     void scrollToRow(int row);
     void setCollapsed(int group, bool collapsed);
     bool isCollapsed(int group) const;

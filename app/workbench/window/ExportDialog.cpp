@@ -1,5 +1,7 @@
 #include "ExportDialog.h"
 
+#include "RunPicker.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -10,15 +12,16 @@
 
 namespace cnp::wb {
 
-ExportDialog::ExportDialog(const QStringList& runs, const QString& currentRun, QWidget* parent)
+ExportDialog::ExportDialog(const std::vector<RunRecord>& runs, RunId currentRun, QWidget* parent)
     : QDialog(parent), run_(new QComboBox), format_(new QComboBox), path_(new QLineEdit),
       buttons_(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel)) {
     setObjectName(QStringLiteral("exportTraceDialog"));
     setWindowTitle(tr("Export Run Trace"));
     auto* form = new QFormLayout(this);
     run_->setObjectName(QStringLiteral("exportRun"));
-    run_->addItems(runs);
-    run_->setCurrentText(currentRun);
+    for (const RunRecord& r : runs)
+        addRunItem(run_, r);
+    selectRunItem(run_, currentRun);
     form->addRow(tr("Run:"), run_);
     format_->addItem(tr("Perfetto / Chrome trace (JSON, .gz compresses)"), int(Format::Perfetto));
     format_->addItem(tr("CSV tables (a folder)"), int(Format::Csv));
@@ -53,8 +56,8 @@ QString ExportDialog::path() const {
     return path_->text().trimmed();
 }
 
-QString ExportDialog::run() const {
-    return run_->currentText();
+RunId ExportDialog::run() const {
+    return currentRunId(run_);
 }
 
 void ExportDialog::setPath(const QString& path) {
@@ -83,7 +86,7 @@ void ExportDialog::browse() {
 }
 
 void ExportDialog::updateOk() {
-    buttons_->button(QDialogButtonBox::Ok)->setEnabled(!path().isEmpty() && !run().isEmpty());
+    buttons_->button(QDialogButtonBox::Ok)->setEnabled(!path().isEmpty() && run() != RunId());
 }
 
 } // namespace cnp::wb

@@ -2,8 +2,11 @@
 // File → Export Run Trace…: the run, the format and the destination. The format follows the path's suffix
 // when the user types one; Browse offers the format's own filter (a folder for CSV). The export itself
 // runs on a worker thread (MainWindow). Reports have their own dialog (ReportExportDialog).
+#include "store/Workspace.h"
+
 #include <QDialog>
-#include <QStringList>
+
+#include <vector>
 
 class QComboBox;
 class QLineEdit;
@@ -15,11 +18,12 @@ class ExportDialog : public QDialog {
     Q_OBJECT
 public:
     enum class Format { Perfetto, Csv };
-    ExportDialog(const QStringList& runs, const QString& currentRun, QWidget* parent = nullptr);
+    // Lists `runs` by name, `currentRun` selected.
+    ExportDialog(const std::vector<RunRecord>& runs, RunId currentRun, QWidget* parent = nullptr);
 
     Format format() const;
     QString path() const;
-    QString run() const;
+    RunId run() const;
     void setPath(const QString& path);
     void setFormat(Format f);
 

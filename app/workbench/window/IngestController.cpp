@@ -70,7 +70,7 @@ bool IngestController::start(const QString& workspacePath, const IngestRequest& 
                                    .arg(r.skipped.count)
                                    .arg(QString::fromStdString(r.skipped.firstReason));
                 emit progressChanged(1.0);
-                emit finished(QString::fromStdString(r.runName), summary);
+                emit finished(r.runId, summary);
             }
         });
     return true;

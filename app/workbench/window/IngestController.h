@@ -33,7 +33,7 @@ public slots:
 
 signals:
     void progressChanged(double fraction);
-    void finished(const QString& runName, const QString& summary);
+    void finished(cnp::RunId runId, const QString& summary); // the stored run
     void failed(const QString& message);
     void cancelled();
 

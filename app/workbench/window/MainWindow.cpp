@@ -117,12 +117,12 @@ MainWindow::MainWindow(QWidget* parent)
         if (std::exchange(fitDockPending_, false))
             fitDockToNames();
     });
-    connect(dock_, &WorkspaceDock::selectedRunChanged, this, [this](const QString& run) {
+    connect(dock_, &WorkspaceDock::selectedRunChanged, this, [this](RunId run) {
         updateRunActions();
         for (WorkbenchPage* p : pages_)
             p->setSelectedRun(run);
     });
-    connect(dock_, &WorkspaceDock::runActivated, this, [this](const QString&) { showPage(PageId::Run); });
+    connect(dock_, &WorkspaceDock::runActivated, this, [this](RunId) { showPage(PageId::Run); });
 
     connect(ingest_, &IngestController::progressChanged, this,
             [this](double f) { progress_->setValue(int(f * 1000)); });
@@ -134,7 +134,7 @@ MainWindow::MainWindow(QWidget* parent)
         updateRunActions();
     };
     connect(ingest_, &IngestController::finished, this,
-            [this, endProgress](const QString& run, const QString& summary) {
+            [this, endProgress](RunId run, const QString& summary) {
                 endProgress();
                 session_->reload();
                 dock_->selectRun(run);
@@ -168,23 +168,23 @@ void MainWindow::createPages() {
         WorkbenchPage* p = pages_[size_t(id)];
         p->setObjectName(pageKey(id) + QStringLiteral("Page"));
         stack_->addWidget(p);
-        connect(p, &WorkbenchPage::navigateRequested, this, [this](int pageId, const QString& run) {
-            if (!run.isEmpty())
+        connect(p, &WorkbenchPage::navigateRequested, this, [this](int pageId, RunId run) {
+            if (run != RunId())
                 dock_->selectRun(run);
             showPage(PageId(pageId));
         });
         connect(p, &WorkbenchPage::timelineJumpRequested, this,
-                [this](const QString& run, int rank, qint64 s, qint64 e) {
+                [this](RunId run, RankId rank, qint64 s, qint64 e) {
                     dock_->selectRun(run);
                     showPage(PageId::Timeline);
                     static_cast<TimelineHostPage*>(page(PageId::Timeline))->jumpTo(run, rank, s, e);
                 });
-        connect(p, &WorkbenchPage::compareRequested, this, [this](const QString& a, const QString& b) {
+        connect(p, &WorkbenchPage::compareRequested, this, [this](RunId a, RunId b) {
             showPage(PageId::Compare);
-            static_cast<ComparePage*>(page(PageId::Compare))->setRuns(a, b);
+            static_cast<ComparePage*>(page(PageId::Compare))->compare(a, b);
         });
         connect(p, &WorkbenchPage::timelineCompareRequested, this,
-                [this](const QString& a, const QString& b, const QString& name) {
+                [this](RunId a, RunId b, const QString& name) {
                     dock_->selectRun(a);
                     showPage(PageId::Timeline);
                     static_cast<TimelineHostPage*>(page(PageId::Timeline))->showComparison(a, b, name);
@@ -454,12 +454,12 @@ void MainWindow::exportTraceDialog() {
         showError(tr("Export run trace"), tr("Open a workspace with runs first."));
         return;
     }
-    QStringList runs;
-    for (const auto& r : session_->runs())
-        runs << QString::fromStdString(r.info.name);
-    const QString current = dock_->selectedRun().isEmpty() ? runs.front() : dock_->selectedRun();
-    ExportDialog dialog(runs, current, this);
-    dialog.setPath(QFileInfo(session_->path()).absoluteDir().filePath(current + QStringLiteral(".json.gz")));
+    const RunRecord* selected = session_->findRun(dock_->selectedRun());
+    const RunRecord& current = selected ? *selected : session_->runs().front();
+    ExportDialog dialog(session_->runs(), current.id, this);
+    dialog.setPath(QFileInfo(session_->path())
+                       .absoluteDir()
+                       .filePath(QString::fromStdString(current.info.name) + QStringLiteral(".json.gz")));
     if (dialog.exec() == QDialog::Accepted)
         exportTrace(dialog.run(), dialog.path(), dialog.format() == ExportDialog::Format::Csv);
 }
@@ -482,15 +482,15 @@ bool MainWindow::exportReport(const QString& path, bool pdf) {
     return true;
 }
 
-bool MainWindow::exportTrace(const QString& run, const QString& path, bool csv) {
+bool MainWindow::exportTrace(RunId run, const QString& path, bool csv) {
     const RunRecord* rec = session_->findRun(run);
     if (!rec || path.isEmpty())
         return false;
     const std::string ws = session_->path().toStdString(), out = path.toStdString();
-    const RunId id = rec->id;
+    const QString name = QString::fromStdString(rec->info.name);
     runExport(
-        tr("Exporting %1…").arg(run),
-        [ws, out, id, csv]() {
+        tr("Exporting %1…").arg(name),
+        [ws, out, id = run, csv]() {
             const Workspace w(ws, Workspace::Mode::ReadOnly);
             const TraceData trace = w.loadRun(id);
             if (!csv) {
@@ -505,7 +505,7 @@ bool MainWindow::exportTrace(const QString& run, const QString& path, bool csv) 
             }
             CsvExporter(trace, summaries.get()).write(out);
         },
-        tr("Exported %1 to %2").arg(run, path));
+        tr("Exported %1 to %2").arg(name, path));
     return true;
 }
 
@@ -598,7 +598,7 @@ void MainWindow::dropEvent(QDropEvent* e) {
 }
 
 void MainWindow::updateRunActions() {
-    const bool haveRun = session_->isOpen() && !dock_->selectedRun().isEmpty();
+    const bool haveRun = session_->isOpen() && dock_->selectedRun() != RunId();
     const bool idle = !ingest_->isRunning() && !session_->writer()->isBusy();
     const bool writable = session_->canWrite();
     renameAction_->setEnabled(haveRun && idle && writable);
@@ -619,47 +619,53 @@ void MainWindow::editWorkspace(const QString& what, std::function<void(Workspace
     });
 }
 
+// The run edits copy the selected run's id and name before their dialog: its nested event loop may
+// re-read the run list (a live reload), which invalidates RunRecord pointers into it.
 void MainWindow::renameRun() {
-    const QString run = dock_->selectedRun();
-    if (run.isEmpty())
+    const RunRecord* r = session_->findRun(dock_->selectedRun());
+    if (!r)
         return;
+    const RunId id = r->id;
+    const QString run = QString::fromStdString(r->info.name);
     bool ok = false;
     const QString to = QInputDialog::getText(this, tr("Rename run"), tr("New name for %1:").arg(run),
                                              QLineEdit::Normal, run, &ok)
                            .trimmed();
     if (!ok || to.isEmpty() || to == run)
         return;
-    editWorkspace(tr("Renaming %1").arg(run), [from = run.toStdString(), to = to.toStdString()](
-                                                  Workspace& ws) { ws.renameRun(from, to); });
+    editWorkspace(tr("Renaming %1").arg(run),
+                  [id, to = to.toStdString()](Workspace& ws) { ws.renameRun(id, to); });
 }
 
 void MainWindow::relabelRun() {
-    const QString run = dock_->selectedRun();
-    if (run.isEmpty())
+    const RunRecord* r = session_->findRun(dock_->selectedRun());
+    if (!r)
         return;
+    const RunId id = r->id;
+    const QString run = QString::fromStdString(r->info.name);
+    const QString current = QString::fromStdString(r->info.config);
     bool ok = false;
-    const RunRecord* r = session_->findRun(run);
-    const QString current = r ? QString::fromStdString(r->info.config) : QString();
     const QString to = QInputDialog::getItem(this, tr("Change configuration"),
                                              tr("Configuration of %1:").arg(run), session_->configurations(),
                                              int(session_->configurations().indexOf(current)), true, &ok)
                            .trimmed();
     if (!ok || to.isEmpty() || to == current)
         return;
-    editWorkspace(tr("Relabelling %1").arg(run), [name = run.toStdString(), to = to.toStdString()](
-                                                     Workspace& ws) { ws.relabelRun(name, to); });
+    editWorkspace(tr("Relabelling %1").arg(run),
+                  [id, to = to.toStdString()](Workspace& ws) { ws.relabelRun(id, to); });
 }
 
 void MainWindow::removeRun() {
-    const QString run = dock_->selectedRun();
-    if (run.isEmpty())
+    const RunRecord* r = session_->findRun(dock_->selectedRun());
+    if (!r)
         return;
+    const RunId id = r->id;
+    const QString run = QString::fromStdString(r->info.name);
     if (QMessageBox::question(this, tr("Remove run"),
                               tr("Remove run %1 and all its events from the workspace?").arg(run)) !=
         QMessageBox::Yes)
         return;
-    editWorkspace(tr("Removing %1").arg(run),
-                  [name = run.toStdString()](Workspace& ws) { ws.removeRun(name); });
+    editWorkspace(tr("Removing %1").arg(run), [id](Workspace& ws) { ws.removeRun(id); });
 }
 
 } // namespace cnp::wb

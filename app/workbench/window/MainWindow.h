@@ -70,11 +70,11 @@ public:
     static QString importFilter();
     // Exports on a worker thread with a progress dialog; errors become dialogs. False when not started.
     bool exportReport(const QString& path, bool pdf);
-    bool exportTrace(const QString& run, const QString& path, bool csv);
+    bool exportTrace(RunId run, const QString& path, bool csv);
 
 signals:
     void currentPageChanged(int pageId);
-    void ingestFinished(const QString& runName);
+    void ingestFinished(cnp::RunId runId);
     void exportFinished(bool ok);
 
 protected:

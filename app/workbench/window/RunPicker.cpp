@@ -4,14 +4,32 @@
 
 namespace cnp::wb {
 
-bool pickWantedRun(QComboBox* box, QString& wanted, const QString& runName) {
-    if (runName.isEmpty() || runName == wanted)
+void addRunItem(QComboBox* box, const RunRecord& run) {
+    box->addItem(QString::fromStdString(run.info.name), QVariant::fromValue<qlonglong>(run.id.value()));
+}
+
+RunId runIdAt(const QComboBox* box, int index) {
+    const QVariant v = box->itemData(index);
+    return v.isValid() ? RunId(v.toLongLong()) : RunId();
+}
+
+RunId currentRunId(const QComboBox* box) {
+    return runIdAt(box, box->currentIndex());
+}
+
+bool selectRunItem(QComboBox* box, RunId runId) {
+    const int i = box->findData(QVariant::fromValue<qlonglong>(runId.value()));
+    if (i < 0)
         return false;
-    wanted = runName;
-    if (box->findText(runName) < 0)
-        return false;
-    box->setCurrentText(runName);
+    box->setCurrentIndex(i);
     return true;
+}
+
+bool pickWantedRun(QComboBox* box, RunId& wanted, RunId runId) {
+    if (runId == RunId() || runId == wanted)
+        return false;
+    wanted = runId;
+    return selectRunItem(box, runId);
 }
 
 } // namespace cnp::wb

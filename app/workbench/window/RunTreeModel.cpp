@@ -28,11 +28,10 @@ void RunTreeModel::setRuns(const std::vector<RunRecord>& runs, const std::vector
     endResetModel();
 }
 
-QModelIndex RunTreeModel::indexOfRun(const QString& name) const {
-    const std::string n = name.toStdString();
+QModelIndex RunTreeModel::indexOfRun(RunId runId) const {
     for (size_t c = 0; c < configs_.size(); ++c)
         for (size_t r = 0; r < configs_[c].runs.size(); ++r)
-            if (configs_[c].runs[r].info.name == n)
+            if (configs_[c].runs[r].id == runId)
                 return createIndex(int(r), 0, quintptr(c) + 1);
     return {};
 }
@@ -162,8 +161,8 @@ QVariant RunTreeModel::data(const QModelIndex& index, int role) const {
         return {};
     case Qt::ToolTipRole:
         return runTooltip(r);
-    case RunNameRole:
-        return QString::fromStdString(r.info.name);
+    case RunIdRole:
+        return QVariant::fromValue<qlonglong>(r.id.value());
     case ConfigRole:
         return c.label;
     case IsConfigRole:

@@ -15,15 +15,16 @@ class RunTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:
     enum Column { NameColumn = 0, RanksColumn, FormatColumn, KindColumn, ColumnCount };
-    enum Role { RunNameRole = Qt::UserRole + 1, ConfigRole, IsConfigRole };
+    // RunIdRole: the run's id (qlonglong; invalid on a configuration row).
+    enum Role { RunIdRole = Qt::UserRole + 1, ConfigRole, IsConfigRole };
 
     explicit RunTreeModel(QObject* parent = nullptr);
 
     // `runs` must be in plan order (as Workspace::runs() returns them); `plan` (Workspace::planOrder())
     // keys the configuration swatches.
     void setRuns(const std::vector<RunRecord>& runs, const std::vector<std::string>& plan);
-    // Index of the run named `name` (column 0); invalid when absent.
-    QModelIndex indexOfRun(const QString& name) const;
+    // Index of the run with `runId` (column 0); invalid when absent.
+    QModelIndex indexOfRun(RunId runId) const;
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;

@@ -13,11 +13,11 @@ SyntheticBadge::SyntheticBadge(QWidget* parent) : QLabel(parent) {
     setVisible(false);
 }
 
-void SyntheticBadge::update(const std::vector<RunRecord>& runs, const QString& selectedRun) {
+void SyntheticBadge::update(const std::vector<RunRecord>& runs, RunId selectedRun) {
     const auto count =
         std::count_if(runs.begin(), runs.end(), [](const RunRecord& r) { return r.info.synthetic; });
     const bool selected = std::any_of(runs.begin(), runs.end(), [&](const RunRecord& r) {
-        return r.info.synthetic && QString::fromStdString(r.info.name) == selectedRun;
+        return r.info.synthetic && r.id == selectedRun;
     });
     setVisible(count > 0);
     if (selected)

@@ -14,7 +14,8 @@ class SyntheticBadge : public QLabel {
     Q_OBJECT
 public:
     explicit SyntheticBadge(QWidget* parent = nullptr);
-    void update(const std::vector<RunRecord>& runs, const QString& selectedRun);
+    // `selectedRun`: the dock's selected run, RunId() for none.
+    void update(const std::vector<RunRecord>& runs, RunId selectedRun);
 };
 
 } // namespace cnp::wb

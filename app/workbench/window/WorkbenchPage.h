@@ -3,6 +3,8 @@
 // change it is marked stale, and it reloads when shown (or at once when visible). contentReady() is
 // emitted each time the page has drawn the content for the current workspace state — tests, the
 // --screenshot mode and the startup-time measurement wait for it.
+#include "core/Ids.h"
+
 #include <QWidget>
 
 namespace cnp::wb {
@@ -15,19 +17,21 @@ public:
     explicit WorkbenchPage(WorkspaceSession* session, QWidget* parent = nullptr);
     WorkspaceSession* session() const { return session_; }
     bool isContentReady() const { return ready_; }
-    // The run selected in the workspace dock (pages that show one run follow it).
-    virtual void setSelectedRun(const QString& runName) { Q_UNUSED(runName); }
+    // The run selected in the workspace dock (pages that show one run follow it); RunId() when a
+    // configuration or nothing is selected.
+    virtual void setSelectedRun(RunId runId) { Q_UNUSED(runId); }
 
 signals:
     void contentReady();
-    // A page asks the window to show another page for `runName` (e.g. Kernels -> Timeline).
-    void navigateRequested(int pageId, const QString& runName);
-    // A page asks the window to show `runName` on the timeline, zoomed to [start, end] (absolute ns).
-    void timelineJumpRequested(const QString& runName, int rank, qint64 start, qint64 end);
+    // Runs travel between pages by id (names are labels only, and a run may be renamed meanwhile).
+    // A page asks the window to show another page for `runId` (e.g. Kernels -> Timeline).
+    void navigateRequested(int pageId, cnp::RunId runId);
+    // A page asks the window to show `runId` on the timeline at `rank`, zoomed to [start, end] (absolute ns).
+    void timelineJumpRequested(cnp::RunId runId, cnp::RankId rank, qint64 start, qint64 end);
     // A page asks for the Compare page on `runA` vs `runB` (e.g. an ablation bar: it vs the previous).
-    void compareRequested(const QString& runA, const QString& runB);
+    void compareRequested(cnp::RunId runA, cnp::RunId runB);
     // A page asks for the timeline of `runA` with `runB` beneath it, searching `eventName` (a diff row).
-    void timelineCompareRequested(const QString& runA, const QString& runB, const QString& eventName);
+    void timelineCompareRequested(cnp::RunId runA, cnp::RunId runB, const QString& eventName);
 
 protected:
     // Reload everything from the session; call markReady() once drawn (possibly asynchronously).

@@ -39,9 +39,9 @@ WorkspaceDock::WorkspaceDock(WorkspaceSession* session, QWidget* parent)
     connect(view_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this]() { emit selectedRunChanged(selectedRun()); });
     connect(view_, &QTreeView::doubleClicked, this, [this](const QModelIndex& i) {
-        const QString run = i.data(RunTreeModel::RunNameRole).toString();
-        if (!run.isEmpty())
-            emit runActivated(run);
+        const QVariant run = i.siblingAtColumn(0).data(RunTreeModel::RunIdRole);
+        if (run.isValid())
+            emit runActivated(RunId(run.toLongLong()));
     });
     connect(view_, &QTreeView::customContextMenuRequested, this, [this](const QPoint& pos) {
         const QModelIndex i = view_->indexAt(pos);
@@ -57,14 +57,14 @@ WorkspaceDock::WorkspaceDock(WorkspaceSession* session, QWidget* parent)
 }
 
 void WorkspaceDock::reload() {
-    const QString keep = selectedRun();
+    const RunId keep = selectedRun();
     model_->setRuns(session_->runs(), session_->planOrder());
     view_->expandAll();
     // A configuration's row spans the tree's width (its run count is in the tooltip): its name then has
     // the room of the Ranks and Data columns too ("Bas…CCL" at 1024x640 before).
     for (int row = 0; row < model_->rowCount(); ++row)
         view_->setFirstColumnSpanned(row, QModelIndex(), true);
-    if (!keep.isEmpty())
+    if (keep != RunId())
         selectRun(keep);
     fitColumns();
     emit selectedRunChanged(selectedRun());
@@ -114,16 +114,17 @@ int WorkspaceDock::preferredWidth() const {
     return std::max(columns, spanned) + chrome;
 }
 
-QString WorkspaceDock::selectedRun() const {
-    return view_->currentIndex().siblingAtColumn(0).data(RunTreeModel::RunNameRole).toString();
+RunId WorkspaceDock::selectedRun() const {
+    const QVariant run = view_->currentIndex().siblingAtColumn(0).data(RunTreeModel::RunIdRole);
+    return run.isValid() ? RunId(run.toLongLong()) : RunId();
 }
 
 QString WorkspaceDock::selectedConfiguration() const {
     return view_->currentIndex().siblingAtColumn(0).data(RunTreeModel::ConfigRole).toString();
 }
 
-void WorkspaceDock::selectRun(const QString& name) {
-    const QModelIndex i = model_->indexOfRun(name);
+void WorkspaceDock::selectRun(RunId runId) {
+    const QModelIndex i = model_->indexOfRun(runId);
     if (i.isValid())
         view_->setCurrentIndex(i);
 }

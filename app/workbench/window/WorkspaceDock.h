@@ -3,6 +3,8 @@
 // the window's run actions (rename, relabel, remove) for the run under the cursor. When the names would
 // not fit beside the Data column, the column hides (synthetic runs' names are in its colour, and the
 // tooltip says so) and shows again once there is room.
+#include "core/Ids.h"
+
 #include <QDockWidget>
 #include <QList>
 
@@ -18,11 +20,12 @@ class WorkspaceDock : public QDockWidget {
     Q_OBJECT
 public:
     WorkspaceDock(WorkspaceSession* session, QWidget* parent = nullptr);
-    // Name of the selected run; empty when a configuration or nothing is selected.
-    QString selectedRun() const;
+    // Id of the selected run; RunId() when a configuration or nothing is selected.
+    RunId selectedRun() const;
     // Label of the selected configuration (or of the selected run's configuration).
     QString selectedConfiguration() const;
-    void selectRun(const QString& name);
+    // Selects the run with `runId`; nothing changes when the tree does not list it.
+    void selectRun(RunId runId);
     void setRunActions(const QList<QAction*>& actions);
     RunTreeModel* model() const { return model_; }
     QTreeView* view() const { return view_; }
@@ -30,8 +33,8 @@ public:
     int preferredWidth() const;
 
 signals:
-    void selectedRunChanged(const QString& runName);
-    void runActivated(const QString& runName); // double-click
+    void selectedRunChanged(cnp::RunId runId); // RunId(): a configuration or nothing selected
+    void runActivated(cnp::RunId runId);       // double-click on a run
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

@@ -142,6 +142,13 @@ void WorkspaceSession::reload() {
     emit runsChanged();
 }
 
+const RunRecord* WorkspaceSession::findRun(RunId runId) const {
+    for (const auto& r : runs_)
+        if (r.id == runId)
+            return &r;
+    return nullptr;
+}
+
 const RunRecord* WorkspaceSession::findRun(const QString& name) const {
     const std::string n = name.toStdString();
     for (const auto& r : runs_)
@@ -160,13 +167,12 @@ QStringList WorkspaceSession::configurations() const {
     return out;
 }
 
-QStringList WorkspaceSession::runsOf(const QString& config) const {
-    QStringList out;
+const RunRecord* WorkspaceSession::firstRunOf(const QString& config) const {
     const std::string c = config.toStdString();
     for (const auto& r : runs_)
         if (r.info.config == c)
-            out << QString::fromStdString(r.info.name);
-    return out;
+            return &r;
+    return nullptr;
 }
 
 } // namespace cnp::wb

@@ -37,13 +37,16 @@ public:
     QString path() const { return path_; }
 
     const std::vector<RunRecord>& runs() const { return runs_; }
+    // The cached run with `runId`; null when none (removed since, or RunId()).
+    const RunRecord* findRun(RunId runId) const;
+    // By name: only where a name arrives from outside (the command line's --run, tests).
     const RunRecord* findRun(const QString& name) const;
     // Configuration labels in plan order (as the runs list orders them).
     QStringList configurations() const;
     // Workspace::planOrder() as of the last open/reload: the key of every configuration colour.
     const std::vector<std::string>& planOrder() const { return plan_; }
-    // Names of the runs of `config`, in plan order.
-    QStringList runsOf(const QString& config) const;
+    // The first run of `config` in plan order; null when it has none.
+    const RunRecord* firstRunOf(const QString& config) const;
     // The GUI-thread connection (read-only; small reads only); null when closed.
     const Workspace* workspace() const { return ws_.get(); }
     // Every change to the workspace goes through it.
