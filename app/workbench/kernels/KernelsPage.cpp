@@ -46,6 +46,15 @@ KernelsPage::KernelsPage(WorkspaceSession* session, QWidget* parent)
       proxy_(new KernelFilterProxy(KernelStatsModel::NameColumn, KernelStatsModel::CategoryColumn, this)),
       occurrences_(new KernelOccurrencesModel(this)) {
     auto* layout = new QVBoxLayout(this);
+    QPushButton* copy = nullptr;
+    QPushButton* exportButton = nullptr;
+    buildControls(layout, copy, exportButton);
+    layout->addWidget(buildTables(), 1);
+    connectControls(copy, exportButton);
+}
+
+// The run/rank/category/search row, then the status row with the copy and export buttons.
+void KernelsPage::buildControls(QVBoxLayout* layout, QPushButton*& copy, QPushButton*& exportButton) {
     auto* controls = new QHBoxLayout;
     // Combo boxes size to a short minimum (names elide) so the page fits 1024 px wide windows.
     for (QComboBox* box : {runBox_, categoryBox_}) {
@@ -63,9 +72,9 @@ KernelsPage::KernelsPage(WorkspaceSession* session, QWidget* parent)
     search_->setObjectName(QStringLiteral("kernelSearch"));
     search_->setMinimumWidth(160); // never a stub
     controls->addWidget(search_, 1);
-    auto* copy = new QPushButton(tr("Copy"));
+    copy = new QPushButton(tr("Copy"));
     copy->setToolTip(tr("Copy the selected rows as tab-separated text (Ctrl+C)"));
-    auto* exportButton = new QPushButton(tr("Export CSV…"));
+    exportButton = new QPushButton(tr("Export CSV…"));
     layout->addLayout(controls);
     auto* statusRow = new QHBoxLayout;
     status_->setWordWrap(true); // long totals wrap instead of widening the page
@@ -75,7 +84,10 @@ KernelsPage::KernelsPage(WorkspaceSession* session, QWidget* parent)
     statusRow->addWidget(copy);
     statusRow->addWidget(exportButton);
     layout->addLayout(statusRow);
+}
 
+// The statistics table over the selected kernel's occurrences.
+QSplitter* KernelsPage::buildTables() {
     proxy_->setSourceModel(model_);
     view_->setModel(proxy_);
     view_->setSortingEnabled(true);
@@ -108,8 +120,10 @@ KernelsPage::KernelsPage(WorkspaceSession* session, QWidget* parent)
     split->addWidget(occBox);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
-    layout->addWidget(split, 1);
+    return split;
+}
 
+void KernelsPage::connectControls(QPushButton* copy, QPushButton* exportButton) {
     connect(runBox_, &QComboBox::activated, this, [this]() {
         if (currentRunId(runBox_) == wanted_)
             return;

@@ -7,9 +7,12 @@
 #include "WorkbenchPage.h"
 
 class QComboBox;
-class QLineEdit;
-class QTableView;
 class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSplitter;
+class QTableView;
+class QVBoxLayout;
 
 namespace cnp::wb {
 
@@ -45,6 +48,10 @@ protected:
     void keyPressEvent(QKeyEvent* e) override;
 
 private:
+    // The constructor's parts.
+    void buildControls(QVBoxLayout* layout, QPushButton*& copy, QPushButton*& exportButton);
+    QSplitter* buildTables();
+    void connectControls(QPushButton* copy, QPushButton* exportButton);
     void loadStats();
     void loadOccurrences();
     void updateShownCount();
