@@ -696,28 +696,14 @@ void AblationPage::drawBreakdown() {
     c->replot();
 }
 
-void AblationPage::drawAttribution() {
-    ChartView* c = attributionChart_;
-    c->clearChart();
-    c->setTitle(tr("Where each step's time changed (vs previous configuration)"));
+// One stacked bar per category and step between configurations; returns the stacks' {lowest, highest}
+// value in the scale's unit.
+std::pair<double, double> AblationPage::addAttributionBars(ChartView* c, const TimeScale& scale,
+                                                           const QStringList& fullLabels) {
     const auto& configs = result_.configs;
-    double maxAbs = 0;
-    for (const auto& k : configs)
-        if (k.attributionVsPreviousNs)
-            for (const auto& [cat, v] : *k.attributionVsPreviousNs)
-                maxAbs = std::max<double>(maxAbs, std::fabs(double(v)));
-    const TimeScale scale = UnitFormat::scaleFor(maxAbs);
-    QStringList labels, fullLabels;
-    for (size_t i = 1; i < configs.size(); ++i) {
-        const QString prev = QString::fromStdString(configs[i - 1].config);
-        const QString cur = QString::fromStdString(configs[i].config);
-        labels << stepLabel(prev, cur);
-        fullLabels << prev + QStringLiteral(" → ") + cur;
-    }
     // One QCPBars per category in the analysis' category order; positive and negative parts stack
     // separately (QCPBars stacks by sign), so gains go down and losses go up.
     QCPBars* below = nullptr;
-    double posTop = 0, negBottom = 0;
     std::vector<double> posSum(configs.size(), 0), negSum(configs.size(), 0);
     for (const std::string& cat : result_.categories) {
         bool any = false;
@@ -750,10 +736,16 @@ void AblationPage::drawAttribution() {
             b->moveAbove(below);
         below = b;
     }
+    std::pair<double, double> range{0, 0};
     for (size_t i = 1; i < configs.size(); ++i) {
-        posTop = std::max(posTop, posSum[i]);
-        negBottom = std::min(negBottom, negSum[i]);
+        range.first = std::min(range.first, negSum[i]);
+        range.second = std::max(range.second, posSum[i]);
     }
+    return range;
+}
+
+void AblationPage::addAttributionTotals(ChartView* c, const TimeScale& scale, const QStringList& fullLabels) {
+    const auto& configs = result_.configs;
     // The total delta of the mean step as a marker with its value.
     QCPGraph* total = c->addGraph();
     total->setName(tr("total Δ mean step"));
@@ -777,6 +769,28 @@ void AblationPage::drawAttribution() {
         text->setFont(ChartView::tickFont());
     }
     ChartView::setPointTooltips(total, totalTips);
+}
+
+void AblationPage::drawAttribution() {
+    ChartView* c = attributionChart_;
+    c->clearChart();
+    c->setTitle(tr("Where each step's time changed (vs previous configuration)"));
+    const auto& configs = result_.configs;
+    double maxAbs = 0;
+    for (const auto& k : configs)
+        if (k.attributionVsPreviousNs)
+            for (const auto& [cat, v] : *k.attributionVsPreviousNs)
+                maxAbs = std::max<double>(maxAbs, std::fabs(double(v)));
+    const TimeScale scale = UnitFormat::scaleFor(maxAbs);
+    QStringList labels, fullLabels;
+    for (size_t i = 1; i < configs.size(); ++i) {
+        const QString prev = QString::fromStdString(configs[i - 1].config);
+        const QString cur = QString::fromStdString(configs[i].config);
+        labels << stepLabel(prev, cur);
+        fullLabels << prev + QStringLiteral(" → ") + cur;
+    }
+    const auto [negBottom, posTop] = addAttributionBars(c, scale, fullLabels);
+    addAttributionTotals(c, scale, fullLabels);
     if (labels.isEmpty()) {
         c->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
         auto* t = new QCPItemText(c);

@@ -33,6 +33,7 @@ namespace cnp::wb {
 class AblationTableModel;
 class MfuInputsBar;
 class ChartView;
+struct TimeScale;
 
 class AblationPage : public WorkbenchPage {
     Q_OBJECT
@@ -89,6 +90,9 @@ private:
     void addGainLabel(ChartView* c, int i, double y, const std::optional<RatioWithCi>& gain) const;
     void drawBreakdown();
     void drawAttribution();
+    std::pair<double, double> addAttributionBars(ChartView* c, const TimeScale& scale,
+                                                 const QStringList& fullLabels);
+    void addAttributionTotals(ChartView* c, const TimeScale& scale, const QStringList& fullLabels);
     QColor configColor(const std::string& config) const;
     // Asks for Compare of configuration `configIndex` (in result_ order) against the one before it.
     void compareWithPrevious(int configIndex);
