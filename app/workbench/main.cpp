@@ -10,24 +10,14 @@
 #include "WorkspaceSession.h"
 
 #include <QApplication>
-#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QTextStream>
-#include <QTimer>
 
 #include <cstdio>
 
 using namespace cnp::wb;
 
 // Waits (processing events) until the page has drawn its content, or `timeoutMs` passed.
-static bool waitUntilReady(WorkbenchPage* page, int timeoutMs) {
-    QElapsedTimer t;
-    t.start();
-    while (!page->isContentReady() && t.elapsed() < timeoutMs)
-        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 20);
-    return page->isContentReady();
-}
-
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("CNP"));
@@ -93,7 +83,7 @@ int main(int argc, char** argv) {
         return app.exec();
 
     WorkbenchPage* page = window.page(window.currentPage());
-    if (!waitUntilReady(page, 60000))
+    if (!page->waitUntilReady(60000))
         std::fprintf(stderr, "cnp-workbench: warning: page did not report ready within 60 s\n");
     // Let pending layouts/replots settle before grabbing.
     for (int i = 0; i < 5; ++i)

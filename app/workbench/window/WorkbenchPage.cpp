@@ -3,6 +3,8 @@
 #include "WorkspaceSession.h"
 
 #include <QEvent>
+#include <QEventLoop>
+#include <QTimer>
 
 namespace cnp::wb {
 
@@ -14,6 +16,16 @@ WorkbenchPage::WorkbenchPage(WorkspaceSession* session, QWidget* parent)
 void WorkbenchPage::markReady() {
     ready_ = true;
     emit contentReady();
+}
+
+bool WorkbenchPage::waitUntilReady(int timeoutMs) {
+    if (ready_)
+        return true;
+    QEventLoop loop;
+    connect(this, &WorkbenchPage::contentReady, &loop, &QEventLoop::quit);
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    loop.exec();
+    return ready_;
 }
 
 void WorkbenchPage::markStale() {

@@ -17,6 +17,9 @@ public:
     explicit WorkbenchPage(WorkspaceSession* session, QWidget* parent = nullptr);
     WorkspaceSession* session() const { return session_; }
     bool isContentReady() const { return ready_; }
+    // Runs the event loop until the page is ready or `timeoutMs` have passed; true when it is ready. The
+    // thread sleeps between events (a nested QEventLoop quit by contentReady() or a timer), never polls.
+    bool waitUntilReady(int timeoutMs);
     // The run selected in the workspace dock (pages that show one run follow it); RunId() when a
     // configuration or nothing is selected.
     virtual void setSelectedRun(RunId runId) { Q_UNUSED(runId); }
