@@ -196,14 +196,6 @@ void KernelsPage::refresh() {
     loadStats();
 }
 
-void KernelsPage::setRank(int rank) {
-    const int i = rankBox_->findData(rank);
-    if (i >= 0) {
-        rankBox_->setCurrentIndex(i);
-        loadStats();
-    }
-}
-
 void KernelsPage::setCategoryFilter(const QString& category) {
     const int i = categoryBox_->findData(category);
     categoryBox_->setCurrentIndex(std::max(0, i));

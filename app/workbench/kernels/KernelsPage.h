@@ -35,7 +35,6 @@ public:
     // Writes the rows passing the filters as CSV (export/KernelStatsCsv: the layout of `cnp export`
     // --format csv), of the rank shown; false on failure.
     bool exportCsv(const QString& path) const;
-    void setRank(int rank); // -1 = all ranks
     void setCategoryFilter(const QString& category);
     void setNameFilter(const QString& regex);
     void selectKernel(const QString& name);
