@@ -158,6 +158,16 @@ void perform(TimelineView& v, Gesture g) {
     }
 }
 
+// `v` at 1000x300 on screen (exposed), showing `m`; false when the window was never exposed.
+bool showModel(TimelineView& v, std::shared_ptr<const TimelineModel> m) {
+    v.resize(1000, 300);
+    v.show();
+    if (!QTest::qWaitForWindowExposed(&v))
+        return false;
+    v.setModel(std::move(m));
+    return true;
+}
+
 } // namespace
 
 class TestTimelineView : public QObject {
@@ -182,10 +192,7 @@ private slots:
         QFETCH(int, gesture);
         QFETCH(bool, towardsEnd);
         TimelineView v;
-        v.resize(1000, 300);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
-        v.setModel(syntheticRun());
+        QVERIFY(showModel(v, syntheticRun()));
         v.zoomTo(50'000'000, 60'000'000);
         QVERIFY(v.axis().span() < 20'000'000);
         for (int i = 0; i < 60; ++i)
@@ -209,10 +216,7 @@ private slots:
     // Zoomed out as far as it goes, a drag moves nothing: the whole run is in view and stays there.
     void wholeRunDoesNotPan() {
         TimelineView v;
-        v.resize(1000, 300);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
-        v.setModel(syntheticRun());
+        QVERIFY(showModel(v, syntheticRun()));
         const TimeAxis fit = v.axis();
         QCOMPARE(fit.start(), kRunStart - kMargin);
         QCOMPARE(fit.end(), kRunEnd + kMargin);
@@ -227,10 +231,7 @@ private slots:
     // outside the run ("-396 ms → 5.19 s" in the Xvfb drive).
     void rangeStaysInTheRun() {
         TimelineView v;
-        v.resize(1000, 300);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
-        v.setModel(syntheticRun());
+        QVERIFY(showModel(v, syntheticRun()));
         const QRect area = v.rowsArea();
         const int y = area.top() + 30;
         auto xAt = [&](Ns t) { return v.labelWidth() + int(std::lround(v.axis().x(t))); };
@@ -309,10 +310,7 @@ private slots:
         constexpr Ns kEach = 10'000'000;
         const auto m = kernelRun(0, kKernels * kEach, kEach, kEach); // each ends where the next starts
         TimelineView v;
-        v.resize(1000, 300);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
-        v.setModel(m);
+        QVERIFY(showModel(v, m));
         const QImage img = v.grab().toImage().convertToFormat(QImage::Format_RGB32);
         const qreal dpr = img.devicePixelRatio();
         const QRect area = v.rowsArea();
@@ -341,10 +339,7 @@ private slots:
     // scroll renders only the rows coming into view; a zoom renders every row in view again.
     void rowPicturesAreReused() {
         TimelineView v;
-        v.resize(1000, 300);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
-        v.setModel(manyRows(60));
+        QVERIFY(showModel(v, manyRows(60)));
         int prims = 0;
         paintOffscreen(v, &prims);
         QVERIFY(prims > 0);
@@ -394,10 +389,7 @@ private slots:
     // zoom to an event, Alt+Right and the forward button go there again.
     void backAndForwardInTheView() {
         TimelineView v;
-        v.resize(1000, 300);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
-        v.setModel(syntheticRun());
+        QVERIFY(showModel(v, syntheticRun()));
         const TimeAxis fit = v.axis();
         QVERIFY(!v.navigator()->canGoBack());
         v.zoomTo(50'000'000, 60'000'000);
