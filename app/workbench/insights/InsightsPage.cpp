@@ -59,12 +59,7 @@ void InsightsPage::setSelectedRun(RunId runId) {
 }
 
 void InsightsPage::refresh() {
-    QSignalBlocker b(runBox_);
-    runBox_->clear();
-    for (const auto& r : session()->runs())
-        addRunItem(runBox_, r);
-    if (!selectRunItem(runBox_, wanted_))
-        runBox_->setCurrentIndex(0);
+    listRuns(runBox_, session()->runs(), wanted_);
     load();
 }
 

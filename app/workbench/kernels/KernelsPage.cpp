@@ -187,12 +187,7 @@ void KernelsPage::updateShownCount() {
 }
 
 void KernelsPage::refresh() {
-    QSignalBlocker b(runBox_);
-    runBox_->clear();
-    for (const auto& r : session()->runs())
-        addRunItem(runBox_, r);
-    if (!selectRunItem(runBox_, wanted_))
-        runBox_->setCurrentIndex(0);
+    listRuns(runBox_, session()->runs(), wanted_);
     loadStats();
 }
 

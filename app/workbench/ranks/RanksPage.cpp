@@ -20,6 +20,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace cnp::wb {
 namespace {
 
@@ -120,17 +122,10 @@ void RanksPage::setSelectedRun(RunId runId) {
 }
 
 void RanksPage::refresh() {
-    QSignalBlocker b(runBox_);
-    runBox_->clear();
     // Multi-rank runs first: the page is for clusters, single-rank runs still show one row.
-    for (const auto& r : session()->runs())
-        if (r.rankCount > 1)
-            addRunItem(runBox_, r);
-    for (const auto& r : session()->runs())
-        if (r.rankCount <= 1)
-            addRunItem(runBox_, r);
-    if (!selectRunItem(runBox_, wanted_))
-        runBox_->setCurrentIndex(0);
+    std::vector<RunRecord> runs = session()->runs();
+    std::stable_partition(runs.begin(), runs.end(), [](const RunRecord& r) { return r.rankCount > 1; });
+    listRuns(runBox_, runs, wanted_);
     load();
 }
 

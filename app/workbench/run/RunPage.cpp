@@ -82,13 +82,7 @@ void RunPage::setSelectedRun(RunId runId) {
 
 void RunPage::refresh() {
     const RunId keep = wanted_ == RunId() ? currentRunId(runBox_) : wanted_;
-    QSignalBlocker block(runBox_);
-    runBox_->clear();
-    for (const auto& r : session()->runs())
-        addRunItem(runBox_, r);
-    if (!selectRunItem(runBox_, keep))
-        runBox_->setCurrentIndex(0);
-    block.unblock();
+    listRuns(runBox_, session()->runs(), keep);
     showRun(currentRunId(runBox_));
     markReady();
 }

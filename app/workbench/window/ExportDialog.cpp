@@ -19,9 +19,7 @@ ExportDialog::ExportDialog(const std::vector<RunRecord>& runs, RunId currentRun,
     setWindowTitle(tr("Export Run Trace"));
     auto* form = new QFormLayout(this);
     run_->setObjectName(QStringLiteral("exportRun"));
-    for (const RunRecord& r : runs)
-        addRunItem(run_, r);
-    selectRunItem(run_, currentRun);
+    listRuns(run_, runs, currentRun);
     form->addRow(tr("Run:"), run_);
     format_->addItem(tr("Perfetto / Chrome trace (JSON, .gz compresses)"), int(Format::Perfetto));
     format_->addItem(tr("CSV tables (a folder)"), int(Format::Csv));

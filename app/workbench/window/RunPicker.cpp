@@ -1,11 +1,21 @@
 #include "RunPicker.h"
 
 #include <QComboBox>
+#include <QSignalBlocker>
 
 namespace cnp::wb {
 
 void addRunItem(QComboBox* box, const RunRecord& run) {
     box->addItem(QString::fromStdString(run.info.name), QVariant::fromValue<qlonglong>(run.id.value()));
+}
+
+void listRuns(QComboBox* box, const std::vector<RunRecord>& runs, RunId wanted) {
+    const QSignalBlocker block(box);
+    box->clear();
+    for (const RunRecord& r : runs)
+        addRunItem(box, r);
+    if (!selectRunItem(box, wanted))
+        box->setCurrentIndex(0);
 }
 
 RunId runIdAt(const QComboBox* box, int index) {

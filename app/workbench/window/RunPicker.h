@@ -12,6 +12,9 @@ namespace cnp::wb {
 
 // Appends `run` to `box`: its name as the text, its id as the data.
 void addRunItem(QComboBox* box, const RunRecord& run);
+// Replaces the items of `box` by `runs`, in their order, and selects `wanted`, else the first; the box
+// emits no signal meanwhile.
+void listRuns(QComboBox* box, const std::vector<RunRecord>& runs, RunId wanted);
 // The id of item `index` of `box`; RunId() when out of range.
 RunId runIdAt(const QComboBox* box, int index);
 // The id of the current item of `box`; RunId() when the box is empty.
