@@ -135,17 +135,10 @@ void ComparePage::refresh() {
 
 void ComparePage::fillRunBoxes() {
     const RunId keepA = currentRunId(runA_), keepB = currentRunId(runB_);
-    QSignalBlocker ba(runA_), bb(runB_);
-    runA_->clear();
-    runB_->clear();
-    for (const auto& r : session()->runs()) {
-        addRunItem(runA_, r);
-        addRunItem(runB_, r);
-    }
-    if (session()->findRun(keepA) && session()->findRun(keepB)) {
-        selectRunItem(runA_, keepA);
-        selectRunItem(runB_, keepB);
-    } else {
+    const QSignalBlocker ba(runA_), bb(runB_);
+    listRuns(runA_, session()->runs(), keepA);
+    listRuns(runB_, session()->runs(), keepB);
+    if (!session()->findRun(keepA) || !session()->findRun(keepB)) {
         // Defaults: the first run of each of the last two configurations in plan order.
         const QStringList configs = session()->configurations();
         const int runs = runA_->count();
