@@ -69,6 +69,7 @@ struct RankSummary {
     OrphanStats orphans;
     std::int64_t deviceSyncCount = 0, streamSyncCount = 0; // inside steps
     Ns deviceSyncNs = 0, streamSyncNs = 0;
+    Ns launchBoundIdleNs = 0; // the rank's launch-bound idle gaps (>= 10 us), inside steps or not
 };
 
 struct StepSummary {
@@ -78,6 +79,7 @@ struct StepSummary {
     BreakdownNs breakdown;
     ExclusiveNs exclusive;
     std::int64_t deviceSyncCount = 0;
+    Ns launchBoundIdleNs = 0; // the step's launch-bound idle gaps (>= 10 us)
     bool hasGpu() const { return gpuStart >= 0; }
     Ns length() const { return hasGpu() ? gpuEnd - gpuStart : 0; }
 };

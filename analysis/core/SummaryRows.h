@@ -10,8 +10,9 @@
 namespace cnp {
 
 // summary_rank: per (run, rank). The window columns are NULL for a rank without GPU work; the columns
-// from graph_launch_count on were added after the table's first release and read NULL (0 / nullopt)
-// until a workspace's summaries are rebuilt.
+// from graph_launch_count to launched_communication_total_ns were added after the table's first release
+// and read NULL (0 / nullopt) until a workspace's summaries are rebuilt. launch_bound_idle_ns (schema v4)
+// is filled by the v3 -> v4 migration from the stored gaps.
 struct SummaryRankRow {
     std::int32_t rank = 0;
     std::int64_t kernelCount = 0, memcpyCount = 0, memsetCount = 0, runtimeCount = 0, driverCount = 0,
@@ -33,6 +34,7 @@ struct SummaryRankRow {
     std::optional<std::int64_t> launchedWindowStartNs, launchedWindowEndNs;
     std::int64_t launchedComputeNs = 0, launchedCommunicationNs = 0, launchedOverlapNs = 0,
                  launchedMemoryNs = 0, launchedIdleNs = 0, launchedCommunicationTotalNs = 0;
+    std::int64_t launchBoundIdleNs = 0; // sum of the rank's stored launch-bound gaps, every step and none
 };
 
 // summary_step: per (run, rank, step).
@@ -43,6 +45,7 @@ struct SummaryStepRow {
     std::int64_t computeNs = 0, communicationNs = 0, overlapNs = 0, memoryNs = 0, idleNs = 0,
                  communicationTotalNs = 0;
     std::int64_t deviceSyncCount = 0;
+    std::int64_t launchBoundIdleNs = 0; // sum of the step's stored launch-bound gaps (schema v4)
 };
 
 // summary_exclusive: per (run, rank, step or -1 = the whole window, category).

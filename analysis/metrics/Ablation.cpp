@@ -25,15 +25,6 @@ std::int64_t floorDiv(std::int64_t a, std::int64_t b) {
     return q;
 }
 
-// Launch-bound idle per (rank, step index) from every stored gap (>= 10 µs); step -1 = outside steps.
-std::map<std::pair<std::int32_t, std::int32_t>, Ns> launchBoundIdle(const std::vector<IdleGap>& gaps) {
-    std::map<std::pair<std::int32_t, std::int32_t>, Ns> out;
-    for (const auto& g : gaps)
-        if (g.cpuState == "launch-bound")
-            out[{g.rank, g.stepIndex}] += g.length();
-    return out;
-}
-
 } // namespace
 
 AblationRunSamples ablationSamplesOf(const RunSnapshot& run) {
@@ -42,14 +33,11 @@ AblationRunSamples ablationSamplesOf(const RunSnapshot& run) {
         out.cpuRanges += r.counts.cpuRange;
         out.windowNs += r.window ? r.window->length() : 0;
     }
-    const auto lb = launchBoundIdle(run.gaps);
     const auto multi = aggregateSteps(run.steps);
     if (!multi.empty()) {
-        for (const auto& m : multi) {
-            auto it = lb.find({m.slowestRank, m.index});
+        for (const auto& m : multi)
             out.steps.push_back(
-                {m.stepTimeNs, it == lb.end() ? 0 : it->second, m.slowest->breakdown, m.slowest->exclusive});
-        }
+                {m.stepTimeNs, m.slowest->launchBoundIdleNs, m.slowest->breakdown, m.slowest->exclusive});
         return out;
     }
     // No step markers: the whole trace is one window (the longest over ranks).
@@ -58,13 +46,9 @@ AblationRunSamples ablationSamplesOf(const RunSnapshot& run) {
     for (const auto& r : run.ranks)
         if (r.window && (!best || r.window->length() > best->window->length()))
             best = &r;
-    if (best) {
-        Ns launchBound = 0;
-        for (const auto& [key, ns] : lb)
-            if (key.first == best->rank)
-                launchBound += ns;
-        out.steps.push_back({best->window->length(), launchBound, best->breakdown, best->exclusive});
-    }
+    if (best)
+        out.steps.push_back(
+            {best->window->length(), best->launchBoundIdleNs, best->breakdown, best->exclusive});
     return out;
 }
 

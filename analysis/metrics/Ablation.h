@@ -138,7 +138,8 @@ struct AblationRunSamples {
     Ns windowNs = 0;            // sum over ranks of the whole-trace GPU window
 };
 
-// From a snapshot with ranks, steps and gaps. O(ranks + steps log steps + gaps log gaps).
+// From a snapshot with ranks and steps (their launch-bound idle precomputed at ingest).
+// O(ranks + steps log steps).
 AblationRunSamples ablationSamplesOf(const RunSnapshot& run);
 
 // One run as the ablation sees it: its record, its attributes (log.* figures) and its samples (empty for

@@ -56,13 +56,15 @@ bool isDataLoading(std::string_view n) {
 
 // What the CPU was doing during an idle gap (docs/metrics.md, "Insights", idle-gaps). `nextLaunch`: start
 // of the launch call of the kernel that ended the gap, -1 unknown.
+constexpr std::string_view kLaunchBound = "launch-bound";
+
 const char* cpuStateOf(Interval gap, Ns dataNs, Ns syncNs, Ns nextLaunch) {
     if (dataNs * 2 >= gap.length())
         return "waiting-on-data";
     if (syncNs * 2 >= gap.length())
         return "synchronising";
     if (nextLaunch >= gap.start)
-        return "launch-bound";
+        return kLaunchBound.data();
     if (nextLaunch >= 0)
         return "gpu-dependency";
     return "unknown";
@@ -150,6 +152,22 @@ private:
         std::int64_t pageable = 0, sync = 0;
         Ns pageableNs = 0, syncNs = 0;
     };
+    // The rank's stored launch-bound gaps summed: over the whole window and per step index (-1 = none).
+    struct LaunchBoundIdle {
+        Ns whole = 0;
+        std::map<std::int32_t, Ns> perStep;
+        explicit LaunchBoundIdle(const std::vector<SummaryGapRow>& gaps) {
+            for (const auto& g : gaps)
+                if (g.cpuState == kLaunchBound) {
+                    whole += g.endNs - g.startNs;
+                    perStep[g.stepIndex] += g.endNs - g.startNs;
+                }
+        }
+        Ns ofStep(std::int32_t index) const {
+            const auto it = perStep.find(index);
+            return it == perStep.end() ? 0 : it->second;
+        }
+    };
     // Device-wide and CPU-blocking stream synchronisations starting inside a step (anywhere without steps).
     struct SyncCounts {
         std::int64_t device = 0, stream = 0;
@@ -166,15 +184,16 @@ private:
     CopyFlavours copyFlavours(const RankEvents& ev) const;
     SyncCounts syncCounts(const RankEvents& ev, const std::vector<const StepRange*>& steps);
     void writeRankRow(std::int32_t rank, const RankEvents& ev, const Interval& whole,
-                      const WindowBreakdown& wb, const SyncCounts& syncs, bool hasGpu); // summary_rank
-    void writeExclusive(std::int32_t rank, int stepIndex, const WindowBreakdown& b);    // summary_exclusive
+                      const WindowBreakdown& wb, const SyncCounts& syncs, bool hasGpu,
+                      const LaunchBoundIdle& launchBound);                           // summary_rank
+    void writeExclusive(std::int32_t rank, int stepIndex, const WindowBreakdown& b); // summary_exclusive
     void writeSteps(std::int32_t rank, const RankTimeline& timeline,
-                    const std::vector<const StepRange*>& steps,
-                    const SyncCounts& syncs); // summary_step, with each GPU step's summary_exclusive rows
+                    const std::vector<const StepRange*>& steps, const SyncCounts& syncs,
+                    const LaunchBoundIdle& launchBound); // summary_step, with each GPU step's exclusive rows
     void writeBlockingSyncs(std::int32_t rank, const RankEvents& ev,
                             const std::vector<const StepRange*>& steps);
-    void writeGaps(std::int32_t rank, const RankEvents& ev, const RankTimeline& timeline,
-                   const std::vector<const StepRange*>& steps);
+    std::vector<SummaryGapRow> gapRows(std::int32_t rank, const RankEvents& ev, const RankTimeline& timeline,
+                                       const std::vector<const StepRange*>& steps);
     void writeKernelStats();
     // Indexed by string id: true for the categories of the range rules. O(strings x range rules).
     std::vector<bool> rangeCategoryIds() const {
@@ -263,12 +282,15 @@ void SummaryWriter::writeRank(std::int32_t rank) {
     const Interval whole = timeline.span();
     const WindowBreakdown wb = timeline.breakdown(whole);
     const bool hasGpu = whole.length() > 0 || !ev.acts.empty();
-    writeRankRow(rank, ev, whole, wb, syncs, hasGpu);
+    const std::vector<SummaryGapRow> gaps =
+        hasGpu ? gapRows(rank, ev, timeline, steps) : std::vector<SummaryGapRow>{};
+    const LaunchBoundIdle launchBound(gaps);
+    writeRankRow(rank, ev, whole, wb, syncs, hasGpu, launchBound);
     writeExclusive(rank, -1, wb);
-    writeSteps(rank, timeline, steps, syncs);
+    writeSteps(rank, timeline, steps, syncs, launchBound);
     writeBlockingSyncs(rank, ev, steps);
-    if (hasGpu)
-        writeGaps(rank, ev, timeline, steps);
+    for (const auto& g : gaps)
+        out_.add(g);
 }
 
 std::vector<const StepRange*> SummaryWriter::stepsOf(std::int32_t rank) const {
@@ -333,7 +355,8 @@ SummaryWriter::SyncCounts SummaryWriter::syncCounts(const RankEvents& ev,
 // One summary_rank row: the whole window, the launch, copy and sync figures, and the window without
 // orphan GPU work (the whole window when there is none).
 void SummaryWriter::writeRankRow(std::int32_t rank, const RankEvents& ev, const Interval& whole,
-                                 const WindowBreakdown& wb, const SyncCounts& syncs, bool hasGpu) {
+                                 const WindowBreakdown& wb, const SyncCounts& syncs, bool hasGpu,
+                                 const LaunchBoundIdle& launchBound) {
     const LaunchSummary launch = launchSummary(ev);
     const OrphanSummary orphans = orphanSummary(ev);
     const CopyFlavours copies = copyFlavours(ev);
@@ -381,6 +404,7 @@ void SummaryWriter::writeRankRow(std::int32_t rank, const RankEvents& ev, const 
     r.graphKernelCount = launch.graphKernels;
     r.orphanCount = orphans.count;
     r.orphanNs = orphans.busyNs;
+    r.launchBoundIdleNs = launchBound.whole;
     auto setLaunched = [&r](bool present, const Interval& w, const WindowBreakdown& b) {
         if (present) {
             r.launchedWindowStartNs = w.start;
@@ -411,7 +435,8 @@ void SummaryWriter::writeExclusive(std::int32_t rank, int stepIndex, const Windo
 }
 
 void SummaryWriter::writeSteps(std::int32_t rank, const RankTimeline& timeline,
-                               const std::vector<const StepRange*>& steps, const SyncCounts& syncs) {
+                               const std::vector<const StepRange*>& steps, const SyncCounts& syncs,
+                               const LaunchBoundIdle& launchBound) {
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const auto* s = steps[i];
         const bool gpu = s->gpuStart >= 0;
@@ -431,6 +456,7 @@ void SummaryWriter::writeSteps(std::int32_t rank, const RankTimeline& timeline,
         row.idleNs = b.idle;
         row.communicationTotalNs = b.communicationTotal;
         row.deviceSyncCount = syncs.devicePerStep[i];
+        row.launchBoundIdleNs = launchBound.ofStep(s->index);
         out_.add(row);
         if (gpu)
             writeExclusive(rank, s->index, b);
@@ -580,8 +606,10 @@ void SummaryWriter::writeBlockingSyncs(std::int32_t rank, const RankEvents& ev,
 
 // Every idle gap >= kMinStoredGapNs of the rank's whole window, with what the CPU was doing meanwhile.
 // O(gaps log n + API calls inside gaps).
-void SummaryWriter::writeGaps(std::int32_t rank, const RankEvents& ev, const RankTimeline& timeline,
-                              const std::vector<const StepRange*>& steps) {
+std::vector<SummaryGapRow> SummaryWriter::gapRows(std::int32_t rank, const RankEvents& ev,
+                                                  const RankTimeline& timeline,
+                                                  const std::vector<const StepRange*>& steps) {
+    std::vector<SummaryGapRow> out;
     IntervalSet gaps = timeline.idleGaps(timeline.span());
     std::erase_if(gaps, [](const Interval& g) { return g.length() < kMinStoredGapNs; });
     std::vector<const StepRange*> gpuSteps; // steps with GPU work, by GPU start
@@ -630,8 +658,9 @@ void SummaryWriter::writeGaps(std::int32_t rank, const RankEvents& ev, const Ran
         row.syncNs = syncNs;
         row.dataWaitNs = dataNs;
         row.nextLaunchNs = nextLaunch; // row.nextName: nullopt (stored as id 0) when no kernel follows
-        out_.add(row);
+        out.push_back(std::move(row));
     }
+    return out;
 }
 
 void SummaryWriter::writeKernelStats() {

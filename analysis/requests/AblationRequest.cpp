@@ -18,7 +18,7 @@ AblationResult computeAblation(const Workspace& ws, const AblationOptions& optio
     in.categories = categoryOrderOf(CategoryRules::forSettings(in.settings));
     const auto compared = ablationConfigurations(in.settings, runs, options);
     RunSnapshotParts summaries;
-    summaries.ranks = summaries.steps = summaries.gaps = true;
+    summaries.ranks = summaries.steps = true;
     for (const auto& run : runs) {
         AblationRun r{run, ws.runAttributes(run.id), {}};
         const bool isCompared =

@@ -77,6 +77,7 @@ RankSummary rankSummaryOf(const SummaryRankRow& row) {
     r.deviceSyncNs = row.deviceSyncNs;
     r.streamSyncCount = row.streamSyncCount;
     r.streamSyncNs = row.streamSyncNs;
+    r.launchBoundIdleNs = row.launchBoundIdleNs;
     readLaterRankColumns(row, r);
     return r;
 }
@@ -127,6 +128,7 @@ std::vector<StepSummary> RunSummaryReader::steps(std::int32_t rank) const {
         s.breakdown = {row.computeNs, row.communicationNs, row.overlapNs,
                        row.memoryNs,  row.idleNs,          row.communicationTotalNs};
         s.deviceSyncCount = row.deviceSyncCount;
+        s.launchBoundIdleNs = row.launchBoundIdleNs;
         out.push_back(std::move(s));
     }
     // All exclusive rows of the run in one query, distributed to their steps.

@@ -1,5 +1,5 @@
 #pragma once
-// The workspace schema, version 3: every table is described once in store/Tables.h (the DDL is
+// The workspace schema, version 4: every table is described once in store/Tables.h (the DDL is
 // generated from it); docs/schema.md documents them and tst_schemadoc keeps the two in step.
 // Event tables have no secondary index. Their `id INTEGER PRIMARY KEY` is the clustering key, and
 // the invariant every writer keeps is: a run's rows of an event table are exactly the ids

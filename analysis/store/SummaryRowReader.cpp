@@ -59,7 +59,9 @@ std::vector<SummaryExclusiveRow> SummaryRowReader::stepExclusive(std::int32_t ra
 
 std::vector<SummaryStepRow> SummaryRowReader::steps(std::int32_t rank) const {
     const auto& t = schema::kSummaryStepRows;
-    Statement st(ws_.db(), "SELECT " + t.selectList("p.") +
+    const auto present = columnsOf(ws_, t.name);
+    Statement st(ws_.db(), "SELECT " +
+                               t.selectList("p.", [&](std::string_view c) { return present.count(c) > 0; }) +
                                " FROM summary_step p WHERE p.run_id = ? AND (? < 0 OR p.rank = ?) "
                                "ORDER BY p.rank, p.step_index");
     st.bind(1, runId_).bind(2, rank).bind(3, rank);

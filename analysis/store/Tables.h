@@ -1,11 +1,11 @@
 #pragma once
-// One description per stored table (schema version 3; docs/schema.md documents each and
+// One description per stored table (schema version 4; docs/schema.md documents each and
 // tests/analysis/tst_schemadoc.cpp checks the document against these). Everything that spells a table
 // out comes from here: the DDL (schema::createTablesSql, createSummaryTablesSql,
 // createTimelineOverviewSql), the bulk insert and loadRun of the row tables (Workspace), the summary
 // rows' INSERTs (RunSummaries) and their readers' column lists (RunSummaryReader).
-// Column order is table order: appending a column is a schema change (and a migration); the frozen v3
-// DDL in tests/data/schema_v3.sql must keep matching (tst_tableschema).
+// Column order is table order: appending a column is a schema change (and a migration); the frozen v4
+// DDL in tests/data/schema_v4.sql must keep matching (tst_tableschema).
 #include "core/SummaryRows.h"
 #include "core/TraceData.h"
 #include "store/RowTable.h"
@@ -205,7 +205,8 @@ inline constexpr auto kSummaryRankRows = [] {
         col<IntField<&E::launchedOverlapNs>>("launched_overlap_ns", I, O, NS),
         col<IntField<&E::launchedMemoryNs>>("launched_memory_ns", I, O, NS),
         col<IntField<&E::launchedIdleNs>>("launched_idle_ns", I, O, NS),
-        col<IntField<&E::launchedCommunicationTotalNs>>("launched_communication_total_ns", I, O, NS));
+        col<IntField<&E::launchedCommunicationTotalNs>>("launched_communication_total_ns", I, O, NS),
+        col<IntField<&E::launchBoundIdleNs>>("launch_bound_idle_ns", I, O, NS));
 }();
 
 inline constexpr auto kSummaryStepRows = [] {
@@ -225,7 +226,9 @@ inline constexpr auto kSummaryStepRows = [] {
         col<IntField<&E::overlapNs>>("overlap_ns", I, O, NS),
         col<IntField<&E::memoryNs>>("memory_ns", I, O, NS), col<IntField<&E::idleNs>>("idle_ns", I, O, NS),
         col<IntField<&E::communicationTotalNs>>("communication_total_ns", I, O, NS),
-        col<IntField<&E::deviceSyncCount>>("device_sync_count", I, O));
+        col<IntField<&E::deviceSyncCount>>("device_sync_count", I, O),
+        // Added in schema v4 (laterSummaryColumns):
+        col<IntField<&E::launchBoundIdleNs>>("launch_bound_idle_ns", I, O, NS));
 }();
 
 inline constexpr auto kSummaryExclusiveRows = [] {

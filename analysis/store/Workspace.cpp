@@ -9,6 +9,7 @@
 #include "store/QueryWatchdog.h"
 #include "store/Schema.h"
 #include "store/StringInterner.h"
+#include "store/SummaryTables.h"
 #include "store/Tables.h"
 #include "store/WorkspaceProbe.h"
 
@@ -284,6 +285,11 @@ void Workspace::migrate(int from) {
         migrateV1ToV2(db_);
     if (from < 3) // v2 -> v3 adds run_attributes (createTablesSql is idempotent); no existing row changes.
         execSql(db_, schema::createTablesSql());
+    if (from <
+        4) { // v3 -> v4: summary_step and summary_rank gain launch_bound_idle_ns, summed from the gaps.
+        addMissingSummaryColumns(db_);
+        fillLaunchBoundIdle(db_);
+    }
     setMeta("schema_version", std::to_string(kSchemaVersion));
     tx.commit();
 }

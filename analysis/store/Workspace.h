@@ -34,7 +34,7 @@ public:
 class Workspace {
 public:
     enum class Mode { ReadOnly, ReadWrite, CreateIfMissing };
-    static constexpr int kSchemaVersion = 3;
+    static constexpr int kSchemaVersion = 4;
     // The longest one SQLite call may compute without returning a row before it is interrupted.
     static constexpr std::chrono::milliseconds kQueryBudget{60000};
 

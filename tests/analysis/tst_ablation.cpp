@@ -192,8 +192,8 @@ private slots:
         }
     }
 
-    // A two-rank snapshot reduced to samples: step 0 lasts 120 (rank 1 is slowest, its launch-bound gap of
-    // 15 counts, rank 0's gap of 7 does not); step 1 lasts 90 (rank 0; its gap is waiting-on-data: 0).
+    // A two-rank snapshot reduced to samples: step 0 lasts 120 (rank 1 is slowest, its launch-bound idle
+    // of 15 counts, rank 0's 7 does not); step 1 lasts 90 (rank 0, with none).
     void samplesOfASnapshot() {
         RunSnapshot s;
         for (std::int32_t rank : {0, 1}) {
@@ -205,16 +205,9 @@ private slots:
         }
         s.steps = {stepOf(0, 0, 0, 100), stepOf(0, 1, 200, 290), stepOf(1, 0, 0, 120),
                    stepOf(1, 1, 200, 280)};
-        auto gap = [](std::int32_t rank, std::int32_t step, Ns len, const char* state) {
-            IdleGap g;
-            g.rank = rank;
-            g.stepIndex = step;
-            g.end = len;
-            g.cpuState = state;
-            return g;
-        };
-        s.gaps = {gap(1, 0, 15, "launch-bound"), gap(0, 0, 7, "launch-bound"),
-                  gap(0, 1, 5, "waiting-on-data")};
+        s.steps[0].launchBoundIdleNs = 7;
+        s.steps[2].launchBoundIdleNs = 15;
+        s.steps[3].launchBoundIdleNs = 4;
         const AblationRunSamples a = ablationSamplesOf(s);
         QVERIFY(!a.wholeTrace);
         QCOMPARE(a.steps.size(), std::size_t(2));
@@ -224,6 +217,24 @@ private slots:
         QCOMPARE(a.steps[1].launchBoundNs, Ns(0));
         QCOMPARE(a.cpuRanges, std::int64_t(6));
         QCOMPARE(a.windowNs, Ns(600));
+    }
+
+    // Without step markers the longest rank window is the one sample, with that rank's launch-bound idle.
+    void samplesOfAStepLessSnapshot() {
+        RunSnapshot s;
+        for (std::int32_t rank : {0, 1, 2}) {
+            RankSummary r;
+            r.rank = rank;
+            r.window = Interval{10, rank == 1 ? 510 : 300};
+            r.launchBoundIdleNs = 11 * (rank + 1);
+            s.ranks.push_back(r);
+        }
+        const AblationRunSamples a = ablationSamplesOf(s);
+        QVERIFY(a.wholeTrace);
+        QCOMPARE(a.steps.size(), std::size_t(1));
+        QCOMPARE(a.steps[0].time, Ns(500));
+        QCOMPARE(a.steps[0].launchBoundNs, Ns(22));
+        QCOMPARE(a.windowNs, Ns(290 + 500 + 290));
     }
 
     void workspaceMfuInputs() {

@@ -168,6 +168,54 @@ private slots:
             QCOMPARE(r.orphans.launchedWindow, r.window);
         }
     }
+    // Launch-bound idle precomputed per step and rank (what the ablation reads), by hand. Rank 0, two
+    // ProfilerStep ranges [0, 600) us and [600, 1200) us; a step's GPU window runs to the next step's GPU
+    // start (docs/metrics.md), so step 1 is [0, 700) and step 2 [700, 1010). Times in us:
+    //   a [0, 10)      launched at 0                  step 1
+    //   b [500, 510)   launched at 490 -> gap [10, 500) = 490, launch-bound, step 1
+    //   c [700, 710)   launched at 610 -> gap [510, 700) = 190, launch-bound, step 1
+    //   d [900, 910)   launched at 800 -> gap [710, 900) = 190, launch-bound, step 2
+    //   e [1000, 1010) launched at 850 -> gap [910, 1000) = 90, queued before it began: gpu-dependency
+    // Rank 1 has one launch-bound gap of 40 in its only step. Steps: rank 0 680 and 190; rank 1 40; ranks:
+    // 870 and 40.
+    void launchBoundIdlePerStep() {
+        constexpr Ns us = 1000;
+        SyntheticTrace s("launch-bound", "", 2);
+        s.range(0, 600 * us, "ProfilerStep#1").range(600 * us, 1200 * us, "ProfilerStep#2");
+        s.kernel(0, 10 * us, "a", 1, 0, 0).kernel(500 * us, 510 * us, "b", 2, 0, 490 * us);
+        s.kernel(700 * us, 710 * us, "c", 3, 0, 610 * us).kernel(900 * us, 910 * us, "d", 4, 0, 800 * us);
+        s.kernel(1000 * us, 1010 * us, "e", 5, 0, 850 * us);
+        s.range(0, 600 * us, "ProfilerStep#1", 1);
+        s.kernel(0, 10 * us, "a", 11, 1, 0).kernel(50 * us, 60 * us, "b", 12, 1, 45 * us);
+        const auto id = storeRun(*ws, s.t);
+        const RunSummaryReader r = summaryReaderOf(*ws, id);
+        const auto steps = r.steps();
+        QCOMPARE(steps.size(), std::size_t{3});
+        QCOMPARE(steps[0].launchBoundIdleNs, 680 * us);
+        QCOMPARE(steps[1].launchBoundIdleNs, 190 * us);
+        QCOMPARE(steps[2].rank, 1);
+        QCOMPARE(steps[2].launchBoundIdleNs, 40 * us);
+        const auto ranks = r.ranks();
+        QCOMPARE(ranks.at(0).launchBoundIdleNs, 870 * us);
+        QCOMPARE(ranks.at(1).launchBoundIdleNs, 40 * us);
+    }
+
+    // On the real trace the stored sums equal the stored launch-bound gaps summed per (rank, step).
+    void launchBoundIdleMatchesTheGaps() {
+        const RunSummaryReader r = summaryReaderOf(*ws, runId);
+        std::map<std::pair<std::int32_t, std::int32_t>, Ns> perStep;
+        std::map<std::int32_t, Ns> perRank;
+        for (const auto& g : r.idleGaps(0))
+            if (g.cpuState == "launch-bound") {
+                perStep[{g.rank, g.stepIndex}] += g.length();
+                perRank[g.rank] += g.length();
+            }
+        QVERIFY(!perRank.empty());
+        for (const auto& s : r.steps())
+            QCOMPARE(s.launchBoundIdleNs, (perStep[{s.rank, s.index}]));
+        for (const auto& k : r.ranks())
+            QCOMPARE(k.launchBoundIdleNs, perRank[k.rank]);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRunSummaries)

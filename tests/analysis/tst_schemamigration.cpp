@@ -1,15 +1,21 @@
 // Schema migration v1 -> v2 on a real v1 workspace (tests/data/workspace_v1.cnpdb.gz: written by the
 // v1 code from the HTA fixtures amd_trace, trace_filter (2 ranks), triton_example and cpu_only, then
-// VACUUMed). Expected values are read from the v1 file with plain SQL before the upgrade.
+// VACUUMed). Expected values are read from the v1 file with plain SQL before the upgrade. v3 -> v4 on a
+// workspace written now and taken back to v3 (its two new columns dropped): the migration sums the same
+// values from the stored gaps as ingest did.
 #include "TestPaths.h"
 #include "store/Schema.h"
+#include "store/SummaryTables.h"
+#include "store/Tables.h"
 #include "store/Workspace.h"
+#include "tst_analysis_synthetic.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <zlib.h>
 
+#include <array>
 #include <fstream>
 #include <map>
 
@@ -55,6 +61,17 @@ tableDigest(const std::string& file) {
     return out;
 }
 
+// (run, rank, step, launch_bound_idle_ns) of every summary_step row, then (run, rank, -2, ns) of every
+// summary_rank row.
+std::vector<std::array<std::int64_t, 4>> launchBoundColumns(sqlite3* db) {
+    std::vector<std::array<std::int64_t, 4>> out;
+    Statement st(db, "SELECT run_id, rank, step_index, launch_bound_idle_ns FROM summary_step UNION ALL "
+                     "SELECT run_id, rank, -2, launch_bound_idle_ns FROM summary_rank ORDER BY 1, 2, 3");
+    while (st.step())
+        out.push_back({st.i64(0), st.i64(1), st.i64(2), st.i64(3)});
+    return out;
+}
+
 } // namespace
 
 class TestSchemaMigration : public QObject {
@@ -76,7 +93,7 @@ private slots:
         QCOMPARE(before.at({"cpu_ranges", 4}).first, std::int64_t(15)); // cpu_only
 
         Workspace ws(file, readOnly ? Workspace::Mode::ReadOnly : Workspace::Mode::ReadWrite);
-        QCOMPARE(ws.schemaVersion(), 3);
+        QCOMPARE(ws.schemaVersion(), 4);
         QCOMPARE(ws.runs().size(), std::size_t(4));
         QCOMPARE(tableDigest(file), before);
         QCOMPARE(queryInt(ws.db(), "SELECT COUNT(*) FROM sqlite_master WHERE name LIKE '%_v1' OR name LIKE "
@@ -108,6 +125,38 @@ private slots:
                                [](const KernelEvent& a, const KernelEvent& b) {
                                    return a.rank != b.rank ? a.rank < b.rank : a.start < b.start;
                                }));
+    }
+
+    void upgradesV3() {
+        const std::string file = dir_.filePath("v3.cnpdb").toStdString();
+        std::vector<std::array<std::int64_t, 4>> written;
+        {
+            Workspace ws(file, Workspace::Mode::CreateIfMissing);
+            IngestRequest req;
+            req.inputs = {(testpaths::dataDir() + "/hta/trace_filter").toStdString()};
+            req.runName = "real";
+            ingest(ws, req);
+            // One rank, two steps [0, 700) and [700, 910) us; launch-bound gaps of 490 + 190 us (step 1) and
+            // 190 us (step 2), by hand (as tst_runsummaries::launchBoundIdlePerStep).
+            testing::SyntheticTrace s("synthetic");
+            s.range(0, 600'000, "ProfilerStep#1").range(600'000, 1'200'000, "ProfilerStep#2");
+            s.kernel(0, 10'000, "a", 1, 0, 0).kernel(500'000, 510'000, "b", 2, 0, 490'000);
+            s.kernel(700'000, 710'000, "c", 3, 0, 610'000).kernel(900'000, 910'000, "d", 4, 0, 800'000);
+            testing::storeRun(ws, s.t);
+            written = launchBoundColumns(ws.db());
+            execSql(ws.db(), "ALTER TABLE summary_step DROP COLUMN launch_bound_idle_ns;"
+                             "ALTER TABLE summary_rank DROP COLUMN launch_bound_idle_ns;"
+                             "UPDATE meta SET value = '3' WHERE key = 'schema_version'");
+        }
+        QCOMPARE(written.size(), std::size_t(4 + 2 + 2 + 1)); // real: 4 steps, 2 ranks; synthetic: 2, 1
+        QCOMPARE(written[6], (std::array<std::int64_t, 4>{2, 0, -2, 870'000}));
+        QCOMPARE(written[7], (std::array<std::int64_t, 4>{2, 0, 1, 680'000}));
+        QCOMPARE(written[8], (std::array<std::int64_t, 4>{2, 0, 2, 190'000}));
+        Workspace ws(file, Workspace::Mode::ReadOnly); // upgrades on a connection of its own
+        QCOMPARE(ws.schemaVersion(), 4);
+        QCOMPARE(columnsOf(ws, "summary_step").size(), schema::kSummaryStep.columns.size());
+        QCOMPARE(columnsOf(ws, "summary_rank").size(), schema::kSummaryRank.columns.size());
+        QCOMPARE(launchBoundColumns(ws.db()), written);
     }
 };
 

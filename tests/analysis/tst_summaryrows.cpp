@@ -105,6 +105,7 @@ SummaryRankRow distinctRankRow(Counter& c) {
     r.launchedWindowStartNs = c.next(), r.launchedWindowEndNs = c.next();
     r.launchedComputeNs = c.next(), r.launchedCommunicationNs = c.next(), r.launchedOverlapNs = c.next();
     r.launchedMemoryNs = c.next(), r.launchedIdleNs = c.next(), r.launchedCommunicationTotalNs = c.next();
+    r.launchBoundIdleNs = c.next();
     return r;
 }
 
@@ -160,7 +161,8 @@ std::vector<Expect> rankColumns(const SummaryRankRow& r) {
             {"launched_overlap_ns", r.launchedOverlapNs},
             {"launched_memory_ns", r.launchedMemoryNs},
             {"launched_idle_ns", r.launchedIdleNs},
-            {"launched_communication_total_ns", r.launchedCommunicationTotalNs}};
+            {"launched_communication_total_ns", r.launchedCommunicationTotalNs},
+            {"launch_bound_idle_ns", r.launchBoundIdleNs}};
 }
 
 // Member by member: what SummaryRowReader read equals what was written.
@@ -218,7 +220,7 @@ private slots:
         r.name = c.text(), r.cpuStartNs = c.next(), r.cpuEndNs = c.next(), r.gpuStartNs = c.next();
         r.gpuEndNs = c.next(), r.computeNs = c.next(), r.communicationNs = c.next(), r.overlapNs = c.next();
         r.memoryNs = c.next(), r.idleNs = c.next(), r.communicationTotalNs = c.next();
-        r.deviceSyncCount = c.next();
+        r.deviceSyncCount = c.next(), r.launchBoundIdleNs = c.next();
         SummaryRowBuffers rows;
         rows.add(r);
         write(*ws, rows);
@@ -236,7 +238,8 @@ private slots:
                       {"memory_ns", r.memoryNs},
                       {"idle_ns", r.idleNs},
                       {"communication_total_ns", r.communicationTotalNs},
-                      {"device_sync_count", r.deviceSyncCount}});
+                      {"device_sync_count", r.deviceSyncCount},
+                      {"launch_bound_idle_ns", r.launchBoundIdleNs}});
         const auto back = SummaryRowReader(*ws, kRun).steps(-1);
         QCOMPARE(back.size(), std::size_t{1});
         const SummaryStepRow& b = back[0];
@@ -254,6 +257,7 @@ private slots:
         QCOMPARE(b.idleNs, r.idleNs);
         QCOMPARE(b.communicationTotalNs, r.communicationTotalNs);
         QCOMPARE(b.deviceSyncCount, r.deviceSyncCount);
+        QCOMPARE(b.launchBoundIdleNs, r.launchBoundIdleNs);
     }
 
     void exclusiveRowRoundTripsEveryColumn() {

@@ -1,6 +1,6 @@
-// The table descriptions (store/Tables.h) generate the schema v3 as released: the DDL they generate
+// The table descriptions (store/Tables.h) generate the schema v4 as released: the DDL they generate
 // creates the same tables, columns (name, type, NOT NULL, default, primary key, order) and indexes as the
-// frozen hand-written DDL in tests/data/schema_v3.sql, compared through SQLite's own pragmas. The SQL
+// frozen hand-written DDL in tests/data/schema_v4.sql, compared through SQLite's own pragmas. The SQL
 // text generators are checked against statements written out by hand.
 #include "TestPaths.h"
 #include "core/EventKind.h"
@@ -31,7 +31,7 @@ struct Db {
 };
 
 std::string frozenSql() {
-    std::ifstream in((testpaths::dataDir() + "/schema_v3.sql").toStdString());
+    std::ifstream in((testpaths::dataDir() + "/schema_v4.sql").toStdString());
     std::stringstream ss;
     ss << in.rdbuf();
     return ss.str();
@@ -182,7 +182,7 @@ private slots:
                  QString("rank, correlation, cpu_ns, tid, gpu_ns, stream"));
         QCOMPARE(schema::kKernels.kValueColumns, 17);
         QCOMPARE(schema::kRanks.kValueColumns, 9);
-        QCOMPARE(schema::laterSummaryRankColumns().size(), std::size_t(12));
+        QCOMPARE(schema::laterSummaryRankColumns().size(), std::size_t(13));
         QCOMPARE(QString::fromUtf8(schema::laterSummaryRankColumns().front().name.data()).left(18),
                  QString("graph_launch_count"));
     }

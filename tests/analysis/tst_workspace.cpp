@@ -29,7 +29,7 @@ class TestWorkspace : public QObject {
 private slots:
     void createsCurrentSchemaVersion() {
         Workspace ws(path("a.cnpdb"), Workspace::Mode::CreateIfMissing);
-        QCOMPARE(ws.schemaVersion(), 3);
+        QCOMPARE(ws.schemaVersion(), 4);
         // Event tables carry no secondary index: a run's rows are an id range (run_rows).
         QCOMPARE(queryInt(ws.db(),
                           "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND tbl_name IN "

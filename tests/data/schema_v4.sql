@@ -78,13 +78,13 @@ CREATE TABLE IF NOT EXISTS summary_rank(
   graph_launch_count INTEGER, graph_kernel_count INTEGER, orphan_count INTEGER, orphan_ns INTEGER,
   launched_window_start_ns INTEGER, launched_window_end_ns INTEGER, launched_compute_ns INTEGER,
   launched_communication_ns INTEGER, launched_overlap_ns INTEGER, launched_memory_ns INTEGER,
-  launched_idle_ns INTEGER, launched_communication_total_ns INTEGER,
+  launched_idle_ns INTEGER, launched_communication_total_ns INTEGER, launch_bound_idle_ns INTEGER,
   PRIMARY KEY(run_id, rank));
 CREATE TABLE IF NOT EXISTS summary_step(
   run_id INTEGER NOT NULL, rank INTEGER NOT NULL, step_index INTEGER NOT NULL, name_id INTEGER,
   cpu_start_ns INTEGER, cpu_end_ns INTEGER, gpu_start_ns INTEGER, gpu_end_ns INTEGER,
   compute_ns INTEGER, communication_ns INTEGER, overlap_ns INTEGER, memory_ns INTEGER, idle_ns INTEGER,
-  communication_total_ns INTEGER, device_sync_count INTEGER,
+  communication_total_ns INTEGER, device_sync_count INTEGER, launch_bound_idle_ns INTEGER,
   PRIMARY KEY(run_id, rank, step_index));
 CREATE TABLE IF NOT EXISTS summary_exclusive(
   run_id INTEGER NOT NULL, rank INTEGER NOT NULL, step_index INTEGER NOT NULL, category_id INTEGER NOT NULL,
