@@ -37,67 +37,85 @@ const char* toString(MemoryKind k) {
     return memoryKindId(k);
 }
 
-void TraceData::merge(TraceData&& o) {
-    std::vector<StringId> remap(o.strings.size());
-    for (StringId i = 0; i < o.strings.size(); ++i)
-        remap[i] = strings.intern(o.strings.at(i));
-    auto re = [&](StringId& id) { id = remap[id]; };
-    for (auto e : o.kernels) {
-        re(e.name);
-        re(e.category);
-        kernels.push_back(e);
+namespace {
+
+// Appends table `table` of every part to `into` (one reservation), each element's string ids re-mapped by
+// `fix(element, part's remap)`, and frees each part's table once copied.
+template <class E, class Fix>
+void appendTable(std::vector<E>& into, std::vector<TraceData>& parts, std::vector<E> TraceData::*table,
+                 const std::vector<std::vector<StringId>>& remap, Fix fix) {
+    std::size_t total = into.size();
+    for (const auto& p : parts)
+        total += (p.*table).size();
+    into.reserve(total);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        for (E e : parts[i].*table) {
+            fix(e, remap[i]);
+            into.push_back(e);
+        }
+        std::vector<E>().swap(parts[i].*table);
     }
-    for (auto e : o.memcpys) {
-        re(e.name);
-        memcpys.push_back(e);
-    }
-    for (auto e : o.memsets) {
-        re(e.name);
-        memsets.push_back(e);
-    }
-    for (auto e : o.apiCalls) {
-        re(e.name);
-        apiCalls.push_back(e);
-    }
-    for (auto e : o.cpuRanges) {
-        re(e.name);
-        re(e.domain);
-        cpuRanges.push_back(e);
-    }
-    for (auto e : o.gpuAnnotations) {
-        re(e.name);
-        gpuAnnotations.push_back(e);
-    }
-    flows.insert(flows.end(), o.flows.begin(), o.flows.end());
-    for (auto e : o.counters) {
-        re(e.name);
-        counters.push_back(e);
-    }
-    for (auto e : o.steps) {
-        re(e.name);
-        steps.push_back(e);
-    }
-    for (auto& r : o.ranks)
-        ranks.push_back(std::move(r));
-    std::sort(ranks.begin(), ranks.end(),
-              [](const RankInfo& a, const RankInfo& b) { return a.rank < b.rank; });
-    info.sourceFiles.insert(info.sourceFiles.end(), o.info.sourceFiles.begin(), o.info.sourceFiles.end());
-    for (auto& g : o.info.gpuModels)
+}
+
+void mergeInfo(RunInfo& info, RunInfo&& o) {
+    info.sourceFiles.insert(info.sourceFiles.end(), o.sourceFiles.begin(), o.sourceFiles.end());
+    for (auto& g : o.gpuModels)
         if (std::find(info.gpuModels.begin(), info.gpuModels.end(), g) == info.gpuModels.end())
             info.gpuModels.push_back(g);
-    info.worldSize =
-        std::max<std::int32_t>({info.worldSize, o.info.worldSize, static_cast<std::int32_t>(ranks.size())});
-    if (info.skipped.count == 0 && o.info.skipped.count > 0)
-        info.skipped = o.info.skipped;
+    info.worldSize = std::max(info.worldSize, o.worldSize);
+    if (info.skipped.count == 0 && o.skipped.count > 0)
+        info.skipped = o.skipped;
     else
-        info.skipped.count += o.info.skipped.count;
+        info.skipped.count += o.skipped.count;
     for (std::string RunInfo::*field : {&RunInfo::driverVersion, &RunInfo::cudaVersion,
                                         &RunInfo::cuptiVersion, &RunInfo::host, &RunInfo::containerImage})
         if ((info.*field).empty())
-            info.*field = o.info.*field;
-    for (auto& kv : o.info.env)
+            info.*field = o.*field;
+    for (auto& kv : o.env)
         if (std::find(info.env.begin(), info.env.end(), kv) == info.env.end())
             info.env.push_back(kv);
+}
+
+} // namespace
+
+void TraceData::merge(TraceData&& o) {
+    std::vector<TraceData> parts;
+    parts.push_back(std::move(o));
+    mergeAll(std::move(parts));
+}
+
+void TraceData::mergeAll(std::vector<TraceData>&& parts) {
+    std::vector<std::vector<StringId>> remap(parts.size());
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+        remap[p].resize(parts[p].strings.size());
+        for (StringId i = 0; i < parts[p].strings.size(); ++i)
+            remap[p][i] = strings.intern(parts[p].strings.at(i));
+    }
+    using R = std::vector<StringId>;
+    auto name = [](auto& e, const R& r) { e.name = r[e.name]; };
+    appendTable(kernels, parts, &TraceData::kernels, remap, [](KernelEvent& e, const R& r) {
+        e.name = r[e.name];
+        e.category = r[e.category];
+    });
+    appendTable(memcpys, parts, &TraceData::memcpys, remap, name);
+    appendTable(memsets, parts, &TraceData::memsets, remap, name);
+    appendTable(apiCalls, parts, &TraceData::apiCalls, remap, name);
+    appendTable(cpuRanges, parts, &TraceData::cpuRanges, remap, [](CpuRange& e, const R& r) {
+        e.name = r[e.name];
+        e.domain = r[e.domain];
+    });
+    appendTable(gpuAnnotations, parts, &TraceData::gpuAnnotations, remap, name);
+    appendTable(flows, parts, &TraceData::flows, remap, [](Flow&, const R&) {});
+    appendTable(counters, parts, &TraceData::counters, remap, name);
+    appendTable(steps, parts, &TraceData::steps, remap, name);
+    for (auto& p : parts) {
+        for (auto& r : p.ranks)
+            ranks.push_back(std::move(r));
+        mergeInfo(info, std::move(p.info));
+    }
+    std::sort(ranks.begin(), ranks.end(),
+              [](const RankInfo& a, const RankInfo& b) { return a.rank < b.rank; });
+    info.worldSize = std::max(info.worldSize, static_cast<std::int32_t>(ranks.size()));
 }
 
 } // namespace cnp

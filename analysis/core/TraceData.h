@@ -213,6 +213,9 @@ struct TraceData {
     }
     // Appends `other`'s events (re-interning its strings) as additional ranks of this run.
     void merge(TraceData&& other);
+    // merge() of every part, in order, with each table grown once to its final size and each part's table
+    // freed as soon as it is copied: O(events), peak memory about this run plus its largest table.
+    void mergeAll(std::vector<TraceData>&& parts);
 };
 
 } // namespace cnp

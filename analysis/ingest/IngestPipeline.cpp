@@ -22,9 +22,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -257,24 +259,90 @@ RunId addTrace(Workspace& ws, TraceData& trace, const ProgressSink& sink,
     return runId;
 }
 
-IngestResult ingest(Workspace& ws, const IngestRequest& req, const ProgressSink& sink) {
-    if (req.inputs.empty())
-        throw InputError(ws.path(), "nothing to ingest");
-    const auto files = expandInputs(req.inputs);
+namespace {
 
-    // Reading is the bulk of the time: 70% of the progress bar, inserting 25%, summaries 5%.
-    IngestResult res;
-    const auto readStart = std::chrono::steady_clock::now();
-    TraceData trace;
+// Whether `e` is a Cancelled (the stop flag of readParts, or the user's cancel).
+bool isCancelled(const std::exception_ptr& e) {
+    try {
+        std::rethrow_exception(e);
+    } catch (const Cancelled&) {
+        return true;
+    } catch (...) {
+        return false;
+    }
+}
+
+// Reads `files` on up to `jobs` threads into one TraceData each, returned in file order. Only this
+// thread reports progress (70 % of the bar, by the files' own progress); the readers stop at their next
+// cancellation check once the user cancels or a file fails. The first failure in file order is rethrown,
+// so the error does not depend on which thread was faster.
+std::vector<TraceData> readParts(const std::vector<std::string>& files, int jobs, const ProgressSink& sink) {
+    const std::size_t n = files.size();
+    std::vector<TraceData> parts(n);
+    std::vector<std::exception_ptr> errors(n);
+    std::vector<std::atomic<double>> fraction(n);
+    std::atomic<bool> stop{false};
+    std::atomic<std::size_t> next{0}, finished{0};
+    std::mutex m;
+    std::condition_variable done;
+    auto work = [&] {
+        for (std::size_t i = next++; i < n && !stop; i = next++) {
+            ProgressSink fileSink{[&fraction, i](double f) { fraction[i] = f; }, &stop};
+            try {
+                parts[i] = importFile(files[i], fileSink);
+            } catch (...) {
+                errors[i] = std::current_exception();
+                stop = true;
+            }
+            fraction[i] = 1.0;
+            std::lock_guard lock(m);
+            ++finished;
+            done.notify_one();
+        }
+    };
+    const std::size_t threads = std::clamp<std::size_t>(jobs > 0 ? static_cast<std::size_t>(jobs) : 1, 1, n);
+    std::vector<std::thread> pool;
+    struct JoinAll {
+        std::vector<std::thread>& pool;
+        std::atomic<bool>& stop;
+        ~JoinAll() {
+            stop = true; // a reader still running gives up at its next check
+            for (auto& t : pool)
+                t.join();
+        }
+    } joinAll{pool, stop};
+    for (std::size_t t = 0; t < threads; ++t)
+        pool.emplace_back(work);
+    for (;;) {
+        std::unique_lock lock(m);
+        if (done.wait_for(lock, std::chrono::milliseconds(100), [&] { return finished == n || stop; }))
+            break;
+        lock.unlock();
+        double sum = 0;
+        for (const auto& f : fraction)
+            sum += f;
+        sink.report(0.7 * sum / static_cast<double>(n));
+        sink.checkCancel(); // throws; JoinAll stops the readers
+    }
+    for (auto& t : pool)
+        t.join();
+    pool.clear();
+    sink.checkCancel();
+    for (const auto& e : errors) // a reader stopped by another's failure reports Cancelled: skip those
+        if (e && !isCancelled(e))
+            std::rethrow_exception(e);
+    for (const auto& e : errors)
+        if (e)
+            std::rethrow_exception(e);
+    return parts;
+}
+
+// Files without a rank of their own (or repeating one) take the next free rank in file order; files whose
+// several ranks repeat an earlier file's are refused.
+void assignRanks(std::vector<TraceData>& parts, const std::vector<std::string>& files) {
     std::set<std::int32_t> ranksSeen;
-    for (std::size_t i = 0; i < files.size(); ++i) {
-        ProgressSink fileSink{[&](double f) {
-                                  sink.report(0.7 * (static_cast<double>(i) + f) /
-                                              static_cast<double>(files.size()));
-                              },
-                              sink.cancel};
-        TraceData part = importFile(files[i], fileSink);
-        // Files without a rank of their own (or repeating one) take the next free rank in file order.
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        TraceData& part = parts[i];
         std::set<std::int32_t> partRanks;
         for (const auto& r : part.ranks)
             partRanks.insert(r.rank);
@@ -298,12 +366,29 @@ IngestResult ingest(Workspace& ws, const IngestRequest& req, const ProgressSink&
             throw InputError(files[i], "its ranks repeat ranks of an earlier file of this run");
         }
         ranksSeen.insert(partRanks.begin(), partRanks.end());
-        if (i == 0)
-            trace = std::move(part);
-        else
-            trace.merge(std::move(part));
-        sink.checkCancel();
     }
+}
+
+} // namespace
+
+int defaultIngestJobs() {
+    return static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+}
+
+IngestResult ingest(Workspace& ws, const IngestRequest& req, const ProgressSink& sink) {
+    if (req.inputs.empty())
+        throw InputError(ws.path(), "nothing to ingest");
+    const auto files = expandInputs(req.inputs);
+
+    // Reading is the bulk of the time: 70% of the progress bar, inserting 25%, summaries 5%.
+    IngestResult res;
+    const auto readStart = std::chrono::steady_clock::now();
+    std::vector<TraceData> parts = readParts(files, req.jobs > 0 ? req.jobs : defaultIngestJobs(), sink);
+    assignRanks(parts, files);
+    TraceData trace = std::move(parts.front());
+    parts.erase(parts.begin());
+    trace.mergeAll(std::move(parts));
+    sink.checkCancel();
 
     trace.info.sourceFiles.clear();
     for (const auto& f : files)

@@ -1,6 +1,7 @@
 #pragma once
-// Ingest = read sources -> merge ranks -> normalise (sort, nesting depth) -> categorise kernels ->
-// insert events || (detect steps, summaries, timeline overview) -> write those, all in one transaction.
+// Ingest = read sources (one file per thread, --jobs) -> merge ranks -> normalise (sort, nesting depth) ->
+// categorise kernels -> insert events || (detect steps, summaries, timeline overview) -> write those, all
+// in one transaction.
 #include "core/TraceData.h"
 #include "store/Workspace.h"
 
@@ -18,7 +19,11 @@ struct IngestRequest {
     double tokensPerStep = 0; // > 0 overrides what the sources say
     double flopsPerStep = 0;  // model FLOPs per step (whole job); > 0 overrides
     double peakFlops = 0;     // peak FLOP/s of one GPU; > 0 overrides
+    int jobs = 0;             // files read in parallel; 0 = defaultIngestJobs()
 };
+
+// One reader per hardware thread.
+int defaultIngestJobs();
 
 struct IngestResult {
     RunId runId;

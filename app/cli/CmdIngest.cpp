@@ -34,8 +34,9 @@ void pauseForInterruptOnce() {
 }
 
 int runIngest(const std::vector<std::string>& args) {
-    ArgParser p({"--run", "--config", "--repeat", "--tokens-per-step", "--flops-per-step", "--peak-flops"},
-                {"--quiet", "--timing"});
+    ArgParser p(
+        {"--run", "--config", "--repeat", "--tokens-per-step", "--flops-per-step", "--peak-flops", "--jobs"},
+        {"--quiet", "--timing"});
     p.parse(args);
     p.requirePositionals(2, 100000, "WORKSPACE and at least one trace file or folder");
     IngestRequest req;
@@ -48,6 +49,10 @@ int runIngest(const std::vector<std::string>& args) {
     req.peakFlops = p.number("--peak-flops").value_or(0);
     if (req.tokensPerStep < 0 || req.flopsPerStep < 0 || req.peakFlops < 0)
         throw UsageFailure{"--tokens-per-step, --flops-per-step and --peak-flops must not be negative"};
+    const double jobs = p.number("--jobs").value_or(0);
+    if (p.value("--jobs") && (jobs < 1 || jobs > 256 || jobs != static_cast<int>(jobs)))
+        throw UsageFailure{"--jobs must be a whole number from 1 to 256"};
+    req.jobs = static_cast<int>(jobs);
 
     const std::string wsPath = p.positionals()[0];
     const bool existed = std::filesystem::exists(wsPath);
@@ -89,7 +94,8 @@ int runIngest(const std::vector<std::string>& args) {
 CNP_COMMAND(
     "ingest", "read trace files (Kineto JSON, Nsight Systems SQLite, .cnpt) into a workspace",
     "usage: cnp ingest WORKSPACE FILE_OR_DIR... [--run NAME] [--config LABEL] [--repeat N]\n"
-    "                  [--tokens-per-step N] [--flops-per-step F] [--peak-flops F] [--quiet] [--timing]\n\n"
+    "                  [--tokens-per-step N] [--flops-per-step F] [--peak-flops F] [--jobs N]\n"
+    "                  [--quiet] [--timing]\n\n"
     "Creates WORKSPACE (*.cnpdb) if missing and adds one run made of all given files; a folder\n"
     "contributes every trace file in it (one file per rank). Formats are recognised by content:\n"
     "PyTorch-profiler JSON (.json/.json.gz), Nsight Systems SQLite export, CNP collector .cnpt.\n\n"
@@ -99,6 +105,8 @@ CNP_COMMAND(
     "  --tokens-per-step N   tokens processed per training step (enables tokens/s)\n"
     "  --flops-per-step F    model FLOPs per training step, whole job (with --peak-flops: MFU)\n"
     "  --peak-flops F        peak FLOP/s of one GPU (e.g. 989e12 for an H200's dense BF16)\n"
+    "  --jobs N              trace files read in parallel (default: one per hardware thread); the\n"
+    "                        run is the same whatever N\n"
     "  --timing              print the wall time of each ingest phase on stderr\n\n"
     "A file that is not a sound trace is refused whole and the workspace is left unchanged (exit 2).\n"
     "Malformed single events inside a sound file are skipped, counted and reported.\n",

@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <map>
+
 using namespace cnp;
 
 class TestIngestPipeline : public QObject {
@@ -134,6 +136,74 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, ingest(ws, req));
         QVERIFY(ws.runs().empty());
         QCOMPARE(queryInt(ws.db(), "SELECT COUNT(*) FROM kernels"), std::int64_t(0));
+    }
+
+    // Files read on 1, 2 or 3 threads make the same run: the event rows in the same order with the same
+    // values, the same steps and summaries (three files: two ranks of trace_filter and the demo trace).
+    void parallelReadersMakeTheSameRun() {
+        Workspace ws(dir_.filePath("jobs.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        const std::string filter = (testpaths::dataDir() + "/hta/trace_filter").toStdString();
+        std::map<int, std::vector<std::int64_t>> digests;
+        for (int jobs : {1, 2, 3}) {
+            IngestRequest req;
+            req.inputs = {filter, demoBase_};
+            req.runName = "jobs" + std::to_string(jobs);
+            req.jobs = jobs;
+            const RunId id = ingest(ws, req).runId;
+            const std::string run = std::to_string(id.value());
+            std::vector<std::int64_t>& d = digests[jobs];
+            for (const char* t : {"kernels", "api_calls", "cpu_ranges", "flows"}) {
+                const std::string table(t),
+                    first = "(SELECT MIN(id) FROM " + table + " WHERE run_id = " + run + ")";
+                d.push_back(queryInt(ws.db(), "SELECT COUNT(*) FROM " + table + " WHERE run_id = " + run));
+                d.push_back(queryInt(ws.db(), "SELECT SUM((id - " + first + " + 1) * (rank + 3) * (" +
+                                                  (table == "flows" ? "correlation" : "start_ns + name_id") +
+                                                  " % 1000003)) FROM " + table + " WHERE run_id = " + run));
+            }
+            for (const char* t : {"steps", "summary_step", "summary_kernel", "summary_gap"})
+                d.push_back(
+                    queryInt(ws.db(), std::string("SELECT COUNT(*) FROM ") + t + " WHERE run_id = " + run));
+            d.push_back(queryInt(ws.db(), "SELECT SUM(total_ns * (rank + 2) * name_id) FROM summary_kernel "
+                                          "WHERE run_id = " +
+                                              run));
+            d.push_back(queryInt(ws.db(), "SELECT SUM(kernel_time_ns * (rank + 2)) FROM summary_rank WHERE "
+                                          "run_id = " +
+                                              run));
+        }
+        QCOMPARE(digests[1].front(), queryInt(ws.db(), "SELECT kernel_count FROM runs WHERE name = 'jobs1'"));
+        QVERIFY(digests[1].front() > 4165);
+        QCOMPARE(digests[2], digests[1]);
+        QCOMPARE(digests[3], digests[1]);
+    }
+
+    // Whatever the number of readers and whichever fails first in time, the error names the first bad
+    // file in file order, and the workspace holds no run.
+    void firstBadFileInOrderIsReported_data() {
+        QTest::addColumn<int>("jobs");
+        QTest::newRow("1 reader") << 1;
+        QTest::newRow("4 readers") << 4;
+    }
+    void firstBadFileInOrderIsReported() {
+        QFETCH(int, jobs);
+        QDir d(dir_.path());
+        for (const char* name : {"bad1.json", "bad2.json"}) {
+            QFile bad(d.filePath(name));
+            QVERIFY(bad.open(QIODevice::WriteOnly));
+            bad.write(name[3] == '1' ? "{\"traceEvents\": [" : "{\"traceEvents\": 7}");
+        }
+        Workspace ws(d.filePath("bad" + QString::number(jobs) + ".cnpdb").toStdString(),
+                     Workspace::Mode::CreateIfMissing);
+        IngestRequest req;
+        req.inputs = {demoBase_, d.filePath("bad1.json").toStdString(), demoBase_,
+                      d.filePath("bad2.json").toStdString()};
+        req.jobs = jobs;
+        try {
+            ingest(ws, req);
+            QFAIL("bad files were accepted");
+        } catch (const InputError& e) {
+            QCOMPARE(QString::fromStdString(e.file()), d.filePath("bad1.json"));
+        }
+        QVERIFY(ws.runs().empty());
     }
 
     void missingInputNamesThePath() {
