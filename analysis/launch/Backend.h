@@ -20,7 +20,9 @@ public:
     // Stops what this job started, and nothing else; returns once it is stopped. Idempotent.
     virtual void cancel() = 0;
     // After the end (success, failure or cancel): brings every rank's traces and logs into
-    // JobSpec::outputDir and returns the logs' text (for the plan's log metric).
+    // JobSpec::outputDir and returns the logs' text (for the plan's log metric). Throws InputError, naming
+    // each rank and file, when a trace that should have come back is missing, short or corrupt; what did
+    // arrive stays in the folder, and what the job started is stopped and deleted all the same.
     virtual std::string collect() = 0;
 };
 

@@ -30,6 +30,12 @@ struct JobSpec {
     int timeoutSeconds = 0; // 0 = none
     std::string capture;    // CNP_CAPTURE, canonical form
     std::string outputDir;  // host folder of this job: traces (*.cnpt) and logs (*.log)
+    // This attempt's folder on a shared trace volume (Kubernetes: <pvc>/<job>/<attempt>/), so an earlier
+    // attempt's traces never mix into this one's: "attempt-<n>-<8 hex>", n as in the local folder an
+    // attempt is moved aside to (<outputDir>.attempt-<n>), the hex random, so a number used again after
+    // the local folders were deleted still names a new folder. Set by the orchestrator when it starts the
+    // job; "attempt-1" in a planned job (what --dry-run shows).
+    std::string attempt = "attempt-1";
 };
 
 // Kubernetes pod hostnames are "<job>-<index>" and must stay within 63 characters.

@@ -5,9 +5,11 @@
 #include "launch/LocalBackend.h"
 #include "launch/ResourceWatch.h"
 #include "launch/Subprocess.h"
+#include "launch/TraceFetch.h"
 
 #include "core/RapidJson.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -179,8 +181,14 @@ public:
                           std::ios::binary)
                 << r.out;
         }
-        if (job_.traced && !cancelled_) // a failed job's traces are fetched too: nothing collected is lost
-            fetchTraces();
+        try {
+            // A failed job's traces are fetched too: nothing collected is lost.
+            if (job_.traced && !cancelled_)
+                fetchTraces();
+        } catch (const InputError&) {
+            cleanup();
+            throw;
+        }
         cleanup();
         return readLogs(job_.outputDir);
     }
@@ -252,27 +260,77 @@ private:
             reportPod(p);
     }
 
-    // Runs the fetch pod to its end and unpacks its base64 tar of the job's trace folder.
-    void fetchTraces() {
+    // Starts the helper pod and waits until it runs: false when it does not within fetchTimeoutSeconds;
+    // throws InputError when it cannot be created.
+    bool startFetchPod() {
         const ProcessResult created = kubectl({"create", "--validate=false", "-f", "-", "-o", "name"},
                                               traceFetcherManifest(plan_, job_));
         if (created.exitCode != 0)
-            return note("fetch pod not created: " + firstLine(created.err));
+            throw InputError(job_.outputDir,
+                             "traces not fetched: the fetch pod was not created: " + firstLine(created.err));
         const auto until = Clock::now() + std::chrono::seconds(k_.fetchTimeoutSeconds);
         std::string phase;
-        while (phase != "Succeeded" && phase != "Failed" && Clock::now() < until) {
+        while (phase != "Running" && phase != "Succeeded" && phase != "Failed" && Clock::now() < until) {
             std::this_thread::sleep_for(std::chrono::milliseconds(k_.pollMs));
             const ProcessResult r = kubectl({"get", "pod", fetchPod(), "-o", "json"});
             phase = r.exitCode == 0 ? podPhase(r.out) : "";
         }
-        if (phase != "Succeeded")
-            return note("fetch pod ended " + (phase.empty() ? std::string("without finishing") : phase));
-        const ProcessResult log = kubectl({"logs", fetchPod()});
-        const ProcessResult tar = runProcess(
-            {"tar", "-x", "--no-same-owner", "--wildcards", "-C", job_.outputDir, "*.cnpt", "*.cnpt.gz"}, {},
-            decodeBase64(log.out));
-        if (tar.exitCode != 0)
-            note("traces not unpacked: " + firstLine(tar.err));
+        return phase == "Running";
+    }
+
+    // `kubectl exec <job>-fetch -c fetch -- ARGS`; no request timeout: a long transfer is never cut (a
+    // stalled one is, by streamToFile).
+    std::vector<std::string> execArgv(const std::vector<std::string>& command) const {
+        std::vector<std::string> args = {"exec", fetchPod(), "-c", "fetch", "--"};
+        args.insert(args.end(), command.begin(), command.end());
+        return kubectlArgv(k_, args, 0);
+    }
+
+    // Lists this attempt's folder through the helper pod, fetches and checks every trace; throws InputError
+    // naming each missing, short or corrupt rank and file.
+    void fetchTraces() {
+        const std::string remote = podTracesDir(job_);
+        note("traces: " + remote + " (" + job_.attempt + ")");
+        if (!startFetchPod())
+            throw InputError(job_.outputDir, "traces not fetched: the fetch pod " + fetchPod() +
+                                                 " did not start within " +
+                                                 std::to_string(k_.fetchTimeoutSeconds) + " s");
+        ProcessResult listed;
+        for (int i = 0; i < k_.fetchTries && (i == 0 || listed.exitCode != 0); ++i)
+            if (listed = runProcess(execArgv(listingCommand(remote))); listed.exitCode == kListingNoFolder)
+                break;
+        std::vector<RemoteFile> listing;
+        if (listed.exitCode == 0)
+            listing = parseListing(listed.out);
+        else if (listed.exitCode != kListingNoFolder)
+            throw InputError(job_.outputDir, "traces not listed (kubectl exec, exit code " +
+                                                 std::to_string(listed.exitCode) +
+                                                 "): " + firstLine(listed.err));
+        FetchOptions o;
+        o.stallMs = k_.stallSeconds * 1000;
+        o.triesPerFile = k_.fetchTries;
+        o.expectedRanks = job_.nodes * std::max(1, job_.gpusPerNode);
+        const FetchOutcome got = launch::fetchTraces(
+            listing, remote, job_.outputDir, o,
+            [this](const std::string& path) {
+                return execArgv({"cat", path});
+            },
+            [this](const std::string& m) { collecting(m); });
+        note("traces: " + got.summary());
+        collecting("traces: " + got.summary());
+        if (got.problems.empty())
+            return;
+        std::string all;
+        for (const auto& p : got.problems) {
+            note("traces: " + p);
+            all += (all.empty() ? "" : "; ") + p;
+        }
+        throw InputError(job_.outputDir, std::to_string(got.problems.size()) + " trace problem(s): " + all);
+    }
+
+    void collecting(const std::string& message) {
+        if (progress_)
+            progress_({job_.config, job_.repeat, std::nullopt, JobState::Collecting, message});
     }
 
     // kubectl trouble worth keeping next to the job's logs (not *.log: those are the workload's).
@@ -330,36 +388,6 @@ std::string KubernetesBackend::describe(const JobSpec& job) const {
 
 std::unique_ptr<RunningJob> KubernetesBackend::start(const JobSpec& job, const ProgressListener& progress) {
     return std::make_unique<KubernetesJob>(plan_, k_, job, progress);
-}
-
-std::string decodeBase64(const std::string& text) {
-    std::string out;
-    std::uint32_t acc = 0;
-    int bits = 0;
-    for (unsigned char c : text) {
-        int v;
-        if (c >= 'A' && c <= 'Z')
-            v = c - 'A';
-        else if (c >= 'a' && c <= 'z')
-            v = c - 'a' + 26;
-        else if (c >= '0' && c <= '9')
-            v = c - '0' + 52;
-        else if (c == '+')
-            v = 62;
-        else if (c == '/')
-            v = 63;
-        else if (c == '\n' || c == '\r' || c == ' ' || c == '\t')
-            continue;
-        else
-            break; // '=' padding or garbage: the end
-        acc = (acc << 6) | static_cast<std::uint32_t>(v);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out += static_cast<char>((acc >> bits) & 0xffu);
-        }
-    }
-    return out;
 }
 
 } // namespace cnp::launch

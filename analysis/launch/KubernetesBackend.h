@@ -4,10 +4,12 @@
 // --watch -o json --output-watch-events` and its pods with `kubectl get pods -l cnp.job=<job>,cnp.role=
 // workload --watch ...` (per-rank progress), both streamed and read without blocking (ResourceWatch:
 // restarted when a stream ends, each start re-reading the current state);
-// when it ends each pod's log is kept as <outputDir>/node<index>.log and the traces come back from the PVC
-// through a short-lived fetch pod whose stdout (a base64 tar of <pvc>/<job>/, read with `kubectl logs`) is
-// unpacked into <outputDir>. Finish and cancel both delete what the job created (Job, Service, fetch pod),
-// and only that.
+// when it ends each pod's log is kept as <outputDir>/node<index>.log and the traces of this attempt's
+// folder <pvc>/<job>/<attempt>/ come back through a helper pod that mounts the PVC and sleeps: listed with
+// `kubectl exec <job>-fetch -- sh -c ...`, then each file with `kubectl exec ... -- cat FILE`, its stdout
+// streamed to disk and checked against the collector's checksum file (launch/TraceFetch). A missing,
+// short or corrupt rank makes collect() throw. Finish and cancel both delete what the job created (Job,
+// Service, fetch pod), and only that.
 #include "launch/Backend.h"
 #include "plan/Plan.h"
 
@@ -18,7 +20,11 @@ struct KubectlOptions {
     std::string context, namespace_, kubeconfig; // "" = kubectl's defaults
     int pollMs = 1000;                           // a watch's reconnect delay; the fetch pod's polling
     int watchTimeoutSeconds = 300;               // a watch's --request-timeout: a stalled one is restarted
-    int fetchTimeoutSeconds = 300;               // for the fetch pod to finish
+    int fetchTimeoutSeconds = 300;               // for the fetch pod to be running
+    // A trace transfer (`kubectl exec ... cat`, no request timeout: a long one is never cut) whose file has
+    // not grown for this long is stopped and tried again, at most fetchTries times per file.
+    int stallSeconds = 60;
+    int fetchTries = 3;
 };
 
 // [program, --request-timeout=<seconds>s, --kubeconfig K, --context C, --namespace N (those set), args...]
@@ -38,8 +44,5 @@ private:
     plan::Plan plan_;
     KubectlOptions k_;
 };
-
-// Standard base64 (RFC 4648) decoding; whitespace skipped; stops at the first other invalid character.
-std::string decodeBase64(const std::string& text);
 
 } // namespace cnp::launch

@@ -66,7 +66,7 @@ void envFromIndex(YAML::Emitter& out, const char* name) {
 // The workload's env: the configuration's and the collector's (escaped), then the rendezvous variables
 // (ours: never escaped, the ones from the completion index resolved by the kubelet).
 void env(YAML::Emitter& out, const JobSpec& job, bool indexedJob) {
-    const std::string traces = std::string(kPodTracesDir) + "/" + job.jobName;
+    const std::string traces = podTracesDir(job);
     const std::string lib = std::string(kPodCollectorDir) + "/libcnp-collector.so";
     out << YAML::Key << "env" << YAML::Value << YAML::BeginSeq;
     for (const auto& [k, v] : workloadEnvironment(job, lib, traces)) {
@@ -307,6 +307,10 @@ std::string jobManifests(const plan::Plan& plan, const JobSpec& job) {
     return "---\n" + serviceDoc(plan, job) + "\n---\n" + indexedJobDoc(plan, job) + "\n";
 }
 
+std::string podTracesDir(const JobSpec& job) {
+    return std::string(kPodTracesDir) + "/" + job.jobName + "/" + job.attempt;
+}
+
 std::string traceFetcherManifest(const plan::Plan& plan, const JobSpec& job) {
     YAML::Emitter out;
     out << YAML::BeginMap;
@@ -315,14 +319,11 @@ std::string traceFetcherManifest(const plan::Plan& plan, const JobSpec& job) {
     metadata(out, plan, job, job.jobName + "-fetch", "fetch");
     out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
     keyStr(out, "restartPolicy", "Never");
+    out << YAML::Key << "activeDeadlineSeconds" << YAML::Value << kFetchPodSeconds;
     out << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
     keyStr(out, "name", "fetch");
     keyStr(out, "image", plan.kubernetes.collectorImage);
-    // The folder is passed as $0, never spliced into the script; job names are DNS labels anyway.
-    stringList(
-        out, "command",
-        {"sh", "-c", "cd \"$0\" && tar -cf - . | base64", std::string(kPodTracesDir) + "/" + job.jobName},
-        true);
+    stringList(out, "command", {"sleep", std::to_string(kFetchPodSeconds)}, true);
     out << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq;
     volumeMount(out, "cnp-traces", kPodTracesDir, true);
     out << YAML::EndSeq << YAML::EndMap << YAML::EndSeq;

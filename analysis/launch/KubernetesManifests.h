@@ -7,7 +7,8 @@
 //    RANK when a pod is one rank) from the pod's completion index; or, with jobKind PyTorchJob, a Kubeflow
 //    kubeflow.org/v1 PyTorchJob whose operator sets the rendezvous variables;
 //  - the collector copied by an initContainer (image configurable) into an emptyDir that the workload
-//    mounts read-only; traces written to <tracesPvc>:/<job>/; GPUs as resources.limits; nodeSelector
+//    mounts read-only; traces written to <tracesPvc>:/<job>/<attempt>/ (JobSpec::attempt: each attempt its
+//    own folder); GPUs as resources.limits; nodeSelector
 //    from the configuration; no privileged container, no hostPath (a plan mount must name a PVC);
 //  - labels cnp.plan / cnp.config / cnp.repeat / cnp.job (label-safe forms; the literal names are in
 //    annotations).
@@ -30,9 +31,15 @@ inline constexpr const char* kCollectorImageLibrary = "/opt/cnp/lib/libcnp-colle
 // for a mount without a PVC or a job without an image.
 std::string jobManifests(const plan::Plan& plan, const JobSpec& job);
 
-// A short-lived pod <job>-fetch mounting the traces PVC read-only that writes the job's trace folder as a
-// base64 tar stream on stdout (read back through `kubectl logs`).
+// The helper pod <job>-fetch: mounts the traces PVC read-only and sleeps (at most kFetchPodSeconds, its
+// activeDeadlineSeconds too, so a launcher that died leaves nothing running for longer) while the launcher
+// lists and copies the attempt's folder with `kubectl exec` (launch/TraceFetch). Its image is the collector
+// image, which must hold sh, sleep, cat and wc (busybox will do).
 std::string traceFetcherManifest(const plan::Plan& plan, const JobSpec& job);
+inline constexpr int kFetchPodSeconds = 86400;
+
+// The attempt's trace folder as the pods see it: <kPodTracesDir>/<job>/<attempt>.
+std::string podTracesDir(const JobSpec& job);
 
 // "$" -> "$$": a literal value the kubelet leaves as written.
 std::string escapeKubeletExpansion(const std::string& value);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <random>
 #include <thread>
 
 namespace cnp::launch {
@@ -18,19 +19,28 @@ using Clock = std::chrono::steady_clock;
 
 } // namespace
 
-void prepareOutputDir(const std::string& dir) {
+int prepareOutputDir(const std::string& dir) {
     std::error_code ec;
+    int n = 1;
+    while (fs::exists(dir + ".attempt-" + std::to_string(n), ec))
+        ++n;
     if (fs::exists(dir, ec)) {
-        int n = 1;
-        while (fs::exists(dir + ".attempt-" + std::to_string(n), ec))
-            ++n;
         fs::rename(dir, dir + ".attempt-" + std::to_string(n), ec);
         if (ec)
             throw InputError(dir, "cannot move the earlier attempt aside: " + ec.message());
+        ++n;
     }
     fs::create_directories(dir, ec);
     if (ec || !fs::is_directory(dir))
         throw InputError(dir, "cannot create the job's output folder");
+    return n;
+}
+
+std::string attemptName(int n) {
+    std::random_device rd;
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "%08x", static_cast<unsigned>(rd()));
+    return "attempt-" + std::to_string(n) + "-" + hex;
 }
 
 void RunOrchestrator::report(const JobSpec& job, JobState state, const std::string& message) {
@@ -67,35 +77,52 @@ JobState RunOrchestrator::runJob(const JobSpec& job, const std::atomic<bool>& ca
         return JobState::Skipped;
     }
     report(job, JobState::Starting, backend_.name());
-    prepareOutputDir(job.outputDir);
-    auto running = backend_.start(job, progress_);
+    JobSpec attempt = job;
+    attempt.attempt = attemptName(prepareOutputDir(job.outputDir));
+    auto running = backend_.start(attempt, progress_);
     report(job, JobState::Running, job.outputDir);
+    return runStarted(attempt, *running, cancel, message);
+}
+
+JobState RunOrchestrator::runStarted(const JobSpec& job, RunningJob& running, const std::atomic<bool>& cancel,
+                                     std::string& message) {
     const auto started = Clock::now();
     const auto limit = std::chrono::seconds(job.timeoutSeconds);
-    while (!running->poll()) {
+    while (!running.poll()) {
         if (cancel.load()) {
-            running->cancel();
-            running->collect(); // the logs stay in the output folder
+            running.cancel();
+            running.collect(); // the logs stay in the output folder
             message = "stopped on request";
             return JobState::Cancelled;
         }
         if (job.timeoutSeconds > 0 && Clock::now() - started > limit) {
-            running->cancel();
-            running->collect();
+            running.cancel();
+            running.collect();
             message = "timed out after " + std::to_string(job.timeoutSeconds) + " s";
             return JobState::Failed;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(pollMs_));
     }
-    return finishJob(job, *running, message);
+    return finishJob(job, running, message);
 }
 
 JobState RunOrchestrator::finishJob(const JobSpec& job, RunningJob& running, std::string& message) {
     const int code = *running.poll();
     report(job, JobState::Collecting);
-    const std::string logs = running.collect();
+    std::string logs, lost; // lost: why traces did not all come back whole (what did stays on disk)
+    try {
+        logs = running.collect();
+    } catch (const InputError& e) {
+        lost = e.what();
+    }
     if (code != 0) {
         message = "exit code " + std::to_string(code) + "; logs in " + job.outputDir;
+        if (!lost.empty())
+            message += "; " + lost;
+        return JobState::Failed;
+    }
+    if (!lost.empty()) {
+        message = lost;
         return JobState::Failed;
     }
     report(job, JobState::Ingesting);

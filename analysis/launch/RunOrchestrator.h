@@ -27,6 +27,8 @@ public:
 
 private:
     JobState runJob(const JobSpec& job, const std::atomic<bool>& cancel, std::string& message);
+    JobState runStarted(const JobSpec& job, RunningJob& running, const std::atomic<bool>& cancel,
+                        std::string& message);
     JobState finishJob(const JobSpec& job, RunningJob& running, std::string& message);
     void report(const JobSpec& job, JobState state, const std::string& message = {});
 
@@ -38,7 +40,11 @@ private:
 };
 
 // Moves an earlier attempt's folder aside (<dir>.attempt-<n>) so its traces cannot mix into this one's;
-// nothing is deleted. Then creates `dir`. Throws InputError when it cannot.
-void prepareOutputDir(const std::string& dir);
+// nothing is deleted. Then creates `dir`. Returns this attempt's number: 1 + the earlier attempts' folders
+// (so attempt n, once moved aside, is <dir>.attempt-n). Throws InputError when it cannot.
+int prepareOutputDir(const std::string& dir);
+
+// JobSpec::attempt for attempt `n`: "attempt-<n>-<8 random hex digits>".
+std::string attemptName(int n);
 
 } // namespace cnp::launch

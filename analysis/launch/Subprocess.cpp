@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -147,6 +148,85 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const EnvList& en
             }
     }
     r.exitCode = waitFor(pid);
+    return r;
+}
+
+namespace {
+
+std::uint64_t fileSize(int fd) {
+    struct stat st {};
+    return fstat(fd, &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+}
+
+// Forks argv with stdout on `out`, stderr on `errWrite`; the caller closes both afterwards.
+pid_t startStreaming(ExecArgs& a, int out, int errWrite) {
+    const int devNull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    const pid_t pid = forkClean();
+    if (pid == 0) {
+        setpgid(0, 0);
+        dup2(devNull, 0);
+        dup2(out, 1);
+        dup2(errWrite, 2);
+        execOrDie(a);
+    }
+    if (pid > 0)
+        setpgid(pid, pid);
+    if (devNull >= 0)
+        close(devNull);
+    return pid;
+}
+
+} // namespace
+
+StreamResult streamToFile(const std::vector<std::string>& argv, const std::string& path, int stallMs,
+                          const std::function<void(std::uint64_t)>& onProgress) {
+    if (argv.empty())
+        throw InputError(path, "no program to run");
+    ExecArgs a(argv, {});
+    const int out = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (out < 0)
+        throw InputError(path, std::string("cannot create: ") + std::strerror(errno));
+    int errPipe[2] = {-1, -1};
+    const pid_t pid = pipe2(errPipe, O_CLOEXEC) == 0 ? startStreaming(a, out, errPipe[1]) : -1;
+    if (errPipe[1] >= 0)
+        close(errPipe[1]);
+    if (pid < 0) {
+        close(out);
+        if (errPipe[0] >= 0)
+            close(errPipe[0]);
+        throw InputError(argv.front(), std::string("cannot start: ") + std::strerror(errno));
+    }
+    using Clock = std::chrono::steady_clock;
+    StreamResult r;
+    auto grew = Clock::now(), reported = grew;
+    pollfd fd{errPipe[0], POLLIN, 0};
+    std::string err;
+    // Until stderr ends (the child and anything it forked have exited or been killed).
+    while (fd.fd >= 0) {
+        if (::poll(&fd, 1, 200) > 0 && !drain(fd.fd, err)) {
+            close(fd.fd);
+            fd.fd = -1;
+        }
+        const std::uint64_t size = fileSize(out);
+        const auto now = Clock::now();
+        if (size != r.bytes) {
+            r.bytes = size;
+            grew = now;
+        }
+        if (!r.stalled && now - grew > std::chrono::milliseconds(stallMs)) {
+            r.stalled = true;
+            killpg(pid, SIGKILL);
+        }
+        if (onProgress && now - reported >= std::chrono::seconds(1)) {
+            reported = now;
+            onProgress(r.bytes);
+        }
+    }
+    r.exitCode = waitFor(pid);
+    killpg(pid, SIGKILL); // whatever the leader left behind
+    r.bytes = fileSize(out);
+    close(out);
+    r.err = err.substr(0, 64 * 1024);
     return r;
 }
 

@@ -1,13 +1,17 @@
 #pragma once
-// Child processes without a shell: argv arrays only. Two forms:
+// Child processes without a shell: argv arrays only. Three forms:
 //  - runProcess: run to completion in its own process group (a Ctrl-C at the terminal reaches only cnp,
 //    which then stops what it started), stdin from a string, stdout and stderr captured (kubectl, podman
 //    stop);
+//  - streamToFile: the same with stdout written straight into a file, stopped when it stalls (a trace
+//    coming back through `kubectl exec ... cat`);
 //  - ProcessGroup: start and leave running in its own process group, stdout and stderr appended to a log
 //    file (or stdout on a pipe read without blocking: a `kubectl get --watch` stream), polled, and stopped
 //    as a whole group (a workload and everything it forked).
 #include "launch/CollectorEnvironment.h"
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <sys/types.h>
@@ -26,6 +30,19 @@ struct ProcessResult {
 // The child inherits this process's environment with `env` applied on top.
 ProcessResult runProcess(const std::vector<std::string>& argv, const EnvList& env = {},
                          const std::string& input = {});
+
+struct StreamResult {
+    int exitCode = -1;       // exitCodeOf: 128 + 9 when stopped for stalling
+    bool stalled = false;    // stopped: the file had not grown for the stall limit
+    std::uint64_t bytes = 0; // the file's size at the end
+    std::string err;         // stderr, its first 64 KiB
+};
+
+// Runs argv in its own process group, stdin from /dev/null, stdout written into `path` (created or
+// truncated; never held in memory), stderr captured. No limit on the whole run: the group is killed only
+// when the file has not grown for `stallMs`. `onProgress(bytes)` is called about once a second meanwhile.
+StreamResult streamToFile(const std::vector<std::string>& argv, const std::string& path, int stallMs,
+                          const std::function<void(std::uint64_t)>& onProgress = {});
 
 class ProcessGroup {
 public:

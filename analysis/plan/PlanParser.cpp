@@ -1,6 +1,6 @@
 #include "plan/PlanParser.h"
 
-#include "core/Sha256.h"
+#include "Sha256.h"
 #include "core/Utf8.h"
 #include "plan/PlanResolver.h"
 #include "plan/YamlReader.h"
@@ -501,7 +501,7 @@ ParseResult parsePlanText(const std::string& text, const std::string& path) {
     ParseResult result;
     Plan& plan = result.plan;
     plan.path = path;
-    plan.hash = sha256Hex(text);
+    plan.hash = cnpt::sha256Hex(text);
     YamlReader r(path, result.findings, kMaxPlanNodes);
     if (text.size() > kMaxPlanBytes) {
         r.report({}, Severity::Error, "too-large",

@@ -1,6 +1,7 @@
 #include "CnptWriter.h"
 
 #include "Crc32.h"
+#include "TraceChecksum.h"
 
 #include <cerrno>
 #include <fcntl.h>
@@ -47,10 +48,13 @@ bool CnptWriter::open(const std::string& path) {
         error_ = path + ": cannot create (" + std::strerror(errno) + ")";
         return false;
     }
+    ::unlink((path + kChecksumSuffix).c_str()); // a stale one would vouch for bytes no longer there
+    digest_ = Sha256();
     if (!writeAll(fd_, kMagic, sizeof kMagic)) {
         fail("cannot write");
         return false;
     }
+    digest_.update(kMagic, sizeof kMagic);
     bytesWritten_ = sizeof kMagic;
     return true;
 }
@@ -75,6 +79,7 @@ void CnptWriter::writeChunk(ChunkType type, const std::string& payload) {
         fail("write failed");
         return;
     }
+    digest_.update(chunk.data(), chunk.size());
     bytesWritten_ += chunk.size();
     ++chunksWritten_;
 }
@@ -137,9 +142,16 @@ void CnptWriter::close() {
         return;
     flush();
     writeChunk(ChunkType::End, std::string());
-    if (fd_ >= 0)
-        ::close(fd_);
+    if (fd_ < 0)
+        return; // a write failed: no checksum vouches for a trace that lacks bytes
+    const bool closed = ::close(fd_) == 0;
     fd_ = -1;
+    if (!closed) {
+        error_ = path_ + ": close failed (" + std::strerror(errno) + ")";
+        return;
+    }
+    if (!writeChecksumFile(path_, digest_.hexDigest(), bytesWritten_))
+        error_ = path_ + kChecksumSuffix + ": cannot write (" + std::strerror(errno) + ")";
 }
 
 void CnptWriter::abandon() {

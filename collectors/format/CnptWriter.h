@@ -3,6 +3,7 @@
 // inside the traced process. Not thread-safe: one writer thread owns it. A write error is remembered
 // (error()) and turns every later call into a no-op, so the traced process never sees an exception.
 #include "CnptRecords.h"
+#include "Sha256.h"
 
 #include <cstdint>
 #include <cstring>
@@ -43,7 +44,8 @@ public:
 
     // Writes pending strings then pending events as (at most) two whole chunks. Optionally fdatasync.
     void flush(bool sync = false);
-    // flush() + End chunk + close. Idempotent.
+    // flush() + End chunk + close, then `<path>.sha256` (TraceChecksum.h) with the size and SHA-256 of every
+    // byte written; no checksum file after a write error. Idempotent.
     void close();
     // Closes the descriptor without writing anything (a forked child dropping its parent's file).
     void abandon();
@@ -71,6 +73,7 @@ private:
     std::unordered_map<std::string, std::uint32_t, Hash, std::equal_to<>> ids_;
     std::uint32_t nextId_ = 1;
     std::uint64_t bytesWritten_ = 0, recordsWritten_ = 0, chunksWritten_ = 0;
+    Sha256 digest_; // of the bytes written so far
 };
 
 } // namespace cnpt

@@ -12,15 +12,30 @@
 // see the end. Recorded requests are checked for submission, watching (no status polling), per-rank
 // progress, failure handling, cancel and cleanup; the fetched traces (tests/data/gpu-run/capture.cnpt.gz
 // as two ranks, 3 x 1260 kernels each) must land as one run.
+// Traces: a folder of the test plays the PVC. When a Job is created, the server copies the test's rank
+// files (traces and the checksum files the collector's own writeChecksumFile made) into the folder the
+// Job's CNP_OUTPUT_DIR names there, as its ranks would. `kubectl exec` into the fetch pod is served the way
+// kubectl 1.32 speaks it (client-go tools/remotecommand/websocket.go and v4.go): a WebSocket upgrade of
+// GET .../pods/<pod>/exec?command=...&container=...&stdout=true&stderr=true with subprotocol
+// v5.channel.k8s.io; binary messages whose first byte is the channel (1 stdout, 2 stderr, 3 the
+// metav1.Status: Success, or Failure with reason NonZeroExitCode and the code in details.causes[reason=
+// ExitCode]), then a normal close. `cat` is served from the volume folder (one file may be made to stall
+// once); any other command runs here for real with /cnp/traces mapped to that folder (the listing script).
 #include "TestPaths.h"
 #include "TestPlans.h"
 #include "launch/JobPlanner.h"
 #include "launch/KubernetesBackend.h"
 #include "launch/RunOrchestrator.h"
+#include "launch/TraceFetch.h"
 #include "store/Workspace.h"
+
+#include "Crc32.h"
+#include "Sha256.h"
+#include "TraceChecksum.h"
 
 #include <QtNetwork>
 #include <QtTest>
+#include <QtWebSockets>
 
 #include <atomic>
 #include <mutex>
@@ -44,13 +59,23 @@ struct ApiState {
     std::vector<Request> requests;
     int failingRank = -1;            // that pod fails, and with it the Job
     bool neverFinish = false;        // the Job stays active (for cancel)
-    QByteArray fetchLog;             // what the fetch pod prints: a base64 tar of the traces
+    QString volume;                  // the traces PVC: /cnp/traces in the pods
+    QString rankFiles;               // what a created Job's ranks write into their CNP_OUTPUT_DIR
+    QMap<QString, qint64> stallOnce; // file name -> bytes sent before its first transfer stalls
     QMap<QString, QJsonObject> jobs; // by name, with their status
     QMap<QString, int> stages;       // per Job: 0 pods Pending, 1 Running, 2 ended
     QSet<QString> jobWatchesCut;     // the Jobs whose first watch the server has ended
     QMap<QString, QJsonObject> pods; // by name
     int resourceVersion = 100;       // the last one given out
 };
+
+// A query's values as Go's url.Values.Encode wrote them: '+' is a space (a literal '+' comes as %2B).
+QStringList formValues(const QUrlQuery& q, const QString& key) {
+    QStringList out;
+    for (QString v : q.allQueryItemValues(key, QUrl::FullyEncoded))
+        out << QUrl::fromPercentEncoding(v.replace('+', ' ').toUtf8());
+    return out;
+}
 
 QJsonObject podObject(const QString& name, const QString& job, int index, const QString& phase) {
     return QJsonObject{
@@ -80,6 +105,12 @@ public:
 
     // On the server thread.
     quint16 listen() {
+        ws_ = new QWebSocketServer("fake-kubelet", QWebSocketServer::NonSecureMode, this);
+        ws_->setSupportedSubprotocols({"v5.channel.k8s.io"});
+        connect(ws_, &QWebSocketServer::newConnection, this, [this] {
+            while (QWebSocket* w = ws_->nextPendingConnection())
+                exec(w);
+        });
         server_ = new QTcpServer(this);
         server_->listen(QHostAddress::LocalHost, 0);
         connect(server_, &QTcpServer::newConnection, this, [this] {
@@ -101,7 +132,25 @@ public:
     }
 
 private:
+    // A connection whose next request is an exec upgrade goes to the WebSocket server whole (peeked, not
+    // read); true when it did, or when that request has not fully arrived yet.
+    bool upgrade(QTcpSocket* c) {
+        if (!buffers_.value(c).isEmpty())
+            return false;
+        const QByteArray head = c->peek(c->bytesAvailable());
+        if (!head.startsWith("GET ") || !head.left(head.indexOf('\n')).contains("/exec?"))
+            return false;
+        if (!head.contains("\r\n\r\n"))
+            return true;
+        disconnect(c, nullptr, this, nullptr);
+        buffers_.remove(c);
+        ws_->handleConnection(c);
+        return true;
+    }
+
     void serve(QTcpSocket* c) {
+        if (upgrade(c))
+            return;
         QByteArray& buf = buffers_[c];
         buf += c->readAll();
         for (;;) {
@@ -301,8 +350,9 @@ private:
                 s_.jobs[n] = withNewVersion(o);
                 s_.stages[n] = 0;
                 applyStage(n);
+                writeRankFiles(o);
             } else if (p.endsWith(ns + "pods")) {
-                o["status"] = QJsonObject{{"phase", "Succeeded"}};
+                o["status"] = QJsonObject{{"phase", "Running"}}; // the fetch pod: it sleeps until deleted
                 s_.pods[n] = withNewVersion(o);
             }
             code = 201;
@@ -332,8 +382,6 @@ private:
         if (p.endsWith("/log")) {
             type = "text/plain";
             const QString pod = p.section('/', -2, -2);
-            if (pod.endsWith("-fetch"))
-                return s_.fetchLog;
             const int index = pod.section('-', -2, -2).toInt();
             return QString("rank %1: throughput %2 tokens/s\n").arg(index).arg(1000 + 200 * index).toUtf8();
         }
@@ -343,7 +391,102 @@ private:
         return status(404, "NotFound");
     }
 
+    // What the Job's ranks write: the test's rank files, copied into the volume folder CNP_OUTPUT_DIR names.
+    void writeRankFiles(const QJsonObject& job) {
+        const QJsonArray containers =
+            job["spec"].toObject()["template"].toObject()["spec"].toObject()["containers"].toArray();
+        QString dir;
+        for (const auto& e : containers.first().toObject()["env"].toArray())
+            if (e.toObject()["name"].toString() == "CNP_OUTPUT_DIR")
+                dir = onVolume(e.toObject()["value"].toString());
+        if (dir.isEmpty() || s_.rankFiles.isEmpty())
+            return;
+        QDir().mkpath(dir);
+        for (const auto& f : QDir(s_.rankFiles).entryList(QDir::Files | QDir::Hidden))
+            QFile::copy(s_.rankFiles + "/" + f, dir + "/" + f);
+    }
+
+    QString onVolume(const QString& podPath) const {
+        return podPath.startsWith("/cnp/traces") ? s_.volume + podPath.mid(11) : podPath;
+    }
+
+    static void send(QWebSocket* w, char channel, const QByteArray& data) {
+        w->sendBinaryMessage(QByteArray(1, channel) + data);
+    }
+
+    // The end of an exec as the API server reports it: the Status on channel 3, then a normal close.
+    static void finish(QWebSocket* w, int exitCode) {
+        QJsonObject st{{"metadata", QJsonObject{}}, {"status", exitCode == 0 ? "Success" : "Failure"}};
+        if (exitCode != 0) {
+            st["message"] = QString("command terminated with non-zero exit code: %1").arg(exitCode);
+            st["reason"] = "NonZeroExitCode";
+            st["details"] = QJsonObject{
+                {"causes",
+                 QJsonArray{QJsonObject{{"reason", "ExitCode"}, {"message", QString::number(exitCode)}}}}};
+        }
+        send(w, 3, json(st));
+        w->close();
+    }
+
+    // `cat FILE` from the volume in 1 MiB messages; a file in stallOnce sends its first bytes and then
+    // nothing more (the connection stays open) the first time.
+    void cat(QWebSocket* w, const QString& path) {
+        QFile f(onVolume(path));
+        if (!f.open(QIODevice::ReadOnly)) {
+            send(w, 2, ("cat: " + path + ": No such file or directory\n").toUtf8());
+            return finish(w, 1);
+        }
+        const QString name = QFileInfo(path).fileName();
+        qint64 limit = -1;
+        if (s_.stallOnce.contains(name))
+            limit = s_.stallOnce.take(name);
+        qint64 sent = 0;
+        while (!f.atEnd() && (limit < 0 || sent < limit)) {
+            const QByteArray piece = f.read(limit < 0 ? (1 << 20) : std::min<qint64>(1 << 20, limit - sent));
+            send(w, 1, piece);
+            sent += piece.size();
+        }
+        if (limit < 0)
+            finish(w, 0);
+    }
+
+    // An exec: recorded as a GET of .../exec with its query; answered 100 ms later, as a real exec's
+    // process start would be: kubectl 1.32 reads the connection before it has set up its streams and
+    // drops what arrives for one not yet there ("Unknown stream id 1, discarding message"; client-go's
+    // websocket.go later waits for them).
+    void exec(QWebSocket* w) {
+        connect(w, &QWebSocket::disconnected, w, &QObject::deleteLater);
+        const QUrl url = w->requestUrl();
+        Request r;
+        r.method = "GET";
+        r.path = url.path();
+        r.query = QUrlQuery(url);
+        const QStringList command = formValues(r.query, "command");
+        {
+            std::lock_guard lock(s_.mutex);
+            s_.requests.push_back(r);
+        }
+        QTimer::singleShot(100, w, [this, w, command] { respond(w, command); });
+    }
+
+    // `cat` served from the volume; anything else run here.
+    void respond(QWebSocket* w, const QStringList& command) {
+        std::lock_guard lock(s_.mutex);
+        if (command.value(0) == "cat" && command.size() == 2)
+            return cat(w, command[1]);
+        QStringList args;
+        for (const auto& a : command.mid(1))
+            args << onVolume(a);
+        QProcess p;
+        p.start(command.value(0), args);
+        p.waitForFinished(30000);
+        send(w, 1, p.readAllStandardOutput());
+        send(w, 2, p.readAllStandardError());
+        finish(w, p.exitStatus() == QProcess::NormalExit ? p.exitCode() : 1);
+    }
+
     ApiState& s_;
+    QWebSocketServer* ws_ = nullptr;
     QTcpServer* server_ = nullptr;
     QHash<QTcpSocket*, QByteArray> buffers_;
     std::vector<Watcher> watchers_;
@@ -359,6 +502,92 @@ class TestKubectlDriver : public QObject {
     QThread thread_;
     FakeApiServer* server_ = nullptr;
     QString kubeconfig_;
+    QString capture_;       // the capture fixture as a plain .cnpt (the collector writes no .gz)
+    int stallSeconds_ = 60; // KubectlOptions::stallSeconds of the next run
+
+    // A trace as the collector names it (CollectorConfig::outputPath).
+    static QString traceName(int rank) { return QString("host%1-17-r%1.cnpt").arg(rank); }
+
+    // Rank files in a fresh folder: the capture fixture per rank (rank 0 grown to `rank0Bytes` with chunks
+    // of an unknown type, which readers skip), each with the checksum file the collector's code writes.
+    QString makeRankFiles(const QString& name, int ranks, qint64 rank0Bytes = 0) {
+        const QString dir = dir_.filePath("ranks-" + name);
+        QDir().mkpath(dir);
+        QFile in(capture_);
+        if (!in.open(QIODevice::ReadOnly))
+            return {};
+        const QByteArray trace = in.readAll();
+        for (int r = 0; r < ranks; ++r) {
+            QByteArray bytes = trace;
+            while (r == 0 && bytes.size() < rank0Bytes) {
+                QByteArray chunk;
+                const quint32 type = 99, length = 1 << 20;
+                chunk.append(reinterpret_cast<const char*>(&type), 4)
+                    .append(reinterpret_cast<const char*>(&length), 4);
+                chunk.append(QByteArray(length, char('a' + bytes.size() % 26)));
+                const quint32 crc =
+                    cnpt::Crc32::of(chunk.constData(), static_cast<std::size_t>(chunk.size()));
+                chunk.append(reinterpret_cast<const char*>(&crc), 4);
+                bytes.insert(8, chunk); // after the magic
+            }
+            const QString path = dir + "/" + traceName(r);
+            QFile out(path);
+            if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size())
+                return {};
+            out.close();
+            const std::string hex = cnpt::sha256Hex(std::string_view(bytes.constData(), bytes.size()));
+            if (!cnpt::writeChecksumFile(path.toStdString(), hex, static_cast<std::uint64_t>(bytes.size())))
+                return {};
+        }
+        return dir;
+    }
+
+    // The local copy of a job's trace, and the SHA-256 of a file.
+    static QString sha256(const QString& path) {
+        const auto d = cnpt::sha256File(path.toStdString());
+        return d ? QString::fromStdString(d->hex) : QString("<unreadable>");
+    }
+
+    QStringList localFiles(const plan::Plan& plan) {
+        const std::string job = planJobs(plan, {}, "/x")[0].jobName;
+        return QDir(dir_.filePath("runs/" + QString::fromStdString(job))).entryList(QDir::Files, QDir::Name);
+    }
+
+    QString localPath(const plan::Plan& plan, const QString& file) {
+        return dir_.filePath("runs/" + QString::fromStdString(planJobs(plan, {}, "/x")[0].jobName) + "/" +
+                             file);
+    }
+
+    // The run ingested last (the highest id).
+    std::optional<RunRecord> lastRun() {
+        Workspace ws(dir_.filePath("k8s.cnpdb").toStdString(), Workspace::Mode::ReadOnly);
+        std::optional<RunRecord> last;
+        for (const auto& r : ws.runs())
+            if (!last || r.id.value() > last->id.value())
+                last = r;
+        return last;
+    }
+
+    // The exec requests of the run: each command's arguments joined by spaces.
+    QStringList execs() {
+        QStringList out;
+        for (const auto& r : requests())
+            if (r.path.endsWith("/exec"))
+                out << formValues(r.query, "command").join(' ');
+        return out;
+    }
+
+    // Where the Job's ranks wrote (its CNP_OUTPUT_DIR), as the pods see it.
+    QString podOutputDir() {
+        for (const auto& r : requests())
+            if (r.method == "POST" && r.path.endsWith("/jobs"))
+                for (const auto& e :
+                     QJsonDocument::fromJson(r.body)["spec"]["template"]["spec"]["containers"][0]["env"]
+                         .toArray())
+                    if (e.toObject()["name"].toString() == "CNP_OUTPUT_DIR")
+                        return e.toObject()["value"].toString();
+        return {};
+    }
 
     plan::Plan clusterPlan(bool traced) {
         auto plan = testing::twoConfigPlan({"python", "train.py"}, traced ? 1 : 0, traced ? 0 : 1);
@@ -407,6 +636,7 @@ class TestKubectlDriver : public QObject {
         k.kubeconfig = kubeconfig_.toStdString();
         k.pollMs = 50;
         k.fetchTimeoutSeconds = 10;
+        k.stallSeconds = stallSeconds_;
         KubernetesBackend backend(plan, k);
         RunOrchestrator orch(plan, ws, backend, [&](const ProgressEvent& e) {
             events.push_back(e);
@@ -439,15 +669,18 @@ private slots:
                         "current-context: t\n")
                     .arg(port)
                     .toUtf8());
-        // What the fetch pod prints: the capture fixture as the traces of two ranks, tar'ed and base64'd.
-        const QString traces = dir_.filePath("pvc");
-        QDir().mkpath(traces);
-        for (const char* n : {"pod-0-1.cnpt.gz", "pod-1-1.cnpt.gz"})
-            QVERIFY(QFile::copy(testpaths::dataDir() + "/gpu-run/capture.cnpt.gz", traces + "/" + n));
-        QProcess tar;
-        tar.start("tar", {"-cf", "-", "-C", traces, "."});
-        QVERIFY(tar.waitForFinished());
-        state_.fetchLog = tar.readAllStandardOutput().toBase64() + "\n";
+        state_.volume = dir_.filePath("pvc");
+        QVERIFY(QDir().mkpath(state_.volume));
+        QProcess gunzip;
+        gunzip.start("gzip", {"-dc", testpaths::dataDir() + "/gpu-run/capture.cnpt.gz"});
+        QVERIFY(gunzip.waitForFinished());
+        capture_ = dir_.filePath("capture.cnpt");
+        QFile out(capture_);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(gunzip.readAllStandardOutput());
+        out.close();
+        state_.rankFiles = makeRankFiles("two", 2);
+        QVERIFY(!state_.rankFiles.isEmpty());
     }
 
     void cleanupTestCase() {
@@ -486,9 +719,32 @@ private slots:
         QVERIFY2(ranks.contains("0:running") && ranks.contains("1:running") && ranks.contains("0:done") &&
                      ranks.contains("1:done"),
                  qPrintable(ranks.join(' ')));
-        // Pod logs kept, traces fetched by the fetch pod, everything deleted afterwards.
+        // Pod logs kept; the ranks wrote into this attempt's own folder; the fetch pod listed that folder and
+        // printed each trace and checksum file; everything deleted afterwards.
         QVERIFY(calls("/log").contains(QString("GET pods/%1-0-x/log").arg(job)));
-        QVERIFY(calls("/log").contains(QString("GET pods/%1-fetch/log").arg(job)));
+        const QString attemptDir = podOutputDir();
+        QVERIFY2(QRegularExpression("^/cnp/traces/" + job + "/attempt-1-[0-9a-f]{8}$")
+                     .match(attemptDir)
+                     .hasMatch(),
+                 qPrintable(attemptDir));
+        QStringList expected = {"sh -c " + QString::fromStdString(listingCommand("x")[2]) + " " + attemptDir};
+        for (const char* f :
+             {"host0-17-r0.cnpt.sha256", "host1-17-r1.cnpt.sha256", "host0-17-r0.cnpt", "host1-17-r1.cnpt"})
+            expected << "cat " + attemptDir + "/" + f;
+        QCOMPARE(execs(), expected);
+        QCOMPARE(calls("/exec"), QStringList(5, QString("GET pods/%1-fetch/exec").arg(job)));
+        QCOMPARE(localFiles(clusterPlan(true)),
+                 QStringList({"host0-17-r0.cnpt", "host0-17-r0.cnpt.sha256", "host1-17-r1.cnpt",
+                              "host1-17-r1.cnpt.sha256", "kubectl.txt", "node0.log", "node1.log"}));
+        QCOMPARE(sha256(localPath(clusterPlan(true), "host1-17-r1.cnpt")),
+                 sha256(state_.rankFiles + "/host1-17-r1.cnpt"));
+        QStringList collecting;
+        for (const auto& e : events)
+            if (e.state == JobState::Collecting && !e.rank)
+                collecting << QString::fromStdString(e.message);
+        QVERIFY2(collecting.filter(QRegularExpression("^traces: 4 files, .*; 0 already here .*; 0 problems$"))
+                         .size() == 1,
+                 qPrintable(collecting.join('\n')));
         for (const QString& gone : {"jobs/" + job, "services/" + job, "pods/" + job + "-fetch"})
             QVERIFY2(calls(gone).contains("DELETE " + gone), qPrintable(gone));
         Workspace ws(dir_.filePath("k8s.cnpdb").toStdString(), Workspace::Mode::ReadOnly);
@@ -555,6 +811,141 @@ private slots:
         QVERIFY(deletes.contains("services/" + job));
         for (const auto& d : deletes)
             QVERIFY2(d.section('/', 1).startsWith(job), qPrintable(d)); // nothing but its own objects
+    }
+
+    // A 30 MiB trace (the old `kubectl logs` path got 3 of 10 MiB) comes back byte for byte and ingests.
+    void bigTraceComesBackWhole() {
+        auto plan = clusterPlan(true);
+        plan.hash = "big";
+        const QString ranks = makeRankFiles("big", 2, 30 << 20);
+        {
+            std::lock_guard lock(state_.mutex);
+            state_.rankFiles = ranks;
+        }
+        std::atomic<bool> cancel{false};
+        std::vector<ProgressEvent> events;
+        const RunSummary s = run(plan, cancel, events);
+        QCOMPARE(s.done, 1);
+        const QString local = localPath(plan, traceName(0));
+        QVERIFY(QFileInfo(local).size() >= (30 << 20));
+        QCOMPARE(QFileInfo(local).size(), QFileInfo(ranks + "/" + traceName(0)).size());
+        QCOMPARE(sha256(local), sha256(ranks + "/" + traceName(0)));
+        const auto runRec = lastRun();
+        QVERIFY(runRec);
+        QCOMPARE(runRec->rankCount, 2);
+        QCOMPARE(runRec->kernelCount, 2 * 3 * 1260);
+    }
+
+    // A damaged rank fails the run with a message naming the rank and the file; the good rank's trace and
+    // checksum file stay on disk, as does whatever of the damaged one arrived.
+    void damagedTraceFailsTheRun_data() {
+        QTest::addColumn<QString>("damage");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("corrupt") << "corrupt"
+                                 << "rank 1: host1-17-r1.cnpt: checksum mismatch";
+        QTest::newRow("short") << "short"
+                               << "rank 1: host1-17-r1.cnpt is short: 2000 of the";
+        QTest::newRow("missing rank") << "missing"
+                                      << "rank 1: no trace (*-r1.cnpt) in /cnp/traces/";
+        QTest::newRow("not closed") << "unclosed"
+                                    << "rank 1: host1-17-r1.cnpt: no checksum file host1-17-r1.cnpt.sha256";
+    }
+    void damagedTraceFailsTheRun() {
+        QFETCH(QString, damage);
+        QFETCH(QString, message);
+        const QString ranks = makeRankFiles(damage, 2);
+        const QString trace = ranks + "/" + traceName(1);
+        QFile f(trace);
+        if (damage == "corrupt") {
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            f.seek(1000);
+            const char c = f.read(1)[0];
+            f.seek(1000);
+            f.write(QByteArray(1, static_cast<char>(c ^ 0x40)));
+        } else if (damage == "short") {
+            QVERIFY(f.resize(2000));
+        } else if (damage == "missing") {
+            QVERIFY(f.remove() && QFile::remove(trace + ".sha256"));
+        } else {
+            QVERIFY(QFile::remove(trace + ".sha256"));
+        }
+        f.close();
+        {
+            std::lock_guard lock(state_.mutex);
+            state_.rankFiles = ranks;
+        }
+        auto plan = clusterPlan(true);
+        plan.hash = "damaged-" + damage.toStdString();
+        std::atomic<bool> cancel{false};
+        std::vector<ProgressEvent> events;
+        const RunSummary s = run(plan, cancel, events);
+        QCOMPARE(s.failed, 1);
+        QCOMPARE(s.done, 0);
+        const QString last = QString::fromStdString(events.back().message);
+        QCOMPARE(events.back().state, JobState::Failed);
+        QVERIFY2(last.contains(message) && last.contains("1 trace problem(s)"), qPrintable(last));
+        QCOMPARE(sha256(localPath(plan, traceName(0))), sha256(ranks + "/" + traceName(0)));
+        QVERIFY(QFile::exists(localPath(plan, traceName(0) + ".sha256")));
+        QCOMPARE(QFile::exists(localPath(plan, traceName(1))), damage != "missing");
+        QFile notes(localPath(plan, "kubectl.txt"));
+        QVERIFY(notes.open(QIODevice::ReadOnly));
+        QVERIFY(notes.readAll().contains(message.toUtf8()));
+        const QString job = QString::fromStdString(planJobs(plan, {}, "/x")[0].jobName);
+        QVERIFY(calls("pods/" + job + "-fetch").contains("DELETE pods/" + job + "-fetch"));
+    }
+
+    // A transfer that stalls is stopped and tried again; the trace that came whole is not fetched twice.
+    void stalledTransferIsTriedAgain() {
+        {
+            std::lock_guard lock(state_.mutex);
+            state_.rankFiles = makeRankFiles("stall", 2);
+            state_.stallOnce[traceName(1)] = 4096;
+        }
+        stallSeconds_ = 1;
+        auto plan = clusterPlan(true);
+        plan.hash = "stall";
+        std::atomic<bool> cancel{false};
+        std::vector<ProgressEvent> events;
+        const RunSummary s = run(plan, cancel, events);
+        stallSeconds_ = 60;
+        QCOMPARE(s.done, 1);
+        const QStringList cats = execs().filter(QRegularExpression("^cat .*\\.cnpt$"));
+        QCOMPARE(cats.filter(traceName(0)).size(), 1);
+        QCOMPARE(cats.filter(traceName(1)).size(), 2);
+        bool triedAgain = false;
+        for (const auto& e : events)
+            triedAgain = triedAgain || QString::fromStdString(e.message).startsWith(
+                                           "traces: " + traceName(1) + ": try 1 failed (stalled");
+        QVERIFY(triedAgain);
+        QCOMPARE(sha256(localPath(plan, traceName(1))), sha256(state_.rankFiles + "/" + traceName(1)));
+        QVERIFY(!QFile::exists(localPath(plan, traceName(1) + ".part")));
+    }
+
+    // An earlier attempt's folder on the volume (8 ranks' worth) is never listed nor fetched.
+    void earlierAttemptIsNotTaken() {
+        auto plan = clusterPlan(true);
+        plan.hash = "attempts";
+        const QString job = QString::fromStdString(planJobs(plan, {}, "/x")[0].jobName);
+        const QString earlier = state_.volume + "/" + job + "/attempt-1-0badf00d";
+        QVERIFY(QDir().mkpath(earlier));
+        const QString eight = makeRankFiles("eight", 8);
+        for (const auto& f : QDir(eight).entryList(QDir::Files))
+            QVERIFY(QFile::copy(eight + "/" + f, earlier + "/" + f));
+        {
+            std::lock_guard lock(state_.mutex);
+            state_.rankFiles = makeRankFiles("attempt", 2);
+        }
+        std::atomic<bool> cancel{false};
+        std::vector<ProgressEvent> events;
+        const RunSummary s = run(plan, cancel, events);
+        QCOMPARE(s.done, 1);
+        QVERIFY(!podOutputDir().endsWith("/attempt-1-0badf00d"));
+        for (const auto& e : execs())
+            QVERIFY2(!e.contains("0badf00d"), qPrintable(e));
+        QCOMPARE(localFiles(plan).filter(QRegularExpression("\\.cnpt$")).size(), 2);
+        const auto runRec = lastRun();
+        QVERIFY(runRec);
+        QCOMPARE(runRec->rankCount, 2);
     }
 };
 

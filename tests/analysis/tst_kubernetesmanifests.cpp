@@ -138,7 +138,7 @@ private slots:
         QCOMPARE(envValue(c, "RANK"), std::string("<unset>")); // torchrun sets it per process
         QCOMPARE(envValue(c, "CUDA_INJECTION64_PATH"), std::string("/cnp/collector/libcnp-collector.so"));
         QCOMPARE(envValue(c, "NVTX_INJECTION64_PATH"), std::string("/cnp/collector/libcnp-collector.so"));
-        QCOMPARE(envValue(c, "CNP_OUTPUT_DIR"), "/cnp/traces/" + name);
+        QCOMPARE(envValue(c, "CNP_OUTPUT_DIR"), "/cnp/traces/" + name + "/attempt-1"); // JobSpec::attempt
         QCOMPARE(envValue(c, "CNP_CAPTURE"), std::string("steps:10:5:step"));
         QCOMPARE(envValue(c, "LITERAL"), std::string("$$(HOME) stays")); // the kubelet turns $$ back into $
         bool collectorReadOnly = false, pvc = false, emptyDir = false;

@@ -1,8 +1,8 @@
 // PlanParser: every key read into Plan, `extends` resolved, positions 1-based, problems as findings with
 // line:col (never exceptions), plan values kept verbatim, hostile input bounded. Expected positions are
 // counted by hand in the plan texts below (line 1 is the first line of the text).
+#include "Sha256.h"
 #include "TestPaths.h"
-#include "core/Sha256.h"
 #include "plan/PlanParser.h"
 
 #include <QElapsedTimer>
@@ -87,7 +87,7 @@ private slots:
         QVERIFY(r.findings.empty());
         const Plan& p = r.plan;
         QCOMPARE(p.path, std::string("full.yaml"));
-        QCOMPARE(p.hash, cnp::sha256Hex(kFullPlan));
+        QCOMPARE(p.hash, cnpt::sha256Hex(kFullPlan));
         QCOMPARE(p.name, std::string("study"));
         QCOMPARE(p.description, std::string("all keys"));
         QCOMPARE(p.workload.command, (std::vector<std::string>{"python3", "train.py", "--steps", "20"}));

@@ -48,7 +48,8 @@ private slots:
         const QStringList folders = QDir(out).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
         QCOMPARE(folders, (QStringList{"01-Base-r0", "01-Base-r1", "03-AC2+ACCL-r0", "03-AC2+ACCL-r1"}));
         QCOMPARE(QDir(out + "/01-Base-r0").entryList(QDir::Files),
-                 (QStringList{"rank-00000.cnpt", "rank-00001.cnpt"}));
+                 (QStringList{"rank-00000.cnpt", "rank-00000.cnpt.sha256", "rank-00001.cnpt",
+                              "rank-00001.cnpt.sha256"}));
 
         const CliResult runs = runCli({"runs", ws, "--json"});
         QCOMPARE(runs.exitCode, 0);

@@ -1,10 +1,12 @@
-#include "core/Sha256.h"
+#include "Sha256.h"
 
-#include <array>
-#include <cstddef>
-#include <cstdint>
+#include <algorithm>
+#include <cerrno>
+#include <fcntl.h>
+#include <unistd.h>
+#include <vector>
 
-namespace cnp {
+namespace cnpt {
 namespace {
 
 constexpr std::array<std::uint32_t, 64> kRound = {
@@ -17,14 +19,16 @@ constexpr std::array<std::uint32_t, 64> kRound = {
     0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
 
-using State = std::array<std::uint32_t, 8>;
-
 constexpr std::uint32_t rotr(std::uint32_t x, int n) {
     return (x >> n) | (x << (32 - n));
 }
 
-// Processes one 64-byte block.
-void compress(State& h, const unsigned char* block) {
+} // namespace
+
+Sha256::Sha256()
+    : h_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {}
+
+void Sha256::compress(const unsigned char* block) {
     std::array<std::uint32_t, 64> w{};
     for (std::size_t i = 0; i < 16; ++i)
         w[i] = std::uint32_t(block[4 * i]) << 24 | std::uint32_t(block[4 * i + 1]) << 16 |
@@ -34,7 +38,7 @@ void compress(State& h, const unsigned char* block) {
         const std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
         w[i] = w[i - 16] + s0 + w[i - 7] + s1;
     }
-    State v = h;
+    auto v = h_;
     for (int i = 0; i < 64; ++i) {
         const std::uint32_t s1 = rotr(v[4], 6) ^ rotr(v[4], 11) ^ rotr(v[4], 25);
         const std::uint32_t ch = (v[4] & v[5]) ^ (~v[4] & v[6]);
@@ -45,37 +49,78 @@ void compress(State& h, const unsigned char* block) {
         v = {t1 + t2, v[0], v[1], v[2], v[3] + t1, v[4], v[5], v[6]};
     }
     for (int i = 0; i < 8; ++i)
-        h[i] += v[i];
+        h_[i] += v[i];
 }
 
-} // namespace
+void Sha256::update(const void* data, std::size_t size) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    total_ += size;
+    if (used_ > 0) {
+        const std::size_t take = std::min(size, block_.size() - used_);
+        std::copy(p, p + take, block_.begin() + static_cast<std::ptrdiff_t>(used_));
+        used_ += take;
+        p += take;
+        size -= take;
+        if (used_ < block_.size())
+            return;
+        compress(block_.data());
+        used_ = 0;
+    }
+    for (; size >= 64; p += 64, size -= 64)
+        compress(p);
+    std::copy(p, p + size, block_.begin());
+    used_ = size;
+}
 
-std::string sha256Hex(std::string_view bytes) {
-    State h = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-               0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-    const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
-    std::size_t full = bytes.size() / 64 * 64;
-    for (std::size_t off = 0; off < full; off += 64)
-        compress(h, data + off);
+std::string Sha256::hexDigest() {
     // Padding: 0x80, zeros, then the message length in bits (big-endian, 64 bits); one or two blocks.
-    std::array<unsigned char, 128> tail{};
-    const std::size_t rest = bytes.size() - full;
-    for (std::size_t i = 0; i < rest; ++i)
-        tail[i] = data[full + i];
-    tail[rest] = 0x80;
-    const std::size_t tailLen = rest < 56 ? 64 : 128;
-    const std::uint64_t bits = std::uint64_t(bytes.size()) * 8;
+    const std::uint64_t bits = total_ * 8;
+    block_[used_++] = 0x80;
+    if (used_ > 56) {
+        std::fill(block_.begin() + static_cast<std::ptrdiff_t>(used_), block_.end(), 0);
+        compress(block_.data());
+        used_ = 0;
+    }
+    std::fill(block_.begin() + static_cast<std::ptrdiff_t>(used_), block_.end(), 0);
     for (int i = 0; i < 8; ++i)
-        tail[tailLen - 1 - i] = static_cast<unsigned char>(bits >> (8 * i));
-    for (std::size_t off = 0; off < tailLen; off += 64)
-        compress(h, tail.data() + off);
+        block_[63 - i] = static_cast<unsigned char>(bits >> (8 * i));
+    compress(block_.data());
     static const char* kHex = "0123456789abcdef";
     std::string out;
     out.reserve(64);
-    for (std::uint32_t word : h)
+    for (std::uint32_t word : h_)
         for (int shift = 28; shift >= 0; shift -= 4)
             out += kHex[(word >> shift) & 0xf];
     return out;
 }
 
-} // namespace cnp
+std::string sha256Hex(std::string_view bytes) {
+    Sha256 h;
+    h.update(bytes);
+    return h.hexDigest();
+}
+
+std::optional<FileDigest> sha256File(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return std::nullopt;
+    Sha256 h;
+    std::vector<char> buf(1u << 20);
+    for (;;) {
+        const ssize_t n = ::read(fd, buf.data(), buf.size());
+        if (n == 0)
+            break;
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            ::close(fd);
+            return std::nullopt;
+        }
+        h.update(buf.data(), static_cast<std::size_t>(n));
+    }
+    ::close(fd);
+    const std::uint64_t size = h.size();
+    return FileDigest{h.hexDigest(), size};
+}
+
+} // namespace cnpt
