@@ -151,6 +151,10 @@ struct StepRange {
 
 struct RankInfo {
     std::int32_t rank = 0;
+    // The source names this rank (Kineto distributedInfo.rank, the .cnpt header, nsys MPI ranks); false
+    // when the importer defaulted it. Two files claiming one rank are refused at ingest; a defaulted rank
+    // that repeats one takes the next free rank.
+    bool rankClaimed = false;
     std::int32_t localRank = -1;
     std::string host;
     std::int64_t pid = 0;

@@ -337,12 +337,34 @@ std::vector<TraceData> readParts(const std::vector<std::string>& files, int jobs
     return parts;
 }
 
-// Files without a rank of their own (or repeating one) take the next free rank in file order; files whose
-// several ranks repeat an earlier file's are refused.
+// Gives every rank of `part` the number `fresh` instead of `old`.
+void renumberRank(TraceData& part, std::int32_t old, std::int32_t fresh) {
+    auto move = [&](auto& v) {
+        for (auto& e : v)
+            if (e.rank == old)
+                e.rank = fresh;
+    };
+    move(part.kernels), move(part.memcpys), move(part.memsets), move(part.apiCalls), move(part.cpuRanges);
+    move(part.gpuAnnotations), move(part.flows), move(part.counters), move(part.steps), move(part.ranks);
+}
+
+// Ranks in file order. Two files whose sources both name one rank (RankInfo::rankClaimed) are refused:
+// they are two attempts or two jobs mixed in one folder, not one run. A single-rank file whose rank was
+// defaulted (or repeats only a defaulted one) takes the next free rank; a multi-rank file repeating a rank
+// is refused.
 void assignRanks(std::vector<TraceData>& parts, const std::vector<std::string>& files) {
+    std::map<std::int32_t, std::size_t> claimedBy; // rank -> file that named it
     std::set<std::int32_t> ranksSeen;
     for (std::size_t i = 0; i < parts.size(); ++i) {
         TraceData& part = parts[i];
+        for (const auto& r : part.ranks) {
+            const auto it = claimedBy.find(r.rank);
+            if (r.rankClaimed && it != claimedBy.end())
+                throw InputError(files[i], "claims rank " + std::to_string(r.rank) + ", as " +
+                                               files[it->second] +
+                                               " does: two traces of one rank (an earlier attempt's files "
+                                               "mixed in?); ingest the files of one attempt");
+        }
         std::set<std::int32_t> partRanks;
         for (const auto& r : part.ranks)
             partRanks.insert(r.rank);
@@ -350,21 +372,15 @@ void assignRanks(std::vector<TraceData>& parts, const std::vector<std::string>& 
         for (auto r : partRanks)
             clash = clash || ranksSeen.count(r);
         if (clash && partRanks.size() == 1) {
-            std::int32_t fresh = ranksSeen.empty() ? 0 : *ranksSeen.rbegin() + 1;
-            const std::int32_t old = *partRanks.begin();
-            auto move = [&](auto& v) {
-                for (auto& e : v)
-                    if (e.rank == old)
-                        e.rank = fresh;
-            };
-            move(part.kernels), move(part.memcpys), move(part.memsets), move(part.apiCalls),
-                move(part.cpuRanges);
-            move(part.gpuAnnotations), move(part.flows), move(part.counters), move(part.steps),
-                move(part.ranks);
+            const std::int32_t fresh = *ranksSeen.rbegin() + 1;
+            renumberRank(part, *partRanks.begin(), fresh);
             partRanks = {fresh};
         } else if (clash) {
             throw InputError(files[i], "its ranks repeat ranks of an earlier file of this run");
         }
+        for (const auto& r : part.ranks)
+            if (r.rankClaimed)
+                claimedBy.emplace(r.rank, i);
         ranksSeen.insert(partRanks.begin(), partRanks.end());
     }
 }

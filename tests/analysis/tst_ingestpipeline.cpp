@@ -206,6 +206,30 @@ private slots:
         QVERIFY(ws.runs().empty());
     }
 
+    // Two traces whose sources both name rank 1 (distributedInfo.rank) are two attempts or two jobs mixed
+    // in one folder: refused, naming both files, and nothing is stored. Traces without a rank of their own
+    // still take the next free rank (folderBecomesOneMultiRankRun).
+    void twoFilesClaimingOneRankAreRefused() {
+        QDir d(dir_.path());
+        QVERIFY(d.mkpath("mixed"));
+        const QString rank1 = testpaths::dataDir() + "/hta/trace_filter/sampled_rank-1.json.gz";
+        QVERIFY(QFile::copy(rank1, d.filePath("mixed/attempt1-rank-1.json.gz")));
+        QVERIFY(QFile::copy(rank1, d.filePath("mixed/attempt2-rank-1.json.gz")));
+        Workspace ws(d.filePath("mixed.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        IngestRequest req;
+        req.inputs = {d.filePath("mixed").toStdString()};
+        try {
+            ingest(ws, req);
+            QFAIL("two traces of rank 1 were accepted");
+        } catch (const InputError& e) {
+            QCOMPARE(QString::fromStdString(e.file()), d.filePath("mixed/attempt2-rank-1.json.gz"));
+            QVERIFY2(e.message().find("claims rank 1, as " +
+                                      d.filePath("mixed/attempt1-rank-1.json.gz").toStdString()) == 0,
+                     e.message().c_str());
+        }
+        QVERIFY(ws.runs().empty());
+    }
+
     void missingInputNamesThePath() {
         try {
             expandInputs({"/no/such/trace.json"});

@@ -151,6 +151,7 @@ void CnptConverter::readHeader() {
 
     const int headerRank = toInt(r_.headerValue(key::kRank), -1);
     rank_.rank = headerRank >= 0 ? headerRank : 0;
+    rank_.rankClaimed = headerRank >= 0;
     rank_.localRank = toInt(r_.headerValue(key::kLocalRank), -1);
     rank_.host = t.info.host;
     rank_.pid = toInt(r_.headerValue(key::kPid), 0);

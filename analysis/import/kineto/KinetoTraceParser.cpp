@@ -851,6 +851,7 @@ RankInfo KinetoTraceParser::rankAndRunInfo(std::int32_t rank) {
     TraceData& t = trace_;
     RankInfo ri;
     ri.rank = rank;
+    ri.rankClaimed = hasRank_;
     ri.pid = firstCpuPid_ > 0 ? firstCpuPid_ : 0;
     ri.sourceFile = path_;
     std::set<std::int32_t> devicesSeen;

@@ -239,6 +239,7 @@ void NsysReader::assignRanks() {
     for (auto pid : pids) {
         RankInfo r;
         r.rank = useMpi ? mpiRank[pid] : next++;
+        r.rankClaimed = useMpi;
         r.pid = pid;
         r.sourceFile = db_.path();
         rankOfPid_[pid] = r.rank;
