@@ -11,6 +11,7 @@
 // Podman runs with the adjustments these VMs need (runc, explicit ulimits; shared/design/containers.md)
 // from a CONTAINERS_CONF file. Without podman the test fails and says what to install.
 #include "CliRunner.h"
+#include "ContainerTestImage.h"
 #include "TestPaths.h"
 
 #include <QDir>
@@ -117,11 +118,7 @@ private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         conf_ = dir_.filePath("containers.conf");
-        QFile c(conf_);
-        QVERIFY(c.open(QIODevice::WriteOnly));
-        c.write("[containers]\ndefault_ulimits = [\"nofile=20000:20000\", \"nproc=32768:32768\"]\n"
-                "[engine]\nruntime = \"runc\"\n");
-        c.close();
+        QVERIFY(writePodmanConf(conf_));
         const Run info = podman({"info", "--format", "{{.Host.OCIRuntime.Name}}"});
         QVERIFY2(info.code == 0,
                  qPrintable("podman cannot run here: install podman and runc (scripts/install-deps): " +

@@ -79,11 +79,7 @@ private slots:
         if (!kCollectorBuilt)
             QSKIP("libcnp-collector.so is not built here (no CUPTI headers)");
         conf_ = dir_.filePath("containers.conf");
-        QFile c(conf_);
-        QVERIFY(c.open(QIODevice::WriteOnly));
-        c.write("[containers]\ndefault_ulimits = [\"nofile=20000:20000\", \"nproc=32768:32768\"]\n"
-                "[engine]\nruntime = \"runc\"\n");
-        c.close();
+        QVERIFY(testing::writePodmanConf(conf_));
         int code = -1;
         const QString info = podman({"info", "--format", "{{.Host.OCIRuntime.Name}}"}, conf_, &code);
         if (code != 0 || !QFile::exists("/bin/busybox"))

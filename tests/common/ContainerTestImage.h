@@ -15,6 +15,17 @@
 
 namespace cnp::testing {
 
+// Writes the podman configuration these machines need (../shared/design/containers.md: runc, not crun;
+// explicit ulimits, as root lacks CAP_SYS_RESOURCE) to `path`, for CONTAINERS_CONF. False when it cannot.
+inline bool writePodmanConf(const QString& path) {
+    QFile c(path);
+    if (!c.open(QIODevice::WriteOnly))
+        return false;
+    c.write("[containers]\ndefault_ulimits = [\"nofile=20000:20000\", \"nproc=32768:32768\"]\n"
+            "[engine]\nruntime = \"runc\"\n");
+    return true;
+}
+
 // Copies `file` to `root` + `dest` (executable) and every library `ldd` lists for it into `root` at the
 // same absolute paths. False when a copy fails.
 inline bool copyWithLibraries(const QString& file, const QString& root, const QString& dest) {
