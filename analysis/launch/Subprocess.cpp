@@ -226,7 +226,7 @@ StreamResult streamToFile(const std::vector<std::string>& argv, const std::strin
     killpg(pid, SIGKILL); // whatever the leader left behind
     r.bytes = fileSize(out);
     close(out);
-    r.err = err.substr(0, 64 * 1024);
+    r.err = err.substr(0, std::size_t{64} * 1024);
     return r;
 }
 

@@ -227,7 +227,7 @@ std::string byteText(std::uint64_t bytes) {
     char buf[32];
     if (bytes < 1024)
         std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
-    else if (bytes < 1024 * 1024)
+    else if (bytes < std::uint64_t{1024} * 1024)
         std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(bytes) / 1024.0);
     else
         std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
