@@ -190,6 +190,21 @@ std::vector<std::string> listingCommand(const std::string& dir) {
             dir};
 }
 
+namespace {
+
+// A name the volume may give that is safe to join to the local folder: no folder part, not "." or "..",
+// no control character (a newline inside a name could forge a second listing line).
+bool isPlainFileName(const std::string& name) {
+    if (name.empty() || name == "." || name == ".." || name.size() > 255)
+        return false;
+    for (unsigned char c : name)
+        if (c == '/' || c < 0x20 || c == 0x7f)
+            return false;
+    return true;
+}
+
+} // namespace
+
 std::vector<RemoteFile> parseListing(const std::string& text) {
     std::vector<RemoteFile> out;
     std::istringstream in(text);
@@ -197,7 +212,8 @@ std::vector<RemoteFile> parseListing(const std::string& text) {
     while (std::getline(in, line)) {
         std::istringstream fields(line);
         RemoteFile f;
-        if (fields >> f.size && fields.get() == ' ' && std::getline(fields, f.name) && !f.name.empty())
+        if (fields >> f.size && fields.get() == ' ' && std::getline(fields, f.name) &&
+            isPlainFileName(f.name))
             out.push_back(f);
     }
     return out;

@@ -25,7 +25,8 @@ struct RemoteFile {
 // kListingNoFolder when `dir` does not exist. The folder is $0, never spliced into the script.
 std::vector<std::string> listingCommand(const std::string& dir);
 inline constexpr int kListingNoFolder = 3;
-// That listing back; lines of another form are ignored.
+// That listing back; lines of another form are ignored, and so are names that are not one plain file name
+// (a '/', "." or "..", a control character): the volume is not trusted to choose local paths.
 std::vector<RemoteFile> parseListing(const std::string& text);
 
 // A collector trace: `*.cnpt` or `*.cnpt.gz`.

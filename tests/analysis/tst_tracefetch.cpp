@@ -90,6 +90,17 @@ private slots:
         QCOMPARE(none.exitCode, kListingNoFolder);
     }
 
+    // What a hostile volume could list never leaves the local folder: names with a folder part, "..", or a
+    // control character are dropped; plain names (spaces included) stay.
+    void listingKeepsOnlyPlainNames() {
+        const auto got = parseListing("10 ../../etc/cron.d/x\n11 a/b.cnpt\n12 ..\n13 ok-r0.cnpt\n"
+                                      "14 tab\tname\n15 a b.cnpt\nnot a line\n16 \n");
+        QCOMPARE(got.size(), std::size_t(2));
+        QCOMPARE(QString::fromStdString(got[0].name), QStringLiteral("ok-r0.cnpt"));
+        QCOMPARE(got[0].size, std::uint64_t(13));
+        QCOMPARE(QString::fromStdString(got[1].name), QStringLiteral("a b.cnpt"));
+    }
+
     void resumeSkipsCompleteTraces() {
         const QString remote = dir_.filePath("resume-remote"), local = dir_.filePath("resume-local");
         writeTraces(remote, 3);
