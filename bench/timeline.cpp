@@ -240,11 +240,7 @@ double frameFloor(const TimelineModel& model, QImage& img) {
     empty->runEnd = model.runEnd;
     empty->groups = model.groups;
     for (const auto& r : model.rows) {
-        TimelineRow e;
-        e.kind = r.kind;
-        e.label = r.label;
-        e.group = r.group;
-        e.rank = r.rank;
+        TimelineRow e = r.header();
         e.lanes.resize(r.lanes.size());
         empty->rows.push_back(std::move(e));
     }

@@ -11,6 +11,19 @@ std::size_t TimelineRow::eventCount() const {
     return n;
 }
 
+TimelineRow TimelineRow::header() const {
+    TimelineRow h;
+    h.kind = kind;
+    h.label = label;
+    h.group = group;
+    h.rank = rank;
+    h.device = device;
+    h.stream = stream;
+    h.pid = pid;
+    h.tid = tid;
+    return h;
+}
+
 std::size_t TimelineModel::eventCount() const {
     std::size_t n = 0;
     for (const auto& r : rows)

@@ -42,6 +42,8 @@ struct TimelineRow {
     std::vector<EventTrack> lanes; // lane k = nesting depth k
     CounterSeries counter;         // RowKind::Counter only
     std::size_t eventCount() const;
+    // The same row without its events: kind, label, group and identity; no lanes, no counter samples.
+    TimelineRow header() const;
 };
 
 struct TimelineGroup {

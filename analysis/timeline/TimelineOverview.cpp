@@ -79,15 +79,7 @@ TimelineModel makeOverview(const TimelineModel& full, int buckets) {
     o.steps = full.steps;
     const Ns width = std::max<Ns>(1, (full.runEnd - full.runStart) / std::max(1, buckets));
     for (const TimelineRow& r : full.rows) {
-        TimelineRow c;
-        c.kind = r.kind;
-        c.label = r.label;
-        c.group = r.group;
-        c.rank = r.rank;
-        c.device = r.device;
-        c.stream = r.stream;
-        c.pid = r.pid;
-        c.tid = r.tid;
+        TimelineRow c = r.header();
         c.counter = r.counter;
         for (const EventTrack& tr : r.lanes) {
             EventTrack m;
