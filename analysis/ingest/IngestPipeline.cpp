@@ -301,32 +301,31 @@ std::vector<TraceData> readParts(const std::vector<std::string>& files, int jobs
         }
     };
     const std::size_t threads = std::clamp<std::size_t>(jobs > 0 ? static_cast<std::size_t>(jobs) : 1, 1, n);
-    std::vector<std::thread> pool;
-    struct JoinAll {
-        std::vector<std::thread>& pool;
-        std::atomic<bool>& stop;
-        ~JoinAll() {
-            stop = true; // a reader still running gives up at its next check
-            for (auto& t : pool)
-                t.join();
+    { // the readers' lifetime: every one has been joined when this block is left, normally or by a throw
+        std::vector<std::thread> pool;
+        struct JoinAll {
+            std::vector<std::thread>& pool;
+            std::atomic<bool>& stop;
+            ~JoinAll() {
+                stop = true; // a reader still running gives up at its next check (none after a normal end)
+                for (auto& t : pool)
+                    t.join();
+            }
+        } joinAll{pool, stop};
+        for (std::size_t t = 0; t < threads; ++t)
+            pool.emplace_back(work);
+        for (;;) {
+            std::unique_lock lock(m);
+            if (done.wait_for(lock, std::chrono::milliseconds(100), [&] { return finished == n || stop; }))
+                break;
+            lock.unlock();
+            double sum = 0;
+            for (const auto& f : fraction)
+                sum += f;
+            sink.report(0.7 * sum / static_cast<double>(n));
+            sink.checkCancel(); // throws; JoinAll stops the readers
         }
-    } joinAll{pool, stop};
-    for (std::size_t t = 0; t < threads; ++t)
-        pool.emplace_back(work);
-    for (;;) {
-        std::unique_lock lock(m);
-        if (done.wait_for(lock, std::chrono::milliseconds(100), [&] { return finished == n || stop; }))
-            break;
-        lock.unlock();
-        double sum = 0;
-        for (const auto& f : fraction)
-            sum += f;
-        sink.report(0.7 * sum / static_cast<double>(n));
-        sink.checkCancel(); // throws; JoinAll stops the readers
     }
-    for (auto& t : pool)
-        t.join();
-    pool.clear();
     sink.checkCancel();
     for (const auto& e : errors) // a reader stopped by another's failure reports Cancelled: skip those
         if (e && !isCancelled(e))
@@ -421,8 +420,6 @@ IngestResult ingest(Workspace& ws, const IngestRequest& req, const ProgressSink&
         trace.info.flopsPerStep = req.flopsPerStep;
     if (req.peakFlops > 0)
         trace.info.peakFlops = req.peakFlops;
-    trace.info.worldSize =
-        std::max<std::int32_t>(trace.info.worldSize, static_cast<std::int32_t>(trace.ranks.size()));
 
     res.phaseSeconds.emplace_back(
         "read", std::chrono::duration<double>(std::chrono::steady_clock::now() - readStart).count());

@@ -54,10 +54,10 @@ bool isDataLoading(std::string_view n) {
     return false;
 }
 
-// What the CPU was doing during an idle gap (docs/metrics.md, "Insights", idle-gaps). `nextLaunch`: start
-// of the launch call of the kernel that ended the gap, -1 unknown.
 constexpr std::string_view kLaunchBound = "launch-bound";
 
+// What the CPU was doing during an idle gap (docs/metrics.md, "Insights", idle-gaps). `nextLaunch`: start
+// of the launch call of the kernel that ended the gap, -1 unknown.
 const char* cpuStateOf(Interval gap, Ns dataNs, Ns syncNs, Ns nextLaunch) {
     if (dataNs * 2 >= gap.length())
         return "waiting-on-data";

@@ -25,14 +25,20 @@ template <class Row, class Table> std::vector<Row> readAll(Statement& st, const 
     return out;
 }
 
+// The select list of `t`'s columns the workspace's table has: a table written before a column was added
+// reads it as NULL (0 / nullopt) instead of failing. One PRAGMA query.
+template <class Table>
+std::string presentColumnList(const Workspace& ws, const Table& t, std::string_view prefix) {
+    const auto present = columnsOf(ws, t.name);
+    return t.selectList(prefix, [&](std::string_view c) { return present.count(c) > 0; });
+}
+
 } // namespace
 
 std::vector<SummaryRankRow> SummaryRowReader::ranks() const {
     const auto& t = schema::kSummaryRankRows;
-    const auto present = columnsOf(ws_, t.name);
-    Statement st(ws_.db(), "SELECT " + t.selectList("", [&](std::string_view c) {
-        return present.count(c) > 0;
-    }) + " FROM summary_rank WHERE run_id = ? ORDER BY rank");
+    Statement st(ws_.db(), "SELECT " + presentColumnList(ws_, t, "") +
+                               " FROM summary_rank WHERE run_id = ? ORDER BY rank");
     st.bind(1, runId_);
     return readAll<SummaryRankRow>(st, t);
 }
@@ -59,9 +65,7 @@ std::vector<SummaryExclusiveRow> SummaryRowReader::stepExclusive(std::int32_t ra
 
 std::vector<SummaryStepRow> SummaryRowReader::steps(std::int32_t rank) const {
     const auto& t = schema::kSummaryStepRows;
-    const auto present = columnsOf(ws_, t.name);
-    Statement st(ws_.db(), "SELECT " +
-                               t.selectList("p.", [&](std::string_view c) { return present.count(c) > 0; }) +
+    Statement st(ws_.db(), "SELECT " + presentColumnList(ws_, t, "p.") +
                                " FROM summary_step p WHERE p.run_id = ? AND (? < 0 OR p.rank = ?) "
                                "ORDER BY p.rank, p.step_index");
     st.bind(1, runId_).bind(2, rank).bind(3, rank);

@@ -52,12 +52,6 @@ void fillLaunchBoundIdle(sqlite3* db) {
                 "run_id, rank) AS g WHERE summary_rank.run_id = g.run_id AND summary_rank.rank = g.rank;");
 }
 
-bool hasColumn(const Workspace& ws, std::string_view table, std::string_view column) {
-    Statement st(ws.db(), "SELECT COUNT(*) FROM pragma_table_info(?) WHERE name = ?");
-    st.bind(1, table).bind(2, column);
-    return st.step() && st.i64(0) > 0;
-}
-
 std::set<std::string, std::less<>> columnsOf(const Workspace& ws, std::string_view table) {
     return columnsOf(ws.db(), table);
 }

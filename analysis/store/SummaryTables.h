@@ -23,8 +23,6 @@ void addMissingSummaryColumns(sqlite3* db);
 // Sets summary_step's and summary_rank's launch_bound_idle_ns from the stored launch-bound gaps (the
 // v3 -> v4 migration; ingest computes the same sums from the same gaps). No-op without summary tables.
 void fillLaunchBoundIdle(sqlite3* db);
-// Whether `table` has `column` (summary tables gain columns over time).
-bool hasColumn(const Workspace& ws, std::string_view table, std::string_view column);
 // The column names `table` has ({} when there is no such table). One PRAGMA query.
 std::set<std::string, std::less<>> columnsOf(const Workspace& ws, std::string_view table);
 // Whether the workspace has a table named `table`.
