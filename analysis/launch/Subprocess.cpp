@@ -79,6 +79,30 @@ pid_t forkClean() {
     return pid;
 }
 
+// Forks (forkClean) and execs argv in a process group of its own with `in`, `out` and `err` as its stdin,
+// stdout and stderr, in `workingDir` when one is given. The group is set on both sides of the fork, so no
+// signal sent to it can miss the child. Returns the pid, or -1 when fork failed (errno set); the caller
+// still owns and closes the three descriptors.
+pid_t startInOwnGroup(ExecArgs& a, int in, int out, int err, const std::string& workingDir = {}) {
+    const pid_t pid = forkClean();
+    if (pid == 0) {
+        setpgid(0, 0); // out of the terminal's process group: Ctrl-C reaches cnp, which then cleans up
+        dup2(in, 0);
+        dup2(out, 1);
+        dup2(err, 2);
+        if (!workingDir.empty() && chdir(workingDir.c_str()) != 0) {
+            const char msg[] = "cannot change to the working directory\n";
+            const ssize_t ignored = write(2, msg, sizeof msg - 1);
+            (void)ignored;
+            _exit(127);
+        }
+        execOrDie(a);
+    }
+    if (pid > 0)
+        setpgid(pid, pid);
+    return pid;
+}
+
 // Reads what is available on `fd` into `out`; false at end of file.
 bool drain(int fd, std::string& out) {
     char buf[16384];
@@ -120,16 +144,9 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const EnvList& en
         write(in, input.data(), input.size()) != static_cast<ssize_t>(input.size()) ||
         lseek(in, 0, SEEK_SET) != 0)
         throw InputError(argv.front(), std::string("cannot start: ") + std::strerror(errno));
-    const pid_t pid = forkClean();
+    const pid_t pid = startInOwnGroup(a, in, outPipe[1], errPipe[1]);
     if (pid < 0)
         throw InputError(argv.front(), std::string("cannot start (fork: ") + std::strerror(errno) + ")");
-    if (pid == 0) {
-        setpgid(0, 0); // out of the terminal's process group: Ctrl-C reaches cnp, which then cleans up
-        dup2(in, 0);
-        dup2(outPipe[1], 1);
-        dup2(errPipe[1], 2);
-        execOrDie(a);
-    }
     close(in);
     close(outPipe[1]);
     close(errPipe[1]);
@@ -158,19 +175,11 @@ std::uint64_t fileSize(int fd) {
     return fstat(fd, &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
 }
 
-// Forks argv with stdout on `out`, stderr on `errWrite`; the caller closes both afterwards.
+// Forks argv with stdin from /dev/null, stdout on `out`, stderr on `errWrite`; the caller closes both
+// afterwards.
 pid_t startStreaming(ExecArgs& a, int out, int errWrite) {
     const int devNull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    const pid_t pid = forkClean();
-    if (pid == 0) {
-        setpgid(0, 0);
-        dup2(devNull, 0);
-        dup2(out, 1);
-        dup2(errWrite, 2);
-        execOrDie(a);
-    }
-    if (pid > 0)
-        setpgid(pid, pid);
+    const pid_t pid = startInOwnGroup(a, devNull, out, errWrite);
     if (devNull >= 0)
         close(devNull);
     return pid;
@@ -244,7 +253,7 @@ ProcessGroup::ProcessGroup(const std::vector<std::string>& argv, const EnvList& 
         throw InputError(argv.front(), std::string("cannot start (pipe: ") + std::strerror(errno) + ")");
     }
     const int devNull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    pid_ = forkClean();
+    pid_ = startInOwnGroup(a, devNull, out == Stdout::ToPipe ? outPipe[1] : log, log, workingDir);
     if (pid_ < 0) {
         close(log);
         for (int fd : outPipe)
@@ -252,20 +261,6 @@ ProcessGroup::ProcessGroup(const std::vector<std::string>& argv, const EnvList& 
                 close(fd);
         throw InputError(argv.front(), std::string("cannot start (fork: ") + std::strerror(errno) + ")");
     }
-    if (pid_ == 0) {
-        setpgid(0, 0);
-        dup2(devNull, 0);
-        dup2(out == Stdout::ToPipe ? outPipe[1] : log, 1);
-        dup2(log, 2);
-        if (!workingDir.empty() && chdir(workingDir.c_str()) != 0) {
-            const char msg[] = "cannot change to the working directory\n";
-            const ssize_t ignored = write(2, msg, sizeof msg - 1);
-            (void)ignored;
-            _exit(127);
-        }
-        execOrDie(a);
-    }
-    setpgid(pid_, pid_); // also here: no window in which a signal to the group would miss the child
     close(log);
     if (devNull >= 0)
         close(devNull);
