@@ -3,6 +3,8 @@
 #include "metrics/Breakdown.h"
 #include "metrics/Categoriser.h"
 #include "metrics/CategoryRules.h"
+#include "metrics/KernelStat.h"
+#include "metrics/KernelStatsPool.h"
 
 #include <algorithm>
 #include <cmath>
@@ -78,40 +80,12 @@ Ns percentile(const std::vector<Ns>& v, double p) { // nearest-rank, v sorted
     return v[idx - 1];
 }
 
-struct KernelStat {
-    std::int64_t count = 0;
-    Ns total = 0, min = 0, max = 0;
-    double mean = 0, median = 0, stddev = 0;
-};
-
-// durations sorted ascending.
-KernelStat statsOf(const std::vector<Ns>& d) {
-    KernelStat s;
-    s.count = static_cast<std::int64_t>(d.size());
-    if (d.empty())
-        return s;
-    for (Ns x : d)
-        s.total += x;
-    s.min = d.front();
-    s.max = d.back();
-    s.mean = static_cast<double>(s.total) / static_cast<double>(s.count);
-    const std::size_t n = d.size();
-    s.median = n % 2 ? static_cast<double>(d[n / 2])
-                     : (static_cast<double>(d[n / 2 - 1]) + static_cast<double>(d[n / 2])) / 2.0;
-    if (n > 1) {
-        double acc = 0;
-        for (Ns x : d)
-            acc += (static_cast<double>(x) - s.mean) * (static_cast<double>(x) - s.mean);
-        s.stddev = std::sqrt(acc / static_cast<double>(n - 1));
-    }
-    return s;
-}
-
 // Computes the summary rows of one trace into a SummaryRowSink; touches no database.
 class SummaryWriter {
 public:
-    SummaryWriter(const TraceData& t, const CategoryRules& rules, SummaryRowSink& out)
-        : t_(t), rules_(rules), out_(out) {}
+    SummaryWriter(const TraceData& t, const CategoryRules& rules, SummaryRowSink& out,
+                  KernelStatsPool& allRanks)
+        : t_(t), rules_(rules), out_(out), allRanks_(allRanks) {}
 
     void run();
 
@@ -209,6 +183,7 @@ private:
     const TraceData& t_;
     const CategoryRules& rules_;
     SummaryRowSink& out_;
+    KernelStatsPool& allRanks_; // takes every (rank, name) group for the all-rank rows
     CategoryOrder order_;
     std::vector<int> catIndex_;                          // trace category string id -> order index, -1 unset
     std::unordered_map<const void*, bool> sortedByRank_; // per event vector of t_
@@ -667,7 +642,7 @@ void SummaryWriter::writeKernelStats() {
     // Durations grouped by (rank, name) in one sequential pass (hash lookups), each group sorted on its
     // own: O(n log g) for groups of size g and cache-friendly, where one indirect sort of all kernels by
     // (rank, name, duration) took most of the summaries' time at 10 M kernels. Rows come out in
-    // (rank, name id) order, then the all-rank rows (rank -1) in name id order.
+    // (rank, name id) order; each group then goes to allRanks_, which makes the all-rank rows (rank -1).
     // The group's category is its name's: the first kernel's, unless that one took a range rule's category
     // (a recomputed launch) and a later one did not.
     struct Group {
@@ -693,35 +668,33 @@ void SummaryWriter::writeKernelStats() {
     std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
         return a.rank != b.rank ? a.rank < b.rank : a.name < b.name;
     });
-    auto write = [&](std::int32_t rank, StringId name, StringId cat, const std::vector<Ns>& d) {
-        const KernelStat s = statsOf(d);
-        const std::string& category = t_.strings.at(cat);
-        out_.add(SummaryKernelRow{rank, t_.strings.at(name),
-                                  category.empty() ? std::string("other") : category, s.count, s.total,
-                                  s.mean, s.median, s.min, s.max, s.stddev});
-    };
-    std::map<StringId, std::vector<Ns>> all; // name -> durations over every rank
-    std::map<StringId, StringId> allCat;
     for (auto& g : groups) {
         std::sort(g.durations.begin(), g.durations.end());
-        write(g.rank, g.name, g.category, g.durations);
-        auto& a = all[g.name];
-        a.insert(a.end(), g.durations.begin(), g.durations.end());
-        auto [c, fresh] = allCat.emplace(g.name, g.category);
-        if (!fresh && isRange(c->second) && !isRange(g.category))
-            c->second = g.category;
-        std::vector<Ns>().swap(g.durations);
-    }
-    for (auto& [name, v] : all) {
-        std::sort(v.begin(), v.end());
-        write(-1, name, allCat[name], v);
+        const KernelStat s = statsOf(g.durations);
+        const std::string& stored = t_.strings.at(g.category);
+        const std::string category = stored.empty() ? std::string("other") : stored;
+        const std::string& name = t_.strings.at(g.name);
+        out_.add(SummaryKernelRow{g.rank, name, category, s.count, s.total, s.mean, s.median, s.min, s.max,
+                                  s.stddev});
+        allRanks_.add(g.rank, name, category, isRange(g.category), std::move(g.durations));
     }
 }
 
 } // namespace
 
 void computeRunSummaries(const TraceData& trace, const CategoryRules& rules, SummaryRowSink& out) {
-    SummaryWriter(trace, rules, out).run();
+    computeRunSummaries(trace, rules, out, nullptr);
+}
+
+void computeRunSummaries(const TraceData& trace, const CategoryRules& rules, SummaryRowSink& out,
+                         KernelStatsPool* allRanks) {
+    if (allRanks) {
+        SummaryWriter(trace, rules, out, *allRanks).run();
+        return;
+    }
+    KernelStatsPool pool;
+    SummaryWriter(trace, rules, out, pool).run();
+    pool.write(out);
 }
 
 } // namespace cnp

@@ -7,14 +7,96 @@
 #include "store/MetaKeys.h"
 #include "tst_analysis_synthetic.h"
 
+#include "metrics/KernelStatsPool.h"
 #include "metrics/MultiRankSteps.h"
+#include "metrics/RunSummaries.h"
 #include "requests/WorkspaceCategories.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <bit>
+#include <cmath>
+#include <thread>
+
 using namespace cnp;
 using namespace cnp::testing;
+
+namespace {
+
+// Keeps the summary_kernel rows, drops the others.
+class KernelRows : public SummaryRowSink {
+public:
+    std::vector<SummaryKernelRow> rows;
+    void add(const SummaryRankRow&) override {}
+    void add(const SummaryStepRow&) override {}
+    void add(const SummaryExclusiveRow&) override {}
+    void add(const SummaryKernelRow& r) override { rows.push_back(r); }
+    void add(const SummaryGapRow&) override {}
+    void add(const SummarySyncRow&) override {}
+};
+
+// Every field equal, the doubles bit for bit.
+bool sameBits(const SummaryKernelRow& a, const SummaryKernelRow& b) {
+    auto bits = [](double d) { return std::bit_cast<std::uint64_t>(d); };
+    return a.rank == b.rank && a.name == b.name && a.category == b.category && a.count == b.count &&
+           a.totalNs == b.totalNs && bits(a.meanNs) == bits(b.meanNs) &&
+           bits(a.medianNs) == bits(b.medianNs) && a.minNs == b.minNs && a.maxNs == b.maxNs &&
+           bits(a.stddevNs) == bits(b.stddevNs);
+}
+
+// The events of one rank of `t` (a part of the run, as one trace file's ranks would be).
+TraceData onlyRank(const TraceData& t, std::int32_t rank) {
+    TraceData p;
+    p.info = t.info;
+    p.strings = t.strings;
+    auto keep = [rank](const auto& from, auto& to) {
+        for (const auto& e : from)
+            if (e.rank == rank)
+                to.push_back(e);
+    };
+    keep(t.ranks, p.ranks);
+    keep(t.kernels, p.kernels);
+    keep(t.memcpys, p.memcpys);
+    keep(t.memsets, p.memsets);
+    keep(t.apiCalls, p.apiCalls);
+    keep(t.cpuRanges, p.cpuRanges);
+    keep(t.gpuAnnotations, p.gpuAnnotations);
+    keep(t.flows, p.flows);
+    keep(t.counters, p.counters);
+    keep(t.steps, p.steps);
+    return p;
+}
+
+// Range rules (docs/metrics.md, "Categories"): kernels launched inside "checkpoint" ranges are recompute,
+// inside "optim" ranges optimizer. Three ranks, launch calls on thread 1 like the ranges (times in ns):
+//   rank 0: checkpoint [0, 1000), optim [2000, 3000); gemm_x [100, 130) launched at 50 -> recompute,
+//           gemm_x [2200, 2240) launched at 2150 -> optimizer (the group keeps its first: recompute),
+//           elt_y [2100, 2107) launched at 2050 -> optimizer
+//   rank 1: checkpoint [0, 1000); elt_y [100, 111) launched at 50 -> recompute; gemm_x [1500, 1520)
+//           launched at 1450 -> gemm (by name)
+//   rank 2: gemm_x [100, 125) launched at 50 -> gemm
+TraceData rangeCategoryTrace(const CategoryRules& rules) {
+    SyntheticTrace s("split", "", 3);
+    s.range(0, 1000, "checkpoint", 0).range(2000, 3000, "optim", 0).range(0, 1000, "checkpoint", 1);
+    s.kernel(100, 130, "gemm_x", 1, 0, 50).kernel(2200, 2240, "gemm_x", 2, 0, 2150);
+    s.kernel(2100, 2107, "elt_y", 3, 0, 2050);
+    s.kernel(100, 111, "elt_y", 4, 1, 50).kernel(1500, 1520, "gemm_x", 5, 1, 1450);
+    s.kernel(100, 125, "gemm_x", 6, 2, 50);
+    normaliseTrace(s.t);
+    categoriseKernels(s.t, rules);
+    detectSteps(s.t, StepPattern{});
+    return std::move(s.t);
+}
+
+CategoryRules rangeRules() {
+    return CategoryRules::fromJson(R"({"rules": [{"category": "gemm", "pattern": "gemm"}],
+        "range_rules": [{"category": "recompute", "pattern": "checkpoint"},
+                        {"category": "optimizer", "pattern": "optim"}], "fallback": "other"})",
+                                   "test rules");
+}
+
+} // namespace
 
 class TestRunSummaries : public QObject {
     Q_OBJECT
@@ -198,6 +280,91 @@ private slots:
         const auto ranks = r.ranks();
         QCOMPARE(ranks.at(0).launchBoundIdleNs, 870 * us);
         QCOMPARE(ranks.at(1).launchBoundIdleNs, 40 * us);
+    }
+
+    // A run split by rank into parts, each part's summaries computed on a thread of its own into one pool,
+    // gives the whole run's all-rank kernel rows bit for bit (and the same per-rank rows), in name order.
+    void splitByRankEqualsWhole_data() {
+        QTest::addColumn<QString>("trace");
+        QTest::addColumn<qulonglong>("budget");
+        QTest::addColumn<int>(
+            "names"); // all-rank rows: the fixture's 194 kernel names (python over the JSON)
+        const qulonglong inMemory = KernelStatsPool::kDefaultMemoryBudgetBytes;
+        QTest::newRow("fixture, in memory") << "fixture" << inMemory << 194;
+        QTest::newRow("fixture, some groups spilled") << "fixture" << qulonglong{4096} << 194;
+        QTest::newRow("fixture, every group spilled") << "fixture" << qulonglong{0} << 194;
+        QTest::newRow("range categories, in memory") << "ranges" << inMemory << 2;
+        QTest::newRow("range categories, spilled") << "ranges" << qulonglong{0} << 2;
+    }
+    void splitByRankEqualsWhole() {
+        QFETCH(QString, trace);
+        QFETCH(qulonglong, budget);
+        QFETCH(int, names);
+        const CategoryRules rules = trace == "fixture" ? CategoryRules::defaults() : rangeRules();
+        TraceData whole;
+        if (trace == "fixture") {
+            std::vector<TraceData> files;
+            for (const auto& f : expandInputs({(testpaths::dataDir() + "/hta/trace_filter").toStdString()}))
+                files.push_back(importFile(f));
+            whole.mergeAll(std::move(files));
+            normaliseTrace(whole);
+            categoriseKernels(whole, rules);
+            detectSteps(whole, StepPattern{});
+        } else {
+            whole = rangeCategoryTrace(rules);
+        }
+        KernelRows one;
+        computeRunSummaries(whole, rules, one);
+
+        std::vector<TraceData> parts;
+        for (const auto& r : whole.ranks)
+            parts.push_back(onlyRank(whole, r.rank));
+        KernelStatsPool pool(budget);
+        std::vector<KernelRows> perPart(parts.size());
+        std::vector<std::thread> threads;
+        for (std::size_t i = 0; i < parts.size(); ++i)
+            threads.emplace_back([&, i] { computeRunSummaries(parts[i], rules, perPart[i], &pool); });
+        for (auto& t : threads)
+            t.join();
+        KernelRows allRanks;
+        pool.write(allRanks);
+
+        std::vector<SummaryKernelRow> expectedAll, expectedPerRank, perRank;
+        for (const auto& r : one.rows)
+            (r.rank == -1 ? expectedAll : expectedPerRank).push_back(r);
+        for (const auto& p : perPart)
+            perRank.insert(perRank.end(), p.rows.begin(), p.rows.end());
+        QCOMPARE(expectedAll.size(), static_cast<std::size_t>(names));
+        QCOMPARE(allRanks.rows.size(), expectedAll.size());
+        for (std::size_t i = 0; i < expectedAll.size(); ++i)
+            QVERIFY2(sameBits(allRanks.rows[i], expectedAll[i]), expectedAll[i].name.c_str());
+        QVERIFY(std::is_sorted(expectedAll.begin(), expectedAll.end(),
+                               [](const auto& a, const auto& b) { return a.name < b.name; }));
+        QCOMPARE(perRank.size(), expectedPerRank.size()); // no part wrote an all-rank row
+        for (std::size_t i = 0; i < perRank.size(); ++i)
+            QVERIFY2(sameBits(perRank[i], expectedPerRank[i]), perRank[i].name.c_str());
+        if (trace != "ranges")
+            return;
+        // By hand (rangeCategoryTrace). elt_y: 7 and 11 -> mean 9, stddev sqrt(8), both groups from range
+        // rules -> rank 0's optimizer. gemm_x: 20 25 30 40 -> mean 28.75, median 27.5; squared deviations
+        // 126.5625 + 14.0625 + 1.5625 + 76.5625 = 218.75 (exact) / 3; rank 0's recompute replaced by rank 1's
+        // gemm (by name).
+        const SummaryKernelRow& e = allRanks.rows[0];
+        QCOMPARE(e.name, std::string("elt_y"));
+        QCOMPARE(e.category.value_or(""), std::string("optimizer"));
+        QCOMPARE(e.count, std::int64_t{2});
+        QCOMPARE(e.meanNs, 9.0);
+        QVERIFY(e.stddevNs == std::sqrt(8.0));
+        const SummaryKernelRow& g = allRanks.rows[1];
+        QCOMPARE(g.name, std::string("gemm_x"));
+        QCOMPARE(g.category.value_or(""), std::string("gemm"));
+        QCOMPARE(g.count, std::int64_t{4});
+        QCOMPARE(g.totalNs, std::int64_t{115});
+        QCOMPARE(g.meanNs, 28.75);
+        QCOMPARE(g.medianNs, 27.5);
+        QCOMPARE(g.minNs, std::int64_t{20});
+        QCOMPARE(g.maxNs, std::int64_t{40});
+        QVERIFY(g.stddevNs == std::sqrt(218.75 / 3.0));
     }
 
     // On the real trace the stored sums equal the stored launch-bound gaps summed per (rank, step).
