@@ -80,6 +80,14 @@ void EventTrack::finish() {
     }
 }
 
+void EventTrack::remapIds(const std::vector<std::uint32_t>& names, const std::vector<std::uint8_t>& styles) {
+    for (auto& n : name_)
+        n = names[n];
+    for (auto& s : style_)
+        s = styles[s];
+    finish();
+}
+
 std::size_t EventTrack::firstEndingAfter(Ns t) const {
     // effectiveEnd is non-decreasing (invariant), so partition_point applies.
     std::size_t lo = 0, hi = size();

@@ -37,6 +37,9 @@ public:
     void append(Ns start, Ns end, std::uint32_t name, std::uint8_t style, EventKind kind);
     // Builds the prefix busy sums and the level of detail. O(n). Call once after the last append.
     void finish();
+    // Moves every event's ids to another model's tables: name -> names[name], style -> styles[style]
+    // (every id must index its map), then finish()es again (the level of detail holds styles). O(n).
+    void remapIds(const std::vector<std::uint32_t>& names, const std::vector<std::uint8_t>& styles);
 
     std::size_t size() const { return start_.size(); }
     bool empty() const { return start_.empty(); }

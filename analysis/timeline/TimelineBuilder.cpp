@@ -249,7 +249,7 @@ TimelineModel TimelineBuilder::build(const ProgressSink& sink) {
     std::set<std::int32_t> ranks;
     for (const auto& [key, ev] : events_)
         ranks.insert(std::get<0>(key));
-    if (ranks.size() > kExpandedRanks)
+    if (ranks.size() > kExpandedRanks || busyRows_ == BusyRows::Always)
         addBusyRows();
     // Counter rows join the event rows in key order (same RowKey space).
     for (auto& [key, samples] : counters_)
@@ -287,8 +287,9 @@ TimelineModel TimelineBuilder::build(const ProgressSink& sink) {
     return m;
 }
 
-TimelineModel TimelineBuilder::fromTrace(const TraceData& t, const ProgressSink& sink) {
+TimelineModel TimelineBuilder::fromTrace(const TraceData& t, const ProgressSink& sink, BusyRows busyRows) {
     TimelineBuilder b;
+    b.setBusyRows(busyRows);
     std::vector<std::uint32_t> nameOf(t.strings.size());
     for (StringId k = 0; k < t.strings.size(); ++k)
         nameOf[k] = b.internName(t.strings.at(k));

@@ -16,6 +16,12 @@
 
 namespace cnp::timeline {
 
+// When build() adds the per-rank GPU-busy rows (TimelineModel.h): ClustersOnly = when the model has more
+// than kExpandedRanks ranks (the view's rule); Always = for every rank with GPU stream events, for a part
+// of a run (a few of its ranks) whose final rank count is not known yet (OverviewMerge.h drops them again
+// when the merged run turns out to be small).
+enum class BusyRows : std::uint8_t { ClustersOnly, Always };
+
 class TimelineBuilder {
 public:
     TimelineBuilder();
@@ -37,14 +43,18 @@ public:
     void setRankLabel(std::int32_t rank, std::string label); // e.g. "Rank 0 · host"
     void setGpuLabel(std::int32_t rank, std::int32_t device, std::string label);
 
-    // Builds the model (checks `sink`'s cancel flag between rows). Leaves the builder empty.
+    void setBusyRows(BusyRows rule) { busyRows_ = rule; } // default ClustersOnly
+
+    // Builds the model (checks `sink`'s cancel flag between rows). Leaves the builder empty (and the
+    // busy-row rule back at ClustersOnly).
     TimelineModel build(const ProgressSink& sink = {});
 
     // Style name of a CPU range kind ("cpu_op", "user_annotation", ...; never a kernel category name).
     static const char* cpuRangeStyle(CpuRangeKind k);
 
     // Every kernel, memcpy, memset, GPU annotation, API call, CPU range, step and counter of `trace`.
-    static TimelineModel fromTrace(const TraceData& trace, const ProgressSink& sink = {});
+    static TimelineModel fromTrace(const TraceData& trace, const ProgressSink& sink = {},
+                                   BusyRows busyRows = BusyRows::ClustersOnly);
 
 private:
     struct RawEvent {
@@ -86,6 +96,7 @@ private:
     // One-entry cache: consecutive events usually go to the same row.
     RowKey lastKey_{-1, -1, 0, -1, 0};
     std::vector<RawEvent>* lastRow_ = nullptr;
+    BusyRows busyRows_ = BusyRows::ClustersOnly;
 };
 
 } // namespace cnp::timeline

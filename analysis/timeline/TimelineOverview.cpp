@@ -1,6 +1,7 @@
 #include "timeline/TimelineOverview.h"
 
 #include "store/OverviewBlobs.h"
+#include "timeline/OverviewGrid.h"
 
 #include <algorithm>
 #include <cstring>
@@ -77,30 +78,12 @@ TimelineModel makeOverview(const TimelineModel& full, int buckets) {
     o.names = full.names;
     o.styles = full.styles;
     o.steps = full.steps;
-    const Ns width = std::max<Ns>(1, (full.runEnd - full.runStart) / std::max(1, buckets));
+    const Ns width = overviewBucketWidth(full.runStart, full.runEnd, buckets);
     for (const TimelineRow& r : full.rows) {
         TimelineRow c = r.header();
         c.counter = r.counter;
-        for (const EventTrack& tr : r.lanes) {
-            EventTrack m;
-            std::size_t i = 0;
-            while (i < tr.size()) {
-                const Ns bucket = (tr.start(i) - full.runStart) / width;
-                const std::size_t j =
-                    std::max(i + 1, tr.firstStartingAtOrAfter(full.runStart + (bucket + 1) * width));
-                std::size_t longest = i;
-                for (std::size_t k = i + 1; k < j && k < i + 64; ++k)
-                    if (tr.end(k) - tr.start(k) > tr.end(longest) - tr.start(longest))
-                        longest = k;
-                m.append(tr.start(i),
-                         tr.effectiveEnd(j - 1) > tr.end(j - 1) ? tr.effectiveEnd(j - 1) : tr.end(j - 1),
-                         tr.name(longest), j - i == 1 ? tr.style(i) : tr.dominantStyle(i, j),
-                         tr.kind(longest));
-                i = j;
-            }
-            m.finish();
-            c.lanes.push_back(std::move(m));
-        }
+        for (const EventTrack& tr : r.lanes)
+            c.lanes.push_back(mergeLanePerBucket(tr, width));
         o.rows.push_back(std::move(c));
     }
     return o;

@@ -1,11 +1,14 @@
 #pragma once
 // A coarse, small copy of a run's TimelineModel for the first paint: every lane's events merged per
-// time bucket (the run's span / `buckets`; at 8192 buckets a bucket is narrower than one pixel column
-// of a 1920-px overview, so the overview draws like the full model there). A merged event spans
+// time bucket. The buckets form a grid aligned to the absolute clock (OverviewGrid.h): their width is
+// the smallest power of two (ns) >= the run's span / `buckets`, so the span touches between about
+// buckets / 2 and buckets + 1 of them (at 8192 buckets a bucket is narrower than one pixel column of a
+// 1920-px overview, so the overview draws like the full model there), and grids of different spans nest
+// (OverviewMerge.h builds a run's overview from per-rank parts on that). A merged event spans
 // [first start, last end] of its bucket's events, takes the name of the longest one and the style
 // holding most busy time. Stored in the workspace (table timeline_overview, one BLOB per run, written
 // at ingest; the GUI never writes it) so that opening a run paints in milliseconds while the full
-// events load in the background. Size: <= rows x lanes x buckets events (~22 bytes each serialised).
+// events load in the background. Size: <= rows x lanes x (buckets + 1) events (~22 bytes each serialised).
 #include "store/Workspace.h"
 #include "timeline/TimelineModel.h"
 

@@ -48,10 +48,30 @@ EventTrack laneOf(std::initializer_list<std::tuple<Ns, Ns, std::uint32_t, std::u
 }
 
 using Mutation = std::function<void(TimelineModel&)>;
+using Spans = std::vector<std::pair<Ns, Ns>>;
+
+// One row, one lane holding `events` (name id k + 1 for event k, style 0), over [runStart, runEnd].
+TimelineModel oneLane(Ns runStart, Ns runEnd, const Spans& events) {
+    TimelineModel m;
+    m.runStart = runStart;
+    m.runEnd = runEnd;
+    m.names = {""};
+    m.styles = {""};
+    TimelineRow r;
+    r.lanes.emplace_back();
+    for (const auto& [s, e] : events) {
+        r.lanes[0].append(s, e, static_cast<std::uint32_t>(m.names.size()), 0, EventKind::Kernel);
+        m.names.push_back("e" + std::to_string(m.names.size()));
+    }
+    r.lanes[0].finish();
+    m.rows.push_back(std::move(r));
+    return m;
+}
 
 } // namespace
 
 Q_DECLARE_METATYPE(Mutation)
+Q_DECLARE_METATYPE(Spans)
 
 class TestTimelineOverview : public QObject {
     Q_OBJECT
@@ -95,6 +115,66 @@ private slots:
         QVERIFY(o);
         QCOMPARE(static_cast<int>(o->rows[0].kind), kind);
         QCOMPARE(o->rows[0].lanes[0].size(), std::size_t(2));
+    }
+
+    // Buckets lie on the absolute clock, width the smallest power of two >= span / buckets (rounded up), not
+    // on [runStart, runStart + span / buckets, ...) as before: grids of different spans then nest, which
+    // merging per-rank overviews relies on (OverviewMerge.h). Each case groups differently on the old grid.
+    void makeOverviewAlignsBucketsToTheClock_data() {
+        QTest::addColumn<Ns>("runStart");
+        QTest::addColumn<Ns>("runEnd");
+        QTest::addColumn<int>("buckets");
+        QTest::addColumn<Spans>("events");
+        QTest::addColumn<Spans>("merged");
+        QTest::addColumn<std::vector<std::uint32_t>>("names");
+        // Span 20 / 4 = 5 -> width 8: buckets [-16, -8), [-8, 0), [0, 8), [8, 16). The zero-length event at 5
+        // ends its bucket's merged event at its effective end, 6. (Old grid, width 5 from -10: -10 and -7
+        // together, 5 and 9 together.)
+        QTest::newRow("across zero") << Ns(-10) << Ns(10) << 4
+                                     << Spans{{-10, -9}, {-7, -5}, {-2, -1}, {0, 2}, {5, 5}, {9, 10}}
+                                     << Spans{{-10, -9}, {-7, -1}, {0, 6}, {9, 10}}
+                                     << std::vector<std::uint32_t>{1, 2, 4, 6};
+        // Span 995 / 8 = 124.4 -> width 128; 1.7e18 is a multiple of 2^17, so buckets start at base + 128 k.
+        // (Old grid, width 124 from base + 5: 5 and 128 together.)
+        constexpr Ns base = 1'700'000'000'000'000'000;
+        QTest::newRow("epoch ns") << base + 5 << base + 1000 << 8
+                                  << Spans{{base + 5, base + 100},
+                                           {base + 128, base + 140},
+                                           {base + 200, base + 255},
+                                           {base + 256, base + 300},
+                                           {base + 999, base + 1000}}
+                                  << Spans{{base + 5, base + 100},
+                                           {base + 128, base + 255},
+                                           {base + 256, base + 300},
+                                           {base + 999, base + 1000}}
+                                  << std::vector<std::uint32_t>{1, 3, 4, 5};
+        // Span 1000 / 4 = 250 -> width 256; -1e9 is a multiple of 2^9. Equal lengths: the first one's name.
+        // (Old grid, width 250 from neg - 100: -100, -20 and 0 together.)
+        constexpr Ns neg = -1'000'000'000;
+        QTest::newRow("negative")
+            << neg - 100 << neg + 900 << 4
+            << Spans{{neg - 100, neg - 90},  {neg - 20, neg - 10},   {neg, neg + 10},
+                     {neg + 255, neg + 256}, {neg + 256, neg + 300}, {neg + 800, neg + 900}}
+            << Spans{{neg - 100, neg - 10}, {neg, neg + 256}, {neg + 256, neg + 300}, {neg + 800, neg + 900}}
+            << std::vector<std::uint32_t>{1, 3, 5, 6};
+    }
+    void makeOverviewAlignsBucketsToTheClock() {
+        QFETCH(Ns, runStart);
+        QFETCH(Ns, runEnd);
+        QFETCH(int, buckets);
+        QFETCH(Spans, events);
+        QFETCH(Spans, merged);
+        QFETCH(std::vector<std::uint32_t>, names);
+        const TimelineModel o = makeOverview(oneLane(runStart, runEnd, events), buckets);
+        const EventTrack& lane = o.rows[0].lanes[0];
+        Spans got;
+        std::vector<std::uint32_t> gotNames;
+        for (std::size_t i = 0; i < lane.size(); ++i) {
+            got.emplace_back(lane.start(i), lane.end(i));
+            gotNames.push_back(lane.name(i));
+        }
+        QCOMPARE(got, merged);
+        QCOMPARE(gotNames, names);
     }
 
     void inconsistentModelRefused_data() {
