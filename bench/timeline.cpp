@@ -142,7 +142,7 @@ RunId makeWorkspace(const std::string& path, std::int64_t events, int rows) {
     }
     Workspace ws(path, Workspace::Mode::CreateIfMissing);
     std::vector<std::pair<std::string, double>> phases;
-    const RunId runId = addTrace(ws, t, {}, &phases);
+    const RunId runId = addTrace(ws, std::move(t), {}, &phases);
     std::printf("generated %lld kernels over %d rows and ingested them in %.1f s -> %s\n  ingest phases:",
                 static_cast<long long>(events), rows, msSince(t0) / 1000, path.c_str());
     for (const auto& [name, sec] : phases)

@@ -57,7 +57,9 @@ void appendTable(std::vector<E>& into, std::vector<TraceData>& parts, std::vecto
     }
 }
 
-void mergeInfo(RunInfo& info, RunInfo&& o) {
+} // namespace
+
+void mergeRunInfo(RunInfo& info, RunInfo&& o) {
     info.sourceFiles.insert(info.sourceFiles.end(), o.sourceFiles.begin(), o.sourceFiles.end());
     for (auto& g : o.gpuModels)
         if (std::find(info.gpuModels.begin(), info.gpuModels.end(), g) == info.gpuModels.end())
@@ -75,8 +77,6 @@ void mergeInfo(RunInfo& info, RunInfo&& o) {
         if (std::find(info.env.begin(), info.env.end(), kv) == info.env.end())
             info.env.push_back(kv);
 }
-
-} // namespace
 
 void TraceData::merge(TraceData&& o) {
     std::vector<TraceData> parts;
@@ -111,7 +111,7 @@ void TraceData::mergeAll(std::vector<TraceData>&& parts) {
     for (auto& p : parts) {
         for (auto& r : p.ranks)
             ranks.push_back(std::move(r));
-        mergeInfo(info, std::move(p.info));
+        mergeRunInfo(info, std::move(p.info));
     }
     std::sort(ranks.begin(), ranks.end(),
               [](const RankInfo& a, const RankInfo& b) { return a.rank < b.rank; });

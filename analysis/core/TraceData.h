@@ -197,6 +197,10 @@ struct RunInfo {
     double peakFlops = 0;     // peak FLOP/s of one GPU, 0 = unknown
 };
 
+// Folds the run information of another part of the same run into `into`: source files and environment
+// appended, GPU models united, skips counted, the largest world size, empty text fields filled.
+void mergeRunInfo(RunInfo& into, RunInfo&& other);
+
 struct TraceData {
     RunInfo info;
     std::vector<RankInfo> ranks;

@@ -3,15 +3,7 @@
 #include "core/InputError.h"
 #include "core/NameBound.h"
 #include "import/Importer.h"
-#include "metrics/Categoriser.h"
-#include "metrics/CategoryRules.h"
-#include "metrics/RunSummaries.h"
-#include "metrics/StepDetector.h"
-#include "requests/WorkspaceCategories.h"
-#include "store/SummaryRowBuffers.h"
-#include "store/WorkspaceTransactions.h"
-#include "timeline/TimelineBuilder.h"
-#include "timeline/TimelineOverview.h"
+#include "ingest/RunStreamer.h"
 
 #include <zlib.h>
 
@@ -21,13 +13,10 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
-#include <condition_variable>
 #include <cstring>
 #include <filesystem>
 #include <map>
-#include <mutex>
-#include <set>
+#include <stdexcept>
 #include <thread>
 
 namespace cnp {
@@ -89,6 +78,10 @@ std::string readHead(const std::string& path, std::size_t n = 4096) {
     return head;
 }
 
+// How much of a file's start is searched for the rank it holds (Importer::rankHint): Kineto writes its
+// distributedInfo after the device properties, a few KiB for eight GPUs.
+constexpr std::size_t kRankHintBytes = std::size_t{64} << 10;
+
 bool looksLikeTraceFile(const fs::path& p) {
     const auto name = p.filename().string();
     auto ends = [&](std::string_view suf) {
@@ -144,6 +137,17 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs) {
     return files;
 }
 
+std::int32_t rankHintOf(const std::string& path) {
+    try {
+        const auto head = readHead(path, kRankHintBytes);
+        for (const auto& imp : importers())
+            if (imp->canRead(path, head))
+                return imp->rankHint(head).value_or(-1);
+    } catch (const InputError&) { // the file's own read reports it, in order
+    }
+    return -1;
+}
+
 TraceData importFile(const std::string& path, const ProgressSink& sink) {
     const auto head = readHead(path);
     for (const auto& imp : importers())
@@ -179,212 +183,23 @@ void normaliseTrace(TraceData& t) {
     });
 }
 
-namespace {
-// Records the wall time since the previous mark under `name`.
-class PhaseClock {
-public:
-    explicit PhaseClock(std::vector<std::pair<std::string, double>>* out) : out_(out) {}
-    void mark(const char* name) {
-        const auto now = std::chrono::steady_clock::now();
-        if (out_)
-            out_->emplace_back(name, std::chrono::duration<double>(now - last_).count());
-        last_ = now;
-    }
-
-private:
-    std::vector<std::pair<std::string, double>>* out_;
-    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
-};
-} // namespace
-
-RunId addTrace(Workspace& ws, TraceData& trace, const ProgressSink& sink,
+RunId addTrace(Workspace& ws, TraceData&& trace, const ProgressSink& sink,
                std::vector<std::pair<std::string, double>>* phases) {
-    PhaseClock clock(phases);
-    normaliseTrace(trace);
-    clock.mark("normalise");
-    const CategoryRules rules = categoryRulesOf(ws);
-    categoriseKernels(trace, rules);
-    clock.mark("categorise");
-    Transaction tx = writeTransaction(ws);
-
-    // Two threads from here to the join. The worker owns the workspace connection and inserts the
-    // events (Workspace::insertEvents never reads trace.steps). This thread, without touching the
-    // connection, detects the steps (writing only trace.steps), computes the run summaries and the
-    // timeline overview; all of them only read the event vectors. Measured on bench_cnpt_ingest: the
-    // computing side takes about half of the insert's time, so it is hidden behind it.
-    trace.steps.clear();
-    RunId runId;
-    std::exception_ptr insertError;
-    double insertSeconds = 0;
-    std::thread worker([&] {
-        const auto t0 = std::chrono::steady_clock::now();
-        try {
-            ProgressSink insertSink{[&](double f) { sink.report(0.95 * f); }, sink.cancel};
-            runId = ws.insertEvents(trace, insertSink);
-        } catch (...) {
-            insertError = std::current_exception();
-        }
-        insertSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    });
-    struct Join {
-        std::thread& t;
-        ~Join() {
-            if (t.joinable())
-                t.join();
-        }
-    } join{worker};
-    detectSteps(trace, StepPattern{});
-    clock.mark("steps");
-    SummaryRowBuffers summaries;
-    computeRunSummaries(trace, rules, summaries);
-    clock.mark("summaries");
-    timeline::TimelineModel overview = timeline::makeOverview(timeline::TimelineBuilder::fromTrace(trace));
-    clock.mark("overview");
-    worker.join();
-    clock.mark("wait for insert");
+    RunSource one;
+    one.names = {trace.info.sourceFiles.empty() ? trace.info.name : trace.info.sourceFiles.front()};
+    bool loaded = false;
+    one.load = [&](std::size_t, const ProgressSink&) {
+        if (loaded) // one part never needs a second pass (RunStreamer.h)
+            throw std::logic_error("addTrace: the trace was read twice");
+        loaded = true;
+        return std::move(trace);
+    };
+    const std::string name = trace.info.name;
+    StreamedRun run = streamRun(ws, one, name, 1, {}, sink);
     if (phases)
-        phases->emplace_back("insert (in parallel)", insertSeconds);
-    if (insertError)
-        std::rethrow_exception(insertError);
-
-    sink.checkCancel();
-    ws.insertSteps(runId, trace);
-    summaries.write(ws, runId);
-    overview.runId = runId;
-    timeline::storeOverview(ws, overview);
-    clock.mark("write steps, summaries, overview");
-    tx.commit();
-    clock.mark("commit");
-    sink.report(1.0);
-    return runId;
+        *phases = std::move(run.phases);
+    return run.runId;
 }
-
-namespace {
-
-// Whether `e` is a Cancelled (the stop flag of readParts, or the user's cancel).
-bool isCancelled(const std::exception_ptr& e) {
-    try {
-        std::rethrow_exception(e);
-    } catch (const Cancelled&) {
-        return true;
-    } catch (...) {
-        return false;
-    }
-}
-
-// Reads `files` on up to `jobs` threads into one TraceData each, returned in file order. Only this
-// thread reports progress (70 % of the bar, by the files' own progress); the readers stop at their next
-// cancellation check once the user cancels or a file fails. The first failure in file order is rethrown,
-// so the error does not depend on which thread was faster.
-std::vector<TraceData> readParts(const std::vector<std::string>& files, int jobs, const ProgressSink& sink) {
-    const std::size_t n = files.size();
-    std::vector<TraceData> parts(n);
-    std::vector<std::exception_ptr> errors(n);
-    std::vector<std::atomic<double>> fraction(n);
-    std::atomic<bool> stop{false};
-    std::atomic<std::size_t> next{0}, finished{0};
-    std::mutex m;
-    std::condition_variable done;
-    auto work = [&] {
-        for (std::size_t i = next++; i < n && !stop; i = next++) {
-            ProgressSink fileSink{[&fraction, i](double f) { fraction[i] = f; }, &stop};
-            try {
-                parts[i] = importFile(files[i], fileSink);
-            } catch (...) {
-                errors[i] = std::current_exception();
-                stop = true;
-            }
-            fraction[i] = 1.0;
-            std::lock_guard lock(m);
-            ++finished;
-            done.notify_one();
-        }
-    };
-    const std::size_t threads = std::clamp<std::size_t>(jobs > 0 ? static_cast<std::size_t>(jobs) : 1, 1, n);
-    { // the readers' lifetime: every one has been joined when this block is left, normally or by a throw
-        std::vector<std::thread> pool;
-        struct JoinAll {
-            std::vector<std::thread>& pool;
-            std::atomic<bool>& stop;
-            ~JoinAll() {
-                stop = true; // a reader still running gives up at its next check (none after a normal end)
-                for (auto& t : pool)
-                    t.join();
-            }
-        } joinAll{pool, stop};
-        for (std::size_t t = 0; t < threads; ++t)
-            pool.emplace_back(work);
-        for (;;) {
-            std::unique_lock lock(m);
-            if (done.wait_for(lock, std::chrono::milliseconds(100), [&] { return finished == n || stop; }))
-                break;
-            lock.unlock();
-            double sum = 0;
-            for (const auto& f : fraction)
-                sum += f;
-            sink.report(0.7 * sum / static_cast<double>(n));
-            sink.checkCancel(); // throws; JoinAll stops the readers
-        }
-    }
-    sink.checkCancel();
-    for (const auto& e : errors) // a reader stopped by another's failure reports Cancelled: skip those
-        if (e && !isCancelled(e))
-            std::rethrow_exception(e);
-    for (const auto& e : errors)
-        if (e)
-            std::rethrow_exception(e);
-    return parts;
-}
-
-// Gives every rank of `part` the number `fresh` instead of `old`.
-void renumberRank(TraceData& part, std::int32_t old, std::int32_t fresh) {
-    auto move = [&](auto& v) {
-        for (auto& e : v)
-            if (e.rank == old)
-                e.rank = fresh;
-    };
-    move(part.kernels), move(part.memcpys), move(part.memsets), move(part.apiCalls), move(part.cpuRanges);
-    move(part.gpuAnnotations), move(part.flows), move(part.counters), move(part.steps), move(part.ranks);
-}
-
-// Ranks in file order. Two files whose sources both name one rank (RankInfo::rankClaimed) are refused:
-// they are two attempts or two jobs mixed in one folder, not one run. A single-rank file whose rank was
-// defaulted (or repeats only a defaulted one) takes the next free rank; a multi-rank file repeating a rank
-// is refused.
-void assignRanks(std::vector<TraceData>& parts, const std::vector<std::string>& files) {
-    std::map<std::int32_t, std::size_t> claimedBy; // rank -> file that named it
-    std::set<std::int32_t> ranksSeen;
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-        TraceData& part = parts[i];
-        for (const auto& r : part.ranks) {
-            const auto it = claimedBy.find(r.rank);
-            if (r.rankClaimed && it != claimedBy.end())
-                throw InputError(files[i], "claims rank " + std::to_string(r.rank) + ", as " +
-                                               files[it->second] +
-                                               " does: two traces of one rank (an earlier attempt's files "
-                                               "mixed in?); ingest the files of one attempt");
-        }
-        std::set<std::int32_t> partRanks;
-        for (const auto& r : part.ranks)
-            partRanks.insert(r.rank);
-        bool clash = false;
-        for (auto r : partRanks)
-            clash = clash || ranksSeen.count(r);
-        if (clash && partRanks.size() == 1) {
-            const std::int32_t fresh = *ranksSeen.rbegin() + 1;
-            renumberRank(part, *partRanks.begin(), fresh);
-            partRanks = {fresh};
-        } else if (clash) {
-            throw InputError(files[i], "its ranks repeat ranks of an earlier file of this run");
-        }
-        for (const auto& r : part.ranks)
-            if (r.rankClaimed)
-                claimedBy.emplace(r.rank, i);
-        ranksSeen.insert(partRanks.begin(), partRanks.end());
-    }
-}
-
-} // namespace
 
 int defaultIngestJobs() {
     return static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
@@ -394,52 +209,55 @@ IngestResult ingest(Workspace& ws, const IngestRequest& req, const ProgressSink&
     if (req.inputs.empty())
         throw InputError(ws.path(), "nothing to ingest");
     const auto files = expandInputs(req.inputs);
+    RunSource source;
+    source.names = files;
+    source.load = [&files](std::size_t i, const ProgressSink& partSink) {
+        return importFile(files[i], partSink);
+    };
+    if (files.size() > 1)
+        for (const auto& f : files) {
+            source.rankHints.push_back(rankHintOf(f));
+            std::error_code ec; // a gzip file counts as 8x its size (ByteSource's estimate); unreadable: 0
+            const std::uint64_t bytes = fs::file_size(f, ec);
+            source.inputBytes.push_back(ec ? 0 : bytes * (f.ends_with(".gz") ? 8 : 1));
+        }
+    const std::string runName = req.runName.empty() ? stemOf(files.front()) : req.runName;
+    auto finishInfo = [&](RunInfo& info) {
+        info.sourceFiles.clear();
+        for (const auto& f : files)
+            info.sourceFiles.push_back(fs::absolute(f).lexically_normal().string());
+        info.name = runName;
+        if (!req.config.empty())
+            info.config = req.config;
+        if (info.config.empty())
+            info.config = info.name;
+        info.repeat = req.repeat;
+        if (req.tokensPerStep > 0)
+            info.tokensPerStep = req.tokensPerStep;
+        if (req.flopsPerStep > 0)
+            info.flopsPerStep = req.flopsPerStep;
+        if (req.peakFlops > 0)
+            info.peakFlops = req.peakFlops;
+    };
+    StreamedRun run =
+        streamRun(ws, source, runName, req.jobs > 0 ? req.jobs : defaultIngestJobs(), finishInfo, sink);
 
-    // Reading is the bulk of the time: 70% of the progress bar, inserting 25%, summaries 5%.
     IngestResult res;
-    const auto readStart = std::chrono::steady_clock::now();
-    std::vector<TraceData> parts = readParts(files, req.jobs > 0 ? req.jobs : defaultIngestJobs(), sink);
-    assignRanks(parts, files);
-    TraceData trace = std::move(parts.front());
-    parts.erase(parts.begin());
-    trace.mergeAll(std::move(parts));
-    sink.checkCancel();
-
-    trace.info.sourceFiles.clear();
-    for (const auto& f : files)
-        trace.info.sourceFiles.push_back(fs::absolute(f).lexically_normal().string());
-    trace.info.name = req.runName.empty() ? stemOf(files.front()) : req.runName;
-    if (!req.config.empty())
-        trace.info.config = req.config;
-    if (trace.info.config.empty())
-        trace.info.config = trace.info.name;
-    trace.info.repeat = req.repeat;
-    if (req.tokensPerStep > 0)
-        trace.info.tokensPerStep = req.tokensPerStep;
-    if (req.flopsPerStep > 0)
-        trace.info.flopsPerStep = req.flopsPerStep;
-    if (req.peakFlops > 0)
-        trace.info.peakFlops = req.peakFlops;
-
-    res.phaseSeconds.emplace_back(
-        "read", std::chrono::duration<double>(std::chrono::steady_clock::now() - readStart).count());
-    ProgressSink addSink{[&](double f) { sink.report(0.7 + 0.3 * f); }, sink.cancel};
-    const auto runId = addTrace(ws, trace, addSink, &res.phaseSeconds);
-
-    res.runId = runId;
-    res.runName = trace.info.name;
-    res.events = static_cast<std::int64_t>(trace.eventCount());
-    res.ranks = static_cast<std::int32_t>(trace.ranks.size());
-    res.skipped = trace.info.skipped;
+    res.runId = run.runId;
+    res.runName = run.info.name;
+    res.events = run.events;
+    res.ranks = run.ranks;
+    res.skipped = run.info.skipped;
     res.files = files;
-    if (const std::size_t cut = countTruncatedNames(trace.strings); cut > 0)
-        res.notes.push_back(std::to_string(cut) + " name(s) longer than " + std::to_string(kMaxNameBytes) +
-                            " bytes were truncated");
-    for (const auto& r : trace.ranks)
-        if (r.clockSkewEstimateNs != 0 || r.clockOffsetNs != 0)
-            res.notes.push_back("rank " + std::to_string(r.rank) + ": clock offset " +
-                                std::to_string(r.clockOffsetNs) + " ns, estimated skew ±" +
-                                std::to_string(r.clockSkewEstimateNs) + " ns");
+    if (run.truncatedNames > 0)
+        res.notes.push_back(std::to_string(run.truncatedNames) + " name(s) longer than " +
+                            std::to_string(kMaxNameBytes) + " bytes were truncated");
+    res.notes.insert(res.notes.end(), run.rankNotes.begin(), run.rankNotes.end());
+    if (run.passes > 1)
+        res.notes.push_back(
+            "the files were read " + std::to_string(run.passes) +
+            " times: their ranks or step names disagreed with their order (see docs/ingest.md)");
+    res.phaseSeconds = std::move(run.phases);
     return res;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// Ingest = read sources (one file per thread, --jobs) -> merge ranks -> normalise (sort, nesting depth) ->
-// categorise kernels -> insert events || (detect steps, summaries, timeline overview) -> write those, all
-// in one transaction.
+// Ingest = the run's files streamed to the workspace part by part (ingest/RunStreamer.h): --jobs readers
+// each import a file, number its ranks, normalise (sort, nesting depth), categorise kernels, detect steps,
+// compute its summaries and timeline overview; one writer stores the parts in rank order and what spans
+// them, all in one transaction.
 #include "core/TraceData.h"
 #include "store/Workspace.h"
 
@@ -39,18 +40,20 @@ struct IngestResult {
 // Expands folders into their trace files (sorted by name). Throws InputError on a missing path.
 std::vector<std::string> expandInputs(const std::vector<std::string>& inputs);
 
+// The rank a trace file's first bytes say it holds (Importer::rankHint), -1 when they say none or the file
+// cannot be read (its import reports why).
+std::int32_t rankHintOf(const std::string& path);
+
 // Reads one file with whichever importer recognises it. Throws InputError when none does.
 TraceData importFile(const std::string& path, const ProgressSink& sink = {});
 
 // Sorts events by (rank, start), computes CPU nesting depth where unset. O(n log n).
 void normaliseTrace(TraceData& trace);
 
-// Adds an already imported (or generated) trace as a new run: normalise, categorise, then insert the
-// events on a worker thread while this thread detects steps and computes the summaries and the timeline
-// overview (first paint of the timeline), then write those; one transaction. On any exception the
-// workspace is unchanged.
-// `phases`, when given, receives the wall time of each phase (for `cnp ingest --timing` and benchmarks).
-RunId addTrace(Workspace& ws, TraceData& trace, const ProgressSink& sink = {},
+// Adds an already imported (or generated) trace as a new run named trace.info.name: the same preparation
+// and store as ingest(), as one part; consumes `trace`. On any exception the workspace is unchanged.
+// `phases`, when given, receives the seconds of each phase (for `cnp ingest --timing` and benchmarks).
+RunId addTrace(Workspace& ws, TraceData&& trace, const ProgressSink& sink = {},
                std::vector<std::pair<std::string, double>>* phases = nullptr);
 
 // The whole ingest. On any exception the workspace is unchanged.

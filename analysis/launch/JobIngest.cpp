@@ -52,7 +52,7 @@ RunId addEmptyRun(Workspace& ws, const plan::Plan& plan, const JobSpec& job, con
     trace.info.worldSize = job.nodes * job.gpusPerNode;
     trace.info.tokensPerStep = plan.tokensPerStep;
     trace.info.flopsPerStep = plan.flopsPerToken * plan.tokensPerStep;
-    return addTrace(ws, trace);
+    return addTrace(ws, std::move(trace));
 }
 
 void writeAttributes(Workspace& ws, RunId runId, const plan::Plan& plan, const JobSpec& job,

@@ -81,17 +81,19 @@ std::int64_t trailingNumber(std::string_view name) {
 // (ProfilerStep#3 is step 3) when every step of the run has a number and each rank's numbers increase
 // strictly in time order; otherwise every step keeps its 0-based ordinal. `steps` is grouped by rank, in
 // time order within a rank.
-void numberSteps(std::vector<StepRange>& steps, const StringTable& strings) {
+// Returns whether the steps are numbered by name.
+bool numberSteps(std::vector<StepRange>& steps, const StringTable& strings) {
     std::vector<std::int64_t> numbers;
     numbers.reserve(steps.size());
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const std::int64_t n = trailingNumber(strings.at(steps[i].name));
         if (n < 0 || (i > 0 && steps[i - 1].rank == steps[i].rank && n <= numbers.back()))
-            return;
+            return false;
         numbers.push_back(n);
     }
     for (std::size_t i = 0; i < steps.size(); ++i)
         steps[i].index = static_cast<std::int32_t>(numbers[i]);
+    return true;
 }
 
 // A CPU range whose name matches a step pattern.
@@ -101,10 +103,13 @@ struct Candidate {
     StringId name;
 };
 
-// The ranges matching the first pattern that matches any, by rank and start (enclosing ranges first).
-std::vector<Candidate> stepCandidates(const TraceData& trace, const StepPattern& pattern) {
+// The ranges matching the first pattern that matches any, by rank and start (enclosing ranges first);
+// `used`: that pattern's index, -1 when none matches.
+std::vector<Candidate> stepCandidates(const TraceData& trace, const StepPattern& pattern, int& used) {
     std::vector<Candidate> candidates;
+    used = -1;
     for (const auto& p : pattern.patterns) {
+        ++used;
         const NameRegex re(p, NameRegex::Case::Sensitive);
         if (!re.valid())
             throw InputError("step pattern", "invalid regex '" + p + "': " + re.error());
@@ -121,6 +126,8 @@ std::vector<Candidate> stepCandidates(const TraceData& trace, const StepPattern&
         if (!candidates.empty())
             break;
     }
+    if (candidates.empty())
+        used = -1;
     std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
         if (a.rank != b.rank)
             return a.rank < b.rank;
@@ -188,17 +195,19 @@ std::vector<StepRange> stepsOfRank(const std::vector<Candidate>& candidates, std
 
 } // namespace
 
-void detectSteps(TraceData& trace, const StepPattern& pattern) {
+StepScheme detectSteps(TraceData& trace, const StepPattern& pattern) {
     trace.steps.clear();
-    const auto candidates = stepCandidates(trace, pattern);
+    StepScheme scheme;
+    const auto candidates = stepCandidates(trace, pattern, scheme.pattern);
     if (candidates.empty())
-        return;
+        return scheme;
     const OrderedTables tables(trace);
     for (std::size_t i = 0; i < candidates.size();) {
         const auto steps = stepsOfRank(candidates, i, tables);
         trace.steps.insert(trace.steps.end(), steps.begin(), steps.end());
     }
-    numberSteps(trace.steps, trace.strings);
+    scheme.numberedByName = !pattern.ordinalNumbers && numberSteps(trace.steps, trace.strings);
+    return scheme;
 }
 
 } // namespace cnp

@@ -22,10 +22,20 @@ namespace cnp {
 
 struct StepPattern {
     std::vector<std::string> patterns = {R"(^ProfilerStep#\d+$)", R"(^(train_)?step\b)"};
+    bool ordinalNumbers = false; // number every step by its ordinal, whatever its name ends with
 };
 
-// Replaces trace.steps. Patterns are case-sensitive RE2 (core/NameRegex.h), searched anywhere in the
-// name. Throws InputError (file "step pattern") when a pattern is not a valid regex.
-void detectSteps(TraceData& trace, const StepPattern& pattern = {});
+// What detectSteps decided for a trace: the index of the pattern its steps matched (-1: none matched),
+// and whether they are numbered by their names. A run read in parts (ingest/RunStreamer) checks that
+// every part decided as the whole run would have (StepSchemes), else detects again with the run's
+// decision imposed.
+struct StepScheme {
+    int pattern = -1;
+    bool numberedByName = false;
+};
+
+// Replaces trace.steps; returns the decision. Patterns are case-sensitive RE2 (core/NameRegex.h), searched
+// anywhere in the name. Throws InputError (file "step pattern") when a pattern is not a valid regex.
+StepScheme detectSteps(TraceData& trace, const StepPattern& pattern = {});
 
 } // namespace cnp

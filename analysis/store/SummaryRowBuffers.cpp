@@ -45,6 +45,10 @@ void SummaryRowBuffers::add(const SummarySyncRow& r) {
 
 void SummaryRowBuffers::write(Workspace& ws, RunId runId) const {
     deleteRunSummaries(ws, runId); // creates the tables when missing
+    append(ws, runId);
+}
+
+void SummaryRowBuffers::append(Workspace& ws, RunId runId) const {
     for (const RowBuffer* b : {&rank_, &step_, &exclusive_, &kernel_, &gap_, &sync_})
         b->flush(ws, runId);
 }

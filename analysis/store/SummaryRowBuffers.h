@@ -27,6 +27,9 @@ public:
     // Replaces run `runId`'s summary rows with these (creating the tables when missing), inside the
     // caller's transaction. O(rows x columns).
     void write(Workspace& ws, RunId runId) const;
+    // Adds these rows to run `runId`'s (a run written part by part: ingest/RunStreamer), inside the
+    // caller's transaction; the tables must exist (write() creates them). O(rows x columns).
+    void append(Workspace& ws, RunId runId) const;
 
 private:
     RowBuffer rank_, step_, exclusive_, kernel_, gap_, sync_;

@@ -2,11 +2,12 @@
 
 #include "core/CommaList.h"
 #include "core/InputError.h"
-#include "store/BatchInserter.h"
+#include "core/UtcTime.h"
 #include "store/ConnectionDefences.h"
 #include "store/JsonText.h"
 #include "store/MetaKeys.h"
 #include "store/QueryWatchdog.h"
+#include "store/RunAppender.h"
 #include "store/Schema.h"
 #include "store/StringInterner.h"
 #include "store/SummaryTables.h"
@@ -31,15 +32,6 @@ namespace cnp {
 
 namespace {
 
-std::string nowIso8601() {
-    const auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
-
 // Page cache of a workspace connection (SQLite's negative form: KiB): 8 MiB.
 constexpr int kCacheSize = -8192;
 
@@ -53,10 +45,6 @@ const std::string& runColumns() {
 constexpr int kRankCountColumn = static_cast<int>(std::size(schema::kRunsColumns));
 
 // String id maps of the row tables' StringIdFields (store/RowTable.h).
-struct WorkspaceStringIds { // bind: trace string id -> workspace string id
-    const std::vector<std::int64_t>& ids;
-    std::int64_t stringId(StringId s) const { return ids[s]; }
-};
 template <class F> struct LocalStrings { // read: workspace string id -> loaded trace's string id
     F map;
     StringId localString(std::int64_t id) { return map(id); }
@@ -269,7 +257,7 @@ void Workspace::createSchema() {
     Transaction tx(db_);
     execSql(db_, schema::createTablesSql());
     setMeta("schema_version", std::to_string(kSchemaVersion));
-    setMeta("created_at", nowIso8601());
+    setMeta("created_at", utcNowIso8601());
     tx.commit();
 }
 
@@ -501,204 +489,10 @@ RunRecord Workspace::runOrThrow(const std::string& name) const {
 }
 
 RunId Workspace::insertRun(const TraceData& t, const ProgressSink& sink) {
-    const RunId runId = insertEvents(t, sink);
-    insertSteps(runId, t);
-    return runId;
-}
-
-void Workspace::insertSteps(RunId runId, const TraceData& t) {
-    struct LazyIds { // trace string id -> workspace string id, interned on first use
-        Workspace& ws;
-        const TraceData& t;
-        mutable std::unordered_map<StringId, std::int64_t> ids;
-        std::int64_t stringId(StringId s) const {
-            auto [it, fresh] = ids.try_emplace(s, 0);
-            if (fresh)
-                it->second = ws.internString(t.strings.at(s));
-            return it->second;
-        }
-    } ids{*this, t, {}};
-    Statement steps(db_, schema::insertSql(schema::kSteps.table()));
-    for (const auto& e : t.steps) {
-        steps.bind(1, runId);
-        schema::kSteps.bindRow(steps, 1, e, ids);
-        steps.exec();
-    }
-}
-
-namespace {
-
-// Inserts the `runs` row of `t`; returns its id. Every column but id is bound by name (schema::runsColumn),
-// and a column left unbound is a logic error.
-RunId insertRunRow(sqlite3* db, const TraceData& t) {
-    const auto& i = t.info;
-    // Every column but id: column k of the description is parameter k (insertSql from column 1).
-    Statement run(db, schema::insertSql(schema::kRuns, 1));
-    std::size_t bound = 0;
-    auto put = [&](int column, const auto& v) {
-        run.bind(column, v);
-        ++bound;
-    };
-    using schema::runsColumn;
-    put(runsColumn("name"), i.name);
-    put(runsColumn("config"), i.config.empty() ? i.name : i.config);
-    put(runsColumn("repeat"), i.repeat);
-    put(runsColumn("source_format"), i.sourceFormat);
-    put(runsColumn("source_files"), jsonArrayText(i.sourceFiles));
-    put(runsColumn("host"), i.host);
-    put(runsColumn("world_size"), i.worldSize);
-    put(runsColumn("gpu_models"), jsonArrayText(i.gpuModels));
-    put(runsColumn("driver_version"), i.driverVersion);
-    put(runsColumn("cuda_version"), i.cudaVersion);
-    put(runsColumn("cupti_version"), i.cuptiVersion);
-    put(runsColumn("container_image"), i.containerImage);
-    put(runsColumn("env"), jsonObjectText(i.env));
-    put(runsColumn("synthetic"), i.synthetic ? 1 : 0);
-    put(runsColumn("skipped_events"), i.skipped.count);
-    put(runsColumn("first_skip_offset"), i.skipped.firstOffset);
-    put(runsColumn("first_skip_reason"), i.skipped.firstReason);
-    put(runsColumn("tokens_per_step"), i.tokensPerStep);
-    put(runsColumn("flops_per_step"), i.flopsPerStep);
-    put(runsColumn("peak_flops"), i.peakFlops);
-    put(runsColumn("created_at"), nowIso8601());
-    put(runsColumn("kernel_count"), static_cast<std::int64_t>(t.kernels.size()));
-    put(runsColumn("event_count"), static_cast<std::int64_t>(t.eventCount()));
-    if (bound + 1 != std::size(schema::kRunsColumns))
-        throw std::logic_error("insertEvents: the runs row binds " + std::to_string(bound) + " columns");
-    run.exec();
-    return RunId(sqlite3_last_insert_rowid(db));
-}
-
-// The workspace string id of each of the trace's string ids, interned into table `strings` as needed.
-// O(unique strings).
-std::vector<std::int64_t> workspaceStringIdsOf(sqlite3* db, const StringTable& strings) {
-    std::vector<std::int64_t> sid(strings.size());
-    StringInterner interner(db);
-    for (StringId k = 0; k < strings.size(); ++k)
-        sid[k] = interner.intern(strings.at(k));
-    return sid;
-}
-
-// The order that sorts `events` by `key`; empty when they are sorted already. O(n) if sorted, else
-// O(n log n).
-template <class Events, class Key> std::vector<std::uint32_t> sortedOrder(const Events& events, Key key) {
-    std::vector<std::uint32_t> order;
-    auto less = [&](const auto& a, const auto& b) { return key(a) < key(b); };
-    if (std::is_sorted(events.begin(), events.end(), less))
-        return order;
-    order.resize(events.size());
-    for (std::uint32_t k = 0; k < order.size(); ++k)
-        order[k] = k;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return less(events[a], events[b]); });
-    return order;
-}
-
-// Appends one run's event tables: each table's rows with consecutive ids, sorted by (rank, sort key)
-// (schema::eventTables()), their id range recorded in run_rows, progress over all tables' rows.
-class EventTableWriter {
-public:
-    EventTableWriter(sqlite3* db, RunId runId, const WorkspaceStringIds& ids, const ProgressSink& sink,
-                     std::size_t totalRows)
-        : db_(db), runId_(runId), ids_(ids), sink_(sink),
-          total_(static_cast<double>(std::max<std::size_t>(1, totalRows))),
-          ranges_(db, "INSERT INTO run_rows VALUES(?,?,?,?)") {}
-
-    // Each row's values are bound by its table's description (store/Tables.h). O(rows) when sorted.
-    template <class Desc, class Events, class Key>
-    void insert(const Desc& desc, const Events& events, Key sortKey) {
-        if (events.empty())
-            return;
-        const std::string table(desc.name);
-        const std::vector<std::uint32_t> sorted = sortedOrder(events, sortKey);
-        const std::int64_t first = queryInt(db_, "SELECT COALESCE(MAX(id), 0) FROM " + table) + 1;
-        auto at = [&](std::size_t k) -> const auto& {
-            return events[sorted.empty() ? k : sorted[k]];
-        };
-        BatchInserter batch(db_, table, desc.valueColumns(), runId_);
-        const int cols = batch.columns();
-        if (cols != desc.kValueColumns)
-            throw std::logic_error("insertRun: " + table + " binds " + std::to_string(desc.kValueColumns) +
-                                   " of " + std::to_string(cols) + " columns");
-        for (std::size_t k = 0; k < events.size();) {
-            const std::size_t rows = batch.rowsFor(events.size() - k);
-            Statement& st = batch.statement(rows);
-            for (std::size_t r = 0; r < rows; ++r)
-                desc.bindRow(st, static_cast<int>(r) * cols, at(k + r), ids_);
-            st.exec();
-            k += rows;
-            if ((k & 0xFFFF) < rows)
-                progress(k);
-        }
-        const std::int64_t last = sqlite3_last_insert_rowid(db_);
-        if (last - first + 1 != static_cast<std::int64_t>(events.size()))
-            throw std::logic_error("insertRun: ids of " + table + " are not contiguous");
-        ranges_.bind(1, runId_).bind(2, std::string_view(table)).bind(3, first).bind(4, last).exec();
-        done_ += events.size();
-        progress(0);
-    }
-
-private:
-    void progress(std::size_t rowsOfThisTable) {
-        sink_.checkCancel();
-        sink_.report(static_cast<double>(done_ + rowsOfThisTable) / total_);
-    }
-
-    sqlite3* db_;
-    RunId runId_;
-    const WorkspaceStringIds& ids_;
-    const ProgressSink& sink_;
-    double total_;
-    std::size_t done_ = 0; // rows of the tables already inserted
-    Statement ranges_;
-};
-
-// Appending to tables without secondary indexes touches only each B-tree's rightmost path: a small page
-// cache does (measured: no slower with 2 MiB than with 8 MiB), and keeps the ingest's peak memory low.
-struct SmallCacheWhileAppending {
-    sqlite3* db;
-    explicit SmallCacheWhileAppending(sqlite3* d) : db(d) { execSql(db, "PRAGMA cache_size=-2048"); }
-    ~SmallCacheWhileAppending() {
-        const std::string sql = "PRAGMA cache_size=" + std::to_string(kCacheSize);
-        sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr); // a destructor must not throw
-    }
-};
-
-} // namespace
-
-RunId Workspace::insertEvents(const TraceData& t, const ProgressSink& sink) {
-    if (readOnly_)
-        throw InputError(path_, "workspace opened read-only");
-    if (findRun(t.info.name))
-        throw InputError(path_,
-                         "a run named '" + t.info.name + "' already exists (choose another --run name)");
-    const RunId runId = insertRunRow(db_, t);
-    const std::vector<std::int64_t> sid = workspaceStringIdsOf(db_, t.strings);
-    const WorkspaceStringIds ids{sid};
-    Statement rank(db_, schema::insertSql(schema::kRanks.table()));
-    for (const auto& r : t.ranks) {
-        rank.bind(1, runId);
-        schema::kRanks.bindRow(rank, 1, r, ids);
-        rank.exec();
-    }
-    const SmallCacheWhileAppending smallCache(db_);
-    // The ingest pipeline hands the rows over sorted already (normaliseTrace); other callers get them
-    // sorted here.
-    EventTableWriter events(db_, runId, ids, sink, t.eventCount());
-    auto byStart = [](const auto& e) { return std::pair<std::int32_t, Ns>(e.rank, e.start); };
-    events.insert(schema::kKernels, t.kernels, byStart);
-    events.insert(schema::kMemcpys, t.memcpys, byStart);
-    events.insert(schema::kMemsets, t.memsets, byStart);
-    events.insert(schema::kApiCalls, t.apiCalls, byStart);
-    events.insert(schema::kCpuRanges, t.cpuRanges, byStart);
-    events.insert(schema::kGpuAnnotations, t.gpuAnnotations, byStart);
-    events.insert(schema::kFlows, t.flows,
-                  [](const Flow& e) { return std::pair<std::int32_t, std::int64_t>(e.rank, e.correlation); });
-    events.insert(schema::kCounters, t.counters,
-                  [](const CounterSample& e) { return std::pair<std::int32_t, Ns>(e.rank, e.ts); });
-    sink.checkCancel();
-    sink.report(1.0);
-    return runId;
+    RunAppender appender(*this, t.info.name);
+    appender.append(t, sink);
+    appender.finish(t.info);
+    return appender.runId();
 }
 
 // Deletes the run's rows from every table that has a run_id column (event, rank and summary tables).

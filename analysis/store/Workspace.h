@@ -65,15 +65,10 @@ public:
     std::vector<std::string> planOrder() const;          // configuration labels in plan order
     void setPlanOrder(const std::vector<std::string>& configs);
 
-    // Inserts every event of `trace` as a new run (insertEvents + insertSteps). Must be called inside a
-    // Transaction. Returns the run id. O(events) when `trace` is normalised (IngestPipeline), else
-    // O(events log events): each event table is stored sorted by (rank, sort key).
+    // Inserts `trace` as a new run (store/RunAppender, one part). Must be called inside a Transaction.
+    // Returns the run id. O(events) when `trace` is normalised (IngestPipeline), else O(events log events):
+    // each event table is stored sorted by (rank, sort key).
     RunId insertRun(const TraceData& trace, const ProgressSink& sink = {});
-    // The run row, strings, ranks and events of `trace` — everything but trace.steps, which it never
-    // reads (so another thread may fill them meanwhile).
-    RunId insertEvents(const TraceData& trace, const ProgressSink& sink = {});
-    // trace.steps as the steps of run `runId`.
-    void insertSteps(RunId runId, const TraceData& trace);
 
     // Run edits, by name (the CLI's arguments) or by id (a run picked from a run list). InputError when
     // the run does not exist, `to` is empty or taken, or `config` is empty.

@@ -26,8 +26,8 @@ class TestEnvironmentChecks : public QObject {
         t.info.env = env;
         t.info.driverVersion = driver;
         t.info.cudaVersion = cuda;
-        addTrace(ws, t);
-        return checkEnvironment(ws, ws.runOrThrow(t.info.name)).at(static_cast<std::size_t>(index));
+        const RunId run = addTrace(ws, std::move(t));
+        return checkEnvironment(ws, ws.runOrThrow(run)).at(static_cast<std::size_t>(index));
     }
 
 private slots:

@@ -65,12 +65,12 @@ private slots:
         for (int i = 0; i < 40; ++i) {
             auto t = testing::steppedTrace("run" + std::to_string(i), "Config " + std::to_string(i),
                                            {10'000'000 - i * 100'000, 10'000'000 - i * 100'000});
-            addTrace(many, t);
+            addTrace(many, std::move(t));
         }
         // A kernel name far wider than any column: elided in the tables, in full in the appendix.
         Workspace longName(dir_.filePath("long.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
         auto t = testing::steppedTrace("run", "Only", {10'000'000, 10'000'000}, 8192, longKernel());
-        addTrace(longName, t);
+        addTrace(longName, std::move(t));
     }
 
     static std::string longKernel() {

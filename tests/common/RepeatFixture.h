@@ -24,7 +24,7 @@ inline void buildRepeatFixture(Workspace& ws) {
     moveToRank(b2rank1, 1);
     b2.merge(std::move(b2rank1));
     for (auto* t : {&a1, &a2, &b1, &b2})
-        addTrace(ws, *t);
+        addTrace(ws, std::move(*t));
 }
 
 } // namespace cnp::testing

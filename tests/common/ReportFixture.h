@@ -49,7 +49,7 @@ inline void buildReportFixture(Workspace& ws) {
     base.info.driverVersion = "580.65";
     base.info.cudaVersion = "13.0";
     base.info.env = {{"NCCL_SOCKET_IFNAME", "eth0"}, {"CUDA_VISIBLE_DEVICES", "0,1"}};
-    addTrace(ws, base);
+    addTrace(ws, std::move(base));
 
     auto fused = steppedTrace("fused", kFixtureFused, {8'000'000, 8'000'000, 8'000'000, 8'000'000}, 8192,
                               kFixtureHostileKernel);
@@ -58,7 +58,7 @@ inline void buildReportFixture(Workspace& ws) {
     fused.info.driverVersion = "575.10";
     fused.info.cudaVersion = "13.0";
     fused.info.env = {{"NCCL_SOCKET_IFNAME", "eth1"}, {"CUDA_VISIBLE_DEVICES", "0"}};
-    addTrace(ws, fused);
+    addTrace(ws, std::move(fused));
 }
 
 } // namespace cnp::testing

@@ -16,7 +16,7 @@ void ingestTraceBytes(const char* fileName, const std::uint8_t* data, std::size_
     refusesCleanly([&] {
         TraceData trace = importFile(path);
         Workspace ws(wsPath, Workspace::Mode::CreateIfMissing);
-        addTrace(ws, trace);
+        addTrace(ws, std::move(trace));
     });
 }
 

@@ -23,6 +23,8 @@ public:
     std::string formatName() const override { return "cnpt"; }
     bool canRead(const std::string& path, std::string_view head) const override; // by magic
     TraceData read(const std::string& path, const ProgressSink& sink) const override;
+    // The header chunk's "rank" when the chunk lies whole in `head` and the value is a rank (>= 0).
+    std::optional<std::int32_t> rankHint(std::string_view head) const override;
 
     // The conversion alone (tests, benchmark; the work is CnptConverter's). `path` names the source in
     // errors and RankInfo.

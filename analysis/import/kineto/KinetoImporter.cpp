@@ -4,6 +4,8 @@
 #include "import/common/JsonSaxDriver.h"
 #include "import/kineto/KinetoTraceParser.h"
 
+#include <charconv>
+
 namespace cnp {
 
 namespace {
@@ -46,6 +48,28 @@ TraceData readKinetoTrace(const std::string& path, const ProgressSink& sink) {
 } // namespace cnp
 
 namespace cnp {
+std::optional<std::int32_t> KinetoImporter::rankHint(std::string_view head) const {
+    const std::size_t info = head.find("\"distributedInfo\"");
+    if (info == std::string_view::npos)
+        return std::nullopt;
+    const std::size_t close = head.find('}', info);
+    if (close == std::string_view::npos)
+        return std::nullopt;
+    const std::string_view object = head.substr(info, close - info);
+    const std::size_t key = object.find("\"rank\"");
+    if (key == std::string_view::npos)
+        return std::nullopt;
+    std::size_t at = key + 6;
+    while (at < object.size() && (object[at] == ' ' || object[at] == ':' || object[at] == '\n' ||
+                                  object[at] == '\t' || object[at] == '\r'))
+        ++at;
+    std::int32_t rank = -1;
+    if (std::from_chars(object.data() + at, object.data() + object.size(), rank).ec != std::errc() ||
+        rank < 0)
+        return std::nullopt;
+    return rank;
+}
+
 std::unique_ptr<Importer> makeKinetoImporter() {
     return std::make_unique<KinetoImporter>();
 }

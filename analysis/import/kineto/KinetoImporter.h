@@ -14,6 +14,9 @@ public:
     // (so a trace with an unusual name is still read, and a non-trace JSON gets a precise error).
     bool canRead(const std::string& path, std::string_view head) const override;
     TraceData read(const std::string& path, const ProgressSink& sink) const override;
+    // The "rank" of a "distributedInfo" object that lies whole in `head` (PyTorch writes it before the
+    // events), by a text scan: a hint only.
+    std::optional<std::int32_t> rankHint(std::string_view head) const override;
 };
 
 // The whole read without the Importer indirection (used by the benchmark's parse-only floor).

@@ -1,0 +1,48 @@
+#pragma once
+// Writes one run into a workspace part by part (a part: the TraceData of one or a few ranks), so that a
+// run never has to be held in memory whole. Inside the caller's write Transaction:
+//   RunAppender a(ws, name);   // the run's row, with its name (checked free) and provisional columns
+//   a.append(part) ...         // each part's ranks, events and steps, parts in increasing rank order
+//   a.finish(info);            // the run row's final columns and each event table's id range (run_rows)
+// Invariant kept (docs/schema.md, "Event tables"): a run's rows of each event table have consecutive ids
+// and are sorted by (rank, sort key), so the parts must come in increasing rank order (append throws
+// std::logic_error otherwise: the caller orders its parts). A rollback of the transaction removes
+// everything; nothing is visible before the commit.
+#include "core/TraceData.h"
+#include "store/Workspace.h"
+
+#include <map>
+#include <string>
+
+namespace cnp {
+
+class RunAppender {
+public:
+    // Throws InputError when the workspace is read-only or already has a run named `runName`.
+    RunAppender(Workspace& ws, const std::string& runName);
+
+    RunId runId() const { return runId_; }
+
+    // Appends the ranks, events (each table sorted by (rank, sort key): O(rows) when the part is
+    // normalised, O(rows log rows) otherwise) and steps of `part`. Progress over the part's rows.
+    void append(const TraceData& part, const ProgressSink& sink = {});
+
+    // Rewrites the run row from `info` (name included) with the kernel and event counts of every part,
+    // and records each event table's id range. Call once, after the last part.
+    void finish(const RunInfo& info);
+
+    std::int64_t eventCount() const { return events_; }
+
+private:
+    struct IdSpan {
+        std::int64_t first = 0, last = 0;
+    };
+    Workspace& ws_;
+    RunId runId_;
+    std::map<std::string, IdSpan> spans_; // event table -> the run's ids so far
+    std::int64_t kernels_ = 0, events_ = 0;
+    std::int32_t maxRank_ = -1;
+    bool anyRank_ = false;
+};
+
+} // namespace cnp

@@ -1,0 +1,225 @@
+// A run streamed part by part (ingest/RunStreamer) is the run a whole-run ingest stores: the same events
+// in the same order, steps, summaries (the all-rank kernel rows included) and overview, whatever the
+// number of readers, the order the parts come in, or a part whose step names decide otherwise than the run.
+// Parts are hand-built one-rank traces; the reference is the same ranks merged and added as one part.
+#include "tst_analysis_synthetic.h"
+
+#include "ingest/RunStreamer.h"
+#include "store/Sqlite.h"
+#include "timeline/TimelineOverview.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+#include <atomic>
+
+using namespace cnp;
+using namespace cnp::testing;
+
+namespace {
+
+// Rank `rank` of a three-step run: per step a launch, a gemm and an all-reduce (times in ns, by hand).
+// `stepNames`: the names of its three CPU step ranges.
+TraceData rankPart(int rank, const std::vector<std::string>& stepNames) {
+    SyntheticTrace s("run", "cfg", 0);
+    RankInfo ri;
+    ri.rank = rank;
+    ri.rankClaimed = true;
+    ri.host = "node" + std::to_string(rank / 2);
+    s.t.ranks.push_back(ri);
+    const Ns shift = rank * 7;
+    for (std::size_t i = 0; i < stepNames.size(); ++i) {
+        const Ns t0 = static_cast<Ns>(i) * 1000 + shift;
+        const std::int64_t corr = static_cast<std::int64_t>(i) * 10 + 1;
+        s.range(t0, t0 + 900, stepNames[i], rank);
+        s.kernel(t0 + 100, t0 + 400 + rank, "ampere_sgemm_128x64", corr, rank);
+        s.kernel(t0 + 450, t0 + 800 - rank, "ncclKernel_AllReduce_RING", corr + 1, rank);
+    }
+    return std::move(s.t);
+}
+
+std::vector<std::string> profilerSteps(int first) {
+    return {"ProfilerStep#" + std::to_string(first), "ProfilerStep#" + std::to_string(first + 1),
+            "ProfilerStep#" + std::to_string(first + 2)};
+}
+
+// Every stored fact of run `id` as text, in stored order: events, steps, summary rows, overview shape.
+QStringList describe(Workspace& ws, RunId id) {
+    QStringList out;
+    const TraceData t = ws.loadRun(id);
+    for (const auto& k : t.kernels)
+        out << QStringLiteral("k r%1 %2-%3 %4 %5")
+                   .arg(k.rank)
+                   .arg(k.start)
+                   .arg(k.end)
+                   .arg(QString::fromStdString(t.strings.at(k.name)),
+                        QString::fromStdString(t.strings.at(k.category)));
+    for (const auto& a : t.apiCalls)
+        out << QStringLiteral("a r%1 %2 %3").arg(a.rank).arg(a.start).arg(a.correlation);
+    for (const auto& s : t.steps)
+        out << QStringLiteral("s r%1 #%2 %3 cpu %4 gpu %5-%6")
+                   .arg(s.rank)
+                   .arg(s.index)
+                   .arg(QString::fromStdString(t.strings.at(s.name)))
+                   .arg(s.cpuStart)
+                   .arg(s.gpuStart)
+                   .arg(s.gpuEnd);
+    const std::string run = std::to_string(id.value());
+    Statement kernels(ws.db(),
+                      "SELECT rank, (SELECT value FROM strings WHERE id = name_id), count, total_ns, "
+                      "median_ns, stddev_ns FROM summary_kernel WHERE run_id = " +
+                          run + " ORDER BY rank, 2");
+    while (kernels.step())
+        out << QStringLiteral("sk r%1 %2 n%3 t%4 med%5 sd%6")
+                   .arg(kernels.i64(0))
+                   .arg(QString::fromStdString(kernels.text(1)))
+                   .arg(kernels.i64(2))
+                   .arg(kernels.i64(3))
+                   .arg(kernels.f64(4), 0, 'g', 17)
+                   .arg(kernels.f64(5), 0, 'g', 17);
+    for (const char* table : {"summary_rank", "summary_step", "summary_exclusive", "summary_gap"})
+        out << QStringLiteral("%1 %2").arg(table).arg(
+            queryInt(ws.db(), std::string("SELECT COUNT(*) FROM ") + table + " WHERE run_id = " + run));
+    out << QStringLiteral("idle %1").arg(
+        queryInt(ws.db(), "SELECT SUM(idle_ns * (rank + 1)) FROM summary_rank "
+                          "WHERE run_id = " +
+                              run));
+    const auto overview = timeline::loadOverview(ws, id);
+    out << QStringLiteral("overview rows %1 events %2 span %3-%4")
+               .arg(overview ? static_cast<int>(overview->rows.size()) : -1)
+               .arg(overview ? static_cast<qint64>(overview->eventCount()) : -1)
+               .arg(overview ? overview->runStart : -1)
+               .arg(overview ? overview->runEnd : -1);
+    const auto rec = ws.runOrThrow(id);
+    out << QStringLiteral("run ranks %1 kernels %2 events %3 world %4")
+               .arg(rec.rankCount)
+               .arg(rec.kernelCount)
+               .arg(rec.eventCount)
+               .arg(rec.info.worldSize);
+    return out;
+}
+
+// Streams `parts` (copied for every pass) as run `name` on `jobs` readers.
+StreamedRun stream(Workspace& ws, const std::vector<TraceData>& parts, const std::string& name, int jobs,
+                   std::atomic<int>* loads = nullptr) {
+    RunSource src;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        src.names.push_back("part" + std::to_string(i));
+    src.load = [&parts, loads](std::size_t i, const ProgressSink&) {
+        if (loads)
+            ++*loads;
+        return parts[i];
+    };
+    return streamRun(ws, src, name, jobs, {});
+}
+
+// The same ranks as one part (merged in rank order), added as one run: the whole-run reference.
+RunId whole(Workspace& ws, std::vector<TraceData> parts, const std::string& name) {
+    std::sort(parts.begin(), parts.end(),
+              [](const TraceData& a, const TraceData& b) { return a.ranks[0].rank < b.ranks[0].rank; });
+    TraceData run = std::move(parts.front());
+    parts.erase(parts.begin());
+    run.mergeAll(std::move(parts));
+    run.info.name = name;
+    return addTrace(ws, std::move(run));
+}
+
+} // namespace
+
+class TestRunStreamer : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+private slots:
+    void sameRunWhateverTheReaders_data() {
+        QTest::addColumn<int>("jobs");
+        QTest::newRow("1 reader") << 1;
+        QTest::newRow("2 readers") << 2;
+        QTest::newRow("5 readers") << 5;
+    }
+    void sameRunWhateverTheReaders() {
+        QFETCH(int, jobs);
+        Workspace ws(dir_.filePath("jobs" + QString::number(jobs) + ".cnpdb").toStdString(),
+                     Workspace::Mode::CreateIfMissing);
+        std::vector<TraceData> parts;
+        for (int r = 0; r < 6; ++r)
+            parts.push_back(rankPart(r, profilerSteps(3)));
+        const StreamedRun s = stream(ws, parts, "streamed", jobs);
+        QCOMPARE(s.passes, 1);
+        QCOMPARE(s.ranks, 6);
+        QCOMPARE(s.events, std::int64_t(6 * 3 * 5)); // per step: a range, 2 kernels and their 2 launches
+        const RunId reference = whole(ws, parts, "whole");
+        const QStringList got = describe(ws, s.runId), want = describe(ws, reference);
+        QCOMPARE(got, want);
+        QVERIFY(got.join('\n').contains("sk r-1 ampere_sgemm_128x64 n18"));
+        QVERIFY(got.join('\n').contains("s r5 #5 ProfilerStep#5"));
+    }
+
+    // Parts whose ranks come out of order are read once to learn their ranks, then stored in rank order.
+    void partsOutOfRankOrderAreStoredInRankOrder() {
+        Workspace ws(dir_.filePath("order.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        std::vector<TraceData> parts;
+        for (int r : {2, 0, 3, 1})
+            parts.push_back(rankPart(r, profilerSteps(1)));
+        std::atomic<int> loads{0};
+        const StreamedRun s = stream(ws, parts, "shuffled", 2, &loads);
+        QCOMPARE(s.passes, 2);
+        QCOMPARE(loads.load(), 8);
+        QCOMPARE(describe(ws, s.runId), describe(ws, whole(ws, parts, "whole")));
+        const TraceData t = ws.loadRun(s.runId);
+        QVERIFY(std::is_sorted(t.kernels.begin(), t.kernels.end(),
+                               [](const KernelEvent& a, const KernelEvent& b) { return a.rank < b.rank; }));
+    }
+
+    // The whole run's rule (metrics/StepDetector.h): the first pattern that matches any rank is every
+    // rank's. Rank 1 names its steps only "train_step": in the run, ProfilerStep# matches (rank 0), so rank 1
+    // has no steps, though alone it would have had three.
+    void stepPatternIsTheRunsNotThePartsOwn() {
+        Workspace ws(dir_.filePath("pattern.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        std::vector<TraceData> parts{rankPart(0, profilerSteps(5)),
+                                     rankPart(1, {"train_step", "train_step", "train_step"})};
+        const StreamedRun s = stream(ws, parts, "pattern", 2);
+        QCOMPARE(s.passes, 2);
+        const QStringList got = describe(ws, s.runId);
+        QCOMPARE(got, describe(ws, whole(ws, parts, "whole")));
+        QVERIFY(got.join('\n').contains("s r0 #5 ProfilerStep#5"));
+        QVERIFY(!got.join('\n').contains("s r1 "));
+    }
+
+    // One numbering per run: rank 1's numbers do not increase, so every rank's steps take their ordinals.
+    void stepNumberingIsOnePerRun() {
+        Workspace ws(dir_.filePath("numbers.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        std::vector<TraceData> parts{rankPart(0, profilerSteps(5)),
+                                     rankPart(1, {"ProfilerStep#7", "ProfilerStep#3", "ProfilerStep#9"})};
+        const StreamedRun s = stream(ws, parts, "numbers", 1);
+        QCOMPARE(s.passes, 2);
+        const QStringList got = describe(ws, s.runId);
+        QCOMPARE(got, describe(ws, whole(ws, parts, "whole")));
+        QVERIFY(got.join('\n').contains("s r0 #0 ProfilerStep#5"));
+        QVERIFY(got.join('\n').contains("s r1 #1 ProfilerStep#3"));
+    }
+
+    // A part that fails to load fails the run, whichever reader got there first; nothing is stored.
+    void badPartLeavesTheWorkspaceAsItWas() {
+        Workspace ws(dir_.filePath("bad.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        RunSource src;
+        src.names = {"p0", "p1", "p2", "p3"};
+        src.load = [](std::size_t i, const ProgressSink&) {
+            if (i >= 2)
+                throw InputError("p" + std::to_string(i), "corrupt");
+            return rankPart(static_cast<int>(i), profilerSteps(1));
+        };
+        try {
+            streamRun(ws, src, "bad", 3, {});
+            QFAIL("a bad part was accepted");
+        } catch (const InputError& e) {
+            QCOMPARE(QString::fromStdString(e.file()), QStringLiteral("p2"));
+        }
+        QVERIFY(ws.runs().empty());
+        QCOMPARE(queryInt(ws.db(), "SELECT COUNT(*) FROM kernels"), std::int64_t(0));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestRunStreamer)
+#include "tst_runstreamer.moc"
