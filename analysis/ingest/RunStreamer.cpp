@@ -28,6 +28,8 @@ namespace {
 
 using Renumbering = std::optional<std::pair<std::int32_t, std::int32_t>>; // (old, new) rank of a part
 constexpr std::int32_t kNoRank = std::numeric_limits<std::int32_t>::max();
+// The all-rank kernel durations held in memory before they spill to a temporary file (8 M durations).
+constexpr std::size_t kPoolBudgetBytes = std::size_t{64} << 20;
 
 // What a pass imposes: the processing order, and after a first pass the rank numbering and step decision
 // it learned.
@@ -124,7 +126,7 @@ private:
     const CategoryRules& rules_;
     const ProgressSink& sink_;
     const std::size_t jobs_;
-    KernelStatsPool pool_;
+    KernelStatsPool pool_{kPoolBudgetBytes};
     PassFindings found_;
 
     std::mutex m_;
@@ -138,6 +140,7 @@ private:
     std::map<std::string, double> readerSeconds_;
     std::map<std::string, double> storeSeconds_; // this thread's, per step of storePart
     timeline::TimelineModel overview_;
+    int overviewBuckets_ = 8192; // the grid overview_ is on (overviewBucketsFor of the ranks so far)
     std::set<std::string> truncated_;
     bool firstInfo_ = true;
 };
@@ -251,11 +254,6 @@ void Pass::storePart(std::size_t k, PreparedPart& p, RunAppender& appender, Stre
     t0 = std::chrono::steady_clock::now();
     p.summaries.append(ws_, appender.runId());
     storeSeconds_["store summaries"] += secondsSince(t0);
-    t0 = std::chrono::steady_clock::now();
-    timeline::appendOverviewPart(overview_, std::move(p.overview));
-    storeSeconds_["merge overviews"] += secondsSince(t0);
-    found_.schemes.push_back(p.steps);
-    truncated_.insert(p.truncatedNames.begin(), p.truncatedNames.end());
     for (const auto& r : p.trace.ranks) {
         ++out.ranks;
         if (r.clockSkewEstimateNs != 0 || r.clockOffsetNs != 0)
@@ -263,6 +261,19 @@ void Pass::storePart(std::size_t k, PreparedPart& p, RunAppender& appender, Stre
                                     std::to_string(r.clockOffsetNs) + " ns, estimated skew ±" +
                                     std::to_string(r.clockSkewEstimateNs) + " ns");
     }
+    // The overview on the grid of the ranks so far: nested in the run's final grid (fewer buckets over
+    // a longer span: OverviewGrid.h), so the merge stays exact and its memory bounded.
+    t0 = std::chrono::steady_clock::now();
+    const int buckets = timeline::overviewBucketsFor(static_cast<std::size_t>(out.ranks));
+    timeline::rebucketOverview(p.overview, buckets);
+    timeline::appendOverviewPart(overview_, std::move(p.overview));
+    if (buckets < overviewBuckets_) {
+        timeline::rebucketOverview(overview_, buckets);
+        overviewBuckets_ = buckets;
+    }
+    storeSeconds_["merge overviews"] += secondsSince(t0);
+    found_.schemes.push_back(p.steps);
+    truncated_.insert(p.truncatedNames.begin(), p.truncatedNames.end());
     if (firstInfo_)
         out.info = std::move(p.trace.info);
     else
@@ -332,7 +343,7 @@ void Pass::storeRunWide(RunAppender& appender, const std::string& runName, Strea
     allRanks.append(ws_, appender.runId());
     out.phases.emplace_back("all-rank kernel statistics", secondsSince(t0));
     const auto t1 = std::chrono::steady_clock::now();
-    timeline::finishOverview(overview_);
+    timeline::finishOverview(overview_, timeline::overviewBucketsFor(static_cast<std::size_t>(out.ranks)));
     overview_.runId = appender.runId();
     overview_.runName = runName;
     timeline::storeOverview(ws_, overview_);

@@ -99,6 +99,13 @@ void rebucketOverview(TimelineModel& o, int buckets) {
             lane = mergeLanePerBucket(lane, width);
 }
 
+int overviewBucketsFor(std::size_t ranks) {
+    int buckets = 8192;
+    for (std::size_t r = 8; r < ranks && buckets > 256; r *= 2)
+        buckets /= 2;
+    return buckets;
+}
+
 void finishOverview(TimelineModel& o, int buckets) {
     rebucketOverview(o, buckets);
     if (ranksWithEvents(o) <= kExpandedRanks)

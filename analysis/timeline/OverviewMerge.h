@@ -31,6 +31,12 @@ void appendOverviewPart(TimelineModel& into, TimelineModel&& part);
 // with the same `buckets` over the same span is left exactly as it is (one event per bucket). O(events).
 void rebucketOverview(TimelineModel& o, int buckets = 8192);
 
+// The bucket count of the overview of a run of `ranks` ranks: 8192 up to 8 ranks, halved each time the
+// ranks double, never below 256. A cluster's overview then holds about as many events at 1,024 ranks as
+// at 32 (its first paint shows each rank's GPU-busy row; the full model replaces it when loaded), so its
+// memory and blob stay bounded (a 256-rank run's blob was 47 MB at 8192). O(1).
+int overviewBucketsFor(std::size_t ranks);
+
 // After the last part: rebucketOverview, then what TimelineBuilder decides from the rank count: the GpuBusy
 // rows go again when the run has at most kExpandedRanks ranks with events (counter rows do not count, as in
 // TimelineBuilder::build), and the rank groups are collapsed as collapseRanksBeyond(kExpandedRanks) does
