@@ -28,6 +28,8 @@ namespace {
 
 using Renumbering = std::optional<std::pair<std::int32_t, std::int32_t>>; // (old, new) rank of a part
 constexpr std::int32_t kNoRank = std::numeric_limits<std::int32_t>::max();
+// Progress: each part's share of the bar is read (waiting for its import) then stored, in these parts.
+constexpr double kReadShare = 0.5;
 // The all-rank kernel durations held in memory before they spill to a temporary file (8 M durations).
 constexpr std::size_t kPoolBudgetBytes = std::size_t{64} << 20;
 
@@ -102,6 +104,7 @@ private:
         std::unique_ptr<PreparedPart> part;
         std::exception_ptr error;
         bool done = false;
+        std::atomic<double> read{0}; // the import's own progress, 0..1 (the reader writes, this thread reads)
     };
     void readParts();
     // Whether a reader may take position k now: within jobs + 1 of the store and kInFlightInputBytes
@@ -171,7 +174,8 @@ void Pass::readParts() {
 
 void Pass::readPart(std::size_t k) {
     const std::size_t i = plan_.order[k];
-    const ProgressSink partSink{nullptr, &stop_};
+    std::atomic<double>& fraction = slots_[k].read;
+    const ProgressSink partSink{[&fraction](double f) { fraction = f; }, &stop_};
     auto t0 = std::chrono::steady_clock::now();
     TraceData part = src_.load(i, partSink);
     const double readSeconds = secondsSince(t0);
@@ -232,9 +236,11 @@ void Pass::assignRanks(std::size_t k, TraceData& part) {
 // Waits for position k, reporting progress and checking for cancellation meanwhile; rethrows its error.
 // `learnOnly`: the parts came out of rank order, so this pass stores nothing more.
 std::unique_ptr<PreparedPart> Pass::waitForPart(std::size_t k, bool& learnOnly) {
+    const double n = static_cast<double>(slots_.size());
     std::unique_lock lock(m_);
     while (!changed_.wait_for(lock, std::chrono::milliseconds(100), [&] { return slots_[k].done; })) {
         lock.unlock();
+        sink_.report((static_cast<double>(k) + kReadShare * slots_[k].read) / n);
         sink_.checkCancel();
         lock.lock();
     }
@@ -246,8 +252,9 @@ std::unique_ptr<PreparedPart> Pass::waitForPart(std::size_t k, bool& learnOnly) 
 
 void Pass::storePart(std::size_t k, PreparedPart& p, RunAppender& appender, StreamedRun& out) {
     const double n = static_cast<double>(slots_.size());
-    const ProgressSink partSink{[&](double f) { sink_.report((static_cast<double>(k) + f) / n); },
-                                sink_.cancel};
+    const ProgressSink partSink{
+        [&](double f) { sink_.report((static_cast<double>(k) + kReadShare + (1 - kReadShare) * f) / n); },
+        sink_.cancel};
     auto t0 = std::chrono::steady_clock::now();
     appender.append(p.trace, partSink);
     storeSeconds_["store events"] += secondsSince(t0);

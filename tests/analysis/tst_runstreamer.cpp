@@ -13,6 +13,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 
 using namespace cnp;
 using namespace cnp::testing;
@@ -198,6 +201,39 @@ private slots:
         QCOMPARE(got, describe(ws, whole(ws, parts, "whole")));
         QVERIFY(got.join('\n').contains("s r0 #0 ProfilerStep#5"));
         QVERIFY(got.join('\n').contains("s r1 #1 ProfilerStep#3"));
+    }
+
+    // Progress never goes back, reaches 1 at the end, and moves while a part is still being read (the
+    // import's own progress, before anything is stored).
+    void progressRisesWhileReading() {
+        Workspace ws(dir_.filePath("progress.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        std::vector<double> reports;
+        std::mutex m;
+        std::condition_variable seen;
+        const ProgressSink sink{[&](double f) {
+                                    std::lock_guard lock(m);
+                                    reports.push_back(f);
+                                    seen.notify_all();
+                                },
+                                nullptr};
+        RunSource src;
+        src.names = {"p0", "p1"};
+        src.load = [&](std::size_t i, const ProgressSink& partSink) {
+            partSink.report(0.5);
+            // Part 0's read stays at half until the writer has reported it: half of part 0's read share
+            // (kReadShare 0.5) of two parts, 0.125. The wait is bounded only so a broken build cannot hang.
+            std::unique_lock lock(m);
+            if (i == 0)
+                seen.wait_for(lock, std::chrono::seconds(60), [&] {
+                    return std::find(reports.begin(), reports.end(), 0.125) != reports.end();
+                });
+            return rankPart(static_cast<int>(i), profilerSteps(1));
+        };
+        streamRun(ws, src, "progress", 1, {}, sink);
+        QVERIFY(!reports.empty());
+        QVERIFY(std::is_sorted(reports.begin(), reports.end()));
+        QCOMPARE(reports.back(), 1.0);
+        QVERIFY(std::find(reports.begin(), reports.end(), 0.125) != reports.end());
     }
 
     // A part that fails to load fails the run, whichever reader got there first; nothing is stored.
