@@ -2,13 +2,12 @@
 
 #include "core/InputError.h"
 #include "core/Units.h"
+#include "core/UtcTime.h"
 #include "report/Palette.h"
 #include "report/ReportSections.h"
 
 #include <algorithm>
 #include <array>
-#include <chrono>
-#include <ctime>
 #include <filesystem>
 #include <set>
 
@@ -33,15 +32,6 @@ constexpr std::array<SectionName, 11> kSectionNames = {{
     {ReportSection::Insights, "insights", "Insights"},
     {ReportSection::Methodology, "methodology", "Methodology"},
 }};
-
-std::string utcNow() {
-    const auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[40];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
-    return buf;
-}
 
 // The distinct plan.name attributes of the runs, comma-separated.
 std::string planNames(const Workspace& ws, const std::vector<RunRecord>& runs) {
@@ -149,7 +139,7 @@ ReportModel buildReportModel(const Workspace& ws, const ReportOptions& options, 
     const auto context = studyContext(ws, options);
     ReportModel m;
     m.title = options.title;
-    m.generated = options.includeTimestamp ? utcNow() : std::string();
+    m.generated = options.includeTimestamp ? utcNow("%Y-%m-%d %H:%M UTC") : std::string();
     m.workspace = std::filesystem::path(ws.path()).filename().string();
     m.plan = planNames(ws, context.runs);
     m.baseline = context.ablation.baseline;

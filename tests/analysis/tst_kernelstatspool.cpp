@@ -2,6 +2,7 @@
 // worked out by hand for small groups; rows the same bit for bit whether every group, some or none is
 // spilled to the file, and equal to the definition applied to the concatenated, sorted durations
 // (computed here with plain loops); 1,500 spilled runs of one name; adds from several threads; errors.
+#include "KernelRowBits.h"
 #include "metrics/KernelStatsPool.h"
 
 #include <QtTest>
@@ -17,6 +18,7 @@
 #include <thread>
 
 using namespace cnp;
+using cnp::testing::sameBits;
 
 namespace {
 
@@ -53,15 +55,6 @@ std::vector<SummaryKernelRow> pooled(const Groups& groups, std::size_t budget,
     KernelRows out;
     pool.write(out);
     return out.rows;
-}
-
-// Every field equal, the doubles bit for bit.
-bool sameBits(const SummaryKernelRow& a, const SummaryKernelRow& b) {
-    auto bits = [](double d) { return std::bit_cast<std::uint64_t>(d); };
-    return a.rank == b.rank && a.name == b.name && a.category == b.category && a.count == b.count &&
-           a.totalNs == b.totalNs && bits(a.meanNs) == bits(b.meanNs) &&
-           bits(a.medianNs) == bits(b.medianNs) && a.minNs == b.minNs && a.maxNs == b.maxNs &&
-           bits(a.stddevNs) == bits(b.stddevNs);
 }
 
 // 30 names over 6 ranks, each group 0..300 durations (some empty), drawn from a narrow range (many equal

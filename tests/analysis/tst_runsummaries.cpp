@@ -3,6 +3,7 @@
 // independent python script at authoring time (ns = round(us*1000) in exact decimal arithmetic; unions per
 // docs/metrics.md; step
 // windows via the correlation ids of the cuda_runtime calls inside each ProfilerStep range).
+#include "KernelRowBits.h"
 #include "TestPaths.h"
 #include "store/MetaKeys.h"
 #include "tst_analysis_synthetic.h"
@@ -35,15 +36,6 @@ public:
     void add(const SummaryGapRow&) override {}
     void add(const SummarySyncRow&) override {}
 };
-
-// Every field equal, the doubles bit for bit.
-bool sameBits(const SummaryKernelRow& a, const SummaryKernelRow& b) {
-    auto bits = [](double d) { return std::bit_cast<std::uint64_t>(d); };
-    return a.rank == b.rank && a.name == b.name && a.category == b.category && a.count == b.count &&
-           a.totalNs == b.totalNs && bits(a.meanNs) == bits(b.meanNs) &&
-           bits(a.medianNs) == bits(b.medianNs) && a.minNs == b.minNs && a.maxNs == b.maxNs &&
-           bits(a.stddevNs) == bits(b.stddevNs);
-}
 
 // The events of one rank of `t` (a part of the run, as one trace file's ranks would be).
 TraceData onlyRank(const TraceData& t, std::int32_t rank) {
