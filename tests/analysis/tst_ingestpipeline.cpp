@@ -230,6 +230,32 @@ private slots:
         QVERIFY(ws.runs().empty());
     }
 
+    // Files whose names sort against their ranks are read in the order of the ranks their first bytes
+    // state (Kineto distributedInfo), so the run is stored in one pass, the same as from well-named files.
+    void rankHintsOrderTheFiles() {
+        QDir d(dir_.path());
+        QVERIFY(d.mkpath("hinted"));
+        const QString src = testpaths::dataDir() + "/hta/trace_filter/";
+        QCOMPARE(rankHintOf((src + "sampled_rank-0.json.gz").toStdString()), 0);
+        QCOMPARE(rankHintOf((src + "sampled_rank-1.json.gz").toStdString()), 1);
+        QCOMPARE(rankHintOf(demoBase_), -1); // a single-GPU trace without distributedInfo
+        QVERIFY(QFile::copy(src + "sampled_rank-0.json.gz", d.filePath("hinted/b.json.gz")));
+        QVERIFY(QFile::copy(src + "sampled_rank-1.json.gz", d.filePath("hinted/a.json.gz")));
+        Workspace ws(d.filePath("hinted.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        IngestRequest req;
+        req.inputs = {d.filePath("hinted").toStdString()};
+        req.runName = "hinted";
+        const auto res = ingest(ws, req);
+        for (const auto& n : res.notes)
+            QVERIFY2(n.find("read 2 times") == std::string::npos, n.c_str());
+        QCOMPARE(res.ranks, 2);
+        const TraceData t = ws.loadRun(res.runId);
+        QVERIFY(std::is_sorted(t.kernels.begin(), t.kernels.end(),
+                               [](const KernelEvent& a, const KernelEvent& b) { return a.rank < b.rank; }));
+        QCOMPARE(t.kernels.front().rank, 0);
+        QCOMPARE(t.kernels.back().rank, 1);
+    }
+
     void missingInputNamesThePath() {
         try {
             expandInputs({"/no/such/trace.json"});

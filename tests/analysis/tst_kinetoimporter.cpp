@@ -66,6 +66,27 @@ class TestKinetoImporter : public QObject {
     }
 
 private slots:
+    // The rank a trace's first bytes state: distributedInfo's "rank", found by a text scan (-1: none).
+    void rankHint_data() {
+        QTest::addColumn<QString>("head");
+        QTest::addColumn<int>("rank");
+        QTest::newRow("pytorch")
+            << R"({"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": 3, "world_size": 8}, "traceEvents": [)"
+            << 3;
+        QTest::newRow("newlines") << "{\"distributedInfo\": {\n  \"rank\":\n 12\n}}" << 12;
+        QTest::newRow("no distributedInfo") << R"({"traceEvents": [{"args": {"rank": 4}}]})" << -1;
+        QTest::newRow("rank outside it") << R"({"distributedInfo": {"backend": "nccl"}, "rank": 4})" << -1;
+        QTest::newRow("negative") << R"({"distributedInfo": {"rank": -1}})" << -1;
+        QTest::newRow("cut before the value") << R"({"distributedInfo": {"rank": )" << -1;
+        QTest::newRow("not a number") << R"({"distributedInfo": {"rank": "two"}})" << -1;
+    }
+    void rankHint() {
+        QFETCH(QString, head);
+        QFETCH(int, rank);
+        const auto hint = KinetoImporter().rankHint(head.toStdString());
+        QCOMPARE(hint.value_or(-1), rank);
+    }
+
     void categories_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("rank");

@@ -22,8 +22,10 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <map>
+#include <optional>
 
 using namespace cnp;
 using namespace cnpt;
@@ -379,6 +381,32 @@ private slots:
         QVERIFY(imp.canRead("x.bin", std::string_view("CNPT\r\n\x1a\n....", 12)));
         QVERIFY(!imp.canRead("x.cnpt", "{\"traceEvents\": []}"));
         QVERIFY(!imp.canRead("x.cnpt", ""));
+    }
+
+    // The rank the header states, read from the file's first bytes only: the header chunk's "rank" (2
+    // here); none when the header lacks it, states -1 (no launcher variable) or is cut by the head.
+    void rankHint() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("hint.cnpt").toStdString();
+        writeSynthetic(path);
+        std::ifstream in(path, std::ios::binary);
+        std::string head(4096, '\0');
+        in.read(head.data(), static_cast<std::streamsize>(head.size()));
+        head.resize(static_cast<std::size_t>(in.gcount()));
+        const CnptImporter imp;
+        QCOMPARE(imp.rankHint(head), std::optional<std::int32_t>(2));
+        QCOMPARE(imp.rankHint(std::string_view(head).substr(0, 40)), std::nullopt); // cut inside the header
+        QCOMPARE(imp.rankHint("{\"traceEvents\": []}"), std::nullopt);
+        for (const char* rank : {"-1", "x", ""}) {
+            const std::string other = dir.filePath("other.cnpt").toStdString();
+            CnptWriter w;
+            QVERIFY(w.open(other));
+            w.writeHeader({{"host", "h"}, {"rank", rank}});
+            w.close();
+            std::ifstream o(other, std::ios::binary);
+            const std::string bytes((std::istreambuf_iterator<char>(o)), std::istreambuf_iterator<char>());
+            QCOMPARE(imp.rankHint(bytes), std::nullopt);
+        }
     }
 
     // Crafted times: a raw timestamp above INT64_MAX, one that the clock offset pushes past the sane range
