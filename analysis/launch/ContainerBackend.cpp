@@ -110,7 +110,8 @@ std::vector<std::string> ContainerBackend::runArgv(const JobSpec& job) const {
                                                m.containerPath + "' is not absolute");
         a.insert(a.end(), {"-v", volume(m.hostPath, m.containerPath, m.readOnly)});
     }
-    for (const auto& [k, v] : workloadEnvironment(job, kContainerCollectorPath, kContainerOutputDir))
+    for (const auto& [k, v] :
+         workloadEnvironment(job, kContainerCollectorPath, kContainerOutputDir, "localhost"))
         a.insert(a.end(), {"-e", k + "=" + v});
     if (!job.workingDir.empty())
         a.insert(a.end(), {"--workdir", job.workingDir});

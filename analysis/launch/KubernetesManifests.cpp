@@ -69,7 +69,8 @@ void env(YAML::Emitter& out, const JobSpec& job, bool indexedJob) {
     const std::string traces = podTracesDir(job);
     const std::string lib = std::string(kPodCollectorDir) + "/libcnp-collector.so";
     out << YAML::Key << "env" << YAML::Value << YAML::BeginSeq;
-    for (const auto& [k, v] : workloadEnvironment(job, lib, traces)) {
+    for (const auto& [k, v] :
+         workloadEnvironment(job, lib, traces, indexedJob ? job.jobName + "-0." + job.jobName : "")) {
         out << YAML::BeginMap;
         keyStr(out, "name", k);
         keyStr(out, "value", escapeKubeletExpansion(v));

@@ -52,7 +52,7 @@ std::vector<std::string> LocalBackend::commandLine(const JobSpec& job) const {
     std::vector<std::string> argv = {"env"};
     JobSpec local = job;
     local.image.clear(); // runs on this box, not in the configuration's image: no CNP_IMAGE label
-    for (const auto& [k, v] : workloadEnvironment(local, collector_, job.outputDir))
+    for (const auto& [k, v] : workloadEnvironment(local, collector_, job.outputDir, "localhost"))
         argv.push_back(k + "=" + v);
     const auto node = nodeArgv(job, "localhost"); // planJobs: argv[0] has no '=' and no leading '-'
     argv.insert(argv.end(), node.begin(), node.end());

@@ -137,6 +137,88 @@ private slots:
                            "--standalone", "--no-python", "python",
                            "-u",           "train.py"};
     }
+    void aLauncherIsNeverWrappedAgain_data() {
+        QTest::addColumn<QStringList>("command");
+        QTest::addColumn<int>("nodes");
+        QTest::addColumn<int>("gpus");
+        QTest::newRow("torchrun") << QStringList{"torchrun", "--nproc-per-node=8", "train.py"} << 1 << 8;
+        QTest::newRow("torchrun by path, 2 nodes")
+            << QStringList{"/opt/conda/bin/torchrun", "--nnodes=2", "train.py"} << 2 << 8;
+        QTest::newRow("deepspeed") << QStringList{"deepspeed", "--num_gpus=8", "train.py", "--zero", "3"} << 1
+                                   << 8;
+        QTest::newRow("accelerate launch")
+            << QStringList{"accelerate", "launch", "--multi_gpu", "train.py"} << 1 << 8;
+        QTest::newRow("python -m torch.distributed.run")
+            << QStringList{"python3", "-m", "torch.distributed.run", "--nproc-per-node=4", "t.py"} << 1 << 4;
+        QTest::newRow("python -u -m torch.distributed.launch")
+            << QStringList{"python", "-u", "-m", "torch.distributed.launch", "t.py"} << 1 << 2;
+    }
+    void aLauncherIsNeverWrappedAgain() {
+        QFETCH(QStringList, command);
+        QFETCH(int, nodes);
+        QFETCH(int, gpus);
+        JobSpec j;
+        for (const auto& c : command)
+            j.command.push_back(c.toStdString());
+        j.nodes = nodes;
+        j.gpusPerNode = gpus;
+        QCOMPARE(toQt(nodeArgv(j, "job-0.job")), command); // its own arguments, passed through
+    }
+
+    void launcherRendezvousEnvironment_data() {
+        QTest::addColumn<QStringList>("command");
+        QTest::addColumn<int>("nodes");
+        QTest::addColumn<QString>("masterAddr");
+        QTest::addColumn<QStringList>("expected"); // NAME=VALUE of PET_NNODES, PET_NPROC_PER_NODE,
+                                                   // PET_MASTER_ADDR, PET_MASTER_PORT
+        QTest::newRow("torchrun, one node")
+            << QStringList{"torchrun", "t.py"} << 1 << "localhost"
+            << QStringList{"PET_NNODES=1", "PET_NPROC_PER_NODE=4", "PET_MASTER_ADDR=<unset>",
+                           "PET_MASTER_PORT=<unset>"};
+        QTest::newRow("torchrun, 2 nodes")
+            << QStringList{"torchrun", "t.py"} << 2 << "job-0.job"
+            << QStringList{"PET_NNODES=2", "PET_NPROC_PER_NODE=4", "PET_MASTER_ADDR=job-0.job",
+                           "PET_MASTER_PORT=29500"};
+        QTest::newRow("python -m torch.distributed.run, 2 nodes")
+            << QStringList{"python", "-m", "torch.distributed.run", "t.py"} << 2 << "job-0.job"
+            << QStringList{"PET_NNODES=2", "PET_NPROC_PER_NODE=4", "PET_MASTER_ADDR=job-0.job",
+                           "PET_MASTER_PORT=29500"};
+        QTest::newRow("torchrun under the Kubeflow operator: its PET_*")
+            << QStringList{"torchrun", "t.py"} << 2 << ""
+            << QStringList{"PET_NNODES=<unset>", "PET_NPROC_PER_NODE=<unset>", "PET_MASTER_ADDR=<unset>",
+                           "PET_MASTER_PORT=<unset>"};
+        QTest::newRow("deepspeed finds its GPUs itself")
+            << QStringList{"deepspeed", "t.py"} << 1 << "localhost"
+            << QStringList{"PET_NNODES=<unset>", "PET_NPROC_PER_NODE=<unset>", "PET_MASTER_ADDR=<unset>",
+                           "PET_MASTER_PORT=<unset>"};
+        QTest::newRow("a wrapped program: torchrun is told on its command line")
+            << QStringList{"python", "t.py"} << 1 << "localhost"
+            << QStringList{"PET_NNODES=<unset>", "PET_NPROC_PER_NODE=<unset>", "PET_MASTER_ADDR=<unset>",
+                           "PET_MASTER_PORT=<unset>"};
+    }
+    void launcherRendezvousEnvironment() {
+        QFETCH(QStringList, command);
+        QFETCH(int, nodes);
+        QFETCH(QString, masterAddr);
+        QFETCH(QStringList, expected);
+        JobSpec j;
+        for (const auto& c : command)
+            j.command.push_back(c.toStdString());
+        j.nodes = nodes;
+        j.gpusPerNode = 4;
+        j.traced = false;
+        const EnvList env = workloadEnvironment(j, "/lib/c.so", "/traces", masterAddr.toStdString());
+        QStringList got;
+        for (const char* name : {"PET_NNODES", "PET_NPROC_PER_NODE", "PET_MASTER_ADDR", "PET_MASTER_PORT"})
+            got << QString(name) + "=" + envValue(env, name);
+        QCOMPARE(got, expected);
+        // The configuration's own setting wins over cnp's default.
+        setEnv(j.env, "PET_NPROC_PER_NODE", "2");
+        QCOMPARE(envValue(workloadEnvironment(j, "/lib/c.so", "/traces", masterAddr.toStdString()),
+                          "PET_NPROC_PER_NODE"),
+                 "2");
+    }
+
     void torchrunWhenANodeHasSeveralGpus() {
         QFETCH(QStringList, command);
         QFETCH(int, nodes);
@@ -155,7 +237,7 @@ private slots:
         plan.capture = "steps:2:3";
         plan.configurations[0].resolved.env.push_back({"CNP_OUTPUT_DIR", "/user/choice", {}});
         const auto jobs = planJobs(plan, {}, "/out");
-        const EnvList traced = workloadEnvironment(jobs[0], "/lib/c.so", "/traces");
+        const EnvList traced = workloadEnvironment(jobs[0], "/lib/c.so", "/traces", "localhost");
         QCOMPARE(envValue(traced, "CUDA_INJECTION64_PATH"), "/lib/c.so");
         QCOMPARE(envValue(traced, "NVTX_INJECTION64_PATH"), "/lib/c.so");
         QCOMPARE(envValue(traced, "CNP_OUTPUT_DIR"), "/traces"); // the collector's settings win
@@ -164,7 +246,7 @@ private slots:
         QCOMPARE(envValue(traced, "CNP_CAPTURE"), "steps:2:3:step");
         QCOMPARE(envValue(traced, "CNP_IMAGE"), "localhost/cnp-test:1");
         QCOMPARE(envValue(traced, "HARNESS_THROUGHPUT"), "1000");
-        const EnvList untraced = workloadEnvironment(jobs[1], "/lib/c.so", "/traces");
+        const EnvList untraced = workloadEnvironment(jobs[1], "/lib/c.so", "/traces", "localhost");
         QCOMPARE(envValue(untraced, "CUDA_INJECTION64_PATH"), "<unset>");
         QCOMPARE(envValue(untraced, "NVTX_INJECTION64_PATH"), "<unset>");
         QCOMPARE(envValue(untraced, "HARNESS_THROUGHPUT"), "1000");
