@@ -85,6 +85,7 @@ std::vector<std::string> splitWords(const std::string& flags) {
 }
 
 std::vector<std::string> ContainerBackend::runArgv(const JobSpec& job) const {
+    requireOneNode(job, name());
     if (job.image.empty())
         throw InputError(job.planPath,
                          "configuration '" + job.config + "': no image for the container backends");

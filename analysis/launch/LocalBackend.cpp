@@ -49,6 +49,7 @@ std::string readLogs(const std::string& dir) {
 }
 
 std::vector<std::string> LocalBackend::commandLine(const JobSpec& job) const {
+    requireOneNode(job, name());
     std::vector<std::string> argv = {"env"};
     JobSpec local = job;
     local.image.clear(); // runs on this box, not in the configuration's image: no CNP_IMAGE label

@@ -163,6 +163,10 @@ int runRun(const std::vector<std::string>& args) {
     // Kubernetes pods get the collector from the initContainer's image, not from this machine.
     const std::string collector = backendName == "kubernetes" ? std::string() : collectorOrThrow();
     auto backend = makeBackend(p, plan, collector);
+    // Every job as the backend would start it, before any starts: what a backend refuses (several nodes on
+    // one machine, a privilege-granting flag, a bad mount) stops the study here, once, not job by job.
+    for (const auto& j : jobs)
+        backend->describe(j);
     if (p.has("--dry-run"))
         return dryRun(p, *backend, pendingJobs(jobs, wsPath, plan));
 

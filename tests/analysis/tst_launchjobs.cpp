@@ -312,6 +312,36 @@ private slots:
                                                    "/bin/train", "--x"}));
     }
 
+    void severalNodesAreRefusedOnOneMachine_data() {
+        QTest::addColumn<QString>("backend");
+        QTest::newRow("local") << "local";
+        QTest::newRow("podman") << "podman";
+        QTest::newRow("docker") << "docker";
+    }
+    void severalNodesAreRefusedOnOneMachine() {
+        QFETCH(QString, backend);
+        auto plan = testing::twoConfigPlan({"python", "train.py"});
+        plan.resources.nodes = 2;
+        plan.resources.gpusPerNode = 8;
+        const JobSpec job = planJobs(plan, {}, "/out")[0];
+        ContainerSettings s;
+        s.engine = backend.toStdString();
+        s.collectorLibrary = "/lib/c.so";
+        try {
+            if (backend == "local")
+                LocalBackend("/lib/c.so").describe(job);
+            else
+                ContainerBackend(s).describe(job);
+            QFAIL("a 2-node job was accepted (it would wait for a second node at localhost)");
+        } catch (const InputError& e) {
+            QCOMPARE(QString(e.what()),
+                     "/plans/test-plan.yaml: configuration 'Base': the plan asks for 2 nodes, but the " +
+                         backend +
+                         " backend runs one node (this machine); set resources.nodes: 1, or run it with "
+                         "--backend kubernetes");
+        }
+    }
+
     void containerMountPathsTheEngineWouldMisread() {
         auto plan = testing::twoConfigPlan({"/bin/train"});
         plan.configurations[0].resolved.mounts.push_back({"/data:/etc", "/mnt", true, "", {}});

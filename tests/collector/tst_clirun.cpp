@@ -138,6 +138,28 @@ private slots:
         QVERIFY(!QFile::exists(dir.filePath("ws.cnpdb")));
     }
 
+    void severalNodesRefusedBeforeAnyJob_data() {
+        QTest::addColumn<QString>("backend");
+        QTest::newRow("local") << "local";
+        QTest::newRow("podman") << "podman";
+        QTest::newRow("docker") << "docker";
+    }
+    void severalNodesRefusedBeforeAnyJob() {
+        QFETCH(QString, backend);
+        QTemporaryDir dir;
+        const QString plan = writePlan(dir, {}, "resources: {nodes: 2, gpusPerNode: 1}\n");
+        for (const QStringList& extra : {QStringList{}, QStringList{"--dry-run"}}) {
+            const auto r =
+                runCnp(QStringList{"run", plan, dir.filePath("ws.cnpdb"), "--backend", backend} + extra);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains("the plan asks for 2 nodes, but the " + backend.toUtf8() +
+                                    " backend runs one node"),
+                     r.err.constData());
+            QVERIFY(r.out.isEmpty()); // no argv printed, no job started
+            QVERIFY(!QFile::exists(dir.filePath("ws.cnpdb.runs")));
+        }
+    }
+
     void sigintStopsTheRunningJobAndKeepsFinishedRuns() {
         QTemporaryDir dir;
         const QString plan = writePlan(dir, ", HARNESS_STEPS: \"1000\", HARNESS_STEP_MS: \"100\"");
