@@ -3,6 +3,7 @@
 #include "CaptureSpec.h"
 #include "core/InputError.h"
 #include "launch/WorkloadLauncher.h"
+#include "plan/PlanLint.h"
 
 #include <cctype>
 #include <cstdio>
@@ -56,6 +57,9 @@ void checkRunnable(const plan::Plan& plan, const plan::Configuration& c) {
 
 JobSpec baseJob(const plan::Plan& plan, const plan::Configuration& c) {
     checkRunnable(plan, c);
+    // A value the collector refuses would have it record everything: never run a job on a guess.
+    if (const std::string why = plan::captureProblem(plan.capture); !why.empty())
+        throw InputError(plan.path, why);
     const plan::ConfigValues& v = c.resolved;
     JobSpec j;
     j.planPath = plan.path;

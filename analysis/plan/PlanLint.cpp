@@ -2,6 +2,7 @@
 
 #include "plan/CudaDriver.h"
 
+#include "CaptureSpec.h"
 #include "core/RapidJson.h"
 #include <re2/re2.h>
 
@@ -370,6 +371,16 @@ void checkLogRegex(const Linter& l) {
                   std::to_string(re.NumberOfCapturingGroups()));
 }
 
+// ---- capture --------------------------------------------------------------------------------------
+
+void checkCapture(const Linter& l) {
+    const std::string why = captureProblem(l.plan.capture);
+    if (why.empty())
+        return;
+    auto it = l.plan.positions.find("capture");
+    l.add(it != l.plan.positions.end() ? it->second : SourcePos{}, Severity::Error, "capture", why);
+}
+
 bool structurallyBroken(const std::vector<Finding>& findings) {
     return std::any_of(findings.begin(), findings.end(), [](const Finding& f) {
         return f.rule == "read" || f.rule == "encoding" || f.rule == "too-large" || f.rule == "syntax";
@@ -388,6 +399,16 @@ bool usesDeepSpeed(const Plan& plan, const Configuration& c) {
            std::any_of(c.resolved.args.begin(), c.resolved.args.end(), mentions);
 }
 
+std::string captureProblem(const std::string& capture) {
+    const collector::CaptureSpec spec = collector::CaptureSpec::parse(capture);
+    if (spec.error.empty())
+        return {};
+    const std::size_t colon = spec.error.find("': "); // "CNP_CAPTURE='TEXT': WHY"
+    const std::string why = colon == std::string::npos ? spec.error : spec.error.substr(colon + 3);
+    return "capture '" + capture + "' is not valid (" + why +
+           "); valid values: all, time:DELAY[:DURATION] (seconds), steps:START:COUNT[:PREFIX]";
+}
+
 std::vector<Finding> lintPlan(const Plan& plan) {
     std::vector<Finding> out;
     const Linter l{plan, out};
@@ -398,6 +419,7 @@ std::vector<Finding> lintPlan(const Plan& plan) {
     checkCudaDriver(l);
     checkPrivileged(l);
     checkLogRegex(l);
+    checkCapture(l);
     return out;
 }
 

@@ -9,6 +9,7 @@
 //   cuda-driver                the image's CUDA needs a newer driver than the nodes report
 //   privileged                 a privileged container (unnecessary for tracing)
 //   log-regex                  logMetric.regex is not RE2 or does not have exactly one capture group
+//   capture                    `capture` is not a CNP_CAPTURE value the collector accepts
 // plus the parser's own (syntax, encoding, unknown-key, duplicate-key, type, required, extends, ...).
 // A value inherited by several configurations is reported once, where it is written.
 #include "plan/Plan.h"
@@ -32,5 +33,9 @@ ParseResult lintPlanFile(const std::string& path);
 // the configuration, or a word of its argv containing "deepspeed" (a launcher, a `--deepspeed` flag, a
 // `deepspeed/...` model name).
 bool usesDeepSpeed(const Plan& plan, const Configuration& c);
+
+// Empty when `capture` is a CNP_CAPTURE value the collector accepts ("" is `all`), else why not, with the
+// valid forms (the collector's own parser, collector::CaptureSpec, decides).
+std::string captureProblem(const std::string& capture);
 
 } // namespace cnp::plan

@@ -99,6 +99,26 @@ private slots:
         }
     }
 
+    void invalidCaptureIsRefusedNotRecordedAsAll_data() {
+        QTest::addColumn<QString>("capture");
+        QTest::newRow("no such mode") << "sometimes";
+        QTest::newRow("steps without a count") << "steps:10";
+        QTest::newRow("negative delay") << "time:-1";
+    }
+    void invalidCaptureIsRefusedNotRecordedAsAll() {
+        QFETCH(QString, capture);
+        auto plan = testing::twoConfigPlan({"train"});
+        plan.capture = capture.toStdString();
+        try {
+            const auto jobs = planJobs(plan, {}, "/out");
+            QFAIL(qPrintable("accepted as CNP_CAPTURE=" + QString::fromStdString(jobs[0].capture)));
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).startsWith("/plans/test-plan.yaml: capture '" + capture +
+                                                  "' is not valid ("),
+                     e.what());
+        }
+    }
+
     void programThatLaunchersWouldMisread_data() {
         QTest::addColumn<QString>("program");
         QTest::newRow("option") << "-rf";

@@ -176,6 +176,19 @@ private slots:
         addRow("invalid regex",
                "workload: {command: [run]}\nlogMetric:\n  regex: '([0-9]+'\nconfigurations: [{name: A}]\n",
                {"3:10: error: log-regex"});
+        // capture
+        addRow("capture that is no mode",
+               "workload: {command: [run]}\ncapture: sometimes\nconfigurations: [{name: A}]\n",
+               {"2:10: error: capture"});
+        addRow("capture steps without a count",
+               "workload: {command: [run]}\ncapture: 'steps:10'\nconfigurations: [{name: A}]\n",
+               {"2:10: error: capture"});
+        addRow("capture time negative",
+               "workload: {command: [run]}\ncapture: time:-5\nconfigurations: [{name: A}]\n",
+               {"2:10: error: capture"});
+        addRow("capture values that are fine",
+               "workload: {command: [run]}\ncapture: steps:10:5:iter\nconfigurations: [{name: A}]\n", {});
+        addRow("capture all", "workload: {command: [run]}\ncapture: all\nconfigurations: [{name: A}]\n", {});
         // the parser's findings come through lint as well, with the rules on what could be read
         addRow("unknown key and a rule",
                "workload: {command: [run]}\nconfigurations:\n  - name: A\n    privileged: yes\n    colour: "
@@ -228,6 +241,17 @@ private slots:
                      "tracing (CUPTI activity tracing needs no extra capability) and are never passed to "
                      "a backend; remove it"));
         QVERIFY(!hasErrors(r.findings));
+    }
+
+    void captureFindingNamesTheValidValues() {
+        const ParseResult r = lintPlanText(
+            "workload: {command: [run]}\ncapture: sometimes\nconfigurations: [{name: A}]\n", "p.yaml");
+        QCOMPARE(r.findings.size(), std::size_t(1));
+        QCOMPARE(
+            QString::fromStdString(formatFinding(r.findings[0])),
+            "p.yaml:2:10: error: capture: capture 'sometimes' is not valid (expected all, "
+            "time:DELAY[:DURATION] or steps:START:COUNT[:PREFIX]); valid values: all, time:DELAY[:DURATION] "
+            "(seconds), steps:START:COUNT[:PREFIX]");
     }
 
     void syntaxErrorSkipsRules() {
