@@ -4,6 +4,8 @@
 #include "launch/JobPlanner.h"
 #include "launch/LocalBackend.h"
 #include "launch/Subprocess.h"
+#include "plan/ContainerPrivilege.h"
+#include "plan/ImageReference.h"
 
 #include <chrono>
 #include <filesystem>
@@ -15,6 +17,23 @@ namespace cnp::launch {
 namespace {
 
 namespace fs = std::filesystem;
+
+// What reaches the engine from the plan (or --gpu-flags) must grant no privilege over the host, and the
+// image must be an image, not an option: the same rules the linter reports (plan/ContainerPrivilege,
+// plan/ImageReference), checked here again because not every argv comes from a linted plan.
+void checkPrivilege(const JobSpec& job, const ContainerSettings& s) {
+    const std::string where = "configuration '" + job.config + "': ";
+    if (std::string why = plan::imageReferenceProblem(job.image); !why.empty())
+        throw InputError(job.planPath, where + "image: " + why);
+    const std::pair<const char*, const std::vector<std::string>*> fields[] = {
+        {"container gpu flags", &s.gpuFlags}, {"container.extraArgs", &s.extraArgs}};
+    for (const auto& [field, words] : fields)
+        for (const plan::FlagProblem& p : plan::privilegeGrantingFlags(*words))
+            throw InputError(job.planPath, std::string(field) + ": " + p.message + "; refused");
+    for (const auto& m : job.mounts)
+        if (std::string why = plan::hostPathProblem(m.hostPath); !why.empty())
+            throw InputError(job.planPath, where + "mount " + m.containerPath + ": " + why + "; refused");
+}
 
 // podman and docker split -v on ':' and --mount on ','; neither can be escaped.
 void checkMountPath(const JobSpec& job, const std::string& path) {
@@ -89,6 +108,7 @@ std::vector<std::string> ContainerBackend::runArgv(const JobSpec& job) const {
     if (job.image.empty())
         throw InputError(job.planPath,
                          "configuration '" + job.config + "': no image for the container backends");
+    checkPrivilege(job, s_);
     std::vector<std::string> a = {s_.engine, "run", "--rm", "--name", job.jobName};
     const std::pair<const char*, std::string> labels[] = {
         {"cnp.plan=", s_.planName}, {"cnp.config=", job.config}, {"cnp.repeat=", std::to_string(job.repeat)}};

@@ -1,7 +1,8 @@
 #pragma once
 // Jobs as podman or docker containers: `ENGINE run --rm` with the collector bind-mounted read-only, the
 // job's output folder mounted read-write, every variable passed with -e, the plan's GPU flags (`--gpus all`
-// or CDI `--device nvidia.com/gpu=all`), --ipc=host when the configuration wants it, never --privileged.
+// or CDI `--device nvidia.com/gpu=all`), --ipc=host when the configuration wants it; nothing that grants
+// privilege (plan/ContainerPrivilege) and an image that is an image reference, or runArgv refuses.
 // The engine's own environment may carry settings (podman: CONTAINERS_CONF naming a containers.conf, e.g.
 // runc and explicit ulimits on hosts where the defaults fail). Cancel waits (at most 30 s) until the job's
 // own container (named after the job) exists or its client has exited — a client stopped while its create
@@ -32,7 +33,8 @@ public:
     std::unique_ptr<RunningJob> start(const JobSpec& job, const ProgressListener& progress) override;
 
     // The whole `ENGINE run --rm ...` argv. Throws InputError for a mount path the engine would misread
-    // (':' or ',' in it, or a relative container path) or a job without an image.
+    // (":" or "," in it, or a relative container path), a job without an image or with one that is not an
+    // image reference, several nodes, or a flag or mount that grants privilege (plan/ContainerPrivilege).
     std::vector<std::string> runArgv(const JobSpec& job) const;
 
 private:

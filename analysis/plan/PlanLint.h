@@ -7,7 +7,9 @@
 //   deepspeed-config           a DeepSpeed config that cannot be read or is not JSON
 //   checkpoint-optimization    CHECKPOINT_OPTIMIZATION set for a workload that does not use DeepSpeed
 //   cuda-driver                the image's CUDA needs a newer driver than the nodes report
-//   privileged                 a privileged container (unnecessary for tracing)
+//   privileged                 `privileged: true` (warning: never passed on); a flag or mount that grants the
+//                              container privilege over the host (error: plan/ContainerPrivilege)
+//   image                      an image that is not an image reference (plan/ImageReference)
 //   log-regex                  logMetric.regex is not RE2 or does not have exactly one capture group
 //   capture                    `capture` is not a CNP_CAPTURE value the collector accepts
 // plus the parser's own (syntax, encoding, unknown-key, duplicate-key, type, required, extends, ...).

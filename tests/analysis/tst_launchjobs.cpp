@@ -362,6 +362,54 @@ private slots:
         }
     }
 
+    void containerBackendRefusesPrivilege_data() {
+        QTest::addColumn<QString>("field"); // extraArgs, gpuFlags, image, mount
+        QTest::addColumn<QStringList>("value");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("--privileged") << "extraArgs" << QStringList{"--privileged"} << "--privileged gives";
+        QTest::newRow("--cap-add=ALL")
+            << "extraArgs" << QStringList{"--cap-add=ALL"} << "--cap-add ALL grants";
+        QTest::newRow("seccomp=unconfined")
+            << "extraArgs" << QStringList{"--security-opt", "seccomp=unconfined"}
+            << "seccomp=unconfined lifts";
+        QTest::newRow("--pid=host") << "extraArgs" << QStringList{"--pid=host"} << "--pid=host shares";
+        QTest::newRow("--device=/dev/mem")
+            << "extraArgs" << QStringList{"--device=/dev/mem"} << "/dev/mem hands";
+        QTest::newRow("-v /:/host") << "extraArgs" << QStringList{"-v", "/:/host"} << "the host's root";
+        QTest::newRow("gpu flags --privileged")
+            << "gpuFlags" << QStringList{"--privileged"} << "--privileged gives";
+        QTest::newRow("image --privileged") << "image" << QStringList{"--privileged"} << "is an option";
+        QTest::newRow("image -v=/:/host") << "image" << QStringList{"-v=/:/host"} << "is an option";
+        QTest::newRow("writable host root mount") << "mount" << QStringList{"/"} << "the host's root";
+    }
+    void containerBackendRefusesPrivilege() {
+        QFETCH(QString, field);
+        QFETCH(QStringList, value);
+        QFETCH(QString, message);
+        auto plan = testing::twoConfigPlan({"/bin/train"});
+        if (field == "image")
+            plan.configurations[0].resolved.image = value[0].toStdString();
+        if (field == "mount")
+            plan.configurations[0].resolved.mounts.push_back(
+                {value[0].toStdString(), "/host", false, "", {}});
+        ContainerSettings s;
+        s.collectorLibrary = "/lib/c.so";
+        for (const auto& w : value) {
+            if (field == "extraArgs")
+                s.extraArgs.push_back(w.toStdString());
+            else if (field == "gpuFlags")
+                s.gpuFlags.push_back(w.toStdString());
+        }
+        try {
+            const auto argv = ContainerBackend(s).runArgv(planJobs(plan, {}, "/out")[0]);
+            QFAIL(qPrintable("built: " + toQt(argv).join(' ')));
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).startsWith("/plans/test-plan.yaml: ") &&
+                         QString(e.what()).contains(message),
+                     e.what());
+        }
+    }
+
     void containerMountPathsTheEngineWouldMisread() {
         auto plan = testing::twoConfigPlan({"/bin/train"});
         plan.configurations[0].resolved.mounts.push_back({"/data:/etc", "/mnt", true, "", {}});
