@@ -7,6 +7,7 @@
 #include "CliRunner.h"
 #include "CollectorPaths.h"
 #include "TestPaths.h"
+#include "store/Workspace.h"
 
 #include <QtTest>
 
@@ -115,6 +116,30 @@ private slots:
         const auto again = runCnp({"run", writePlan(dir), ws, "--progress", "json"});
         QCOMPARE(again.exitCode, 0);
         QCOMPARE(jsonLines(again.out).last()["skipped"].toInt(), 4);
+    }
+
+    // The resume key tells traced from untraced: after a run with 1 traced + 1 untraced repeat (Base-r1
+    // traced, Base-r2 untraced), `--repeats 2` must run repeat 2 traced (and repeat 3 untraced), not take
+    // the untraced Base-r2 for it.
+    void resumeTellsTracedFromUntraced() {
+        QTemporaryDir dir;
+        const QString ws = dir.filePath("ws.cnpdb");
+        const auto first = runCnp({"run", writePlan(dir), ws, "--configs", "Base", "--progress", "json"});
+        QVERIFY2(first.exitCode == 0, first.err.constData());
+        const auto again =
+            runCnp({"run", writePlan(dir), ws, "--configs", "Base", "--repeats", "2", "--progress", "json"});
+        QVERIFY2(again.exitCode == 0, again.err.constData());
+        const QJsonObject summary = jsonLines(again.out).last();
+        QCOMPARE(summary["done"].toInt(), 2);    // repeat 2 traced, repeat 3 untraced
+        QCOMPARE(summary["skipped"].toInt(), 1); // repeat 1 traced
+        cnp::Workspace w(ws.toStdString(), cnp::Workspace::Mode::ReadOnly);
+        QStringList kinds; // plan.repeat:launch.traced of every run, in run order
+        for (const auto& r : w.runs()) {
+            const auto a = w.runAttributes(r.id);
+            kinds << QString::fromStdString(a.at("plan.repeat") + ":" + a.at("launch.traced"));
+        }
+        kinds.sort();
+        QCOMPARE(kinds, (QStringList{"1:1", "2:0", "2:1", "3:0"}));
     }
 
     void failedJobExitsTwo() {
