@@ -284,6 +284,23 @@ private slots:
         QCOMPARE(QString::fromStdString(local.describe(jobs[1])).count('\n'), 1);
     }
 
+    void localUntracedJobUnsetsTheCallersInjection() {
+        auto plan = testing::twoConfigPlan({"/bin/train"}, 1, 1);
+        plan.configurations[1].resolved.env.push_back({"NVTX_INJECTION64_PATH", "/my/nvtx.so", {}});
+        const auto jobs = planJobs(plan, {}, "/out");
+        LocalBackend local("/lib/c.so");
+        const QStringList untraced = toQt(local.commandLine(jobs[1]));
+        QCOMPARE(untraced.mid(0, 5),
+                 (QStringList{"env", "-u", "CUDA_INJECTION64_PATH", "-u", "NVTX_INJECTION64_PATH"}));
+        const QStringList traced = toQt(local.commandLine(jobs[0]));
+        QVERIFY(!traced.contains("-u")); // set to the collector, which wins anyway
+        // A configuration that sets one itself keeps it (its choice), the other is still unset.
+        const QStringList own = toQt(local.commandLine(jobs[3]));
+        QCOMPARE(own.mid(0, 3), (QStringList{"env", "-u", "CUDA_INJECTION64_PATH"}));
+        QVERIFY(own.contains("NVTX_INJECTION64_PATH=/my/nvtx.so"));
+        QVERIFY(!own.contains("NVTX_INJECTION64_PATH"));
+    }
+
     void containerRunArgv_data() {
         QTest::addColumn<QString>("gpuFlags");
         QTest::addColumn<bool>("ipcHost");
