@@ -95,6 +95,19 @@ private:
 
 } // namespace
 
+std::optional<std::string> containerInit(const std::string& engine) {
+    if (engine == "docker")
+        return std::string();
+    std::error_code ec;
+    if (fs::exists("/usr/libexec/podman/catatonit", ec))
+        return std::string();
+    for (const char* p : {"/usr/bin/catatonit", "/usr/libexec/catatonit/catatonit", "/usr/bin/tini-static",
+                          "/usr/sbin/tini-static", "/usr/bin/docker-init", "/usr/libexec/docker/docker-init"})
+        if (fs::exists(p, ec))
+            return std::string(p);
+    return std::nullopt;
+}
+
 std::vector<std::string> splitWords(const std::string& flags) {
     std::vector<std::string> out;
     std::istringstream in(flags);
@@ -110,6 +123,11 @@ std::vector<std::string> ContainerBackend::runArgv(const JobSpec& job) const {
                          "configuration '" + job.config + "': no image for the container backends");
     checkPrivilege(job, s_);
     std::vector<std::string> a = {s_.engine, "run", "--rm", "--name", job.jobName};
+    if (s_.init) {
+        a.emplace_back("--init");
+        if (!s_.initPath.empty())
+            a.insert(a.end(), {"--init-path", s_.initPath});
+    }
     const std::pair<const char*, std::string> labels[] = {
         {"cnp.plan=", s_.planName}, {"cnp.config=", job.config}, {"cnp.repeat=", std::to_string(job.repeat)}};
     for (const auto& [k, v] : labels)

@@ -10,6 +10,8 @@
 // `ENGINE rm -f` of the same name, and waits (at most 30 s) until the name is gone.
 #include "launch/Backend.h"
 
+#include <optional>
+
 namespace cnp::launch {
 
 struct ContainerSettings {
@@ -19,7 +21,17 @@ struct ContainerSettings {
     std::vector<std::string> extraArgs; // appended to `run` before the image
     EnvList engineEnv;                  // environment of the engine process (CONTAINERS_CONF=...)
     std::string planName;               // for the container's labels
+    // `--init`: a small init is PID 1 and passes signals on, so a workload that installs no SIGTERM handler
+    // (as PID 1 the kernel ignores its default action) stops on `ENGINE stop` instead of waiting for SIGKILL.
+    bool init = true;
+    std::string initPath; // podman `--init-path` ("" = the engine's own init); see containerInit
 };
+
+// The init `podman run --init` can use here: "" when podman's own (/usr/libexec/podman/catatonit) exists,
+// else the first statically linked init found (catatonit, tini-static, docker-init: the binary is
+// mounted into the image, so it must not need the image's libraries); nullopt when there is none (then a
+// run without --init). Docker's daemon brings its own (docker-init): always "".
+std::optional<std::string> containerInit(const std::string& engine);
 
 // Inside the container.
 inline constexpr const char* kContainerCollectorPath = "/opt/cnp/lib/libcnp-collector.so";

@@ -68,6 +68,15 @@ std::unique_ptr<Backend> makeBackend(const ArgParser& p, const plan::Plan& plan,
         s.gpuFlags = splitWords(p.valueOr("--gpu-flags", plan.container.gpuFlags));
         s.extraArgs = plan.container.extraArgs;
         s.planName = plan.name;
+        if (const auto init = containerInit(name))
+            s.initPath = *init;
+        else {
+            s.init = false;
+            std::cerr
+                << "cnp run: no init for " << name
+                << " --init (install catatonit or tini): the workload runs as PID 1, and a cancel that it "
+                   "ignores waits for SIGKILL\n";
+        }
         if (auto conf = p.value("--containers-conf"))
             s.engineEnv.emplace_back("CONTAINERS_CONF", fs::absolute(*conf).string());
         return std::make_unique<ContainerBackend>(s);

@@ -328,8 +328,11 @@ private slots:
         s.extraArgs = {"--ulimit", "nofile=20000:20000"};
         s.planName = "test plan";
         const QStringList a = toQt(ContainerBackend(s).runArgv(jobs[0]));
-        QCOMPARE(a.mid(0, 5),
-                 (QStringList{"podman", "run", "--rm", "--name", QString::fromStdString(jobs[0].jobName)}));
+        QCOMPARE(a.mid(0, 6), (QStringList{"podman", "run", "--rm", "--name",
+                                           QString::fromStdString(jobs[0].jobName), "--init"}));
+        s.initPath = "/usr/bin/tini-static";
+        QCOMPARE(toQt(ContainerBackend(s).runArgv(jobs[0])).mid(5, 3),
+                 (QStringList{"--init", "--init-path", "/usr/bin/tini-static"}));
         const QString joined = a.join('\x1f');
         QVERIFY2(joined.contains(mustHave.join('\x1f')), qPrintable(a.join(' ')));
         for (const auto& bad : mustNotHave)
