@@ -36,6 +36,11 @@ public:
     virtual std::unique_ptr<RunningJob> start(const JobSpec& job, const ProgressListener& progress) = 0;
 };
 
+// The local and container backends run one node, this machine: a plan of several nodes would start one
+// node that waits for the others (`--nnodes=2 --master-addr=localhost`) until the timeout. Throws
+// InputError naming the plan, the configuration and the way out for a job with nodes > 1.
+void requireOneNode(const JobSpec& job, const std::string& backend);
+
 // One JSON array of strings, no trailing newline.
 std::string jsonArgv(const std::vector<std::string>& argv);
 

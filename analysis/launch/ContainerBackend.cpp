@@ -4,6 +4,8 @@
 #include "launch/JobPlanner.h"
 #include "launch/LocalBackend.h"
 #include "launch/Subprocess.h"
+#include "plan/ContainerPrivilege.h"
+#include "plan/ImageReference.h"
 
 #include <chrono>
 #include <filesystem>
@@ -15,6 +17,23 @@ namespace cnp::launch {
 namespace {
 
 namespace fs = std::filesystem;
+
+// What reaches the engine from the plan (or --gpu-flags) must grant no privilege over the host, and the
+// image must be an image, not an option: the same rules the linter reports (plan/ContainerPrivilege,
+// plan/ImageReference), checked here again because not every argv comes from a linted plan.
+void checkPrivilege(const JobSpec& job, const ContainerSettings& s) {
+    const std::string where = "configuration '" + job.config + "': ";
+    if (std::string why = plan::imageReferenceProblem(job.image); !why.empty())
+        throw InputError(job.planPath, where + "image: " + why);
+    const std::pair<const char*, const std::vector<std::string>*> fields[] = {
+        {"container gpu flags", &s.gpuFlags}, {"container.extraArgs", &s.extraArgs}};
+    for (const auto& [field, words] : fields)
+        for (const plan::FlagProblem& p : plan::privilegeGrantingFlags(*words))
+            throw InputError(job.planPath, std::string(field) + ": " + p.message + "; refused");
+    for (const auto& m : job.mounts)
+        if (std::string why = plan::hostPathProblem(m.hostPath); !why.empty())
+            throw InputError(job.planPath, where + "mount " + m.containerPath + ": " + why + "; refused");
+}
 
 // podman and docker split -v on ':' and --mount on ','; neither can be escaped.
 void checkMountPath(const JobSpec& job, const std::string& path) {
@@ -76,6 +95,19 @@ private:
 
 } // namespace
 
+std::optional<std::string> containerInit(const std::string& engine) {
+    if (engine == "docker")
+        return std::string();
+    std::error_code ec;
+    if (fs::exists("/usr/libexec/podman/catatonit", ec))
+        return std::string();
+    for (const char* p : {"/usr/bin/catatonit", "/usr/libexec/catatonit/catatonit", "/usr/bin/tini-static",
+                          "/usr/sbin/tini-static", "/usr/bin/docker-init", "/usr/libexec/docker/docker-init"})
+        if (fs::exists(p, ec))
+            return std::string(p);
+    return std::nullopt;
+}
+
 std::vector<std::string> splitWords(const std::string& flags) {
     std::vector<std::string> out;
     std::istringstream in(flags);
@@ -85,10 +117,17 @@ std::vector<std::string> splitWords(const std::string& flags) {
 }
 
 std::vector<std::string> ContainerBackend::runArgv(const JobSpec& job) const {
+    requireOneNode(job, name());
     if (job.image.empty())
         throw InputError(job.planPath,
                          "configuration '" + job.config + "': no image for the container backends");
+    checkPrivilege(job, s_);
     std::vector<std::string> a = {s_.engine, "run", "--rm", "--name", job.jobName};
+    if (s_.init) {
+        a.emplace_back("--init");
+        if (!s_.initPath.empty())
+            a.insert(a.end(), {"--init-path", s_.initPath});
+    }
     const std::pair<const char*, std::string> labels[] = {
         {"cnp.plan=", s_.planName}, {"cnp.config=", job.config}, {"cnp.repeat=", std::to_string(job.repeat)}};
     for (const auto& [k, v] : labels)
@@ -110,7 +149,8 @@ std::vector<std::string> ContainerBackend::runArgv(const JobSpec& job) const {
                                                m.containerPath + "' is not absolute");
         a.insert(a.end(), {"-v", volume(m.hostPath, m.containerPath, m.readOnly)});
     }
-    for (const auto& [k, v] : workloadEnvironment(job, kContainerCollectorPath, kContainerOutputDir))
+    for (const auto& [k, v] :
+         workloadEnvironment(job, kContainerCollectorPath, kContainerOutputDir, "localhost"))
         a.insert(a.end(), {"-e", k + "=" + v});
     if (!job.workingDir.empty())
         a.insert(a.end(), {"--workdir", job.workingDir});

@@ -85,7 +85,7 @@ std::optional<RunId> findCompletedRun(const Workspace& ws, const plan::Plan& pla
             return it != a.end() && it->second == value;
         };
         if (is("plan.hash", plan.hash) && is("plan.config", job.config) &&
-            is("plan.repeat", std::to_string(job.repeat)))
+            is("plan.repeat", std::to_string(job.repeat)) && is("launch.traced", job.traced ? "1" : "0"))
             return r.id;
     }
     return std::nullopt;

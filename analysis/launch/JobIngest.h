@@ -12,7 +12,9 @@
 
 namespace cnp::launch {
 
-// The run this job already produced in `ws` (same plan.hash, plan.config, plan.repeat), if any.
+// The run this job already produced in `ws` (same plan.hash, plan.config, plan.repeat and launch.traced), if
+// any: an untraced repeat N never stands in for a traced repeat N (after `--repeats 1` the untraced ones
+// start at 2; a plain re-run then needs a traced 2).
 std::optional<RunId> findCompletedRun(const Workspace& ws, const plan::Plan& plan, const JobSpec& job);
 
 // Ingests job.outputDir (its *.cnpt; for an untraced job none is read) as run job.runName (or

@@ -2,6 +2,8 @@
 
 #include "CaptureSpec.h"
 #include "core/InputError.h"
+#include "launch/WorkloadLauncher.h"
+#include "plan/PlanLint.h"
 
 #include <cctype>
 #include <cstdio>
@@ -55,6 +57,9 @@ void checkRunnable(const plan::Plan& plan, const plan::Configuration& c) {
 
 JobSpec baseJob(const plan::Plan& plan, const plan::Configuration& c) {
     checkRunnable(plan, c);
+    // A value the collector refuses would have it record everything: never run a job on a guess.
+    if (const std::string why = plan::captureProblem(plan.capture); !why.empty())
+        throw InputError(plan.path, why);
     const plan::ConfigValues& v = c.resolved;
     JobSpec j;
     j.planPath = plan.path;
@@ -125,8 +130,9 @@ std::vector<JobSpec> planJobs(const plan::Plan& plan, const JobSelection& sel,
 }
 
 std::vector<std::string> nodeArgv(const JobSpec& job, const std::string& masterAddr) {
-    if (job.gpusPerNode <= 1 || job.command.empty())
-        return job.command;
+    if (job.gpusPerNode <= 1 || job.command.empty() ||
+        workloadLauncher(job.command) != WorkloadLauncher::None)
+        return job.command; // one process, or a launcher that starts one per GPU itself
     std::vector<std::string> argv = {"torchrun"};
     if (job.nodes <= 1) {
         argv.insert(argv.end(),
@@ -150,9 +156,12 @@ std::vector<std::string> nodeArgv(const JobSpec& job, const std::string& masterA
 }
 
 EnvList workloadEnvironment(const JobSpec& job, const std::string& collectorPath,
-                            const std::string& outputDir) {
+                            const std::string& outputDir, const std::string& masterAddr) {
+    EnvList env = mergeEnv(launcherEnvironment(workloadLauncher(job.command), job.nodes, job.gpusPerNode,
+                                               masterAddr, kMasterPort),
+                           job.env);
     if (!job.traced)
-        return job.env;
+        return env;
     CollectorSettings s;
     s.library = collectorPath;
     s.outputDir = outputDir;
@@ -160,7 +169,7 @@ EnvList workloadEnvironment(const JobSpec& job, const std::string& collectorPath
     s.run = job.runName;
     s.capture = job.capture;
     s.image = job.image;
-    return mergeEnv(job.env, collectorEnvironment(s));
+    return mergeEnv(std::move(env), collectorEnvironment(s));
 }
 
 } // namespace cnp::launch

@@ -26,12 +26,17 @@ std::string dnsLabel(const std::string& text, std::size_t max);
 // (one process per GPU). nodes == 1: torchrun --standalone; else rendezvous at `masterAddr`, the node rank
 // coming from PET_NODE_RANK (set by the backend, so the argv is the same on every node); with an empty
 // `masterAddr` every torchrun setting comes from the PET_* variables (the Kubeflow operator sets them).
+// A command that is itself a launcher (launch/WorkloadLauncher: torchrun, deepspeed, accelerate launch,
+// python -m torch.distributed.run) is returned as it is: its own arguments rule, and what it is not told
+// comes from workloadEnvironment.
 std::vector<std::string> nodeArgv(const JobSpec& job, const std::string& masterAddr);
 
-// The job's environment as the workload sees it: the configuration's env, then (traced jobs only) the
-// collector's, which wins on a clash. `collectorPath` and `outputDir` are as seen inside the workload.
+// The job's environment as the workload sees it: for a command that is a launcher, the defaults it reads
+// from the environment (launcherEnvironment, rendezvous at `masterAddr`), then the configuration's env,
+// then (traced jobs only) the collector's; a later one wins on a clash. `collectorPath` and `outputDir`
+// are as seen inside the workload; `masterAddr` as for nodeArgv.
 EnvList workloadEnvironment(const JobSpec& job, const std::string& collectorPath,
-                            const std::string& outputDir);
+                            const std::string& outputDir, const std::string& masterAddr);
 
 // TCP port of torchrun's rendezvous on node 0.
 inline constexpr int kMasterPort = 29500;

@@ -2,6 +2,7 @@
 
 #include "core/InputError.h"
 #include "launch/JobPlanner.h"
+#include "plan/ImageReference.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -69,7 +70,8 @@ void env(YAML::Emitter& out, const JobSpec& job, bool indexedJob) {
     const std::string traces = podTracesDir(job);
     const std::string lib = std::string(kPodCollectorDir) + "/libcnp-collector.so";
     out << YAML::Key << "env" << YAML::Value << YAML::BeginSeq;
-    for (const auto& [k, v] : workloadEnvironment(job, lib, traces)) {
+    for (const auto& [k, v] :
+         workloadEnvironment(job, lib, traces, indexedJob ? job.jobName + "-0." + job.jobName : "")) {
         out << YAML::BeginMap;
         keyStr(out, "name", k);
         keyStr(out, "value", escapeKubeletExpansion(v));
@@ -277,10 +279,14 @@ std::string pyTorchJobDoc(const plan::Plan& plan, const JobSpec& job) {
     return out.c_str();
 }
 
-void checkPodSpec(const JobSpec& job) {
+void checkPodSpec(const plan::Plan& plan, const JobSpec& job) {
     if (job.image.empty())
         throw InputError(job.planPath,
                          "configuration '" + job.config + "': no image for the kubernetes backend");
+    if (std::string why = plan::imageReferenceProblem(job.image); !why.empty())
+        throw InputError(job.planPath, "configuration '" + job.config + "': image: " + why);
+    if (std::string why = plan::imageReferenceProblem(plan.kubernetes.collectorImage); !why.empty())
+        throw InputError(job.planPath, "kubernetes.collectorImage: " + why);
     for (const auto& m : job.mounts)
         if (m.pvc.empty())
             throw InputError(job.planPath, "configuration '" + job.config + "': mount '" + m.containerPath +
@@ -301,7 +307,7 @@ std::string escapeKubeletExpansion(const std::string& value) {
 }
 
 std::string jobManifests(const plan::Plan& plan, const JobSpec& job) {
-    checkPodSpec(job);
+    checkPodSpec(plan, job);
     if (plan.kubernetes.jobKind == "PyTorchJob")
         return "---\n" + pyTorchJobDoc(plan, job) + "\n";
     return "---\n" + serviceDoc(plan, job) + "\n---\n" + indexedJobDoc(plan, job) + "\n";

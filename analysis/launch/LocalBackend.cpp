@@ -49,10 +49,18 @@ std::string readLogs(const std::string& dir) {
 }
 
 std::vector<std::string> LocalBackend::commandLine(const JobSpec& job) const {
+    requireOneNode(job, name());
     std::vector<std::string> argv = {"env"};
     JobSpec local = job;
     local.image.clear(); // runs on this box, not in the configuration's image: no CNP_IMAGE label
-    for (const auto& [k, v] : workloadEnvironment(local, collector_, job.outputDir))
+    const EnvList env = workloadEnvironment(local, collector_, job.outputDir, "localhost");
+    // The process inherits cnp's environment: an untraced repeat (the overhead baseline) must not be traced
+    // by an injection the caller exported. `env -u` drops those its own entries do not set.
+    if (!job.traced)
+        for (const char* name : {"CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH"})
+            if (std::none_of(env.begin(), env.end(), [&](const auto& e) { return e.first == name; }))
+                argv.insert(argv.end(), {"-u", name});
+    for (const auto& [k, v] : env)
         argv.push_back(k + "=" + v);
     const auto node = nodeArgv(job, "localhost"); // planJobs: argv[0] has no '=' and no leading '-'
     argv.insert(argv.end(), node.begin(), node.end());

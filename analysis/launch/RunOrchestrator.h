@@ -1,8 +1,9 @@
 #pragma once
 // Runs a plan's jobs one after the other (each configuration gets the machines to itself, as an ablation
 // needs), in plan order: skip what the workspace already holds (resume key: plan.hash + plan.config +
-// plan.repeat), start, watch with the per-run timeout, collect, ingest. A failing job is reported and the
-// next one runs; a cancel stops only the running job (and starts no other), keeping every finished run.
+// plan.repeat + launch.traced), start, watch with the per-run timeout, collect, ingest. A failing job is
+// reported and the next one runs; a cancel stops only the running job (and starts no other), keeping every
+// finished run.
 #include "launch/Backend.h"
 #include "launch/JobSpec.h"
 #include "launch/RunProgress.h"

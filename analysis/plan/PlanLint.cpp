@@ -1,7 +1,10 @@
 #include "plan/PlanLint.h"
 
+#include "plan/ContainerPrivilege.h"
 #include "plan/CudaDriver.h"
+#include "plan/ImageReference.h"
 
+#include "CaptureSpec.h"
 #include "core/RapidJson.h"
 #include <re2/re2.h>
 
@@ -335,19 +338,57 @@ void checkCudaDriver(const Linter& l) {
 
 // ---- privileged -----------------------------------------------------------------------------------
 
+SourcePos planPosition(const Plan& plan, const std::string& key) {
+    auto it = plan.positions.find(key);
+    return it != plan.positions.end() ? it->second : SourcePos{};
+}
+
+std::vector<std::string> words(const std::string& flags) {
+    std::vector<std::string> out;
+    std::istringstream in(flags);
+    for (std::string w; in >> w;)
+        out.push_back(w);
+    return out;
+}
+
+// `privileged: true` is a warning (it never reaches a backend); every flag or mount that would grant
+// privilege on the way to the engine is an error (ContainerPrivilege: the container backend refuses the
+// same), wherever it is written.
 void checkPrivileged(const Linter& l) {
-    for (const Configuration& c : l.plan.configurations)
+    for (const Configuration& c : l.plan.configurations) {
         if (c.own.privileged.value_or(false))
             l.add(positionIn(c.own, "privileged", c.pos), Severity::Warning, "privileged",
                   "privileged containers are unnecessary for tracing (CUPTI activity tracing needs no extra "
                   "capability) and are never passed to a backend; remove it");
+        for (const Mount& m : c.own.mounts)
+            if (m.pvc.empty())
+                if (std::string why = hostPathProblem(m.hostPath); !why.empty())
+                    l.add(m.pos, Severity::Error, "privileged", why + "; the backends refuse it");
+    }
     const auto& extra = l.plan.container.extraArgs;
-    for (std::size_t i = 0; i < extra.size(); ++i)
-        if (extra[i] == "--privileged" || extra[i].rfind("--privileged=", 0) == 0) {
-            auto it = l.plan.positions.find("container.extraArgs." + std::to_string(i));
-            l.add(it != l.plan.positions.end() ? it->second : SourcePos{}, Severity::Warning, "privileged",
-                  "--privileged is unnecessary for tracing; the container backends refuse it");
-        }
+    for (const FlagProblem& p : privilegeGrantingFlags(extra))
+        l.add(planPosition(l.plan, "container.extraArgs." + std::to_string(p.word)), Severity::Error,
+              "privileged",
+              "container.extraArgs: " + p.message +
+                  "; unnecessary for tracing, and the container "
+                  "backends refuse it");
+    for (const FlagProblem& p : privilegeGrantingFlags(words(l.plan.container.gpuFlags)))
+        l.add(planPosition(l.plan, "container.gpuFlags"), Severity::Error, "privileged",
+              "container.gpuFlags: " + p.message +
+                  "; GPUs need only --gpus or a CDI --device, and the container "
+                  "backends refuse it");
+}
+
+// ---- image ----------------------------------------------------------------------------------------
+
+void checkImages(const Linter& l) {
+    for (const Configuration& c : l.plan.configurations)
+        if (c.own.image)
+            if (std::string why = imageReferenceProblem(*c.own.image); !why.empty())
+                l.add(positionIn(c.own, "image", c.pos), Severity::Error, "image", why);
+    if (std::string why = imageReferenceProblem(l.plan.kubernetes.collectorImage); !why.empty())
+        l.add(planPosition(l.plan, "kubernetes.collectorImage"), Severity::Error, "image",
+              "kubernetes.collectorImage: " + why);
 }
 
 // ---- log-regex ------------------------------------------------------------------------------------
@@ -370,6 +411,16 @@ void checkLogRegex(const Linter& l) {
                   std::to_string(re.NumberOfCapturingGroups()));
 }
 
+// ---- capture --------------------------------------------------------------------------------------
+
+void checkCapture(const Linter& l) {
+    const std::string why = captureProblem(l.plan.capture);
+    if (why.empty())
+        return;
+    auto it = l.plan.positions.find("capture");
+    l.add(it != l.plan.positions.end() ? it->second : SourcePos{}, Severity::Error, "capture", why);
+}
+
 bool structurallyBroken(const std::vector<Finding>& findings) {
     return std::any_of(findings.begin(), findings.end(), [](const Finding& f) {
         return f.rule == "read" || f.rule == "encoding" || f.rule == "too-large" || f.rule == "syntax";
@@ -388,6 +439,16 @@ bool usesDeepSpeed(const Plan& plan, const Configuration& c) {
            std::any_of(c.resolved.args.begin(), c.resolved.args.end(), mentions);
 }
 
+std::string captureProblem(const std::string& capture) {
+    const collector::CaptureSpec spec = collector::CaptureSpec::parse(capture);
+    if (spec.error.empty())
+        return {};
+    const std::size_t colon = spec.error.find("': "); // "CNP_CAPTURE='TEXT': WHY"
+    const std::string why = colon == std::string::npos ? spec.error : spec.error.substr(colon + 3);
+    return "capture '" + capture + "' is not valid (" + why +
+           "); valid values: all, time:DELAY[:DURATION] (seconds), steps:START:COUNT[:PREFIX]";
+}
+
 std::vector<Finding> lintPlan(const Plan& plan) {
     std::vector<Finding> out;
     const Linter l{plan, out};
@@ -397,7 +458,9 @@ std::vector<Finding> lintPlan(const Plan& plan) {
     checkCheckpointOptimization(l);
     checkCudaDriver(l);
     checkPrivileged(l);
+    checkImages(l);
     checkLogRegex(l);
+    checkCapture(l);
     return out;
 }
 

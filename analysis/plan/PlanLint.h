@@ -7,8 +7,11 @@
 //   deepspeed-config           a DeepSpeed config that cannot be read or is not JSON
 //   checkpoint-optimization    CHECKPOINT_OPTIMIZATION set for a workload that does not use DeepSpeed
 //   cuda-driver                the image's CUDA needs a newer driver than the nodes report
-//   privileged                 a privileged container (unnecessary for tracing)
+//   privileged                 `privileged: true` (warning: never passed on); a flag or mount that grants the
+//                              container privilege over the host (error: plan/ContainerPrivilege)
+//   image                      an image that is not an image reference (plan/ImageReference)
 //   log-regex                  logMetric.regex is not RE2 or does not have exactly one capture group
+//   capture                    `capture` is not a CNP_CAPTURE value the collector accepts
 // plus the parser's own (syntax, encoding, unknown-key, duplicate-key, type, required, extends, ...).
 // A value inherited by several configurations is reported once, where it is written.
 #include "plan/Plan.h"
@@ -32,5 +35,9 @@ ParseResult lintPlanFile(const std::string& path);
 // the configuration, or a word of its argv containing "deepspeed" (a launcher, a `--deepspeed` flag, a
 // `deepspeed/...` model name).
 bool usesDeepSpeed(const Plan& plan, const Configuration& c);
+
+// Empty when `capture` is a CNP_CAPTURE value the collector accepts ("" is `all`), else why not, with the
+// valid forms (the collector's own parser, collector::CaptureSpec, decides).
+std::string captureProblem(const std::string& capture);
 
 } // namespace cnp::plan

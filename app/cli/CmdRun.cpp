@@ -68,6 +68,15 @@ std::unique_ptr<Backend> makeBackend(const ArgParser& p, const plan::Plan& plan,
         s.gpuFlags = splitWords(p.valueOr("--gpu-flags", plan.container.gpuFlags));
         s.extraArgs = plan.container.extraArgs;
         s.planName = plan.name;
+        if (const auto init = containerInit(name))
+            s.initPath = *init;
+        else {
+            s.init = false;
+            std::cerr
+                << "cnp run: no init for " << name
+                << " --init (install catatonit or tini): the workload runs as PID 1, and a cancel that it "
+                   "ignores waits for SIGKILL\n";
+        }
         if (auto conf = p.value("--containers-conf"))
             s.engineEnv.emplace_back("CONTAINERS_CONF", fs::absolute(*conf).string());
         return std::make_unique<ContainerBackend>(s);
@@ -163,6 +172,10 @@ int runRun(const std::vector<std::string>& args) {
     // Kubernetes pods get the collector from the initContainer's image, not from this machine.
     const std::string collector = backendName == "kubernetes" ? std::string() : collectorOrThrow();
     auto backend = makeBackend(p, plan, collector);
+    // Every job as the backend would start it, before any starts: what a backend refuses (several nodes on
+    // one machine, a privilege-granting flag, a bad mount) stops the study here, once, not job by job.
+    for (const auto& j : jobs)
+        backend->describe(j);
     if (p.has("--dry-run"))
         return dryRun(p, *backend, pendingJobs(jobs, wsPath, plan));
 

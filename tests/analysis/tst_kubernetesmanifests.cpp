@@ -220,6 +220,33 @@ private slots:
         QCOMPARE(QString::fromStdString(yaml), golden(file));
     }
 
+    void imageThatIsAnOptionIsRefused_data() {
+        QTest::addColumn<QString>("image");
+        QTest::addColumn<QString>("collectorImage");
+        QTest::newRow("workload image --privileged") << "--privileged"
+                                                     << "cnp-collector:latest";
+        QTest::newRow("workload image -v=/:/host") << "-v=/:/host"
+                                                   << "cnp-collector:latest";
+        QTest::newRow("collector image with a space") << "localhost/cnp-test:1"
+                                                      << "cnp collector";
+    }
+    void imageThatIsAnOptionIsRefused() {
+        QFETCH(QString, image);
+        QFETCH(QString, collectorImage);
+        auto plan = clusterPlan("IndexedJob");
+        plan.configurations[0].resolved.image = image.toStdString();
+        plan.kubernetes.collectorImage = collectorImage.toStdString();
+        const auto job = planJobs(plan, {}, "/out")[0];
+        QVERIFY_THROWS_EXCEPTION(InputError, jobManifests(plan, job));
+    }
+
+    void writableHostRootIsRefused() {
+        auto plan = clusterPlan("IndexedJob");
+        plan.configurations[0].resolved.mounts.push_back({"/", "/host", false, "", {}});
+        const auto job = planJobs(plan, {}, "/out")[0];
+        QVERIFY_THROWS_EXCEPTION(InputError, jobManifests(plan, job));
+    }
+
     void mountWithoutPvcIsRefused() {
         auto plan = clusterPlan("IndexedJob");
         plan.configurations[0].resolved.mounts.push_back({"/host/data", "/data2", true, "", {}});

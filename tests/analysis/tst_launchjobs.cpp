@@ -99,6 +99,26 @@ private slots:
         }
     }
 
+    void invalidCaptureIsRefusedNotRecordedAsAll_data() {
+        QTest::addColumn<QString>("capture");
+        QTest::newRow("no such mode") << "sometimes";
+        QTest::newRow("steps without a count") << "steps:10";
+        QTest::newRow("negative delay") << "time:-1";
+    }
+    void invalidCaptureIsRefusedNotRecordedAsAll() {
+        QFETCH(QString, capture);
+        auto plan = testing::twoConfigPlan({"train"});
+        plan.capture = capture.toStdString();
+        try {
+            const auto jobs = planJobs(plan, {}, "/out");
+            QFAIL(qPrintable("accepted as CNP_CAPTURE=" + QString::fromStdString(jobs[0].capture)));
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).startsWith("/plans/test-plan.yaml: capture '" + capture +
+                                                  "' is not valid ("),
+                     e.what());
+        }
+    }
+
     void programThatLaunchersWouldMisread_data() {
         QTest::addColumn<QString>("program");
         QTest::newRow("option") << "-rf";
@@ -137,6 +157,88 @@ private slots:
                            "--standalone", "--no-python", "python",
                            "-u",           "train.py"};
     }
+    void aLauncherIsNeverWrappedAgain_data() {
+        QTest::addColumn<QStringList>("command");
+        QTest::addColumn<int>("nodes");
+        QTest::addColumn<int>("gpus");
+        QTest::newRow("torchrun") << QStringList{"torchrun", "--nproc-per-node=8", "train.py"} << 1 << 8;
+        QTest::newRow("torchrun by path, 2 nodes")
+            << QStringList{"/opt/conda/bin/torchrun", "--nnodes=2", "train.py"} << 2 << 8;
+        QTest::newRow("deepspeed") << QStringList{"deepspeed", "--num_gpus=8", "train.py", "--zero", "3"} << 1
+                                   << 8;
+        QTest::newRow("accelerate launch")
+            << QStringList{"accelerate", "launch", "--multi_gpu", "train.py"} << 1 << 8;
+        QTest::newRow("python -m torch.distributed.run")
+            << QStringList{"python3", "-m", "torch.distributed.run", "--nproc-per-node=4", "t.py"} << 1 << 4;
+        QTest::newRow("python -u -m torch.distributed.launch")
+            << QStringList{"python", "-u", "-m", "torch.distributed.launch", "t.py"} << 1 << 2;
+    }
+    void aLauncherIsNeverWrappedAgain() {
+        QFETCH(QStringList, command);
+        QFETCH(int, nodes);
+        QFETCH(int, gpus);
+        JobSpec j;
+        for (const auto& c : command)
+            j.command.push_back(c.toStdString());
+        j.nodes = nodes;
+        j.gpusPerNode = gpus;
+        QCOMPARE(toQt(nodeArgv(j, "job-0.job")), command); // its own arguments, passed through
+    }
+
+    void launcherRendezvousEnvironment_data() {
+        QTest::addColumn<QStringList>("command");
+        QTest::addColumn<int>("nodes");
+        QTest::addColumn<QString>("masterAddr");
+        QTest::addColumn<QStringList>("expected"); // NAME=VALUE of PET_NNODES, PET_NPROC_PER_NODE,
+                                                   // PET_MASTER_ADDR, PET_MASTER_PORT
+        QTest::newRow("torchrun, one node")
+            << QStringList{"torchrun", "t.py"} << 1 << "localhost"
+            << QStringList{"PET_NNODES=1", "PET_NPROC_PER_NODE=4", "PET_MASTER_ADDR=<unset>",
+                           "PET_MASTER_PORT=<unset>"};
+        QTest::newRow("torchrun, 2 nodes")
+            << QStringList{"torchrun", "t.py"} << 2 << "job-0.job"
+            << QStringList{"PET_NNODES=2", "PET_NPROC_PER_NODE=4", "PET_MASTER_ADDR=job-0.job",
+                           "PET_MASTER_PORT=29500"};
+        QTest::newRow("python -m torch.distributed.run, 2 nodes")
+            << QStringList{"python", "-m", "torch.distributed.run", "t.py"} << 2 << "job-0.job"
+            << QStringList{"PET_NNODES=2", "PET_NPROC_PER_NODE=4", "PET_MASTER_ADDR=job-0.job",
+                           "PET_MASTER_PORT=29500"};
+        QTest::newRow("torchrun under the Kubeflow operator: its PET_*")
+            << QStringList{"torchrun", "t.py"} << 2 << ""
+            << QStringList{"PET_NNODES=<unset>", "PET_NPROC_PER_NODE=<unset>", "PET_MASTER_ADDR=<unset>",
+                           "PET_MASTER_PORT=<unset>"};
+        QTest::newRow("deepspeed finds its GPUs itself")
+            << QStringList{"deepspeed", "t.py"} << 1 << "localhost"
+            << QStringList{"PET_NNODES=<unset>", "PET_NPROC_PER_NODE=<unset>", "PET_MASTER_ADDR=<unset>",
+                           "PET_MASTER_PORT=<unset>"};
+        QTest::newRow("a wrapped program: torchrun is told on its command line")
+            << QStringList{"python", "t.py"} << 1 << "localhost"
+            << QStringList{"PET_NNODES=<unset>", "PET_NPROC_PER_NODE=<unset>", "PET_MASTER_ADDR=<unset>",
+                           "PET_MASTER_PORT=<unset>"};
+    }
+    void launcherRendezvousEnvironment() {
+        QFETCH(QStringList, command);
+        QFETCH(int, nodes);
+        QFETCH(QString, masterAddr);
+        QFETCH(QStringList, expected);
+        JobSpec j;
+        for (const auto& c : command)
+            j.command.push_back(c.toStdString());
+        j.nodes = nodes;
+        j.gpusPerNode = 4;
+        j.traced = false;
+        const EnvList env = workloadEnvironment(j, "/lib/c.so", "/traces", masterAddr.toStdString());
+        QStringList got;
+        for (const char* name : {"PET_NNODES", "PET_NPROC_PER_NODE", "PET_MASTER_ADDR", "PET_MASTER_PORT"})
+            got << QString(name) + "=" + envValue(env, name);
+        QCOMPARE(got, expected);
+        // The configuration's own setting wins over cnp's default.
+        setEnv(j.env, "PET_NPROC_PER_NODE", "2");
+        QCOMPARE(envValue(workloadEnvironment(j, "/lib/c.so", "/traces", masterAddr.toStdString()),
+                          "PET_NPROC_PER_NODE"),
+                 "2");
+    }
+
     void torchrunWhenANodeHasSeveralGpus() {
         QFETCH(QStringList, command);
         QFETCH(int, nodes);
@@ -155,7 +257,7 @@ private slots:
         plan.capture = "steps:2:3";
         plan.configurations[0].resolved.env.push_back({"CNP_OUTPUT_DIR", "/user/choice", {}});
         const auto jobs = planJobs(plan, {}, "/out");
-        const EnvList traced = workloadEnvironment(jobs[0], "/lib/c.so", "/traces");
+        const EnvList traced = workloadEnvironment(jobs[0], "/lib/c.so", "/traces", "localhost");
         QCOMPARE(envValue(traced, "CUDA_INJECTION64_PATH"), "/lib/c.so");
         QCOMPARE(envValue(traced, "NVTX_INJECTION64_PATH"), "/lib/c.so");
         QCOMPARE(envValue(traced, "CNP_OUTPUT_DIR"), "/traces"); // the collector's settings win
@@ -164,7 +266,7 @@ private slots:
         QCOMPARE(envValue(traced, "CNP_CAPTURE"), "steps:2:3:step");
         QCOMPARE(envValue(traced, "CNP_IMAGE"), "localhost/cnp-test:1");
         QCOMPARE(envValue(traced, "HARNESS_THROUGHPUT"), "1000");
-        const EnvList untraced = workloadEnvironment(jobs[1], "/lib/c.so", "/traces");
+        const EnvList untraced = workloadEnvironment(jobs[1], "/lib/c.so", "/traces", "localhost");
         QCOMPARE(envValue(untraced, "CUDA_INJECTION64_PATH"), "<unset>");
         QCOMPARE(envValue(untraced, "NVTX_INJECTION64_PATH"), "<unset>");
         QCOMPARE(envValue(untraced, "HARNESS_THROUGHPUT"), "1000");
@@ -180,6 +282,23 @@ private slots:
         QVERIFY(argv.contains("CUDA_INJECTION64_PATH=/lib/c.so"));
         QCOMPARE(argv.mid(argv.size() - 3), (QStringList{"/bin/train", "$(rm -rf ~)", "--opt"}));
         QCOMPARE(QString::fromStdString(local.describe(jobs[1])).count('\n'), 1);
+    }
+
+    void localUntracedJobUnsetsTheCallersInjection() {
+        auto plan = testing::twoConfigPlan({"/bin/train"}, 1, 1);
+        plan.configurations[1].resolved.env.push_back({"NVTX_INJECTION64_PATH", "/my/nvtx.so", {}});
+        const auto jobs = planJobs(plan, {}, "/out");
+        LocalBackend local("/lib/c.so");
+        const QStringList untraced = toQt(local.commandLine(jobs[1]));
+        QCOMPARE(untraced.mid(0, 5),
+                 (QStringList{"env", "-u", "CUDA_INJECTION64_PATH", "-u", "NVTX_INJECTION64_PATH"}));
+        const QStringList traced = toQt(local.commandLine(jobs[0]));
+        QVERIFY(!traced.contains("-u")); // set to the collector, which wins anyway
+        // A configuration that sets one itself keeps it (its choice), the other is still unset.
+        const QStringList own = toQt(local.commandLine(jobs[3]));
+        QCOMPARE(own.mid(0, 3), (QStringList{"env", "-u", "CUDA_INJECTION64_PATH"}));
+        QVERIFY(own.contains("NVTX_INJECTION64_PATH=/my/nvtx.so"));
+        QVERIFY(!own.contains("NVTX_INJECTION64_PATH"));
     }
 
     void containerRunArgv_data() {
@@ -209,8 +328,11 @@ private slots:
         s.extraArgs = {"--ulimit", "nofile=20000:20000"};
         s.planName = "test plan";
         const QStringList a = toQt(ContainerBackend(s).runArgv(jobs[0]));
-        QCOMPARE(a.mid(0, 5),
-                 (QStringList{"podman", "run", "--rm", "--name", QString::fromStdString(jobs[0].jobName)}));
+        QCOMPARE(a.mid(0, 6), (QStringList{"podman", "run", "--rm", "--name",
+                                           QString::fromStdString(jobs[0].jobName), "--init"}));
+        s.initPath = "/usr/bin/tini-static";
+        QCOMPARE(toQt(ContainerBackend(s).runArgv(jobs[0])).mid(5, 3),
+                 (QStringList{"--init", "--init-path", "/usr/bin/tini-static"}));
         const QString joined = a.join('\x1f');
         QVERIFY2(joined.contains(mustHave.join('\x1f')), qPrintable(a.join(' ')));
         for (const auto& bad : mustNotHave)
@@ -228,6 +350,84 @@ private slots:
                                 "cnp.config=Base"));
         QCOMPARE(a.mid(a.size() - 5), (QStringList{"--ulimit", "nofile=20000:20000", "localhost/cnp-test:1",
                                                    "/bin/train", "--x"}));
+    }
+
+    void severalNodesAreRefusedOnOneMachine_data() {
+        QTest::addColumn<QString>("backend");
+        QTest::newRow("local") << "local";
+        QTest::newRow("podman") << "podman";
+        QTest::newRow("docker") << "docker";
+    }
+    void severalNodesAreRefusedOnOneMachine() {
+        QFETCH(QString, backend);
+        auto plan = testing::twoConfigPlan({"python", "train.py"});
+        plan.resources.nodes = 2;
+        plan.resources.gpusPerNode = 8;
+        const JobSpec job = planJobs(plan, {}, "/out")[0];
+        ContainerSettings s;
+        s.engine = backend.toStdString();
+        s.collectorLibrary = "/lib/c.so";
+        try {
+            if (backend == "local")
+                LocalBackend("/lib/c.so").describe(job);
+            else
+                ContainerBackend(s).describe(job);
+            QFAIL("a 2-node job was accepted (it would wait for a second node at localhost)");
+        } catch (const InputError& e) {
+            QCOMPARE(QString(e.what()),
+                     "/plans/test-plan.yaml: configuration 'Base': the plan asks for 2 nodes, but the " +
+                         backend +
+                         " backend runs one node (this machine); set resources.nodes: 1, or run it with "
+                         "--backend kubernetes");
+        }
+    }
+
+    void containerBackendRefusesPrivilege_data() {
+        QTest::addColumn<QString>("field"); // extraArgs, gpuFlags, image, mount
+        QTest::addColumn<QStringList>("value");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("--privileged") << "extraArgs" << QStringList{"--privileged"} << "--privileged gives";
+        QTest::newRow("--cap-add=ALL")
+            << "extraArgs" << QStringList{"--cap-add=ALL"} << "--cap-add ALL grants";
+        QTest::newRow("seccomp=unconfined")
+            << "extraArgs" << QStringList{"--security-opt", "seccomp=unconfined"}
+            << "seccomp=unconfined lifts";
+        QTest::newRow("--pid=host") << "extraArgs" << QStringList{"--pid=host"} << "--pid=host shares";
+        QTest::newRow("--device=/dev/mem")
+            << "extraArgs" << QStringList{"--device=/dev/mem"} << "/dev/mem hands";
+        QTest::newRow("-v /:/host") << "extraArgs" << QStringList{"-v", "/:/host"} << "the host's root";
+        QTest::newRow("gpu flags --privileged")
+            << "gpuFlags" << QStringList{"--privileged"} << "--privileged gives";
+        QTest::newRow("image --privileged") << "image" << QStringList{"--privileged"} << "is an option";
+        QTest::newRow("image -v=/:/host") << "image" << QStringList{"-v=/:/host"} << "is an option";
+        QTest::newRow("writable host root mount") << "mount" << QStringList{"/"} << "the host's root";
+    }
+    void containerBackendRefusesPrivilege() {
+        QFETCH(QString, field);
+        QFETCH(QStringList, value);
+        QFETCH(QString, message);
+        auto plan = testing::twoConfigPlan({"/bin/train"});
+        if (field == "image")
+            plan.configurations[0].resolved.image = value[0].toStdString();
+        if (field == "mount")
+            plan.configurations[0].resolved.mounts.push_back(
+                {value[0].toStdString(), "/host", false, "", {}});
+        ContainerSettings s;
+        s.collectorLibrary = "/lib/c.so";
+        for (const auto& w : value) {
+            if (field == "extraArgs")
+                s.extraArgs.push_back(w.toStdString());
+            else if (field == "gpuFlags")
+                s.gpuFlags.push_back(w.toStdString());
+        }
+        try {
+            const auto argv = ContainerBackend(s).runArgv(planJobs(plan, {}, "/out")[0]);
+            QFAIL(qPrintable("built: " + toQt(argv).join(' ')));
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).startsWith("/plans/test-plan.yaml: ") &&
+                         QString(e.what()).contains(message),
+                     e.what());
+        }
     }
 
     void containerMountPathsTheEngineWouldMisread() {

@@ -167,7 +167,49 @@ private slots:
         addRow("privileged in container args",
                "workload: {command: [run]}\ncontainer:\n  extraArgs: [--shm-size=8g, --privileged]\n"
                "configurations: [{name: A}]\n",
-               {"3:30: warning: privileged"});
+               {"3:30: error: privileged"});
+        addRow("every capability",
+               "workload: {command: [run]}\ncontainer:\n  extraArgs: [--cap-add=ALL]\nconfigurations: "
+               "[{name: A}]\n",
+               {"3:15: error: privileged"});
+        addRow("seccomp unconfined, flag and value in two words",
+               "workload: {command: [run]}\ncontainer:\n  extraArgs: [--security-opt, seccomp=unconfined]\n"
+               "configurations: [{name: A}]\n",
+               {"3:15: error: privileged"});
+        addRow("host pid namespace and /dev/mem",
+               "workload: {command: [run]}\ncontainer:\n  extraArgs: [--pid=host, --device=/dev/mem]\n"
+               "configurations: [{name: A}]\n",
+               {"3:15: error: privileged", "3:27: error: privileged"});
+        addRow("host root mounted through extraArgs",
+               "workload: {command: [run]}\ncontainer:\n  extraArgs: [-v, '/:/host']\nconfigurations: "
+               "[{name: A}]\n",
+               {"3:15: error: privileged"});
+        addRow(
+            "privileged as GPU flags",
+            "workload: {command: [run]}\ncontainer: {gpuFlags: --privileged}\nconfigurations: [{name: A}]\n",
+            {"2:23: error: privileged"});
+        addRow("host root as a configuration's mount",
+               "workload: {command: [run]}\nconfigurations:\n  - name: A\n    mounts:\n"
+               "      - {hostPath: /, containerPath: /host, readOnly: false}\n",
+               {"5:9: error: privileged"});
+        addRow(
+            "GPU, RDMA, shared memory and limits are fine",
+            "workload: {command: [run]}\ncontainer:\n  gpuFlags: --device nvidia.com/gpu=all\n"
+            "  extraArgs: [--ipc=host, --device=/dev/infiniband/uverbs0, --cap-add=IPC_LOCK, --shm-size=8g]\n"
+            "configurations: [{name: A, mounts: [{hostPath: /data, containerPath: /data}]}]\n",
+            {});
+        // image
+        addRow("an image that is an option",
+               "workload: {command: [run]}\nconfigurations:\n  - {name: A, image: \"--privileged\"}\n"
+               "  - {name: B, image: \"-v=/:/host\"}\n",
+               {"3:22: error: image", "4:22: error: image"});
+        addRow("an image with a space",
+               "workload: {command: [run]}\nconfigurations:\n  - name: A\n    image: 'a b'\n",
+               {"4:12: error: image"});
+        addRow("a collector image that is an option",
+               "workload: {command: [run]}\nkubernetes: {collectorImage: --privileged}\nconfigurations: "
+               "[{name: A}]\n",
+               {"2:30: error: image"});
         // log-regex
         addRow("regex with two groups",
                "workload: {command: [run]}\nlogMetric: {regex: '(\\d+) (\\d+)', unit: tokens/s}\n"
@@ -176,6 +218,19 @@ private slots:
         addRow("invalid regex",
                "workload: {command: [run]}\nlogMetric:\n  regex: '([0-9]+'\nconfigurations: [{name: A}]\n",
                {"3:10: error: log-regex"});
+        // capture
+        addRow("capture that is no mode",
+               "workload: {command: [run]}\ncapture: sometimes\nconfigurations: [{name: A}]\n",
+               {"2:10: error: capture"});
+        addRow("capture steps without a count",
+               "workload: {command: [run]}\ncapture: 'steps:10'\nconfigurations: [{name: A}]\n",
+               {"2:10: error: capture"});
+        addRow("capture time negative",
+               "workload: {command: [run]}\ncapture: time:-5\nconfigurations: [{name: A}]\n",
+               {"2:10: error: capture"});
+        addRow("capture values that are fine",
+               "workload: {command: [run]}\ncapture: steps:10:5:iter\nconfigurations: [{name: A}]\n", {});
+        addRow("capture all", "workload: {command: [run]}\ncapture: all\nconfigurations: [{name: A}]\n", {});
         // the parser's findings come through lint as well, with the rules on what could be read
         addRow("unknown key and a rule",
                "workload: {command: [run]}\nconfigurations:\n  - name: A\n    privileged: yes\n    colour: "
@@ -228,6 +283,17 @@ private slots:
                      "tracing (CUPTI activity tracing needs no extra capability) and are never passed to "
                      "a backend; remove it"));
         QVERIFY(!hasErrors(r.findings));
+    }
+
+    void captureFindingNamesTheValidValues() {
+        const ParseResult r = lintPlanText(
+            "workload: {command: [run]}\ncapture: sometimes\nconfigurations: [{name: A}]\n", "p.yaml");
+        QCOMPARE(r.findings.size(), std::size_t(1));
+        QCOMPARE(
+            QString::fromStdString(formatFinding(r.findings[0])),
+            "p.yaml:2:10: error: capture: capture 'sometimes' is not valid (expected all, "
+            "time:DELAY[:DURATION] or steps:START:COUNT[:PREFIX]); valid values: all, time:DELAY[:DURATION] "
+            "(seconds), steps:START:COUNT[:PREFIX]");
     }
 
     void syntaxErrorSkipsRules() {

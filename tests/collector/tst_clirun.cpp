@@ -7,6 +7,7 @@
 #include "CliRunner.h"
 #include "CollectorPaths.h"
 #include "TestPaths.h"
+#include "store/Workspace.h"
 
 #include <QtTest>
 
@@ -117,6 +118,30 @@ private slots:
         QCOMPARE(jsonLines(again.out).last()["skipped"].toInt(), 4);
     }
 
+    // The resume key tells traced from untraced: after a run with 1 traced + 1 untraced repeat (Base-r1
+    // traced, Base-r2 untraced), `--repeats 2` must run repeat 2 traced (and repeat 3 untraced), not take
+    // the untraced Base-r2 for it.
+    void resumeTellsTracedFromUntraced() {
+        QTemporaryDir dir;
+        const QString ws = dir.filePath("ws.cnpdb");
+        const auto first = runCnp({"run", writePlan(dir), ws, "--configs", "Base", "--progress", "json"});
+        QVERIFY2(first.exitCode == 0, first.err.constData());
+        const auto again =
+            runCnp({"run", writePlan(dir), ws, "--configs", "Base", "--repeats", "2", "--progress", "json"});
+        QVERIFY2(again.exitCode == 0, again.err.constData());
+        const QJsonObject summary = jsonLines(again.out).last();
+        QCOMPARE(summary["done"].toInt(), 2);    // repeat 2 traced, repeat 3 untraced
+        QCOMPARE(summary["skipped"].toInt(), 1); // repeat 1 traced
+        cnp::Workspace w(ws.toStdString(), cnp::Workspace::Mode::ReadOnly);
+        QStringList kinds; // plan.repeat:launch.traced of every run, in run order
+        for (const auto& r : w.runs()) {
+            const auto a = w.runAttributes(r.id);
+            kinds << QString::fromStdString(a.at("plan.repeat") + ":" + a.at("launch.traced"));
+        }
+        kinds.sort();
+        QCOMPARE(kinds, (QStringList{"1:1", "2:0", "2:1", "3:0"}));
+    }
+
     void failedJobExitsTwo() {
         QTemporaryDir dir;
         const auto r = runCnp(
@@ -136,6 +161,28 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(dir.filePath("bad.yaml").toUtf8() + ":3:"), r.err.constData());
         QVERIFY(!QFile::exists(dir.filePath("ws.cnpdb")));
+    }
+
+    void severalNodesRefusedBeforeAnyJob_data() {
+        QTest::addColumn<QString>("backend");
+        QTest::newRow("local") << "local";
+        QTest::newRow("podman") << "podman";
+        QTest::newRow("docker") << "docker";
+    }
+    void severalNodesRefusedBeforeAnyJob() {
+        QFETCH(QString, backend);
+        QTemporaryDir dir;
+        const QString plan = writePlan(dir, {}, "resources: {nodes: 2, gpusPerNode: 1}\n");
+        for (const QStringList& extra : {QStringList{}, QStringList{"--dry-run"}}) {
+            const auto r =
+                runCnp(QStringList{"run", plan, dir.filePath("ws.cnpdb"), "--backend", backend} + extra);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains("the plan asks for 2 nodes, but the " + backend.toUtf8() +
+                                    " backend runs one node"),
+                     r.err.constData());
+            QVERIFY(r.out.isEmpty()); // no argv printed, no job started
+            QVERIFY(!QFile::exists(dir.filePath("ws.cnpdb.runs")));
+        }
     }
 
     void sigintStopsTheRunningJobAndKeepsFinishedRuns() {

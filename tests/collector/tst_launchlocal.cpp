@@ -192,6 +192,30 @@ private slots:
         QCOMPARE(o.lastMessage("Base", 1), "timed out after 1 s");
     }
 
+    // An untraced repeat is the overhead baseline: the caller's own injection variables (cnp run started
+    // under `cnp collect`, or a shell that exports them) must not trace it.
+    void untracedRepeatDropsTheCallersInjection() {
+        QTemporaryDir dir;
+        auto plan = testing::twoConfigPlan({"/bin/sh", "-c", "env"}, 0, 1);
+        plan.configurations.resize(1);
+        qputenv("CUDA_INJECTION64_PATH", "/caller/inject.so");
+        qputenv("NVTX_INJECTION64_PATH", "/caller/inject.so");
+        qputenv("CNP_CALLER_MARK", "kept");
+        std::atomic<bool> cancel{false};
+        const auto o = runPlan(plan, dir.filePath("s.cnpdb"), dir.filePath("runs"), cancel);
+        qunsetenv("CUDA_INJECTION64_PATH");
+        qunsetenv("NVTX_INJECTION64_PATH");
+        qunsetenv("CNP_CALLER_MARK");
+        QCOMPARE(o.summary.done, 1);
+        QFile f(QString::fromStdString(planJobs(plan, {}, dir.filePath("runs").toStdString())[0].outputDir) +
+                "/node0.log");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray log = f.readAll();
+        QVERIFY2(log.contains("CNP_CALLER_MARK=kept\n"), log.constData()); // the rest is inherited
+        QVERIFY2(!log.contains("CUDA_INJECTION64_PATH"), log.constData());
+        QVERIFY2(!log.contains("NVTX_INJECTION64_PATH"), log.constData());
+    }
+
     void planValuesArriveVerbatim() {
         QTemporaryDir dir;
         auto plan = harnessPlan(0, 1);

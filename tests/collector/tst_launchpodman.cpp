@@ -43,6 +43,7 @@ class TestLaunchPodman : public QObject {
 
     QTemporaryDir dir_;
     QString conf_, image_;
+    std::string initPath_; // podman's --init-path on this machine (containerInit)
 
     plan::Plan containerPlan(std::vector<std::string> command) const {
         auto plan = testing::twoConfigPlan(std::move(command));
@@ -61,6 +62,7 @@ class TestLaunchPodman : public QObject {
         s.extraArgs = plan.container.extraArgs;
         s.engineEnv = {{"CONTAINERS_CONF", conf_.toStdString()}};
         s.planName = plan.name;
+        s.initPath = initPath_;
         ContainerBackend backend(s);
         RunOrchestrator orch(plan, ws, backend, also);
         orch.setPollInterval(50);
@@ -87,6 +89,10 @@ private slots:
                 "podman cannot run here (install podman runc busybox-static: scripts/install-deps): " +
                 info.trimmed().left(200)));
         // The image: busybox, the harness and its libraries, the fake CUPTI (the collector is mounted).
+        const auto init = containerInit("podman");
+        if (!init)
+            QSKIP("no init for podman --init here (install catatonit or tini)");
+        initPath_ = *init;
         QString why;
         const QString tar =
             testing::buildTestImageTar(dir_.path(), testpaths::harnessPath(), testpaths::collectorPath(),
@@ -141,6 +147,27 @@ private slots:
         QVERIFY(log.contains(QByteArray("CNP_OUTPUT_DIR=") + kContainerOutputDir + "\n"));
         QVERIFY(log.contains("CNP_CONFIG=Base\n"));
         QVERIFY(log.contains("PLAN_VALUE=$(rm -rf ~) `x`\n"));
+    }
+
+    // As PID 1 a shell that installs no SIGTERM handler ignores SIGTERM: without --init, `podman stop
+    // --time 5` waited the 5 s and then killed it. With an init as PID 1 the workload gets the signal.
+    void cancelStopsAWorkloadThatIgnoresSigterm() {
+        auto plan = containerPlan({"/bin/sh", "-c", "echo started; while true; do sleep 1; done"});
+        plan.hash = "init-" + plan.hash;
+        plan.repeats.traced = 0;
+        plan.repeats.untraced = 1;
+        plan.configurations.resize(1);
+        std::atomic<bool> cancel{false};
+        QElapsedTimer sinceCancel;
+        const RunSummary s = run(plan, cancel, [&](const ProgressEvent& e) {
+            if (e.state == JobState::Running && !e.rank) {
+                QThread::msleep(1500); // the container is up and its shell in its loop
+                sinceCancel.start();
+                cancel.store(true);
+            }
+        });
+        QCOMPARE(s.cancelled, 1);
+        QVERIFY2(sinceCancel.elapsed() < 4500, qPrintable(QString::number(sinceCancel.elapsed()) + " ms"));
     }
 
     void cancelLeavesNoContainer() {
