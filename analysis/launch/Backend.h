@@ -7,6 +7,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace cnp::launch {
 
@@ -24,6 +26,9 @@ public:
     // each rank and file, when a trace that should have come back is missing, short or corrupt; what did
     // arrive stays in the folder, and what the job started is stopped and deleted all the same.
     virtual std::string collect() = 0;
+    // What only the backend knows of the run this job becomes, as run attributes (docs/schema.md,
+    // run_attributes: fetch.*), once collect() has returned. None by default.
+    virtual std::vector<std::pair<std::string, std::string>> runAttributes() const { return {}; }
 };
 
 class Backend {

@@ -92,7 +92,8 @@ std::optional<RunId> findCompletedRun(const Workspace& ws, const plan::Plan& pla
 }
 
 RunId ingestJob(Workspace& ws, const plan::Plan& plan, const JobSpec& job, const std::string& backend,
-                const LogFigures& figures) {
+                const LogFigures& figures,
+                const std::vector<std::pair<std::string, std::string>>& backendAttributes) {
     const std::string name = freeRunName(ws, job.runName);
     RunId runId;
     if (job.traced) {
@@ -113,6 +114,8 @@ RunId ingestJob(Workspace& ws, const plan::Plan& plan, const JobSpec& job, const
     try {
         Transaction tx = writeTransaction(ws);
         writeAttributes(ws, runId, plan, job, backend, figures);
+        for (const auto& [key, value] : backendAttributes)
+            ws.setRunAttribute(runId, key, value);
         tx.commit();
     } catch (...) {
         ws.removeRun(name);

@@ -9,6 +9,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace cnp::launch {
 
@@ -18,9 +20,11 @@ namespace cnp::launch {
 std::optional<RunId> findCompletedRun(const Workspace& ws, const plan::Plan& plan, const JobSpec& job);
 
 // Ingests job.outputDir (its *.cnpt; for an untraced job none is read) as run job.runName (or
-// "<runName>.<n>" when a run of another plan has that name) and records the attributes. Throws InputError
-// when a traced job left no trace; on any exception the workspace is unchanged.
+// "<runName>.<n>" when a run of another plan has that name) and records the attributes: the plan's, the
+// log figures and `backendAttributes` (RunningJob::runAttributes). Throws InputError when a traced job
+// left no trace; on any exception the workspace is unchanged.
 RunId ingestJob(Workspace& ws, const plan::Plan& plan, const JobSpec& job, const std::string& backend,
-                const LogFigures& figures);
+                const LogFigures& figures,
+                const std::vector<std::pair<std::string, std::string>>& backendAttributes = {});
 
 } // namespace cnp::launch

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -128,6 +129,13 @@ std::optional<JobState> rankState(const std::string& phase) {
     return std::nullopt;
 }
 
+// Seconds with millisecond precision, C locale (run attribute values).
+std::string secondsText(double seconds) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", seconds);
+    return buf;
+}
+
 class KubernetesJob : public RunningJob {
 public:
     KubernetesJob(const plan::Plan& plan, const KubectlOptions& k, const JobSpec& job,
@@ -172,6 +180,8 @@ public:
                  "--wait=false"});
         result_ = result_.value_or(130);
     }
+
+    std::vector<std::pair<std::string, std::string>> runAttributes() const override { return fetchFigures_; }
 
     std::string collect() override {
         for (const auto& pod : pods()) {
@@ -318,6 +328,11 @@ private:
             [this](const std::string& m) { collecting(m); });
         note("traces: " + got.summary());
         collecting("traces: " + got.summary());
+        fetchFigures_ = {{"fetch.transport", "kubectl-exec"},
+                         {"fetch.files", std::to_string(got.fetched + got.skipped)},
+                         {"fetch.bytes", std::to_string(got.bytes + got.skippedBytes)},
+                         {"fetch.transferred_bytes", std::to_string(got.bytes)},
+                         {"fetch.seconds", secondsText(got.seconds)}};
         if (got.problems.empty())
             return;
         std::string all;
@@ -354,6 +369,8 @@ private:
     std::string kind_;
     std::optional<int> result_;
     bool cancelled_ = false, cleaned_ = false;
+    std::vector<std::pair<std::string, std::string>> fetchFigures_; // set by fetchTraces
+
     std::unique_ptr<ResourceWatch> jobWatch_, podWatch_;
     std::map<int, std::string> phases_;
 };

@@ -127,7 +127,7 @@ JobState RunOrchestrator::finishJob(const JobSpec& job, RunningJob& running, std
     }
     report(job, JobState::Ingesting);
     const LogFigures figures = parseLogFigures(logs, plan_.logMetric, plan_.path);
-    const RunId runId = ingestJob(ws_, plan_, job, backend_.name(), figures);
+    const RunId runId = ingestJob(ws_, plan_, job, backend_.name(), figures, running.runAttributes());
     message = "run " + job.runName + " (id " + std::to_string(runId.value()) + ")";
     char figure[64] = "";
     if (figures.throughput)

@@ -755,6 +755,16 @@ private slots:
         const auto a = ws.runAttributes(runRec->id);
         QCOMPARE(QString::fromStdString(a.at("launch.backend")), "kubernetes");
         QCOMPARE(QString::fromStdString(a.at("log.throughput")), "1100"); // median of 1000 and 1200
+        // The fetch's figures: four files (two traces, two checksums), their bytes as on the cluster.
+        std::uint64_t remoteBytes = 0;
+        for (const char* f :
+             {"host0-17-r0.cnpt.sha256", "host1-17-r1.cnpt.sha256", "host0-17-r0.cnpt", "host1-17-r1.cnpt"})
+            remoteBytes += static_cast<std::uint64_t>(QFileInfo(state_.rankFiles + "/" + f).size());
+        QCOMPARE(QString::fromStdString(a.at("fetch.transport")), "kubectl-exec");
+        QCOMPARE(QString::fromStdString(a.at("fetch.files")), "4");
+        QCOMPARE(QString::fromStdString(a.at("fetch.bytes")), QString::number(remoteBytes));
+        QCOMPARE(QString::fromStdString(a.at("fetch.transferred_bytes")), QString::number(remoteBytes));
+        QVERIFY(std::stod(a.at("fetch.seconds")) >= 0);
     }
 
     void failedPodFailsTheJobAndCleansUp() {
