@@ -121,7 +121,6 @@ private:
     std::unique_ptr<PreparedPart> waitForPart(std::size_t k, bool& learnOnly);
     void storeRunWide(RunAppender& appender, const std::string& runName, StreamedRun& out);
     void storePart(std::size_t k, PreparedPart& p, RunAppender& appender, StreamedRun& out);
-    void addSeconds(const std::vector<std::pair<std::string, double>>& s);
 
     Workspace& ws_;
     const RunSource& src_;
@@ -153,11 +152,11 @@ void Pass::readParts() {
         std::size_t k = 0;
         {
             std::unique_lock lock(m_);
-            changed_.wait(lock,
-                          [&] { return stop_ || next_ >= slots_.size() || next_ < stored_ + jobs_ + 1; });
+            changed_.wait(lock, [&] { return stop_ || next_ >= slots_.size() || mayTake(next_); });
             if (stop_ || next_ >= slots_.size())
                 return;
             k = next_++;
+            inFlight_ += bytesOf(k);
         }
         try {
             readPart(k);

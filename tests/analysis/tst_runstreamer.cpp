@@ -16,6 +16,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <thread>
 
 using namespace cnp;
 using namespace cnp::testing;
@@ -234,6 +235,30 @@ private slots:
         QVERIFY(std::is_sorted(reports.begin(), reports.end()));
         QCOMPARE(reports.back(), 1.0);
         QVERIFY(std::find(reports.begin(), reports.end(), 0.125) != reports.end());
+    }
+
+    // Readers take a further part only while the parts in flight hold at most kInFlightInputBytes of input:
+    // parts that each fill it are read one at a time, the next only once the previous is stored, however
+    // many readers there are.
+    void inFlightInputIsBounded() {
+        Workspace ws(dir_.filePath("inflight.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        RunSource src;
+        src.names = {"p0", "p1", "p2", "p3"};
+        src.inputBytes.assign(4, kInFlightInputBytes);
+        std::atomic<int> loading{0}, mostAtOnce{0};
+        src.load = [&](std::size_t i, const ProgressSink&) {
+            const int now = ++loading;
+            for (int seen = mostAtOnce; now > seen && !mostAtOnce.compare_exchange_weak(seen, now);)
+                ;
+            // Long enough that unbounded readers would overlap here; the bound does not depend on it.
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            TraceData t = rankPart(static_cast<int>(i), profilerSteps(1));
+            --loading;
+            return t;
+        };
+        const StreamedRun s = streamRun(ws, src, "inflight", 4, {});
+        QCOMPARE(s.ranks, 4);
+        QCOMPARE(mostAtOnce.load(), 1);
     }
 
     // A part that fails to load fails the run, whichever reader got there first; nothing is stored.
