@@ -42,9 +42,9 @@ struct RunSource {
 };
 
 // Readers take a further part only while the input bytes of the parts taken and not yet stored stay
-// within this (the part next in line always may be taken). Measured: a part peaks at about 350 bytes of
+// within this (the part next in line always may be taken). Measured: a part peaks at about 200 bytes of
 // memory per event while it is prepared (its events ~100, the timeline builder's and the summaries'
-// working sets the rest), about 7x its .cnpt bytes; parts of 1M events (48 MB of .cnpt) are then at most
+// working sets the rest), about 4x its .cnpt bytes; parts of 1M events (48 MB of .cnpt) are then at most
 // two in memory.
 inline constexpr std::uint64_t kInFlightInputBytes = std::uint64_t{64} << 20;
 
