@@ -208,6 +208,62 @@ private slots:
         QVERIFY(QFileInfo(out).size() > 1000);
     }
 
+    // Issue 33.1: `export --out /dev/full` (as root) replaced the device with a regular file and exited 0.
+    // Every output format refuses an existing output that is not a regular file, names it and what it
+    // is, exits 2, and leaves it as it was. No real device is written to: a symlink to /dev/null stands
+    // for one (refused as a symlink); the FIFO and the directory are made here.
+    void outputsNeverReplaceNonRegularFiles_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QStringList>("args"); // OUT stands for the output path
+        QTest::addColumn<QString>("out");      // the output file name; a CSV folder's file after '/'
+        QTest::addColumn<QString>("what");
+        const QStringList chrome{"export", "WS", "--run", "good", "--out", "OUT"};
+        const QStringList report{"report", "WS", "--out", "OUT", "--no-timestamp"};
+        QTest::newRow("export chrome, symlink to a device") << "symlink-device" << chrome << "trace.json"
+                                                            << "a symbolic link";
+        QTest::newRow("export chrome, FIFO") << "fifo" << chrome << "trace.json.gz"
+                                             << "a FIFO (named pipe)";
+        QTest::newRow("export chrome, directory") << "directory" << chrome << "trace.json"
+                                                  << "a directory";
+        QTest::newRow("export csv, symlink inside the folder")
+            << "symlink-device"
+            << QStringList{"export", "WS", "--run", "good", "--format", "csv", "--out", "OUT"}
+            << "csv/kernels.csv"
+            << "a symbolic link";
+        QTest::newRow("report html, symlink to a device") << "symlink-device" << report << "r.html"
+                                                          << "a symbolic link";
+        QTest::newRow("report pdf, FIFO") << "fifo" << report << "r.pdf"
+                                          << "a FIFO (named pipe)";
+        QTest::newRow("report json, symlink to a device") << "symlink-device" << report << "r.json"
+                                                          << "a symbolic link";
+    }
+    void outputsNeverReplaceNonRegularFiles() {
+        QFETCH(QString, kind);
+        QFETCH(QStringList, args);
+        QFETCH(QString, out);
+        QFETCH(QString, what);
+        QTemporaryDir d;
+        const QString file = d.filePath(out);
+        QDir().mkpath(QFileInfo(file).path());
+        if (kind == "fifo")
+            QCOMPARE(::mkfifo(file.toUtf8().constData(), 0600), 0);
+        else if (kind == "directory")
+            QVERIFY(QDir().mkdir(file));
+        else
+            QVERIFY(QFile::link("/dev/null", file));
+        const QString outArg = out.contains('/') ? QFileInfo(file).path() : file;
+        for (auto& a : args)
+            a = a == "WS" ? ws_ : a == "OUT" ? outArg : a;
+        expectError(runCli(args), args[0], file, "exists and is " + what + "; refusing to replace it");
+        const QFileInfo after(file);
+        if (kind == "symlink-device")
+            QCOMPARE(after.symLinkTarget(), QStringLiteral("/dev/null"));
+        else if (kind == "directory")
+            QVERIFY(after.isDir());
+        else
+            QVERIFY(!after.isFile() && after.exists());
+    }
+
     // Ctrl-C during an ingest: the transaction rolls back, the created workspace is removed, one line says
     // so.
     // The ingest pauses at its first progress report until the signal arrives (CNP_TEST_PAUSE_INGEST), so
