@@ -2,6 +2,7 @@
 
 #include "core/CommaList.h"
 #include "core/InputError.h"
+#include "core/PhysicalBounds.h"
 #include "core/UtcTime.h"
 #include "store/ConnectionDefences.h"
 #include "store/JsonText.h"
@@ -427,9 +428,17 @@ RunRecord Workspace::readRunRow(Statement& st) const {
     i.skipped.count = st.i64(runsColumn("skipped_events"));
     i.skipped.firstOffset = st.i64(runsColumn("first_skip_offset"));
     i.skipped.firstReason = st.text(runsColumn("first_skip_reason"));
-    i.tokensPerStep = st.f64(runsColumn("tokens_per_step"));
-    i.flopsPerStep = st.f64(runsColumn("flops_per_step"));
-    i.peakFlops = st.f64(runsColumn("peak_flops"));
+    // Physical values are bounded when read back (a shared workspace is untrusted input; 1e308 tokens per
+    // step once hung reports): outside its range, the workspace is refused, naming the run and column.
+    auto physical = [&](int index, const char* column, const PhysicalBound& bound) {
+        const double v = st.f64(index);
+        if (!bound.holds(v))
+            throw InputError(path_, "run '" + i.name + "': " + column + ": " + outOfBoundText(bound, v));
+        return v;
+    };
+    i.tokensPerStep = physical(runsColumn("tokens_per_step"), "tokens_per_step", bounds::kTokensPerStep);
+    i.flopsPerStep = physical(runsColumn("flops_per_step"), "flops_per_step", bounds::kFlopsPerStep);
+    i.peakFlops = physical(runsColumn("peak_flops"), "peak_flops", bounds::kPeakFlops);
     r.createdAt = st.text(runsColumn("created_at"));
     r.rankCount = st.i32(kRankCountColumn);
     r.kernelCount = st.i64(runsColumn("kernel_count"));
