@@ -284,11 +284,43 @@ void Workspace::migrate(int from) {
 }
 
 IdRange Workspace::eventRows(RunId runId, std::string_view table) const {
+    const auto* t = schema::findEventTable(table);
+    if (!t)
+        throw std::logic_error("eventRows: not an event table: " + std::string(table));
     Statement st(db_, "SELECT first_id, last_id FROM run_rows WHERE run_id = ? AND table_name = ?");
     st.bind(1, runId).bind(2, table);
     if (!st.step())
         return {};
-    return {st.i64(0), st.i64(1)};
+    const IdRange r{st.i64(0), st.i64(1)};
+    auto refuse = [&](const std::string& cause) {
+        Statement name(db_, "SELECT name FROM runs WHERE id = ?");
+        name.bind(1, runId);
+        const std::string run =
+            name.step() ? "'" + name.text(0) + "'" : "id " + std::to_string(runId.value());
+        throw InputError(path_, "run_rows: the " + std::string(table) + " rows of run " + run + " (ids " +
+                                    std::to_string(r.first) + " to " + std::to_string(r.last) + ") " + cause);
+    };
+    if (r.empty())
+        refuse("are an empty or reversed range");
+    // Both ends are rows of this run (the table's ids: a range beyond them ends at a missing row).
+    Statement row(db_, "SELECT run_id FROM " + std::string(t->name) + " WHERE id = ?");
+    for (const std::int64_t id : {r.first, r.last}) {
+        row.bind(1, id);
+        if (!row.step())
+            refuse("end at id " + std::to_string(id) + ", which is not in the table");
+        if (row.i64(0) != runId.value())
+            refuse("hold id " + std::to_string(id) + ", a row of another run");
+        row.reset();
+    }
+    // No other run's rows inside: ranges of two runs never overlap.
+    Statement other(db_,
+                    "SELECT run_id, first_id, last_id FROM run_rows WHERE table_name = ? AND run_id != ? "
+                    "AND first_id <= ? AND last_id >= ? LIMIT 1");
+    other.bind(1, table).bind(2, runId).bind(3, r.last).bind(4, r.first);
+    if (other.step())
+        refuse("overlap the range of run id " + std::to_string(other.i64(0)) + " (ids " +
+               std::to_string(other.i64(1)) + " to " + std::to_string(other.i64(2)) + ")");
+    return r;
 }
 
 std::int64_t Workspace::lowerBoundId(std::string_view table, IdRange range, std::int32_t rank,
