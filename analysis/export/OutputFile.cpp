@@ -3,6 +3,7 @@
 #include "core/InputError.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -15,9 +16,27 @@ namespace {
 bool endsWith(const std::string& s, std::string_view suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
+
+// What a non-regular file is, for the message.
+std::string kindOf(mode_t mode) {
+    if (S_ISLNK(mode))
+        return "a symbolic link";
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISFIFO(mode))
+        return "a FIFO (named pipe)";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a regular file";
+}
 } // namespace
 
 OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
+    refuseNonRegularTarget();
     buffer_.reserve(kBufferBytes);
     const int fd = createTemporary();
     if (endsWith(path_, ".gz")) {
@@ -63,6 +82,15 @@ OutputFile::~OutputFile() {
     std::filesystem::remove(partial_, ec);
 }
 
+void OutputFile::refuseNonRegularTarget() {
+    struct stat st {};
+    if (::lstat(path_.c_str(), &st) != 0 || S_ISREG(st.st_mode))
+        return; // absent (or unreadable: creating the temporary file next to it reports why) or regular
+    fail("exists and is " + kindOf(st.st_mode) +
+         "; refusing to replace it (only a regular file is "
+         "overwritten): remove it or choose another path");
+}
+
 void OutputFile::fail(const std::string& what) {
     throw InputError(path_, what);
 }
@@ -97,6 +125,9 @@ void OutputFile::commit() {
         if (!ok || !closed)
             fail(std::string("write failed: ") + std::strerror(errno));
     }
+    // Checked again: something may have appeared under the name while the file was written. (What
+    // appears between this check and the rename is not caught; the folder's owner can do that anyway.)
+    refuseNonRegularTarget();
     std::error_code ec;
     std::filesystem::rename(partial_, path_, ec);
     if (ec)

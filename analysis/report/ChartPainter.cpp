@@ -1,5 +1,8 @@
 #include "report/ChartPainter.h"
 
+#include "core/InputError.h"
+#include "core/Interrupt.h"
+#include "report/AxisScale.h"
 #include "report/CairoText.h"
 
 #include <cairo-svg.h>
@@ -44,6 +47,11 @@ void textAt(cairo_t* cr, const std::string& s, double x, double y, const TextSty
     drawText(cr, s, x, y - h / 2, st, a, width, e);
 }
 
+// The divisor for axis labels: a unit scale that is not finite and > 0 counts as 1.
+double validUnitScale(double s) {
+    return std::isfinite(s) && s > 0 ? s : 1;
+}
+
 // A y axis from 0 to axisMax with grid lines and tick labels, and the unit as a rotated title.
 struct YAxis {
     double top, height, axisMax;
@@ -52,9 +60,10 @@ struct YAxis {
 
 YAxis drawYAxis(cairo_t* cr, double maxValue, double left, double right, double top, double height,
                 const std::string& unit) {
-    const double step = niceStep(maxValue * 1.1, 5);
-    const YAxis ax{top, height, std::max(step, std::ceil(maxValue * 1.1 / step) * step)};
-    for (double t = 0; t <= ax.axisMax + step / 2; t += step) {
+    const AxisScale scale = axisScale(0, std::max(0.0, maxValue * 1.1), 5);
+    const YAxis ax{top, height, scale.last()};
+    for (int i = 0; i < scale.ticks; ++i) {
+        const double t = scale.at(i);
         line(cr, left, ax.y(t), right, ax.y(t), kGrid);
         textAt(cr, tickLabel(t), left - 4, ax.y(t), kAxis, HAlign::Right);
     }
@@ -187,13 +196,15 @@ void drawStacked(cairo_t* cr, const StackedChart& c, double width) {
             sum += std::max(0.0, p.value);
         maxSum = std::max(maxSum, sum);
     }
-    const double step = niceStep(maxSum / c.unitScale, 6) * c.unitScale;
-    const double axisMax = std::max(step, std::ceil(maxSum / step) * step);
+    const double unitScale = validUnitScale(c.unitScale);
+    const AxisScale scale = axisScale(0, maxSum / unitScale, 6); // in label units
+    const double axisMax = scale.last() * unitScale;
     auto x = [&](double v) { return kStackLeft + plotW * v / axisMax; };
     const double axisY = kStackTop + kStackRow * static_cast<double>(c.bars.size());
-    for (double t = 0; t <= axisMax + step / 2; t += step) {
+    for (int i = 0; i < scale.ticks; ++i) {
+        const double t = scale.at(i) * unitScale;
         line(cr, x(t), kStackTop, x(t), axisY, kGrid);
-        drawText(cr, tickLabel(t / c.unitScale), x(t), axisY + 2, kAxis, HAlign::Center);
+        drawText(cr, tickLabel(scale.at(i)), x(t), axisY + 2, kAxis, HAlign::Center);
     }
     drawText(cr, c.unit, kStackLeft + plotW / 2, axisY + 12, kAxis, HAlign::Center);
     for (std::size_t i = 0; i < c.bars.size(); ++i) {
@@ -277,14 +288,16 @@ void drawDiverging(cairo_t* cr, const DivergingChart& c, double width) {
         neg = std::min({neg, n, r.total});
         pos = std::max({pos, p, r.total});
     }
-    const double step = niceStep((pos - neg) / c.unitScale, 6) * c.unitScale;
-    const double lo = std::floor(neg / step) * step, hi = std::max(lo + step, std::ceil(pos / step) * step);
+    const double unitScale = validUnitScale(c.unitScale);
+    const AxisScale scale = axisScale(neg / unitScale, pos / unitScale, 6); // in label units
+    const double lo = scale.first * unitScale, hi = scale.last() * unitScale;
     auto x = [&](double v) { return kStackLeft + plotW * (v - lo) / (hi - lo); };
     const double axisY = kStackTop + kStackRow * static_cast<double>(c.rows.size());
-    for (double t = lo; t <= hi + step / 2; t += step) {
-        line(cr, x(t), kStackTop, x(t), axisY, std::fabs(t) < step / 2 ? kAxisLine : kGrid);
-        drawText(cr, tickLabel(std::fabs(t) < step / 2 ? 0 : t / c.unitScale), x(t), axisY + 2, kAxis,
-                 HAlign::Center);
+    for (int i = 0; i < scale.ticks; ++i) {
+        const double label = scale.at(i), t = label * unitScale;
+        const bool zero = std::fabs(label) < scale.step / 2;
+        line(cr, x(t), kStackTop, x(t), axisY, zero ? kAxisLine : kGrid);
+        drawText(cr, tickLabel(zero ? 0 : label), x(t), axisY + 2, kAxis, HAlign::Center);
     }
     drawText(cr, c.unit, kStackLeft + plotW / 2, axisY + 12, kAxis, HAlign::Center);
     for (std::size_t i = 0; i < c.rows.size(); ++i) {
@@ -406,6 +419,8 @@ double chartHeight(const Chart& chart, double width) {
 }
 
 void drawChart(cairo_t* cr, const Chart& chart, double width) {
+    if (interruptRequested())
+        throw Cancelled();
     cairo_save(cr);
     std::visit(
         [&](const auto& c) {
@@ -426,6 +441,8 @@ void drawChart(cairo_t* cr, const Chart& chart, double width) {
 }
 
 std::string chartSvg(const Chart& chart, double width, const std::string& idPrefix) {
+    if (interruptRequested()) // before any cairo object exists: nothing to release
+        throw Cancelled();
     std::string svg;
     const double height = chartHeight(chart, width);
     cairo_surface_t* surface = cairo_svg_surface_create_for_stream(appendToString, &svg, width, height);
@@ -436,34 +453,6 @@ std::string chartSvg(const Chart& chart, double width, const std::string& idPref
     cairo_surface_destroy(surface);
     const auto start = svg.find("<svg");
     return prefixIds(start == std::string::npos ? svg : svg.substr(start), idPrefix);
-}
-
-double niceStep(double maxValue, int ticks) {
-    if (maxValue <= 0)
-        return 1;
-    const double raw = maxValue / ticks;
-    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-    const double f = raw / mag;
-    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
-}
-
-namespace {
-std::string fixed(double v, int decimals) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
-} // namespace
-
-std::string tickLabel(double v) {
-    if (v == 0)
-        return "0";
-    const double a = std::fabs(v);
-    if (a >= 1e6)
-        return fixed(v / 1e6, a >= 1e7 ? 0 : 1) + "M";
-    if (a >= 1e3)
-        return fixed(v / 1e3, a >= 1e4 ? 0 : 1) + "k";
-    return fixed(v, a >= 10 ? 0 : a >= 1 ? 1 : 2);
 }
 
 } // namespace cnp::report

@@ -13,17 +13,16 @@ namespace cnp::report {
 // The height a chart needs at the given width (points).
 double chartHeight(const Chart& chart, double width);
 
-// Draws the chart into the rectangle (0, 0, width, chartHeight(chart, width)) of cr's user space.
+// Axis ticks and their labels: report/AxisScale.
+
+// Draws the chart into the rectangle (0, 0, width, chartHeight(chart, width)) of cr's user space. Every
+// loop is bounded by a count (bars, parts, at most kMaxAxisTicks ticks), whatever the values, NaN and
+// inf included. Throws Cancelled (core/InputError.h) when an interrupt was requested (core/Interrupt.h).
 void drawChart(cairo_t* cr, const Chart& chart, double width);
 
 // The chart as a standalone <svg> element (no XML prolog) for inline use in HTML. Every id the SVG
 // defines (cairo names glyphs, clips and surfaces) is prefixed with `idPrefix`, so several charts can
 // share one HTML document without their ids colliding.
 std::string chartSvg(const Chart& chart, double width, const std::string& idPrefix);
-
-// Axis helpers: a "nice" tick step (1, 2 or 5 x 10^k) giving about `ticks` intervals up to maxValue,
-// and a short tick label (0, 2.5, 40, 1.5k, 12M).
-double niceStep(double maxValue, int ticks);
-std::string tickLabel(double v);
 
 } // namespace cnp::report

@@ -1,5 +1,7 @@
 #include "report/HtmlReport.h"
 
+#include "core/InputError.h"
+#include "core/Interrupt.h"
 #include "report/ChartPainter.h"
 
 #include <cmath>
@@ -134,8 +136,11 @@ void writeHtmlReport(const report::ReportModel& m, std::ostream& o) {
     int figureNo = 0;
     for (const auto& s : m.sections) {
         o << "<section id=\"" << report::sectionId(s.id) << "\">\n<h2>" << htmlEscape(s.title) << "</h2>\n";
-        for (const auto& b : s.blocks)
+        for (const auto& b : s.blocks) {
+            if (interruptRequested())
+                throw Cancelled();
             writeBlock(b, figureNo, o);
+        }
         o << "</section>\n";
     }
     o << "</body></html>\n";

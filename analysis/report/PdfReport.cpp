@@ -1,6 +1,7 @@
 #include "report/PdfReport.h"
 
 #include "core/InputError.h"
+#include "core/Interrupt.h"
 #include "report/PdfLayout.h"
 
 #include <cairo-pdf.h>
@@ -31,14 +32,23 @@ int render(const report::ReportModel& m, report::PageGeometry page, cairo_write_
     cairo_t* cr = cairo_create(surface);
     report::PdfLayout layout(cr, page, m.title + " · " + m.workspace, totalPages);
     layout.title(m.title, m.metaLine());
-    for (const auto& s : m.sections)
+    bool cancelled = false; // an interrupt stops between sections (charts check it too: drawChart)
+    for (const auto& s : m.sections) {
+        if ((cancelled = interruptRequested()))
+            break;
         layout.section(s.title, s.blocks);
-    layout.appendix();
-    const int pages = layout.finish();
+    }
+    int pages = 0;
+    if (!cancelled) {
+        layout.appendix();
+        pages = layout.finish();
+    }
     cairo_destroy(cr);
     cairo_surface_finish(surface);
     const cairo_status_t status = cairo_surface_status(surface);
     cairo_surface_destroy(surface);
+    if (cancelled)
+        throw Cancelled();
     if (status != CAIRO_STATUS_SUCCESS)
         throw InputError("PDF report", cairo_status_to_string(status));
     return pages;

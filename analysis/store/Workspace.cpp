@@ -2,6 +2,7 @@
 
 #include "core/CommaList.h"
 #include "core/InputError.h"
+#include "core/PhysicalBounds.h"
 #include "core/UtcTime.h"
 #include "store/ConnectionDefences.h"
 #include "store/JsonText.h"
@@ -283,11 +284,43 @@ void Workspace::migrate(int from) {
 }
 
 IdRange Workspace::eventRows(RunId runId, std::string_view table) const {
+    const auto* t = schema::findEventTable(table);
+    if (!t)
+        throw std::logic_error("eventRows: not an event table: " + std::string(table));
     Statement st(db_, "SELECT first_id, last_id FROM run_rows WHERE run_id = ? AND table_name = ?");
     st.bind(1, runId).bind(2, table);
     if (!st.step())
         return {};
-    return {st.i64(0), st.i64(1)};
+    const IdRange r{st.i64(0), st.i64(1)};
+    auto refuse = [&](const std::string& cause) {
+        Statement name(db_, "SELECT name FROM runs WHERE id = ?");
+        name.bind(1, runId);
+        const std::string run =
+            name.step() ? "'" + name.text(0) + "'" : "id " + std::to_string(runId.value());
+        throw InputError(path_, "run_rows: the " + std::string(table) + " rows of run " + run + " (ids " +
+                                    std::to_string(r.first) + " to " + std::to_string(r.last) + ") " + cause);
+    };
+    if (r.empty())
+        refuse("are an empty or reversed range");
+    // Both ends are rows of this run (the table's ids: a range beyond them ends at a missing row).
+    Statement row(db_, "SELECT run_id FROM " + std::string(t->name) + " WHERE id = ?");
+    for (const std::int64_t id : {r.first, r.last}) {
+        row.bind(1, id);
+        if (!row.step())
+            refuse("end at id " + std::to_string(id) + ", which is not in the table");
+        if (row.i64(0) != runId.value())
+            refuse("hold id " + std::to_string(id) + ", a row of another run");
+        row.reset();
+    }
+    // No other run's rows inside: ranges of two runs never overlap.
+    Statement other(db_,
+                    "SELECT run_id, first_id, last_id FROM run_rows WHERE table_name = ? AND run_id != ? "
+                    "AND first_id <= ? AND last_id >= ? LIMIT 1");
+    other.bind(1, table).bind(2, runId).bind(3, r.last).bind(4, r.first);
+    if (other.step())
+        refuse("overlap the range of run id " + std::to_string(other.i64(0)) + " (ids " +
+               std::to_string(other.i64(1)) + " to " + std::to_string(other.i64(2)) + ")");
+    return r;
 }
 
 std::int64_t Workspace::lowerBoundId(std::string_view table, IdRange range, std::int32_t rank,
@@ -427,9 +460,17 @@ RunRecord Workspace::readRunRow(Statement& st) const {
     i.skipped.count = st.i64(runsColumn("skipped_events"));
     i.skipped.firstOffset = st.i64(runsColumn("first_skip_offset"));
     i.skipped.firstReason = st.text(runsColumn("first_skip_reason"));
-    i.tokensPerStep = st.f64(runsColumn("tokens_per_step"));
-    i.flopsPerStep = st.f64(runsColumn("flops_per_step"));
-    i.peakFlops = st.f64(runsColumn("peak_flops"));
+    // Physical values are bounded when read back (a shared workspace is untrusted input; 1e308 tokens per
+    // step once hung reports): outside its range, the workspace is refused, naming the run and column.
+    auto physical = [&](int index, const char* column, const PhysicalBound& bound) {
+        const double v = st.f64(index);
+        if (!bound.holds(v))
+            throw InputError(path_, "run '" + i.name + "': " + column + ": " + outOfBoundText(bound, v));
+        return v;
+    };
+    i.tokensPerStep = physical(runsColumn("tokens_per_step"), "tokens_per_step", bounds::kTokensPerStep);
+    i.flopsPerStep = physical(runsColumn("flops_per_step"), "flops_per_step", bounds::kFlopsPerStep);
+    i.peakFlops = physical(runsColumn("peak_flops"), "peak_flops", bounds::kPeakFlops);
     r.createdAt = st.text(runsColumn("created_at"));
     r.rankCount = st.i32(kRankCountColumn);
     r.kernelCount = st.i64(runsColumn("kernel_count"));

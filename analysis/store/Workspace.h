@@ -81,6 +81,11 @@ public:
 
     // The ids of `runId`'s rows in event table `table` (schema::eventTables()); empty when it has none.
     // Query a run's events with `WHERE id BETWEEN first AND last`: a sequential range of the table.
+    // run_rows is untrusted (a crafted range once made `reclassify --reset` rewrite a run with another
+    // run's events): a stored range is returned only when first <= last, the rows `first` and `last`
+    // exist and belong to the run, and no other run's range in the table overlaps it; otherwise
+    // InputError naming the workspace, the table, the run and the cause. Cost: O(log n) row lookups and
+    // one pass over the table's run_rows entries (one per run).
     IdRange eventRows(RunId runId, std::string_view table) const;
     // First id in `range` whose (rank, sort key) is >= (rank, key), range.last + 1 when none.
     // Binary search over ids (the rows of a range are sorted by (rank, sort key)): O(log n) row reads.

@@ -1,5 +1,7 @@
 #include "ArgParser.h"
 
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace cnp::cli {
@@ -68,6 +70,26 @@ std::optional<double> ArgParser::number(const std::string& opt) const {
     const double d = std::strtod(v->c_str(), &end);
     if (v->empty() || *end != '\0')
         throw UsageFailure{"option " + opt + " expects a number, got '" + *v + "'"};
+    if (!std::isfinite(d))
+        throw UsageFailure{"option " + opt + " expects a finite number, got '" + *v + "'"};
+    return d;
+}
+
+std::optional<double> ArgParser::number(const std::string& opt, double lo, double hi) const {
+    const auto d = number(opt);
+    if (d && !(*d >= lo && *d <= hi)) {
+        char range[80];
+        std::snprintf(range, sizeof range, "%.6g to %.6g", lo, hi);
+        throw UsageFailure{"option " + opt + " expects a number from " + range + ", got '" + *value(opt) +
+                           "'"};
+    }
+    return d;
+}
+
+std::optional<double> ArgParser::number(const std::string& opt, const PhysicalBound& bound) const {
+    const auto d = number(opt);
+    if (d && !bound.holds(*d))
+        throw UsageFailure{"option " + opt + ": " + outOfBoundText(bound, *d)};
     return d;
 }
 

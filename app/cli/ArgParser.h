@@ -3,6 +3,8 @@
 // and "--" ending options (the rest become `rest`). Unknown options raise UsageFailure.
 #include "CommandRegistry.h"
 
+#include "core/PhysicalBounds.h"
+
 #include <map>
 #include <optional>
 #include <set>
@@ -22,8 +24,13 @@ public:
     bool has(const std::string& flag) const;
     std::optional<std::string> value(const std::string& opt) const;
     std::string valueOr(const std::string& opt, const std::string& fallback) const;
-    // Parses a numeric option; UsageFailure when it is not a number.
+    // Parses a numeric option; UsageFailure when it is not a number or not finite (inf, nan).
     std::optional<double> number(const std::string& opt) const;
+    // The same, and UsageFailure naming the option and the range unless lo <= value <= hi: every
+    // numeric option is bounded at intake, so a later cast to int or a loop over it stays defined.
+    std::optional<double> number(const std::string& opt, double lo, double hi) const;
+    // A physical quantity: UsageFailure unless bound.holds(value) (core/PhysicalBounds.h).
+    std::optional<double> number(const std::string& opt, const PhysicalBound& bound) const;
     void requirePositionals(std::size_t min, std::size_t max, const std::string& what) const;
 
 private:

@@ -184,12 +184,12 @@ AblationOptions ablationOptionsOf(const ArgParser& p) {
     o.baseline = p.valueOr("--baseline", "");
     if (auto v = p.value("--order"))
         o.order = splitCommaList(*v);
-    o.tokensPerStep = p.number("--tokens-per-step").value_or(0);
-    o.flopsPerStep = p.number("--flops-per-step").value_or(0);
-    o.flopsPerToken = p.number("--flops-per-token").value_or(0);
-    o.peakFlops = p.number("--peak-flops").value_or(0);
-    o.skipFirstSteps = static_cast<int>(p.number("--skip-first").value_or(0));
-    o.resamples = static_cast<int>(p.number("--resamples").value_or(Bootstrap::kDefaultResamples));
+    o.tokensPerStep = p.number("--tokens-per-step", bounds::kTokensPerStep).value_or(0);
+    o.flopsPerStep = p.number("--flops-per-step", bounds::kFlopsPerStep).value_or(0);
+    o.flopsPerToken = p.number("--flops-per-token", bounds::kFlopsPerToken).value_or(0);
+    o.peakFlops = p.number("--peak-flops", bounds::kPeakFlops).value_or(0);
+    o.skipFirstSteps = static_cast<int>(p.number("--skip-first", 0, 1e9).value_or(0));
+    o.resamples = static_cast<int>(p.number("--resamples", 0, 1e9).value_or(Bootstrap::kDefaultResamples));
     if (o.tokensPerStep < 0 || o.flopsPerStep < 0 || o.flopsPerToken < 0 || o.peakFlops < 0 ||
         o.skipFirstSteps < 0)
         throw UsageFailure{"numeric options must be >= 0"};
@@ -197,7 +197,7 @@ AblationOptions ablationOptionsOf(const ArgParser& p) {
         throw UsageFailure{"give --flops-per-step or --flops-per-token, not both"};
     if (o.resamples < 1000)
         throw UsageFailure{"--resamples must be >= 1000"};
-    if (auto s = p.number("--seed"))
+    if (auto s = p.number("--seed", 0, 1.8e19))
         o.seed = static_cast<std::uint64_t>(*s);
     if (auto s = p.value("--source")) {
         o.source = ablationSourceFrom(*s);

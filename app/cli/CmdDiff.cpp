@@ -95,7 +95,7 @@ int runDiff(const std::vector<std::string>& args) {
     ArgParser p({"--top"}, {"--normalize", "--json"});
     p.parse(args);
     p.requirePositionals(3, 3, "WORKSPACE RUN_A RUN_B");
-    const auto top = p.number("--top").value_or(20);
+    const auto top = p.number("--top", 0, 1e9).value_or(20);
     if (top < 0)
         throw UsageFailure{"--top must be >= 0"};
     RunDiffOptions o;

@@ -39,7 +39,7 @@ int runExport(const std::vector<std::string>& args) {
     const ReadTransaction snapshot = readSnapshot(ws); // the run as it was when the export started
     const RunRecord rec = ws.runOrThrow(*run);
     TraceData trace = ws.loadRun(rec.id);
-    if (const auto rank = p.number("--rank")) {
+    if (const auto rank = p.number("--rank", 0, 2147483647)) {
         if (*rank < 0 || *rank != static_cast<double>(static_cast<std::int32_t>(*rank)))
             throw UsageFailure{"--rank takes a rank number"};
         trace = rankSubset(trace, static_cast<std::int32_t>(*rank));

@@ -43,10 +43,10 @@ int runIngest(const std::vector<std::string>& args) {
     req.inputs.assign(p.positionals().begin() + 1, p.positionals().end());
     req.runName = p.valueOr("--run", "");
     req.config = p.valueOr("--config", "");
-    req.repeat = static_cast<int>(p.number("--repeat").value_or(0));
-    req.tokensPerStep = p.number("--tokens-per-step").value_or(0);
-    req.flopsPerStep = p.number("--flops-per-step").value_or(0);
-    req.peakFlops = p.number("--peak-flops").value_or(0);
+    req.repeat = static_cast<int>(p.number("--repeat", 0, 1e9).value_or(0));
+    req.tokensPerStep = p.number("--tokens-per-step", bounds::kTokensPerStep).value_or(0);
+    req.flopsPerStep = p.number("--flops-per-step", bounds::kFlopsPerStep).value_or(0);
+    req.peakFlops = p.number("--peak-flops", bounds::kPeakFlops).value_or(0);
     if (req.tokensPerStep < 0 || req.flopsPerStep < 0 || req.peakFlops < 0)
         throw UsageFailure{"--tokens-per-step, --flops-per-step and --peak-flops must not be negative"};
     const double jobs = p.number("--jobs").value_or(0);

@@ -20,7 +20,7 @@ int runInsights(const std::vector<std::string>& args) {
     if (!runName)
         throw UsageFailure{"--run NAME is required"};
     InsightOptions o;
-    if (auto g = p.number("--idle-gap-us")) {
+    if (auto g = p.number("--idle-gap-us", 0, 9e12)) {
         if (*g < 10)
             throw UsageFailure{"--idle-gap-us must be >= 10 (shorter gaps are not stored)"};
         o.idleGapNs = static_cast<Ns>(*g * 1000);

@@ -60,12 +60,12 @@ ReportOptions reportOptions(const ArgParser& p) {
         opt.ablation.order = splitCommaList(*configs);
     else if (auto order = p.value("--order"))
         opt.ablation.order = splitCommaList(*order);
-    opt.ablation.tokensPerStep = p.number("--tokens-per-step").value_or(0);
-    opt.ablation.skipFirstSteps = static_cast<int>(p.number("--skip-first").value_or(0));
+    opt.ablation.tokensPerStep = p.number("--tokens-per-step", bounds::kTokensPerStep).value_or(0);
+    opt.ablation.skipFirstSteps = static_cast<int>(p.number("--skip-first", 0, 1e9).value_or(0));
     if (opt.ablation.tokensPerStep < 0 || opt.ablation.skipFirstSteps < 0)
         throw UsageFailure{"numeric options must be >= 0"};
     opt.title = p.valueOr("--title", opt.title);
-    const double top = p.number("--top").value_or(10);
+    const double top = p.number("--top", 0, 1e9).value_or(10);
     if (top < 1)
         throw UsageFailure{"--top must be >= 1"};
     opt.topKernels = opt.topKernelChanges = static_cast<std::size_t>(top);

@@ -90,7 +90,7 @@ JobSelection selection(const ArgParser& p) {
     JobSelection sel;
     if (auto c = p.value("--configs"))
         sel.configs = splitCommaList(*c);
-    if (auto n = p.number("--repeats")) {
+    if (auto n = p.number("--repeats", 0, 1e6)) {
         if (*n < 0 || *n != static_cast<int>(*n))
             throw UsageFailure{"--repeats: expected a whole number >= 0"};
         sel.tracedRepeats = static_cast<int>(*n);

@@ -241,7 +241,7 @@ int runStats(const std::vector<std::string>& args) {
     const auto runName = p.value("--run");
     if (!runName)
         throw UsageFailure{"--run NAME is required"};
-    const auto top = p.number("--top").value_or(10);
+    const auto top = p.number("--top", 0, 1e9).value_or(10);
     if (top < 0)
         throw UsageFailure{"--top must be >= 0"};
     Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);

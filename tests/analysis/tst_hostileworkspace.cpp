@@ -68,6 +68,19 @@ void gunzipTo(const std::string& from, const std::string& to) {
     gzclose(in);
 }
 
+// One integer from `sql` through a plain connection; -1 when there is no row.
+std::int64_t rawValue(const std::string& file, const std::string& sql) {
+    sqlite3* db = nullptr;
+    sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+    sqlite3_stmt* st = nullptr;
+    std::int64_t v = -1;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
 std::string openError(const std::string& file, Workspace::Mode mode) {
     try {
         Workspace ws(file, mode);
@@ -314,6 +327,79 @@ private slots:
             QCOMPARE(reader.loadRun(idB).kernels.size(), std::size_t(2));
         }
         QCOMPARE(reader.runs().size(), std::size_t(1));
+    }
+
+    // Issue 33.4: run_rows ranges were believed, so `reclassify --reset` rewrote run a with another
+    // run's events and export mixed runs. Runs a, b, c (2 kernels each); $A is a's id, $AF/$AL the first
+    // and last id of a's kernels (the same for b and c). Every read of a's events is refused, naming the
+    // workspace, the table, the run, its stored range and the cause.
+    void runRowsValidated_data() {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<QString>("range"); // the stored range the message quotes
+        QTest::addColumn<QString>("cause");
+        const QString set = "UPDATE run_rows SET %1 WHERE run_id = $A AND table_name = 'kernels'";
+        QTest::newRow("another run's range") << set.arg("first_id = $BF, last_id = $BL") << "$BF to $BL"
+                                             << "hold id $BF, a row of another run";
+        QTest::newRow("stretched over another run") << set.arg("last_id = $BL") << "$AF to $BL"
+                                                    << "hold id $BL, a row of another run";
+        QTest::newRow("reversed") << set.arg("first_id = $AL, last_id = $AF") << "$AL to $AF"
+                                  << "are an empty or reversed range";
+        QTest::newRow("beyond the table")
+            << set.arg("last_id = 9223372036854775807") << "$AF to 9223372036854775807"
+            << "end at id 9223372036854775807, which is not in the table";
+        // Both ends are a's rows (c's were relabelled a), but b's rows lie between them.
+        QTest::newRow("around another run")
+            << "UPDATE kernels SET run_id = $A WHERE run_id = $C; " + set.arg("last_id = $CL") << "$AF to $CL"
+            << "overlap the range of run id $B (ids $BF to $BL)";
+    }
+    void runRowsValidated() {
+        QFETCH(QString, sql);
+        QFETCH(QString, range);
+        QFETCH(QString, cause);
+        const std::string file = path("ranges.cnpdb");
+        std::filesystem::remove(file);
+        makeWorkspace(file, {"a", "b", "c"});
+        auto substitute = [&](QString text) {
+            for (const char* run : {"c", "b", "a"}) { // c before a: "$C" is no prefix of another key
+                const QString r = QString(run).toUpper();
+                const std::string id = "(SELECT id FROM runs WHERE name = '" + std::string(run) + "')";
+                const std::string of = " FROM run_rows WHERE table_name = 'kernels' AND run_id = " + id;
+                text.replace("$" + r + "F", QString::number(rawValue(file, "SELECT first_id" + of)));
+                text.replace("$" + r + "L", QString::number(rawValue(file, "SELECT last_id" + of)));
+                text.replace("$" + r, QString::number(rawValue(file, id.substr(1, id.size() - 2))));
+            }
+            return text;
+        };
+        const QString expected = QString::fromStdString(file) +
+                                 ": run_rows: the kernels rows of run 'a' (ids " + substitute(range) + ") " +
+                                 substitute(cause);
+        rawExec(file, substitute(sql).toStdString());
+        const Workspace ws(file, Workspace::Mode::ReadOnly);
+        const RunRecord a = ws.runOrThrow("a");
+        for (int read = 0; read < 2; ++read) {
+            try {
+                if (read == 0)
+                    ws.eventRows(a.id, "kernels");
+                else
+                    ws.loadRun(a.id);
+                QFAIL("the range was believed");
+            } catch (const InputError& e) {
+                QCOMPARE(QString(e.what()), expected);
+            }
+        }
+    }
+
+    // The ranges as ingest stores them pass (tinyTrace: 2 kernels and 1 memcpy per run).
+    void honestRunRowsPass() {
+        const std::string file = path("honest-ranges.cnpdb");
+        std::filesystem::remove(file);
+        makeWorkspace(file, {"a", "b"});
+        const Workspace ws(file, Workspace::Mode::ReadOnly);
+        for (const auto& r : ws.runs()) {
+            QCOMPARE(ws.eventRows(r.id, "kernels").size(), std::int64_t(2));
+            QCOMPARE(ws.eventRows(r.id, "memcpys").size(), std::int64_t(1));
+            QCOMPARE(ws.loadRun(r.id).kernels.size(), std::size_t(2));
+        }
     }
 };
 

@@ -208,6 +208,129 @@ private slots:
         QVERIFY(QFileInfo(out).size() > 1000);
     }
 
+    // Issue 33.1: `export --out /dev/full` (as root) replaced the device with a regular file and exited 0.
+    // Every output format refuses an existing output that is not a regular file, names it and what it
+    // is, exits 2, and leaves it as it was. No real device is written to: a symlink to /dev/null stands
+    // for one (refused as a symlink); the FIFO and the directory are made here.
+    void outputsNeverReplaceNonRegularFiles_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QStringList>("args"); // OUT stands for the output path
+        QTest::addColumn<QString>("out");      // the output file name; a CSV folder's file after '/'
+        QTest::addColumn<QString>("what");
+        const QStringList chrome{"export", "WS", "--run", "good", "--out", "OUT"};
+        const QStringList report{"report", "WS", "--out", "OUT", "--no-timestamp"};
+        QTest::newRow("export chrome, symlink to a device") << "symlink-device" << chrome << "trace.json"
+                                                            << "a symbolic link";
+        QTest::newRow("export chrome, FIFO") << "fifo" << chrome << "trace.json.gz"
+                                             << "a FIFO (named pipe)";
+        QTest::newRow("export chrome, directory") << "directory" << chrome << "trace.json"
+                                                  << "a directory";
+        QTest::newRow("export csv, symlink inside the folder")
+            << "symlink-device"
+            << QStringList{"export", "WS", "--run", "good", "--format", "csv", "--out", "OUT"}
+            << "csv/kernels.csv"
+            << "a symbolic link";
+        QTest::newRow("report html, symlink to a device") << "symlink-device" << report << "r.html"
+                                                          << "a symbolic link";
+        QTest::newRow("report pdf, FIFO") << "fifo" << report << "r.pdf"
+                                          << "a FIFO (named pipe)";
+        QTest::newRow("report json, symlink to a device") << "symlink-device" << report << "r.json"
+                                                          << "a symbolic link";
+    }
+    void outputsNeverReplaceNonRegularFiles() {
+        QFETCH(QString, kind);
+        QFETCH(QStringList, args);
+        QFETCH(QString, out);
+        QFETCH(QString, what);
+        QTemporaryDir d;
+        const QString file = d.filePath(out);
+        QDir().mkpath(QFileInfo(file).path());
+        if (kind == "fifo")
+            QCOMPARE(::mkfifo(file.toUtf8().constData(), 0600), 0);
+        else if (kind == "directory")
+            QVERIFY(QDir().mkdir(file));
+        else
+            QVERIFY(QFile::link("/dev/null", file));
+        const QString outArg = out.contains('/') ? QFileInfo(file).path() : file;
+        for (auto& a : args)
+            a = a == "WS" ? ws_ : a == "OUT" ? outArg : a;
+        expectError(runCli(args), args[0], file, "exists and is " + what + "; refusing to replace it");
+        const QFileInfo after(file);
+        if (kind == "symlink-device")
+            QCOMPARE(after.symLinkTarget(), QStringLiteral("/dev/null"));
+        else if (kind == "directory")
+            QVERIFY(after.isDir());
+        else
+            QVERIFY(!after.isFile() && after.exists());
+    }
+
+    // Issue 33.2: one value of 1e308 (an option, a trace header, a shared workspace) made `cnp report`
+    // loop forever. Every numeric option is bounded at intake: a usage error (exit 1) naming the option
+    // and the range.
+    void numericOptionsBounded_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        const QString tokens = "option --tokens-per-step: 1e+308 is outside the range of tokens per step "
+                               "(0 to 1e+12 tokens)";
+        QTest::newRow("ingest --tokens-per-step 1e308")
+            << QStringList{"ingest", "NEW", kTrace, "--tokens-per-step", "1e308"} << tokens;
+        QTest::newRow("ingest --tokens-per-step inf")
+            << QStringList{"ingest", "NEW", kTrace, "--tokens-per-step", "inf"}
+            << "option --tokens-per-step expects a finite number, got 'inf'";
+        QTest::newRow("ingest --peak-flops 1e30")
+            << QStringList{"ingest", "NEW", kTrace, "--peak-flops", "1e30"}
+            << "option --peak-flops: 1e+30 is outside the range of peak FLOP/s (0 to 1e+22 FLOP/s)";
+        QTest::newRow("report --tokens-per-step 1e308")
+            << QStringList{"report", "WS", "--out", "OUT.html", "--tokens-per-step", "1e308"} << tokens;
+        QTest::newRow("report --skip-first 1e308")
+            << QStringList{"report", "WS", "--out", "OUT.html", "--skip-first", "1e308"}
+            << "option --skip-first expects a number from 0 to 1e+09, got '1e308'";
+        QTest::newRow("ablation --flops-per-token nan")
+            << QStringList{"ablation", "WS", "--flops-per-token", "nan"}
+            << "option --flops-per-token expects a finite number, got 'nan'";
+        QTest::newRow("export --rank 1e308")
+            << QStringList{"export", "WS", "--run", "good", "--out", "OUT.json", "--rank", "1e308"}
+            << "option --rank expects a number from 0 to 2.14748e+09, got '1e308'";
+    }
+    void numericOptionsBounded() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        QTemporaryDir d;
+        for (auto& a : args)
+            a = a == "WS" ? ws_ : a == "NEW" ? d.filePath("new.cnpdb") : a.replace("OUT", d.filePath("out"));
+        const auto r = runCli(args);
+        const QString err = QString::fromUtf8(r.err).trimmed();
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(err, "cnp " + args[0] + ": " + message + " (cnp " + args[0] + " --help)");
+        QVERIFY(QDir(d.path()).isEmpty()); // no workspace, no output
+    }
+
+    // The same values stored in a (shared, crafted) workspace are refused when read back, naming the
+    // workspace, the run and the column: `report` ends with exit 2 instead of looping.
+    void storedPhysicalValuesBounded_data() {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<QString>("cause");
+        QTest::newRow("tokens_per_step 1e308") << "UPDATE runs SET tokens_per_step = 1e308"
+                                               << "run 'good': tokens_per_step: 1e+308 is outside the range "
+                                                  "of tokens per step (0 to 1e+12 tokens)";
+        QTest::newRow("flops_per_step inf")
+            << "UPDATE runs SET flops_per_step = 1e999"
+            << "run 'good': flops_per_step: inf is outside the range of FLOPs per step (0 to 1e+28 FLOP)";
+        QTest::newRow("peak_flops negative")
+            << "UPDATE runs SET peak_flops = -1"
+            << "run 'good': peak_flops: -1 is outside the range of peak FLOP/s (0 to 1e+22 FLOP/s)";
+    }
+    void storedPhysicalValuesBounded() {
+        QFETCH(QString, sql);
+        QFETCH(QString, cause);
+        const QString ws = copyOfWorkspace("huge.cnpdb");
+        rawExec(ws, sql);
+        const QString out = path("huge-report.html");
+        expectError(runCli({"report", ws, "--out", out, "--no-timestamp"}), "report", ws, cause);
+        QVERIFY(!QFileInfo::exists(out));
+        expectError(runCli({"runs", ws}), "runs", ws, cause);
+    }
+
     // Ctrl-C during an ingest: the transaction rolls back, the created workspace is removed, one line says
     // so.
     // The ingest pauses at its first progress report until the signal arrives (CNP_TEST_PAUSE_INGEST), so

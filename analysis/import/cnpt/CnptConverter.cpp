@@ -4,6 +4,7 @@
 #include "core/InputError.h"
 #include "core/MemoryKindNames.h"
 #include "core/NameBound.h"
+#include "core/PhysicalBounds.h"
 #include "core/TimeBounds.h"
 #include "import/common/CudaVersionText.h"
 
@@ -59,11 +60,12 @@ std::string uuidText(const std::uint8_t* u) {
     return s;
 }
 
-// A finite positive number, else 0 (= unknown): header values are untrusted text.
-double toPositive(const std::string& s) {
+// A positive number within the quantity's physical range (core/PhysicalBounds.h), else 0 (= unknown):
+// header values are untrusted text, and a 1 KB header stating 1e308 tokens per step once hung reports.
+double toPositive(const std::string& s, const PhysicalBound& bound) {
     char* end = nullptr;
     const double v = std::strtod(s.c_str(), &end);
-    return !s.empty() && *end == '\0' && std::isfinite(v) && v > 0 ? v : 0;
+    return !s.empty() && *end == '\0' && v > 0 && bound.holds(v) ? v : 0;
 }
 
 int toInt(const std::string& s, int fallback) {
@@ -138,9 +140,9 @@ void CnptConverter::readHeader() {
     const int worldSize = toInt(r_.headerValue(key::kWorldSize), -1);
     // Keys only `cnp synth` writes: a generated file stays flagged synthetic wherever it is ingested.
     t.info.synthetic = r_.headerValue(key::kSynthetic) == "1";
-    t.info.tokensPerStep = toPositive(r_.headerValue(key::kTokensPerStep));
-    t.info.flopsPerStep = toPositive(r_.headerValue(key::kFlopsPerStep));
-    t.info.peakFlops = toPositive(r_.headerValue(key::kPeakFlops));
+    t.info.tokensPerStep = toPositive(r_.headerValue(key::kTokensPerStep), bounds::kTokensPerStep);
+    t.info.flopsPerStep = toPositive(r_.headerValue(key::kFlopsPerStep), bounds::kFlopsPerStep);
+    t.info.peakFlops = toPositive(r_.headerValue(key::kPeakFlops), bounds::kPeakFlops);
     t.info.worldSize = worldSize > 0 ? worldSize : 1;
     for (const auto& [k, v] : r_.header())
         if (k.rfind("env.", 0) == 0 && isAllowedEnvName(std::string_view(k).substr(4))) {
