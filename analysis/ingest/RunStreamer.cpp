@@ -5,6 +5,7 @@
 #include "metrics/KernelStatsPool.h"
 #include "requests/WorkspaceCategories.h"
 #include "store/RunAppender.h"
+#include "store/SummaryTables.h"
 #include "store/WorkspaceTransactions.h"
 #include "timeline/OverviewMerge.h"
 #include "timeline/TimelineOverview.h"
@@ -42,12 +43,12 @@ struct PassPlan {
 };
 
 // What a pass found: per part index its lowest rank and renumbering, whether parts came out of rank
-// order, and the step schemes of the parts with steps.
+// order, and the step decision to impose when the parts decided otherwise than the run (stepsToImpose).
 struct PassFindings {
     std::vector<std::int32_t> minRank;
     std::vector<Renumbering> renumbered;
     bool outOfOrder = false;
-    std::vector<StepScheme> schemes;
+    std::optional<StepPattern> imposeSteps;
 };
 
 double secondsSince(std::chrono::steady_clock::time_point t0) {
@@ -144,6 +145,7 @@ private:
     timeline::TimelineModel overview_;
     int overviewBuckets_ = 8192; // the grid overview_ is on (overviewBucketsFor of the ranks so far)
     std::set<std::string> truncated_;
+    std::vector<StepScheme> schemes_; // of the parts stored, in order
     bool firstInfo_ = true;
 };
 
@@ -278,7 +280,7 @@ void Pass::storePart(std::size_t k, PreparedPart& p, RunAppender& appender, Stre
         overviewBuckets_ = buckets;
     }
     storeSeconds_["merge overviews"] += secondsSince(t0);
-    found_.schemes.push_back(p.steps);
+    schemes_.push_back(p.steps);
     truncated_.insert(p.truncatedNames.begin(), p.truncatedNames.end());
     if (firstInfo_)
         out.info = std::move(p.trace.info);
@@ -290,7 +292,7 @@ void Pass::storePart(std::size_t k, PreparedPart& p, RunAppender& appender, Stre
 PassFindings Pass::run(const std::string& runName, const std::function<void(RunInfo&)>& finishInfo,
                        StreamedRun& out) {
     RunAppender appender(ws_, runName);
-    SummaryRowBuffers{}.write(ws_, appender.runId()); // creates the summary tables when missing
+    ensureSummaryTables(ws_);
     double storeSeconds = 0, waitSeconds = 0;
     {
         std::vector<std::thread> readers;
@@ -331,7 +333,9 @@ PassFindings Pass::run(const std::string& runName, const std::function<void(RunI
     for (const auto& [phase, s] : storeSeconds_)
         out.phases.emplace_back("  " + phase, s);
     out.phases.emplace_back("wait for parts", waitSeconds);
-    if (found_.outOfOrder || stepsToImpose(found_.schemes, plan_.steps))
+    if (!found_.outOfOrder)
+        found_.imposeSteps = stepsToImpose(schemes_, plan_.steps);
+    if (found_.outOfOrder || found_.imposeSteps)
         return found_;
     storeRunWide(appender, runName, out);
     if (finishInfo)
@@ -391,13 +395,13 @@ StreamedRun streamRun(Workspace& ws, const RunSource& source, const std::string&
             });
             continue;
         }
-        if (auto imposed = stepsToImpose(found.schemes, plan.steps)) {
+        if (found.imposeSteps) {
             // At most two: the pattern, then the numbering of the parts that use it (then all agree).
             if (++stepRedos > 2)
                 throw std::logic_error("streamRun: the parts' step decisions do not settle");
             if (!plan.ranks)
                 plan.ranks = found.renumbered;
-            plan.steps = *imposed;
+            plan.steps = *found.imposeSteps;
             continue;
         }
         out.phases.emplace_back("pass", secondsSince(t0));

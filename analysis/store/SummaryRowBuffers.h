@@ -28,7 +28,7 @@ public:
     // caller's transaction. O(rows x columns).
     void write(Workspace& ws, RunId runId) const;
     // Adds these rows to run `runId`'s (a run written part by part: ingest/RunStreamer), inside the
-    // caller's transaction; the tables must exist (write() creates them). O(rows x columns).
+    // caller's transaction; the tables must exist (ensureSummaryTables, or write()). O(rows x columns).
     void append(Workspace& ws, RunId runId) const;
 
 private:
