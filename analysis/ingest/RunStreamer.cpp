@@ -2,6 +2,7 @@
 
 #include "ingest/PreparedPart.h"
 #include "ingest/RankAssigner.h"
+#include "ingest/ShardWriters.h"
 #include "metrics/KernelStatsPool.h"
 #include "requests/WorkspaceCategories.h"
 #include "store/RunAppender.h"
@@ -121,7 +122,14 @@ private:
     void assignRanks(std::size_t k, TraceData& part);
     std::unique_ptr<PreparedPart> waitForPart(std::size_t k, bool& learnOnly);
     void storeRunWide(RunAppender& appender, const std::string& runName, StreamedRun& out);
-    void storePart(std::size_t k, PreparedPart& p, RunAppender& appender, StreamedRun& out);
+    void storePart(std::size_t k, std::unique_ptr<PreparedPart> p, RunAppender& appender, StreamedRun& out);
+    void storeEvents(std::size_t k, std::unique_ptr<PreparedPart> p, RunAppender& appender);
+    // A part's input bytes are no longer in memory (stored, or the pass stores nothing more).
+    void release(std::size_t k) {
+        std::lock_guard lock(m_);
+        inFlight_ -= bytesOf(k);
+        changed_.notify_all();
+    }
 
     Workspace& ws_;
     const RunSource& src_;
@@ -147,6 +155,7 @@ private:
     std::set<std::string> truncated_;
     std::vector<StepScheme> schemes_; // of the parts stored, in order
     bool firstInfo_ = true;
+    std::unique_ptr<ShardWriters> shards_; // a study's: the events go to its shards
 };
 
 void Pass::readParts() {
@@ -251,15 +260,32 @@ std::unique_ptr<PreparedPart> Pass::waitForPart(std::size_t k, bool& learnOnly) 
     return std::move(slots_[k].part);
 }
 
-void Pass::storePart(std::size_t k, PreparedPart& p, RunAppender& appender, StreamedRun& out) {
+// Stores the part's events here, or (a study) its ranks and steps here and its events in a shard; the
+// part's memory goes with its events.
+void Pass::storeEvents(std::size_t k, std::unique_ptr<PreparedPart> p, RunAppender& appender) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (shards_) {
+        std::vector<std::int64_t> ids = appender.appendWithoutEvents(p->trace);
+        storeSeconds_["store ranks and steps"] += secondsSince(t0);
+        const auto t1 = std::chrono::steady_clock::now();
+        shards_->hand(k, std::move(p), std::move(ids), bytesOf(k));
+        storeSeconds_["hand to shard writers"] += secondsSince(t1);
+        return;
+    }
     const double n = static_cast<double>(slots_.size());
     const ProgressSink partSink{
         [&](double f) { sink_.report((static_cast<double>(k) + kReadShare + (1 - kReadShare) * f) / n); },
         sink_.cancel};
-    auto t0 = std::chrono::steady_clock::now();
-    appender.append(p.trace, partSink);
+    appender.append(p->trace, partSink);
     storeSeconds_["store events"] += secondsSince(t0);
-    t0 = std::chrono::steady_clock::now();
+    p.reset();
+    release(k);
+}
+
+void Pass::storePart(std::size_t k, std::unique_ptr<PreparedPart> part, RunAppender& appender,
+                     StreamedRun& out) {
+    PreparedPart& p = *part;
+    auto t0 = std::chrono::steady_clock::now();
     p.summaries.append(ws_, appender.runId());
     storeSeconds_["store summaries"] += secondsSince(t0);
     for (const auto& r : p.trace.ranks) {
@@ -283,16 +309,23 @@ void Pass::storePart(std::size_t k, PreparedPart& p, RunAppender& appender, Stre
     schemes_.push_back(p.steps);
     truncated_.insert(p.truncatedNames.begin(), p.truncatedNames.end());
     if (firstInfo_)
-        out.info = std::move(p.trace.info);
+        out.info = std::move(p.trace.info); // the shard writer needs only the part's rows
     else
         mergeRunInfo(out.info, std::move(p.trace.info));
     firstInfo_ = false;
+    storeEvents(k, std::move(part), appender);
 }
 
 PassFindings Pass::run(const std::string& runName, const std::function<void(RunInfo&)>& finishInfo,
                        StreamedRun& out) {
     RunAppender appender(ws_, runName);
     ensureSummaryTables(ws_);
+    if (ws_.isStudy())
+        shards_ = std::make_unique<ShardWriters>(ws_, appender.runId(), runName, [this](std::uint64_t bytes) {
+            std::lock_guard lock(m_);
+            inFlight_ -= bytes;
+            changed_.notify_all();
+        });
     double storeSeconds = 0, waitSeconds = 0;
     {
         std::vector<std::thread> readers;
@@ -317,12 +350,14 @@ PassFindings Pass::run(const std::string& runName, const std::function<void(RunI
             std::unique_ptr<PreparedPart> p = waitForPart(k, learnOnly);
             waitSeconds += secondsSince(t0);
             t0 = std::chrono::steady_clock::now();
-            if (p && !learnOnly)
-                storePart(k, *p, appender, out);
-            p.reset();
+            if (p && !learnOnly) {
+                storePart(k, std::move(p), appender, out);
+            } else {
+                p.reset();
+                release(k);
+            }
             storeSeconds += secondsSince(t0);
             std::lock_guard lock(m_);
-            inFlight_ -= bytesOf(k);
             ++stored_;
             changed_.notify_all();
         }
@@ -341,6 +376,11 @@ PassFindings Pass::run(const std::string& runName, const std::function<void(RunI
     if (finishInfo)
         finishInfo(out.info);
     out.info.worldSize = std::max(out.info.worldSize, out.ranks);
+    if (shards_) {
+        const auto t0 = std::chrono::steady_clock::now();
+        shards_->finish(out.info);
+        out.phases.emplace_back("wait for shard writers", secondsSince(t0));
+    }
     appender.finish(out.info);
     return found_;
 }
@@ -384,6 +424,7 @@ StreamedRun streamRun(Workspace& ws, const RunSource& source, const std::string&
         StreamedRun out;
         out.passes = pass;
         Transaction tx = writeTransaction(ws);
+        ws.removeOrphanShardRuns();
         const auto t0 = std::chrono::steady_clock::now();
         const PassFindings found = Pass(ws, source, plan, jobs, rules, sink).run(runName, finishInfo, out);
         if (found.outOfOrder) {

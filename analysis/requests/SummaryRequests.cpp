@@ -39,8 +39,7 @@ void rebuildRunSummaries(Workspace& ws, RunId runId) {
     KernelCategoryUpdater update(ws, runId);
     for (const auto& [name, cat] : nameToCat)
         update.setCategoryOfName(trace.strings.at(name), cat);
-    if (!rules.rangeRules().empty() &&
-        update.rows().size() == static_cast<std::int64_t>(trace.kernels.size())) {
+    if (!rules.rangeRules().empty() && update.size() == static_cast<std::int64_t>(trace.kernels.size())) {
         for (std::size_t i = 0; i < trace.kernels.size(); ++i) {
             const auto& k = trace.kernels[i];
             if (trace.strings.at(k.category) != nameToCat[k.name])

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <utility>
 
+struct sqlite3;
+
 namespace cnp {
 
 class Workspace;
@@ -69,9 +71,12 @@ public:
 
 private:
     // Ids [first, second) of the run's rows in `table` of `rank` whose sort key is `key`, or all the
-    // rank's rows when `key` is nullopt.
-    std::pair<std::int64_t, std::int64_t> rows(std::string_view table, std::int32_t rank,
-                                               std::optional<std::int64_t> key) const;
+    // rank's rows when `key` is nullopt, in the workspace that holds them (a study: a shard), `db`.
+    struct Rows {
+        sqlite3* db = nullptr;
+        std::int64_t first = 0, second = 0;
+    };
+    Rows rows(std::string_view table, std::int32_t rank, std::optional<std::int64_t> key) const;
 
     const Workspace& ws_;
     RunId runId_;

@@ -162,19 +162,43 @@ struct SmallCacheWhileAppending {
 
 } // namespace
 
-RunAppender::RunAppender(Workspace& ws, const std::string& runName) : ws_(ws) {
+RunAppender::RunAppender(Workspace& ws, const std::string& runName, std::optional<RunId> id) : ws_(ws) {
     if (ws.readOnly())
         throw InputError(ws.path(), "workspace opened read-only");
     if (ws.findRun(runName))
         throw InputError(ws.path(),
                          "a run named '" + runName + "' already exists (choose another --run name)");
+    if (id && ws.findRun(*id))
+        throw InputError(ws.file(), "a run with id " + std::to_string(id->value()) + " already exists");
     RunInfo provisional;
     provisional.name = runName;
-    runId_ = insertRunRow(ws.db(), std::nullopt, provisional, 0, 0);
+    runId_ = insertRunRow(ws.db(), id, provisional, 0, 0);
 }
 
 void RunAppender::append(const TraceData& t, const ProgressSink& sink) {
-    sqlite3* db = ws_.db();
+    checkRankOrder(t);
+    write(t, workspaceStringIdsOf(ws_.db(), t.strings), true, sink);
+}
+
+std::vector<std::int64_t> RunAppender::appendWithoutEvents(const TraceData& t) {
+    checkRankOrder(t);
+    std::vector<std::int64_t> ids = workspaceStringIdsOf(ws_.db(), t.strings);
+    write(t, ids, false, {});
+    return ids;
+}
+
+void RunAppender::appendWithIds(const TraceData& t, const std::vector<std::int64_t>& ids,
+                                const ProgressSink& sink) {
+    if (ids.size() != t.strings.size())
+        throw std::logic_error("RunAppender::appendWithIds: one id per string expected");
+    checkRankOrder(t);
+    Statement copy(ws_.db(), "INSERT OR IGNORE INTO strings(id, value) VALUES(?, ?)");
+    for (StringId k = 0; k < t.strings.size(); ++k)
+        copy.bind(1, ids[k]).bind(2, std::string_view(t.strings.at(k))).exec();
+    write(t, ids, true, sink);
+}
+
+void RunAppender::checkRankOrder(const TraceData& t) {
     if (!t.ranks.empty()) {
         const auto [lo, hi] = std::minmax_element(
             t.ranks.begin(), t.ranks.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
@@ -184,7 +208,11 @@ void RunAppender::append(const TraceData& t, const ProgressSink& sink) {
         maxRank_ = hi->rank;
         anyRank_ = true;
     }
-    const std::vector<std::int64_t> sid = workspaceStringIdsOf(db, t.strings);
+}
+
+void RunAppender::write(const TraceData& t, const std::vector<std::int64_t>& sid, bool withEvents,
+                        const ProgressSink& sink) {
+    sqlite3* db = ws_.db();
     const WorkspaceStringIds ids{sid};
     Statement rank(db, schema::insertSql(schema::kRanks.table()));
     for (const auto& r : t.ranks) {
@@ -192,7 +220,7 @@ void RunAppender::append(const TraceData& t, const ProgressSink& sink) {
         schema::kRanks.bindRow(rank, 1, r, ids);
         rank.exec();
     }
-    {
+    if (withEvents) {
         const SmallCacheWhileAppending smallCache(db);
         // The ingest pipeline hands the rows over sorted already (normaliseTrace); other callers get them
         // sorted here.

@@ -11,21 +11,34 @@
 #include "core/TraceData.h"
 #include "store/Workspace.h"
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace cnp {
 
 class RunAppender {
 public:
-    // Throws InputError when the workspace is read-only or already has a run named `runName`.
-    RunAppender(Workspace& ws, const std::string& runName);
+    // Throws InputError when the workspace is read-only or already has a run named `runName` (or with id
+    // `id`, when given: a study's shard stores a run under its index id).
+    RunAppender(Workspace& ws, const std::string& runName, std::optional<RunId> id = std::nullopt);
 
     RunId runId() const { return runId_; }
 
     // Appends the ranks, events (each table sorted by (rank, sort key): O(rows) when the part is
     // normalised, O(rows log rows) otherwise) and steps of `part`. Progress over the part's rows.
     void append(const TraceData& part, const ProgressSink& sink = {});
+
+    // A study's two halves of append (docs/schema.md, "Studies of shards"). On the index: the part's ranks
+    // and steps, its rows counted but its events stored elsewhere; returns the workspace string id of each
+    // of the part's string ids (interned here).
+    std::vector<std::int64_t> appendWithoutEvents(const TraceData& part);
+    // On a shard: append, with the string ids the index gave (`ids`, one per part string id), which the
+    // shard's `strings` table then holds too.
+    void appendWithIds(const TraceData& part, const std::vector<std::int64_t>& ids,
+                       const ProgressSink& sink = {});
 
     // Rewrites the run row from `info` (name included) with the kernel and event counts of every part,
     // and records each event table's id range. Call once, after the last part.
@@ -34,6 +47,10 @@ public:
     std::int64_t eventCount() const { return events_; }
 
 private:
+    void checkRankOrder(const TraceData& part);
+    void write(const TraceData& part, const std::vector<std::int64_t>& ids, bool events,
+               const ProgressSink& sink);
+
     struct IdSpan {
         std::int64_t first = 0, last = 0;
     };

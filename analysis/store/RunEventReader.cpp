@@ -24,53 +24,56 @@ void RunEventReader::forEachGpuSpan(EventKind kind, const std::function<void(con
         sql =
             "SELECT rank, device, stream, start_ns, end_ns, name_id, 0 FROM memsets WHERE id BETWEEN ? AND ?";
     }
-    const IdRange rows = ws_.eventRows(runId_, schema::eventTableOf(kind));
-    Statement st(ws_.db(), sql);
-    st.bind(1, rows.first).bind(2, rows.last);
     GpuSpan r;
-    while (st.step()) {
-        r.rank = st.i32(0);
-        r.device = st.i32(1);
-        r.stream = st.i64(2);
-        r.start = st.i64(3);
-        r.end = st.i64(4);
-        r.nameId = st.i64(5);
-        r.extra = st.i64(6);
-        fn(r);
+    for (const EventSegment& seg : ws_.eventSegments(runId_, schema::eventTableOf(kind))) {
+        Statement st(seg.store->db(), sql);
+        st.bind(1, seg.rows.first).bind(2, seg.rows.last);
+        while (st.step()) {
+            r.rank = st.i32(0);
+            r.device = st.i32(1);
+            r.stream = st.i64(2);
+            r.start = st.i64(3);
+            r.end = st.i64(4);
+            r.nameId = st.i64(5);
+            r.extra = st.i64(6);
+            fn(r);
+        }
     }
 }
 
 void RunEventReader::forEachAnnotation(const std::function<void(const Annotation&)>& fn) const {
-    const IdRange rows = ws_.eventRows(runId_, schema::eventTableOf(EventKind::GpuAnnotation));
-    Statement st(
-        ws_.db(),
-        "SELECT rank, device, start_ns, end_ns, name_id FROM gpu_annotations WHERE id BETWEEN ? AND ?");
-    st.bind(1, rows.first).bind(2, rows.last);
-    while (st.step())
-        fn(Annotation{st.i32(0), st.i32(1), st.i64(2), st.i64(3), st.i64(4)});
+    for (const EventSegment& seg :
+         ws_.eventSegments(runId_, schema::eventTableOf(EventKind::GpuAnnotation))) {
+        Statement st(
+            seg.store->db(),
+            "SELECT rank, device, start_ns, end_ns, name_id FROM gpu_annotations WHERE id BETWEEN ? AND ?");
+        st.bind(1, seg.rows.first).bind(2, seg.rows.last);
+        while (st.step())
+            fn(Annotation{st.i32(0), st.i32(1), st.i64(2), st.i64(3), st.i64(4)});
+    }
 }
 
 void RunEventReader::forEachCpuSpan(EventKind kind, const std::function<void(const CpuSpan&)>& fn) const {
     const bool api = kind == EventKind::ApiCall;
-    const IdRange rows =
-        ws_.eventRows(runId_, schema::eventTableOf(api ? EventKind::ApiCall : EventKind::CpuRange));
-    Statement st(
-        ws_.db(),
-        api ? "SELECT rank, pid, tid, start_ns, end_ns, name_id, kind FROM api_calls WHERE id BETWEEN ? "
-              "AND ?"
-            : "SELECT rank, pid, tid, start_ns, end_ns, name_id, kind FROM cpu_ranges WHERE id BETWEEN ? "
-              "AND ?");
-    st.bind(1, rows.first).bind(2, rows.last);
+    const char* sql =
+        api ? "SELECT rank, pid, tid, start_ns, end_ns, name_id, kind FROM api_calls WHERE id BETWEEN ? AND ?"
+            : "SELECT rank, pid, tid, start_ns, end_ns, name_id, kind FROM cpu_ranges WHERE id BETWEEN ? AND "
+              "?";
     CpuSpan r;
-    while (st.step()) {
-        r.rank = st.i32(0);
-        r.pid = st.i64(1);
-        r.tid = st.i64(2);
-        r.start = st.i64(3);
-        r.end = st.i64(4);
-        r.nameId = st.i64(5);
-        r.kind = st.i32(6);
-        fn(r);
+    for (const EventSegment& seg :
+         ws_.eventSegments(runId_, schema::eventTableOf(api ? EventKind::ApiCall : EventKind::CpuRange))) {
+        Statement st(seg.store->db(), sql);
+        st.bind(1, seg.rows.first).bind(2, seg.rows.last);
+        while (st.step()) {
+            r.rank = st.i32(0);
+            r.pid = st.i64(1);
+            r.tid = st.i64(2);
+            r.start = st.i64(3);
+            r.end = st.i64(4);
+            r.nameId = st.i64(5);
+            r.kind = st.i32(6);
+            fn(r);
+        }
     }
 }
 
@@ -84,12 +87,13 @@ void RunEventReader::forEachStep(const std::function<void(const Step&)>& fn) con
 }
 
 void RunEventReader::forEachSample(const std::function<void(const Sample&)>& fn) const {
-    const IdRange rows = ws_.eventRows(runId_, "counters");
-    Statement st(ws_.db(),
-                 "SELECT rank, device, ts_ns, value, name_id FROM counters WHERE id BETWEEN ? AND ?");
-    st.bind(1, rows.first).bind(2, rows.last);
-    while (st.step())
-        fn(Sample{st.i32(0), st.i32(1), st.i64(2), st.f64(3), st.i64(4)});
+    for (const EventSegment& seg : ws_.eventSegments(runId_, "counters")) {
+        Statement st(seg.store->db(),
+                     "SELECT rank, device, ts_ns, value, name_id FROM counters WHERE id BETWEEN ? AND ?");
+        st.bind(1, seg.rows.first).bind(2, seg.rows.last);
+        while (st.step())
+            fn(Sample{st.i32(0), st.i32(1), st.i64(2), st.f64(3), st.i64(4)});
+    }
 }
 
 void RunEventReader::forEachString(const std::vector<std::int64_t>& ids,

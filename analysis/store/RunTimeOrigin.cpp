@@ -14,15 +14,15 @@ namespace cnp {
 namespace {
 
 std::optional<Ns> minOver(const Workspace& ws, RunId runId, std::string_view table, const char* column) {
-    const IdRange rows = ws.eventRows(runId, table);
-    if (rows.empty())
-        return std::nullopt;
-    Statement st(ws.db(), std::string("SELECT MIN(") + column + ") FROM " + std::string(table) +
-                              " WHERE id BETWEEN ? AND ?");
-    st.bind(1, rows.first).bind(2, rows.last);
-    if (!st.step() || st.isNull(0))
-        return std::nullopt;
-    return st.i64(0);
+    std::optional<Ns> least;
+    for (const EventSegment& seg : ws.eventSegments(runId, table)) {
+        Statement st(seg.store->db(), std::string("SELECT MIN(") + column + ") FROM " + std::string(table) +
+                                          " WHERE id BETWEEN ? AND ?");
+        st.bind(1, seg.rows.first).bind(2, seg.rows.last);
+        if (st.step() && !st.isNull(0))
+            least = least ? std::min(*least, st.i64(0)) : st.i64(0);
+    }
+    return least;
 }
 
 } // namespace

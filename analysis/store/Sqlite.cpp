@@ -149,13 +149,22 @@ std::int64_t queryInt(sqlite3* db, std::string_view sql, std::int64_t fallback) 
     return st.step() && !st.isNull(0) ? st.i64(0) : fallback;
 }
 
-Transaction::Transaction(sqlite3* db) : db_(db) {
-    execSql(db_, "BEGIN IMMEDIATE");
+Transaction::Transaction(sqlite3* db) : Transaction(std::vector<sqlite3*>{db}) {}
+
+Transaction::Transaction(std::vector<sqlite3*> dbs) : dbs_(std::move(dbs)) {
+    try {
+        for (; begun_ < dbs_.size(); ++begun_)
+            execSql(dbs_[begun_], "BEGIN IMMEDIATE");
+    } catch (...) {
+        for (std::size_t k = 0; k < begun_; ++k)
+            sqlite3_exec(dbs_[k], "ROLLBACK", nullptr, nullptr, nullptr);
+        throw;
+    }
 }
 
 Transaction::~Transaction() {
-    if (!done_)
-        sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    for (std::size_t k = committed_; k < begun_; ++k)
+        sqlite3_exec(dbs_[k], "ROLLBACK", nullptr, nullptr, nullptr);
 }
 
 ReadTransaction::ReadTransaction(sqlite3* db) : db_(db), owned_(sqlite3_get_autocommit(db) != 0) {
@@ -169,8 +178,8 @@ ReadTransaction::~ReadTransaction() {
 }
 
 void Transaction::commit() {
-    execSql(db_, "COMMIT");
-    done_ = true;
+    for (; committed_ < begun_; ++committed_)
+        execSql(dbs_[committed_], "COMMIT");
 }
 
 } // namespace cnp

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cnp {
 
@@ -85,14 +86,19 @@ std::int64_t queryInt(sqlite3* db, std::string_view sql, std::int64_t fallback =
 class Transaction {
 public:
     explicit Transaction(sqlite3* db);
+    // One transaction on each of `dbs` (a study's shards and its index), begun in order and committed in
+    // order: the last connection's commit is the one that makes the change visible to readers of the
+    // index. A failure between two commits leaves the earlier ones committed (docs/schema.md says what a
+    // study does with rows its index does not know).
+    explicit Transaction(std::vector<sqlite3*> dbs);
     ~Transaction();
     void commit();
     Transaction(const Transaction&) = delete;
     Transaction& operator=(const Transaction&) = delete;
 
 private:
-    sqlite3* db_;
-    bool done_ = false;
+    std::vector<sqlite3*> dbs_;
+    std::size_t begun_ = 0, committed_ = 0;
 };
 
 // A read snapshot: BEGIN on construction, COMMIT in the destructor. In WAL mode every read in between

@@ -11,6 +11,8 @@
 #include "store/RunAppender.h"
 #include "store/Schema.h"
 #include "store/StringInterner.h"
+#include "store/StudyFolder.h"
+#include "store/StudyShards.h"
 #include "store/SummaryTables.h"
 #include "store/Tables.h"
 #include "store/WorkspaceProbe.h"
@@ -121,17 +123,32 @@ void migrateV1ToV2(sqlite3* db) {
 
 } // namespace
 
-Workspace::Workspace(const std::string& path, Mode mode) : path_(path), readOnly_(mode == Mode::ReadOnly) {
-    refuseNonRegularFile(path, mode);
+Workspace::Workspace(const std::string& path, Mode mode)
+    : path_(path), file_(path), readOnly_(mode == Mode::ReadOnly) {
     try {
+        if (StudyFolder::isStudyPath(path))
+            openStudy(mode);
+        else
+            refuseNonRegularFile(path, mode);
         open(mode);
     } catch (const SqliteError& e) {
         closeConnection();
-        throw InputError(path, "not a readable workspace: " + e.cause());
+        throw InputError(file_, "not a readable workspace: " + e.cause());
     } catch (...) {
         closeConnection();
         throw;
     }
+}
+
+// A study opens its index as this workspace's file and its shards beside it; an existing study creates
+// what it lacks (an index or shard not yet written) unless it is opened read-only.
+void Workspace::openStudy(Mode mode) {
+    const bool fresh = !std::filesystem::exists(path_) && mode == Mode::CreateIfMissing;
+    StudyFolder folder = fresh ? StudyFolder::create(path_, 1) : StudyFolder::open(path_);
+    const Mode files = mode == Mode::ReadOnly ? Mode::ReadOnly : Mode::CreateIfMissing;
+    file_ = folder.indexPath();
+    refuseNonRegularFile(file_, files);
+    study_ = std::make_unique<StudyShards>(std::move(folder), files);
 }
 
 Workspace::~Workspace() {
@@ -161,21 +178,21 @@ void Workspace::open(Mode mode) {
     } catch (const SqliteError& e) {
         // A read-only connection to a WAL workspace needs its -shm file: where it cannot be created (a
         // read-only folder or mount), an immutable open reads the file alone, safe when there is no -wal.
-        if (!readOnly_ || e.primaryCode() != SQLITE_CANTOPEN || !locationReadOnly(path_))
+        if (!readOnly_ || e.primaryCode() != SQLITE_CANTOPEN || !locationReadOnly(file_))
             throw;
-        refuseUnappliedLog(path_);
+        refuseUnappliedLog(file_);
         closeConnection();
         openConnection(mode, true);
         tables = queryInt(db_, "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table'");
     }
-    refuseForeignObjects(db_, path_);
+    refuseForeignObjects(db_, file_);
     if (tables > 0 && !hasWorkspaceTables(db_))
-        throw InputError(path_, "not a CNP workspace (an SQLite file without the workspace tables)");
+        throw InputError(file_, "not a CNP workspace (an SQLite file without the workspace tables)");
     if (!readOnly_)
         configureWriter(tables == 0);
     if (tables == 0) {
         if (readOnly_)
-            throw InputError(path_, "not a CNP workspace (empty file)");
+            throw InputError(file_, "not a CNP workspace (empty file)");
         createSchema();
     } else {
         upgradeIfOlder();
@@ -185,20 +202,20 @@ void Workspace::open(Mode mode) {
 void Workspace::openConnection(Mode mode, bool immutable) {
     int flags = SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0);
     flags |= readOnly_ ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    const std::string name = immutable ? immutableUri(path_) : path_;
+    const std::string name = immutable ? immutableUri(file_) : file_;
     const int rc = sqlite3_open_v2(name.c_str(), &db_, flags, nullptr);
     if (rc != SQLITE_OK) {
         const std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
         const int sysErrno = db_ ? sqlite3_system_errno(db_) : 0;
         closeConnection();
-        throw InputError(path_, (mode == Mode::CreateIfMissing ? "cannot create or open workspace: "
+        throw InputError(file_, (mode == Mode::CreateIfMissing ? "cannot create or open workspace: "
                                                                : "cannot open workspace: ") +
                                     msg + (sysErrno ? std::string(": ") + std::strerror(sysErrno) : ""));
     }
     // SQLite opens a file it may not write read-only without saying so.
     if (!readOnly_ && sqlite3_db_readonly(db_, "main") == 1) {
         closeConnection();
-        throw ReadOnlyWorkspace(path_, "the file cannot be written");
+        throw ReadOnlyWorkspace(file_, "the file cannot be written");
     }
     sqlite3_extended_result_codes(db_, 1);
     watchdog_ = std::make_unique<QueryWatchdog>(db_, kQueryBudget);
@@ -214,14 +231,14 @@ void Workspace::openConnection(Mode mode, bool immutable) {
 void Workspace::checkWritable() {
     namespace fs = std::filesystem;
     std::error_code ec;
-    if (fs::exists(path_, ec) && ::access(path_.c_str(), W_OK) != 0)
-        throw ReadOnlyWorkspace(path_, std::strerror(errno));
-    const fs::path folder = fs::absolute(path_, ec).parent_path();
+    if (fs::exists(file_, ec) && ::access(file_.c_str(), W_OK) != 0)
+        throw ReadOnlyWorkspace(file_, std::strerror(errno));
+    const fs::path folder = fs::absolute(file_, ec).parent_path();
     if (::access(folder.c_str(), W_OK) == 0)
         return;
     if (errno == ENOENT || errno == ENOTDIR)
-        throw InputError(path_, "cannot create workspace: folder " + folder.string() + " does not exist");
-    throw ReadOnlyWorkspace(path_,
+        throw InputError(file_, "cannot create workspace: folder " + folder.string() + " does not exist");
+    throw ReadOnlyWorkspace(file_,
                             "its folder " + folder.string() + " cannot be written: " + std::strerror(errno));
 }
 
@@ -237,7 +254,7 @@ void Workspace::configureWriter(bool fresh) {
 void Workspace::upgradeIfOlder() {
     const int v = schemaVersion();
     if (v > kSchemaVersion)
-        throw InputError(path_, "workspace schema version " + std::to_string(v) +
+        throw InputError(file_, "workspace schema version " + std::to_string(v) +
                                     " is newer than this program's (" + std::to_string(kSchemaVersion) + ")");
     if (v == kSchemaVersion)
         return;
@@ -247,9 +264,9 @@ void Workspace::upgradeIfOlder() {
     }
     // An older workspace is upgraded once, on a read-write connection of its own.
     try {
-        Workspace upgrade(path_, Mode::ReadWrite);
+        Workspace upgrade(file_, Mode::ReadWrite);
     } catch (const InputError& e) {
-        throw InputError(path_, "workspace schema version " + std::to_string(v) +
+        throw InputError(file_, "workspace schema version " + std::to_string(v) +
                                     " needs a one-time upgrade, which failed: " + e.message());
     }
 }
@@ -267,7 +284,7 @@ void Workspace::createSchema() {
 // `if (from < N)` block and runs in the same transaction.
 void Workspace::migrate(int from) {
     if (from < 1)
-        throw InputError(path_, "unknown workspace schema version " + std::to_string(from));
+        throw InputError(file_, "unknown workspace schema version " + std::to_string(from));
     const QueryWatchdog::Unbounded bulk(*watchdog_);
     Transaction tx(db_);
     if (from < 2)
@@ -297,7 +314,7 @@ IdRange Workspace::eventRows(RunId runId, std::string_view table) const {
         name.bind(1, runId);
         const std::string run =
             name.step() ? "'" + name.text(0) + "'" : "id " + std::to_string(runId.value());
-        throw InputError(path_, "run_rows: the " + std::string(table) + " rows of run " + run + " (ids " +
+        throw InputError(file_, "run_rows: the " + std::string(table) + " rows of run " + run + " (ids " +
                                     std::to_string(r.first) + " to " + std::to_string(r.last) + ") " + cause);
     };
     if (r.empty())
@@ -321,6 +338,52 @@ IdRange Workspace::eventRows(RunId runId, std::string_view table) const {
         refuse("overlap the range of run id " + std::to_string(other.i64(0)) + " (ids " +
                std::to_string(other.i64(1)) + " to " + std::to_string(other.i64(2)) + ")");
     return r;
+}
+
+int Workspace::shardCount() const {
+    return study_ ? study_->count() : 0;
+}
+
+Workspace& Workspace::shard(int k) {
+    if (!study_)
+        throw std::logic_error("Workspace::shard: " + path_ + " is not a study");
+    return study_->shard(k);
+}
+
+std::vector<sqlite3*> Workspace::writeConnections() const {
+    std::vector<sqlite3*> dbs;
+    for (int k = 0; k < shardCount(); ++k)
+        dbs.push_back(study_->shard(k).db());
+    dbs.push_back(db_);
+    return dbs;
+}
+
+void Workspace::removeOrphanShardRuns() {
+    for (int k = 0; k < shardCount(); ++k) {
+        Workspace& s = shard(k);
+        std::vector<RunId> orphans;
+        Statement st(s.db(), "SELECT id FROM runs");
+        while (st.step())
+            if (!findRun(RunId(st.i64(0))))
+                orphans.emplace_back(st.i64(0));
+        for (const RunId id : orphans)
+            s.deleteRunRows(id);
+    }
+}
+
+std::vector<EventSegment> Workspace::eventSegments(RunId runId, std::string_view table) const {
+    if (study_)
+        return study_->segments(runId, table);
+    const IdRange r = eventRows(runId, table);
+    if (r.empty())
+        return {};
+    return {EventSegment{this, r}};
+}
+
+EventSegment Workspace::eventStoreOf(RunId runId, std::int32_t rank, std::string_view table) const {
+    if (study_)
+        return study_->storeOf(runId, rank, table, this);
+    return {this, eventRows(runId, table)};
 }
 
 std::int64_t Workspace::lowerBoundId(std::string_view table, IdRange range, std::int32_t rank,
@@ -354,7 +417,7 @@ int Workspace::schemaVersion() const {
     int version = 0;
     const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), version);
     if (ec != std::errc() || end != v->data() + v->size())
-        throw InputError(path_, "not a readable workspace: meta schema_version is '" + printableName(*v) +
+        throw InputError(file_, "not a readable workspace: meta schema_version is '" + printableName(*v) +
                                     "', not a version number");
     return version;
 }
@@ -542,9 +605,18 @@ void Workspace::removeRun(const std::string& name) {
 }
 
 void Workspace::removeRun(RunId runId) {
+    runOrThrow(runId);
+    Transaction tx(writeConnections());
+    deleteRunRows(runId);
+    tx.commit();
+}
+
+void Workspace::deleteRunRows(RunId runId) {
     const auto run = runOrThrow(runId);
     const QueryWatchdog::Unbounded bulk(*watchdog_);
-    Transaction tx(db_);
+    for (int k = 0; k < shardCount(); ++k)
+        if (shard(k).findRun(runId))
+            shard(k).deleteRunRows(runId);
     // Every table with a run_id column, ours or an older version's (v1 summary tables).
     Statement tables(db_, "SELECT m.name FROM sqlite_schema m JOIN pragma_table_info(m.name) c "
                           "WHERE m.type = 'table' AND c.name = 'run_id'");
@@ -566,7 +638,6 @@ void Workspace::removeRun(RunId runId) {
     }
     Statement del(db_, "DELETE FROM runs WHERE id = ?");
     del.bind(1, run.id).exec();
-    tx.commit();
 }
 
 void Workspace::renameRun(const std::string& from, const std::string& to) {
@@ -624,21 +695,26 @@ TraceData Workspace::loadRun(RunId runId) const {
     auto readAll = [&](const auto& desc, auto& out, const char* orderBy) {
         using Row = typename std::decay_t<decltype(out)>::value_type;
         const std::string table(desc.name);
+        auto read = [&](Statement& st) {
+            while (st.step()) {
+                Row e;
+                desc.readRow(st, 0, e, strings);
+                out.push_back(std::move(e));
+            }
+        };
         Statement st;
         if (orderBy) {
             st = Statement(db_, "SELECT " + desc.valueColumns() + " FROM " + table +
                                     " WHERE run_id = ? ORDER BY " + orderBy);
             st.bind(1, runId);
-        } else {
-            const IdRange r = eventRows(runId, table);
-            st = Statement(db_,
-                           "SELECT " + desc.valueColumns() + " FROM " + table + " WHERE id BETWEEN ? AND ?");
-            st.bind(1, r.first).bind(2, r.last);
+            read(st);
+            return;
         }
-        while (st.step()) {
-            Row e;
-            desc.readRow(st, 0, e, strings);
-            out.push_back(std::move(e));
+        for (const EventSegment& seg : eventSegments(runId, table)) {
+            st = Statement(seg.store->db(),
+                           "SELECT " + desc.valueColumns() + " FROM " + table + " WHERE id BETWEEN ? AND ?");
+            st.bind(1, seg.rows.first).bind(2, seg.rows.last);
+            read(st);
         }
     };
     readAll(schema::kRanks, t.ranks, "rank");

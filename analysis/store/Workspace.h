@@ -22,6 +22,15 @@
 namespace cnp {
 
 class QueryWatchdog;
+class StudyShards;
+class Workspace;
+
+// Where some of a run's rows of one event table are: ids `rows` of that table in workspace `store` (the
+// workspace itself, or a shard of its study). The rows of a segment are sorted by (rank, sort key).
+struct EventSegment {
+    const Workspace* store = nullptr;
+    IdRange rows;
+};
 
 // Thrown when a writing mode meets a workspace that cannot be written (read-only file, folder or mount);
 // the same workspace opens with Mode::ReadOnly.
@@ -43,13 +52,19 @@ public:
     // ReadOnlyWorkspace when `mode` writes and the workspace cannot be written. Every connection runs with
     // SQLite's defences on (defensive mode, untrusted schema, no triggers, views or ATTACH) and a
     // QueryWatchdog: the process-wide interrupt flag (Ctrl-C) or kQueryBudget interrupts any query.
+    //
+    // `path` may name a study folder (store/StudyFolder.h: a folder holding cnp-study.json, or a path
+    // ending in ".cnpstudy" to create one with a single shard): the workspace is then its index, and the
+    // events of its runs are read from (and written to) its shards, each opened in `mode`.
     Workspace(const std::string& path, Mode mode);
     ~Workspace();
     Workspace(const Workspace&) = delete;
     Workspace& operator=(const Workspace&) = delete;
 
     sqlite3* db() const { return db_; }
+    // What the workspace was opened as (a study: its folder); the SQLite file is file().
     const std::string& path() const { return path_; }
+    const std::string& file() const { return file_; }
     int schemaVersion() const;
     bool readOnly() const { return readOnly_; }
     // Replaces kQueryBudget for this connection (tests use a short one).
@@ -74,6 +89,8 @@ public:
     // the run does not exist, `to` is empty or taken, or `config` is empty.
     void removeRun(const std::string& name);
     void removeRun(RunId runId);
+    // removeRun's deletes without its transaction (the caller's write transaction holds them).
+    void deleteRunRows(RunId runId);
     void renameRun(const std::string& from, const std::string& to);
     void renameRun(RunId runId, const std::string& to);
     void relabelRun(const std::string& name, const std::string& config);
@@ -87,6 +104,26 @@ public:
     // InputError naming the workspace, the table, the run and the cause. Cost: O(log n) row lookups and
     // one pass over the table's run_rows entries (one per run).
     IdRange eventRows(RunId runId, std::string_view table) const;
+
+    // A study's shards (0 when the workspace is a single file). A shard is a workspace of its own holding
+    // the event rows of some ranks of each run, under the run's id in this workspace and with its string
+    // ids (docs/schema.md, "Studies of shards").
+    bool isStudy() const { return shardCount() > 0; }
+    int shardCount() const;
+    Workspace& shard(int k);
+    // The connections a write transaction spans: the shards' then this workspace's (committed last).
+    std::vector<sqlite3*> writeConnections() const;
+    // Removes from the shards every run the index does not have: what an ingest interrupted between the
+    // shards' commits and the index's left behind. Inside the caller's write transaction.
+    void removeOrphanShardRuns();
+
+    // Run `runId`'s rows of event table `table` wherever they are stored, in (rank, sort key) order: a
+    // single file gives one segment (eventRows); a study one per run of consecutive ranks held by one
+    // shard. Empty segments are left out. O(ranks x log rows) for a study, else as eventRows.
+    std::vector<EventSegment> eventSegments(RunId runId, std::string_view table) const;
+    // The workspace holding `rank`'s rows of `table` for run `runId` and that workspace's whole id range of
+    // the run's rows (to search with its lowerBoundId). A rank no shard holds gives an empty range.
+    EventSegment eventStoreOf(RunId runId, std::int32_t rank, std::string_view table) const;
     // First id in `range` whose (rank, sort key) is >= (rank, key), range.last + 1 when none.
     // Binary search over ids (the rows of a range are sorted by (rank, sort key)): O(log n) row reads.
     std::int64_t lowerBoundId(std::string_view table, IdRange range, std::int32_t rank,
@@ -111,6 +148,7 @@ public:
     void setMeta(const std::string& key, const std::string& value);
 
 private:
+    void openStudy(Mode mode);
     void open(Mode mode);
     void openConnection(Mode mode, bool immutable);
     void checkWritable();
@@ -122,9 +160,10 @@ private:
     RunRecord readRunRow(Statement& st) const;
 
     sqlite3* db_ = nullptr;
-    std::string path_;
+    std::string path_, file_;
     bool readOnly_ = false;
     std::unique_ptr<QueryWatchdog> watchdog_;
+    std::unique_ptr<StudyShards> study_;
 };
 
 } // namespace cnp

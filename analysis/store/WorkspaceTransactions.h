@@ -7,9 +7,10 @@
 
 namespace cnp {
 
-// BEGIN IMMEDIATE on the workspace's connection; rolled back unless committed.
+// BEGIN IMMEDIATE on the workspace's connection (a study: its shards' too, Workspace::writeConnections);
+// rolled back unless committed.
 inline Transaction writeTransaction(Workspace& ws) {
-    return Transaction(ws.db());
+    return Transaction(ws.writeConnections());
 }
 
 // A read snapshot of the workspace (ReadTransaction): every read until it ends sees one state.

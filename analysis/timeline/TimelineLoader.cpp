@@ -62,7 +62,8 @@ TimelineModel loadTimeline(const Workspace& ws, RunId runId, const ProgressSink&
     // Progress denominator: rows of the run over every table read below.
     std::int64_t total = 0;
     for (std::string_view t : schema::spanEventTables())
-        total += ws.eventRows(runId, t).size();
+        for (const EventSegment& seg : ws.eventSegments(runId, t))
+            total += seg.rows.size();
     std::int64_t done = 0;
     const double loadShare = 0.85; // the rest is TimelineBuilder::build
     auto tick = [&]() {

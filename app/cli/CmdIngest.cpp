@@ -5,6 +5,7 @@
 
 #include "core/Interrupt.h"
 #include "ingest/IngestPipeline.h"
+#include "store/StudyFolder.h"
 #include "store/Workspace.h"
 
 #include <atomic>
@@ -34,9 +35,9 @@ void pauseForInterruptOnce() {
 }
 
 int runIngest(const std::vector<std::string>& args) {
-    ArgParser p(
-        {"--run", "--config", "--repeat", "--tokens-per-step", "--flops-per-step", "--peak-flops", "--jobs"},
-        {"--quiet", "--timing"});
+    ArgParser p({"--run", "--config", "--repeat", "--tokens-per-step", "--flops-per-step", "--peak-flops",
+                 "--jobs", "--shards"},
+                {"--quiet", "--timing"});
     p.parse(args);
     p.requirePositionals(2, 100000, "WORKSPACE and at least one trace file or folder");
     IngestRequest req;
@@ -56,8 +57,19 @@ int runIngest(const std::vector<std::string>& args) {
 
     const std::string wsPath = p.positionals()[0];
     const bool existed = std::filesystem::exists(wsPath);
+    const bool study = StudyFolder::isStudyPath(wsPath);
+    const double shards = p.number("--shards").value_or(0);
+    if (p.value("--shards") && (!study || existed))
+        throw UsageFailure{"--shards applies to a new study (a WORKSPACE path ending in .cnpstudy)"};
+    if (p.value("--shards") &&
+        (shards < 1 || shards > StudyFolder::kMaxShards || shards != static_cast<int>(shards)))
+        throw UsageFailure{"--shards must be a whole number from 1 to " +
+                           std::to_string(StudyFolder::kMaxShards)};
     IngestResult res;
     try {
+        if (study && !existed) // one shard per worker unless told otherwise
+            StudyFolder::create(wsPath, shards > 0 ? static_cast<int>(shards)
+                                                   : (req.jobs > 0 ? req.jobs : defaultIngestJobs()));
         Workspace ws(wsPath, Workspace::Mode::CreateIfMissing);
         // Ctrl-C (main's handler raises interruptFlag()) cancels cleanly: the transaction rolls back and the
         // workspace stays as it was.
@@ -70,7 +82,9 @@ int runIngest(const std::vector<std::string>& args) {
         res = ingest(ws, req, sink);
     } catch (...) {
         // A workspace this command created for a failed ingest is removed again: nothing half-made stays.
-        if (!existed)
+        if (!existed && study)
+            std::filesystem::remove_all(wsPath);
+        else if (!existed)
             for (const char* suffix : {"", "-wal", "-shm"})
                 std::filesystem::remove(wsPath + suffix);
         throw;
@@ -95,7 +109,7 @@ CNP_COMMAND(
     "ingest", "read trace files (Kineto JSON, Nsight Systems SQLite, .cnpt) into a workspace",
     "usage: cnp ingest WORKSPACE FILE_OR_DIR... [--run NAME] [--config LABEL] [--repeat N]\n"
     "                  [--tokens-per-step N] [--flops-per-step F] [--peak-flops F] [--jobs N]\n"
-    "                  [--quiet] [--timing]\n\n"
+    "                  [--shards N] [--quiet] [--timing]\n\n"
     "Creates WORKSPACE (*.cnpdb) if missing and adds one run made of all given files; a folder\n"
     "contributes every trace file in it (one file per rank). Formats are recognised by content:\n"
     "PyTorch-profiler JSON (.json/.json.gz), Nsight Systems SQLite export, CNP collector .cnpt.\n\n"
@@ -107,7 +121,11 @@ CNP_COMMAND(
     "  --peak-flops F        peak FLOP/s of one GPU (e.g. 989e12 for an H200's dense BF16)\n"
     "  --jobs N              trace files read in parallel (default: one per hardware thread); the\n"
     "                        run is the same whatever N\n"
+    "  --shards N            a new study (WORKSPACE ending in .cnpstudy): its number of shards,\n"
+    "                        each written by its own thread (default: one per --jobs worker)\n"
     "  --timing              print the wall time of each ingest phase on stderr\n\n"
+    "A study (a folder: docs/schema.md, \"Studies of shards\") is read and written like a workspace by\n"
+    "every command; its runs' events are spread over its shards, written in parallel.\n"
     "A file that is not a sound trace is refused whole and the workspace is left unchanged (exit 2).\n"
     "Malformed single events inside a sound file are skipped, counted and reported.\n",
     runIngest);
