@@ -98,8 +98,8 @@ inline QStringList describe(Workspace& ws, RunId id) {
 }
 
 // Streams `parts` (copied for every pass) as run `name` on `jobs` readers.
-inline StreamedRun stream(Workspace& ws, const std::vector<TraceData>& parts, const std::string& name, int jobs,
-                   std::atomic<int>* loads = nullptr) {
+inline StreamedRun stream(Workspace& ws, const std::vector<TraceData>& parts, const std::string& name,
+                          int jobs, std::atomic<int>* loads = nullptr) {
     RunSource src;
     for (std::size_t i = 0; i < parts.size(); ++i)
         src.names.push_back("part" + std::to_string(i));
@@ -121,6 +121,5 @@ inline RunId whole(Workspace& ws, std::vector<TraceData> parts, const std::strin
     run.info.name = name;
     return addTrace(ws, std::move(run));
 }
-
 
 } // namespace cnp::testing

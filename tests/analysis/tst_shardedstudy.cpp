@@ -42,7 +42,10 @@ QStringList spans(const Workspace& ws, RunId id) {
                         QString::fromStdString(ws.stringById(e.extra)));
     });
     reader.forEachCpuSpan(EventKind::ApiCall, [&](const RunEventReader::CpuSpan& e) {
-        out << QStringLiteral("api r%1 %2 %3").arg(e.rank).arg(e.start).arg(QString::fromStdString(ws.stringById(e.nameId)));
+        out << QStringLiteral("api r%1 %2 %3")
+                   .arg(e.rank)
+                   .arg(e.start)
+                   .arg(QString::fromStdString(ws.stringById(e.nameId)));
     });
     return out;
 }
@@ -116,7 +119,8 @@ private slots:
             QCOMPARE(k->correlation, std::int64_t(11));
             const auto api = EventLookup(study, id).apiCallOf(rank, 11, std::nullopt);
             QVERIFY(api);
-            QCOMPARE(study.stringById(api->nameId), single.stringById(EventLookup(single, ref).apiCallOf(rank, 11, std::nullopt)->nameId));
+            QCOMPARE(study.stringById(api->nameId),
+                     single.stringById(EventLookup(single, ref).apiCallOf(rank, 11, std::nullopt)->nameId));
         }
         QVERIFY(!EventLookup(study, id).kernelAt(9, 1100, 0, 0, 1400)); // no shard holds rank 9
         auto starts = [](const std::vector<KernelOccurrence>& v) {
@@ -128,7 +132,8 @@ private slots:
         for (const std::size_t limit : {std::size_t(4), std::size_t(100)}) {
             const auto got = KernelOccurrenceQueries(study).occurrences(id, "ampere_sgemm_128x64", -1, limit);
             QCOMPARE(got.size(), std::min<std::size_t>(limit, 18));
-            QCOMPARE(starts(got), starts(KernelOccurrenceQueries(single).occurrences(ref, "ampere_sgemm_128x64", -1, limit)));
+            QCOMPARE(starts(got), starts(KernelOccurrenceQueries(single).occurrences(
+                                      ref, "ampere_sgemm_128x64", -1, limit)));
         }
         QCOMPARE(starts(KernelOccurrenceQueries(study).occurrences(id, "ampere_sgemm_128x64", 3, 10)),
                  starts(KernelOccurrenceQueries(single).occurrences(ref, "ampere_sgemm_128x64", 3, 10)));

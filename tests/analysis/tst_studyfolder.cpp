@@ -20,9 +20,11 @@ private slots:
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<int>("shards"); // 0: refused
         QTest::addColumn<QString>("cause");
-        QTest::newRow("valid") << QByteArray(R"({"format": "cnp-study", "version": 1, "shards": 3})") << 3 << "";
+        QTest::newRow("valid") << QByteArray(R"({"format": "cnp-study", "version": 1, "shards": 3})") << 3
+                               << "";
         QTest::newRow("extra keys ignored")
-            << QByteArray(R"({"shards": 1024, "note": "x", "version": 1, "format": "cnp-study"})") << 1024 << "";
+            << QByteArray(R"({"shards": 1024, "note": "x", "version": 1, "format": "cnp-study"})") << 1024
+            << "";
         QTest::newRow("not JSON") << QByteArray("{\"format\": ") << 0 << "its manifest is not JSON";
         QTest::newRow("an array") << QByteArray("[1, 2]") << 0 << "not a JSON object";
         QTest::newRow("another format")
@@ -77,7 +79,8 @@ private slots:
                 QVERIFY2(QString::fromStdString(e.message()).contains(cause), e.message().c_str());
             }
             // A workspace opened on it fails the same way, before any file is created.
-            QVERIFY_THROWS_EXCEPTION(InputError, Workspace(path.toStdString(), Workspace::Mode::CreateIfMissing));
+            QVERIFY_THROWS_EXCEPTION(InputError,
+                                     Workspace(path.toStdString(), Workspace::Mode::CreateIfMissing));
             QVERIFY(!QFile::exists(dir.filePath("index.cnpdb")));
         }
     }
@@ -111,8 +114,10 @@ private slots:
         QCOMPARE(StudyFolder::create(path, 5).shardCount(), 5);
         QCOMPARE(StudyFolder::open(path).shardCount(), 5);
         QVERIFY_THROWS_EXCEPTION(InputError, StudyFolder::create(path, 2)); // exists
-        QVERIFY_THROWS_EXCEPTION(InputError, StudyFolder::create(dir.filePath("t.cnpstudy").toStdString(), 0));
-        QVERIFY_THROWS_EXCEPTION(InputError, StudyFolder::create(dir.filePath("u.cnpstudy").toStdString(), 1025));
+        QVERIFY_THROWS_EXCEPTION(InputError,
+                                 StudyFolder::create(dir.filePath("t.cnpstudy").toStdString(), 0));
+        QVERIFY_THROWS_EXCEPTION(InputError,
+                                 StudyFolder::create(dir.filePath("u.cnpstudy").toStdString(), 1025));
         {
             Workspace ws(path, Workspace::Mode::ReadWrite);
             QCOMPARE(ws.shardCount(), 5);
@@ -122,8 +127,8 @@ private slots:
         for (int k = 0; k < 5; ++k)
             QVERIFY(QFile::exists(dir.filePath(QStringLiteral("s.cnpstudy/shard-%1.cnpdb").arg(k))));
         // A new .cnpstudy path opened to create gets one shard; read-only, a missing study is refused.
-        QVERIFY_THROWS_EXCEPTION(InputError,
-                                 Workspace(dir.filePath("none.cnpstudy").toStdString(), Workspace::Mode::ReadOnly));
+        QVERIFY_THROWS_EXCEPTION(
+            InputError, Workspace(dir.filePath("none.cnpstudy").toStdString(), Workspace::Mode::ReadOnly));
         Workspace fresh(dir.filePath("one.cnpstudy").toStdString(), Workspace::Mode::CreateIfMissing);
         QCOMPARE(fresh.shardCount(), 1);
     }

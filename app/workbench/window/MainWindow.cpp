@@ -425,8 +425,9 @@ void MainWindow::newWorkspace() {
 }
 
 void MainWindow::openWorkspaceDialog() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Workspace"), QString(),
-                                                      tr("CNP workspaces (*.cnpdb);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Workspace"), QString(),
+        tr("CNP workspaces and studies (*.cnpdb cnp-study.json);;All files (*)"));
     if (!path.isEmpty())
         openWorkspace(path);
 }

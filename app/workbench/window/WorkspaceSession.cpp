@@ -59,7 +59,7 @@ void WorkspaceSession::watch() {
         watcher_->removePaths(old);
     if (!ws_)
         return;
-    const QFileInfo file(path_);
+    const QFileInfo file(QString::fromStdString(ws_->file())); // a study's: its index
     QStringList paths{file.absoluteFilePath(), file.absolutePath()};
     if (const QString wal = file.absoluteFilePath() + QStringLiteral("-wal"); QFileInfo::exists(wal))
         paths << wal;
