@@ -449,6 +449,11 @@ StreamedRun streamRun(Workspace& ws, const RunSource& source, const std::string&
         const auto t1 = std::chrono::steady_clock::now();
         tx.commit();
         out.phases.emplace_back("commit", secondsSince(t1));
+        if (ws.isStudy()) {
+            const auto t2 = std::chrono::steady_clock::now();
+            ws.checkpointShards(static_cast<unsigned>(std::max(jobs, 1)));
+            out.phases.emplace_back("checkpoint shards", secondsSince(t2));
+        }
         sink.report(1.0);
         return out;
     }

@@ -358,6 +358,11 @@ std::vector<sqlite3*> Workspace::writeConnections() const {
     return dbs;
 }
 
+void Workspace::checkpointShards(unsigned threads) {
+    if (study_)
+        study_->checkpoint(threads);
+}
+
 void Workspace::removeOrphanShardRuns() {
     for (int k = 0; k < shardCount(); ++k) {
         Workspace& s = shard(k);

@@ -113,6 +113,9 @@ public:
     Workspace& shard(int k);
     // The connections a write transaction spans: the shards' then this workspace's (committed last).
     std::vector<sqlite3*> writeConnections() const;
+    // A study: copies its shards' write-ahead logs into their files, `threads` at a time (StudyShards.h);
+    // nothing for a single file. After a commit.
+    void checkpointShards(unsigned threads);
     // Removes from the shards every run the index does not have: what an ingest interrupted between the
     // shards' commits and the index's left behind. Inside the caller's write transaction.
     void removeOrphanShardRuns();

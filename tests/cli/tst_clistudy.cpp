@@ -31,8 +31,9 @@ private slots:
     // 4 shards (uneven: ranks 0 and 4 in shard 0) with 2 readers.
     void initTestCase() {
         const QString traces = dir_.filePath("traces");
-        const CliResult synth = runCli({"synth", "--out", traces, "--nodes", "1", "--gpus-per-node", "6",
-                                        "--steps", "3", "--layers", "1", "--configs", "Base,AC2+ACCL", "--quiet"});
+        const CliResult synth =
+            runCli({"synth", "--out", traces, "--nodes", "1", "--gpus-per-node", "6", "--steps", "3",
+                    "--layers", "1", "--configs", "Base,AC2+ACCL", "--quiet"});
         QVERIFY2(synth.exitCode == 0, synth.err.constData());
         single_ = dir_.filePath("single.cnpdb");
         study_ = dir_.filePath("study.cnpstudy");
@@ -41,8 +42,8 @@ private slots:
         for (const QString& run : runs) {
             const QString config = run.section('-', 1, -2);
             for (const QStringList& target : {QStringList{single_}, QStringList{study_, "--shards", "4"}}) {
-                QStringList args{"ingest", target[0], traces + "/" + run, "--run", run, "--config", config,
-                                 "--jobs", "2", "--quiet"};
+                QStringList args{"ingest",   target[0], traces + "/" + run, "--run", run,
+                                 "--config", config,    "--jobs",           "2",     "--quiet"};
                 if (target.size() > 1 && run == runs.front())
                     args << target.mid(1);
                 const CliResult r = runCli(args);
@@ -50,8 +51,8 @@ private slots:
             }
         }
         QCOMPARE(QDir(study_).entryList(QDir::Files, QDir::Name),
-                 (QStringList{"cnp-study.json", "index.cnpdb", "shard-0.cnpdb", "shard-1.cnpdb", "shard-2.cnpdb",
-                              "shard-3.cnpdb"}));
+                 (QStringList{"cnp-study.json", "index.cnpdb", "shard-0.cnpdb", "shard-1.cnpdb",
+                              "shard-2.cnpdb", "shard-3.cnpdb"}));
     }
 
     void sameAnswers_data() {
@@ -59,7 +60,8 @@ private slots:
         QTest::newRow("runs") << QStringList{"runs", "--json"};
         QTest::newRow("ablation") << QStringList{"ablation", "--json"};
         QTest::newRow("stats") << QStringList{"stats", "--run", "01-Base-r0", "--json"};
-        QTest::newRow("stats top 3") << QStringList{"stats", "--run", "03-AC2+ACCL-r0", "--top", "3", "--json"};
+        QTest::newRow("stats top 3") << QStringList{"stats", "--run", "03-AC2+ACCL-r0",
+                                                    "--top", "3",     "--json"};
         QTest::newRow("diff") << QStringList{"diff", "01-Base-r0", "03-AC2+ACCL-r0", "--json"};
         QTest::newRow("insights") << QStringList{"insights", "--run", "01-Base-r0", "--json"};
     }
@@ -118,8 +120,8 @@ private slots:
     void shardsOption_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("message");
-        QTest::newRow("on a workspace file") << QStringList{"ingest", "x.cnpdb", "t", "--shards", "2"}
-                                             << "--shards applies to a new study";
+        QTest::newRow("on a workspace file")
+            << QStringList{"ingest", "x.cnpdb", "t", "--shards", "2"} << "--shards applies to a new study";
         QTest::newRow("zero") << QStringList{"ingest", "x.cnpstudy", "t", "--shards", "0"}
                               << "--shards must be a whole number from 1 to 1024";
         QTest::newRow("too many") << QStringList{"ingest", "x.cnpstudy", "t", "--shards", "2000"}
