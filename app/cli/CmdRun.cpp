@@ -13,6 +13,7 @@
 #include "launch/KubernetesBackend.h"
 #include "launch/LocalBackend.h"
 #include "launch/PlanSource.h"
+#include "launch/RunLock.h"
 #include "launch/RunOrchestrator.h"
 #include "store/Workspace.h"
 
@@ -151,6 +152,36 @@ ProgressListener progressPrinter(bool json) {
     };
 }
 
+// The command line as the lock file records it, for the message of a second `cnp run` it refuses.
+std::string commandText(const std::vector<std::string>& args) {
+    std::string s = "cnp run";
+    for (const auto& a : args)
+        s += " " + a;
+    return s;
+}
+
+// One cnp run at a time per workspace and per output folder (launch/RunLock): two at once moved each
+// other's job folders aside and ingested each other's partial traces. The workspace's lock first, so a
+// refused run creates no output folder.
+struct StudyLocks {
+    StudyLocks(const std::string& wsPath, const std::string& outRoot, const std::string& command)
+        : workspace(fs::absolute(wsPath).lexically_normal().string() + ".lock", "workspace " + wsPath,
+                    command),
+          output(outputLockFile(outRoot), "output folder " + outRoot, command) {
+        for (const RunLock* l : {&workspace, &output})
+            if (!l->note().empty())
+                std::cerr << "cnp run: " << l->note() << '\n';
+    }
+    static std::string outputLockFile(const std::string& outRoot) {
+        std::error_code ec;
+        fs::create_directories(outRoot, ec);
+        if (ec)
+            throw InputError(outRoot, "cannot create the output folder: " + ec.message());
+        return (fs::path(outRoot) / ".cnp-run.lock").string();
+    }
+    RunLock workspace, output;
+};
+
 int runRun(const std::vector<std::string>& args) {
     ArgParser p({"--backend", "--configs", "--repeats", "--progress", "--out", "--manifests", "--context",
                  "--namespace", "--kubeconfig", "--kubectl", "--containers-conf", "--gpu-flags"},
@@ -179,6 +210,7 @@ int runRun(const std::vector<std::string>& args) {
     if (p.has("--dry-run"))
         return dryRun(p, *backend, pendingJobs(jobs, wsPath, plan));
 
+    const StudyLocks locks(wsPath, outRoot, commandText(args));
     Workspace ws(wsPath, Workspace::Mode::CreateIfMissing);
     recordPlanOrder(ws, plan);
     std::signal(SIGINT, onRunSignal);
