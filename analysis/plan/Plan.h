@@ -108,6 +108,8 @@ struct KubernetesOptions {
 struct ContainerOptions {
     std::string gpuFlags = "--gpus all"; // or "--device nvidia.com/gpu=all" (CDI)
     std::vector<std::string> extraArgs;  // appended verbatim to `run` (never --privileged: linted)
+    std::string pull = "missing";        // before the study: pull an absent image ("missing"), every
+                                         // image ("always") or none ("never": an absent image is an error)
 };
 
 struct Plan {

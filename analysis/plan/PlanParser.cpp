@@ -289,6 +289,13 @@ private:
     void readContainer(const YAML::Node& v) {
         r_.readMap(v, "container",
                    {{"gpuFlags", str(plan_.container.gpuFlags, "container.gpuFlags")},
+                    {"pull",
+                     [this](const YAML::Node& n, SourcePos k) {
+                         str(plan_.container.pull, "container.pull")(n, k);
+                         if (n.IsScalar() && n.Scalar() != "missing" && n.Scalar() != "always" &&
+                             n.Scalar() != "never")
+                             r_.typeError(n, "container.pull", "missing, always or never");
+                     }},
                     {"extraArgs", [this](const YAML::Node& n, SourcePos k) {
                          readList(plan_.container.extraArgs, n, k, "container.extraArgs");
                      }}});

@@ -69,6 +69,7 @@ std::unique_ptr<Backend> makeBackend(const ArgParser& p, const plan::Plan& plan,
         s.gpuFlags = splitWords(p.valueOr("--gpu-flags", plan.container.gpuFlags));
         s.extraArgs = plan.container.extraArgs;
         s.planName = plan.name;
+        s.pull = plan.container.pull;
         if (const auto init = containerInit(name))
             s.initPath = *init;
         else {
@@ -161,26 +162,23 @@ std::string commandText(const std::vector<std::string>& args) {
 }
 
 // One cnp run at a time per workspace and per output folder (launch/RunLock): two at once moved each
-// other's job folders aside and ingested each other's partial traces. The workspace's lock first, so a
-// refused run creates no output folder.
-struct StudyLocks {
-    StudyLocks(const std::string& wsPath, const std::string& outRoot, const std::string& command)
-        : workspace(fs::absolute(wsPath).lexically_normal().string() + ".lock", "workspace " + wsPath,
-                    command),
-          output(outputLockFile(outRoot), "output folder " + outRoot, command) {
-        for (const RunLock* l : {&workspace, &output})
-            if (!l->note().empty())
-                std::cerr << "cnp run: " << l->note() << '\n';
-    }
-    static std::string outputLockFile(const std::string& outRoot) {
-        std::error_code ec;
-        fs::create_directories(outRoot, ec);
-        if (ec)
-            throw InputError(outRoot, "cannot create the output folder: " + ec.message());
-        return (fs::path(outRoot) / ".cnp-run.lock").string();
-    }
-    RunLock workspace, output;
-};
+// other's job folders aside and ingested each other's partial traces.
+void printNote(const RunLock& lock) {
+    if (!lock.note().empty())
+        std::cerr << "cnp run: " << lock.note() << '\n';
+}
+
+std::string workspaceLockFile(const std::string& wsPath) {
+    return fs::absolute(wsPath).lexically_normal().string() + ".lock";
+}
+
+std::string outputLockFile(const std::string& outRoot) {
+    std::error_code ec;
+    fs::create_directories(outRoot, ec);
+    if (ec)
+        throw InputError(outRoot, "cannot create the output folder: " + ec.message());
+    return (fs::path(outRoot) / ".cnp-run.lock").string();
+}
 
 int runRun(const std::vector<std::string>& args) {
     ArgParser p({"--backend", "--configs", "--repeats", "--progress", "--out", "--manifests", "--context",
@@ -210,7 +208,15 @@ int runRun(const std::vector<std::string>& args) {
     if (p.has("--dry-run"))
         return dryRun(p, *backend, pendingJobs(jobs, wsPath, plan));
 
-    const StudyLocks locks(wsPath, outRoot, commandText(args));
+    // The workspace's lock first, then what the backend checks once (images), then the output folder's:
+    // a refused run creates no output folder.
+    const std::string command = commandText(args);
+    const RunLock wsLock(workspaceLockFile(wsPath), "workspace " + wsPath, command);
+    printNote(wsLock);
+    backend->prepare(pendingJobs(jobs, wsPath, plan),
+                     [](const std::string& note) { std::cerr << "cnp run: " << note << std::endl; });
+    const RunLock outLock(outputLockFile(outRoot), "output folder " + outRoot, command);
+    printNote(outLock);
     Workspace ws(wsPath, Workspace::Mode::CreateIfMissing);
     recordPlanOrder(ws, plan);
     std::signal(SIGINT, onRunSignal);
