@@ -87,6 +87,7 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out.count("\nkind: \"Job\"\n"), 4);
         QCOMPARE(r.out.count("\nkind: \"Service\"\n"), 4);
+        QCOMPARE(r.out.count("\nkind: \"Pod\"\n"), 4); // each job's fetch pod: every object it would create
         const auto m = runCnp({"run", plan, dir.filePath("ws.cnpdb"), "--dry-run", "--backend", "kubernetes",
                                "--manifests", dir.filePath("manifests")});
         QCOMPARE(m.exitCode, 0);
@@ -140,6 +141,35 @@ private slots:
         }
         kinds.sort();
         QCOMPARE(kinds, (QStringList{"1:1", "2:0", "2:1", "3:0"}));
+    }
+
+    // What a run records of where it came from, as `cnp runs --json` shows it: the plan file by its
+    // absolute path though given relative, the backend, and no image for the local backend (it runs none).
+    void provenanceInRunsJson() {
+        QTemporaryDir dir;
+        writePlan(dir);
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("CNP_COLLECTOR_LIB", testpaths::collectorPath());
+        p.setProcessEnvironment(env);
+        p.setWorkingDirectory(dir.path());
+        p.start(testpaths::cliPath(), {"run", "plan.yaml", "ws.cnpdb", "--configs", "Base"});
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        const auto r = runCnp({"runs", dir.filePath("ws.cnpdb"), "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray runs = QJsonDocument::fromJson(r.out).object()["runs"].toArray();
+        QCOMPARE(runs.size(), 2); // traced r1, untraced r2
+        for (const auto& v : runs) {
+            const QJsonObject run = v.toObject();
+            QCOMPARE(run["container_image"].toString(), QString());
+            const QJsonObject a = run["attributes"].toObject();
+            QCOMPARE(a["plan.path"].toString(), dir.filePath("plan.yaml"));
+            QCOMPARE(a["plan.config"].toString(), "Base");
+            QCOMPARE(a["launch.backend"].toString(), "local");
+            QCOMPARE(a["launch.traced"].toString(), run["name"] == "Base-r1" ? "1" : "0");
+            QCOMPARE(a["log.throughput"].toString(), "1100");
+        }
     }
 
     void failedJobExitsTwo() {
