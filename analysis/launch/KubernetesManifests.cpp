@@ -3,6 +3,7 @@
 #include "core/InputError.h"
 #include "launch/JobPlanner.h"
 #include "plan/ImageReference.h"
+#include "plan/KubernetesValues.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -287,6 +288,17 @@ void checkPodSpec(const plan::Plan& plan, const JobSpec& job) {
         throw InputError(job.planPath, "configuration '" + job.config + "': image: " + why);
     if (std::string why = plan::imageReferenceProblem(plan.kubernetes.collectorImage); !why.empty())
         throw InputError(job.planPath, "kubernetes.collectorImage: " + why);
+    // What the API server would reject (or no node would match), refused here as the lint reports it.
+    const std::pair<const char*, const std::string*> quantities[] = {
+        {"resources.cpu", &plan.resources.cpu}, {"resources.memory", &plan.resources.memory}};
+    for (const auto& [key, value] : quantities)
+        if (!value->empty())
+            if (std::string why = plan::quantityProblem(*value); !why.empty())
+                throw InputError(job.planPath, std::string(key) + ": " + why);
+    for (const auto& [k, v] : job.nodeSelector)
+        for (const std::string& why : {plan::labelKeyProblem(k), plan::labelValueProblem(v)})
+            if (!why.empty())
+                throw InputError(job.planPath, "configuration '" + job.config + "': nodeSelector: " + why);
     for (const auto& m : job.mounts)
         if (m.pvc.empty())
             throw InputError(job.planPath, "configuration '" + job.config + "': mount '" + m.containerPath +

@@ -390,8 +390,10 @@ private:
 
     void readNodeSelector(ConfigValues& o, const YAML::Node& n) {
         if (auto items = r_.stringMap(n, "nodeSelector"))
-            for (auto& [k, value, pos] : *items)
+            for (auto& [k, value, pos] : *items) {
                 o.nodeSelector[k] = value;
+                o.positions["nodeSelector." + k] = pos; // for the label lint
+            }
     }
 
     void readMounts(ConfigValues& o, const YAML::Node& n) {

@@ -247,6 +247,48 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, jobManifests(plan, job));
     }
 
+    // The backend refuses what the lint reports as kubernetes-quantity / kubernetes-label (a plan run
+    // without lint, or an edited one): the API server would reject the Job, or no node would match.
+    void clusterValuesAreChecked_data() {
+        QTest::addColumn<QString>("cpu");
+        QTest::addColumn<QString>("memory");
+        QTest::addColumn<QString>("selectorKey");
+        QTest::addColumn<QString>("refused"); // "" = accepted
+        QTest::newRow("fine") << "16"
+                              << "128Gi"
+                              << "pool"
+                              << "";
+        QTest::newRow("memory: lots") << "16"
+                                      << "lots"
+                                      << "pool"
+                                      << "resources.memory: 'lots' is not a Kubernetes quantity";
+        QTest::newRow("cpu: -3") << "-3"
+                                 << ""
+                                 << "pool"
+                                 << "resources.cpu: '-3' is negative";
+        QTest::newRow("bad selector key") << ""
+                                          << ""
+                                          << "my pool"
+                                          << "nodeSelector: label key 'my pool'";
+    }
+    void clusterValuesAreChecked() {
+        QFETCH(QString, cpu);
+        QFETCH(QString, memory);
+        QFETCH(QString, selectorKey);
+        QFETCH(QString, refused);
+        auto plan = clusterPlan("IndexedJob");
+        plan.resources.cpu = cpu.toStdString();
+        plan.resources.memory = memory.toStdString();
+        plan.configurations[0].resolved.nodeSelector = {{selectorKey.toStdString(), "h200"}};
+        const auto job = planJobs(plan, {}, "/out")[0];
+        try {
+            jobManifests(plan, job);
+            QVERIFY2(refused.isEmpty(), "accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(!refused.isEmpty() && QString::fromStdString(e.message()).contains(refused), e.what());
+        }
+    }
+
     void mountWithoutPvcIsRefused() {
         auto plan = clusterPlan("IndexedJob");
         plan.configurations[0].resolved.mounts.push_back({"/host/data", "/data2", true, "", {}});
