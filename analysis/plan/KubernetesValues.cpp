@@ -130,4 +130,66 @@ std::string labelValueProblem(const std::string& value) {
     return value.empty() ? std::string() : nameProblem(value, ("label value '" + value + "'").c_str());
 }
 
+namespace {
+
+void quantity(std::vector<ValueProblem>& out, const std::string& key, const std::string& value,
+              bool required) {
+    if (value.empty() && !required)
+        return;
+    if (std::string why = quantityProblem(value); !why.empty())
+        out.push_back({key, "kubernetes-quantity", why});
+}
+
+void labelKey(std::vector<ValueProblem>& out, const std::string& key, const std::string& value) {
+    if (std::string why = labelKeyProblem(value); !why.empty())
+        out.push_back({key, "kubernetes-label", why});
+}
+
+void tolerations(std::vector<ValueProblem>& out, const std::vector<Toleration>& list) {
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const Toleration& t = list[i];
+        const std::string key = "kubernetes.tolerations." + std::to_string(i);
+        if (!t.key.empty())
+            labelKey(out, key, t.key);
+        if (t.operator_ != "" && t.operator_ != "Equal" && t.operator_ != "Exists")
+            out.push_back({key, "kubernetes-value", "operator '" + t.operator_ + "' is not Equal or Exists"});
+        if (t.operator_ == "Exists" && !t.value.empty())
+            out.push_back({key, "kubernetes-value", "a toleration with operator Exists takes no value"});
+        if (t.effect != "" && t.effect != "NoSchedule" && t.effect != "PreferNoSchedule" &&
+            t.effect != "NoExecute")
+            out.push_back({key, "kubernetes-value",
+                           "effect '" + t.effect + "' is not NoSchedule, PreferNoSchedule or NoExecute"});
+    }
+}
+
+} // namespace
+
+std::vector<ValueProblem> kubernetesValueProblems(const Plan& plan) {
+    std::vector<ValueProblem> out;
+    const Resources& r = plan.resources;
+    const KubernetesOptions& k = plan.kubernetes;
+    quantity(out, "resources.cpu", r.cpu, false);
+    quantity(out, "resources.memory", r.memory, false);
+    quantity(out, "resources.cpuLimit", r.cpuLimit, false);
+    quantity(out, "resources.memoryLimit", r.memoryLimit, false);
+    quantity(out, "kubernetes.shmSizeLimit", k.shmSizeLimit, false);
+    quantity(out, "kubernetes.helperCpu", k.helperCpu, true);
+    quantity(out, "kubernetes.helperMemory", k.helperMemory, true);
+    labelKey(out, "resources.gpuResource", r.gpuResource);
+    labelKey(out, "kubernetes.nodePoolLabel", k.nodePoolLabel);
+    for (const auto& [name, count] : k.extraResources) {
+        labelKey(out, "kubernetes.extraResources." + name, name);
+        quantity(out, "kubernetes.extraResources." + name, count, true);
+    }
+    for (const auto& [name, value] : k.podAnnotations)
+        labelKey(out, "kubernetes.podAnnotations." + name, name);
+    tolerations(out, k.tolerations);
+    for (std::size_t i = 0; i < k.addCapabilities.size(); ++i)
+        if (k.addCapabilities[i] != "IPC_LOCK" && k.addCapabilities[i] != "SYS_NICE")
+            out.push_back({"kubernetes.addCapabilities." + std::to_string(i), "privileged",
+                           "capability " + k.addCapabilities[i] +
+                               " grants privilege over the host (only IPC_LOCK and SYS_NICE may be added)"});
+    return out;
+}
+
 } // namespace cnp::plan

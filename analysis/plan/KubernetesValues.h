@@ -9,7 +9,10 @@
 //    characters) and '/', then a name of at most 63 characters, alphanumerics with '-', '_' or '.' inside.
 //  - A label value: empty, or a name as above.
 // O(length) each.
+#include "plan/Plan.h"
+
 #include <string>
+#include <vector>
 
 namespace cnp::plan {
 
@@ -21,5 +24,19 @@ std::string labelKeyProblem(const std::string& key);
 
 // Empty when `value` is a valid label value, else why not.
 std::string labelValueProblem(const std::string& value);
+
+// One plan-level value the cluster would refuse, or that cnp does not pass.
+struct ValueProblem {
+    std::string
+        key; // the value's dotted key in Plan::positions ("resources.cpu", "kubernetes.tolerations.0")
+    const char* rule; // "kubernetes-quantity", "kubernetes-label", "kubernetes-value" or "privileged"
+    std::string message;
+};
+
+// Every such problem of `plan`'s resources and kubernetes blocks: quantities (cpu, memory and their
+// limits, shmSizeLimit, helperCpu, helperMemory, extraResources' counts), label-syntax keys (gpuResource,
+// nodePoolLabel, extraResources, podAnnotations), tolerations (operator Equal or Exists, a known effect,
+// no value with Exists) and addCapabilities (only IPC_LOCK and SYS_NICE: anything else grants privilege).
+std::vector<ValueProblem> kubernetesValueProblems(const Plan& plan);
 
 } // namespace cnp::plan

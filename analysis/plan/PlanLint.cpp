@@ -425,18 +425,12 @@ void checkCapture(const Linter& l) {
 // What reaches the cluster as a quantity or a label, checked as the API server would (plan/KubernetesValues):
 // a bad one was only found when the Job was rejected, or when no node matched the selector.
 void checkKubernetesValues(const Linter& l) {
-    const Resources& r = l.plan.resources;
-    for (const auto& [key, value] :
-         {std::pair{"resources.cpu", &r.cpu}, std::pair{"resources.memory", &r.memory}})
-        if (!value->empty())
-            if (std::string why = quantityProblem(*value); !why.empty())
-                l.add(planPosition(l.plan, key), Severity::Error, "kubernetes-quantity",
-                      std::string(key) + ": " + why);
-    for (const auto& [key, value] : {std::pair{"resources.gpuResource", &r.gpuResource},
-                                     std::pair{"kubernetes.nodePoolLabel", &l.plan.kubernetes.nodePoolLabel}})
-        if (std::string why = labelKeyProblem(*value); !why.empty())
-            l.add(planPosition(l.plan, key), Severity::Error, "kubernetes-label",
-                  std::string(key) + ": " + why);
+    for (const ValueProblem& p : kubernetesValueProblems(l.plan)) {
+        SourcePos at = planPosition(l.plan, p.key);
+        if (at.line == 0) // a list item's own entry (tolerations) or a default: the block's key
+            at = planPosition(l.plan, p.key.substr(0, p.key.rfind('.')));
+        l.add(at, Severity::Error, p.rule, p.key + ": " + p.message);
+    }
     for (const auto& c : l.plan.configurations) {
         for (const auto& [k, v] : c.own.nodeSelector) {
             const SourcePos at = positionIn(c.own, "nodeSelector." + k, c.pos);

@@ -260,6 +260,14 @@ private slots:
                "{topology.kubernetes.io/zone: "
                "us-east1-b}\n",
                {});
+        addRow("cluster admin values the cluster would refuse",
+               "workload: {command: [run]}\nkubernetes:\n  shmSizeLimit: big\n  addCapabilities: [IPC_LOCK, "
+               "SYS_ADMIN]\n"
+               "  extraResources: {rdma/hca: many}\n  tolerations:\n    - {key: gpu, operator: Exists, "
+               "value: x}\n"
+               "configurations: [{name: A}]\n",
+               {"3:17: error: kubernetes-quantity", "4:31: error: privileged",
+                "5:30: error: kubernetes-quantity", "7:7: error: kubernetes-value"});
         // the parser's findings come through lint as well, with the rules on what could be read
         addRow("unknown key and a rule",
                "workload: {command: [run]}\nconfigurations:\n  - name: A\n    privileged: yes\n    colour: "
