@@ -1,8 +1,11 @@
 #pragma once
 // Where `cnp run` runs a job: local processes, podman/docker containers, or a Kubernetes cluster
 // (docs/launcher.md). A backend turns a JobSpec into what it starts; the orchestrator drives the rest.
+#include "launch/EngineFailure.h"
 #include "launch/JobSpec.h"
 #include "launch/RunProgress.h"
+
+#include <functional>
 
 #include <memory>
 #include <optional>
@@ -29,6 +32,13 @@ public:
     // What only the backend knows of the run this job becomes, as run attributes (docs/schema.md,
     // run_attributes: fetch.*), once collect() has returned. None by default.
     virtual std::vector<std::pair<std::string, std::string>> runAttributes() const { return {}; }
+    // Why the job ended with `exitCode` when its engine rather than the workload failed (a container
+    // engine's bad flag, missing image or GPU runtime: launch/EngineFailure), from what it printed. None
+    // by default.
+    virtual EngineFailure failure(int exitCode) const {
+        (void)exitCode;
+        return {};
+    }
 };
 
 class Backend {
@@ -37,6 +47,14 @@ public:
     virtual std::string name() const = 0; // "local", "podman", "docker", "kubernetes" (launch.backend)
     // What start() would run, for --dry-run: JSON argv arrays, one per line, or YAML documents.
     virtual std::string describe(const JobSpec& job) const = 0;
+    // Before the study, once: what can be checked for all `jobs` at once (the container backends: every
+    // image present, pulled as the plan says). `note` hears what takes long (a pull). Throws InputError
+    // naming the plan when a job could not start; nothing by default.
+    virtual void prepare(const std::vector<JobSpec>& jobs,
+                         const std::function<void(const std::string&)>& note) {
+        (void)jobs;
+        (void)note;
+    }
     // Throws InputError when the job cannot be started (bad mount path, missing program...).
     virtual std::unique_ptr<RunningJob> start(const JobSpec& job, const ProgressListener& progress) = 0;
 };

@@ -7,8 +7,10 @@
 #include "plan/ContainerPrivilege.h"
 #include "plan/ImageReference.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <thread>
 
@@ -48,8 +50,10 @@ std::string volume(const std::string& host, const std::string& container, bool r
 
 class ContainerJob : public RunningJob {
 public:
-    ContainerJob(const std::vector<std::string>& argv, const ContainerSettings& s, const JobSpec& job)
+    ContainerJob(const std::vector<std::string>& argv, const ContainerSettings& s, const JobSpec& job,
+                 ImageFacts image)
         : engine_(s.engine), engineEnv_(s.engineEnv), container_(job.jobName), dir_(job.outputDir),
+          imageName_(job.image), image_(std::move(image)),
           group_(argv, s.engineEnv, (fs::path(job.outputDir) / "node0.log").string()) {}
 
     ~ContainerJob() override { cancel(); } // a job abandoned by an error leaves no container behind
@@ -72,6 +76,25 @@ public:
 
     std::string collect() override { return readLogs(dir_); }
 
+    // What the engine said the image is when the study began (ContainerBackend::prepare).
+    std::vector<std::pair<std::string, std::string>> runAttributes() const override {
+        std::vector<std::pair<std::string, std::string>> a;
+        if (!image_.id.empty())
+            a.emplace_back("launch.image_id", image_.id);
+        if (!image_.repoDigest.empty())
+            a.emplace_back("launch.image_digest", image_.repoDigest);
+        return a;
+    }
+
+    // The engine's error lines come first in the log, before anything of the workload's.
+    EngineFailure failure(int exitCode) const override {
+        std::ifstream in(fs::path(dir_) / "node0.log", std::ios::binary);
+        std::string head(kLogHeadBytes, '\0');
+        in.read(head.data(), static_cast<std::streamsize>(head.size()));
+        head.resize(static_cast<std::size_t>(in.gcount()));
+        return diagnoseEngineFailure(engine_, exitCode, head, imageName_);
+    }
+
 private:
     bool exists() const {
         return runProcess({engine_, "container", "inspect", "--format", "{{.Id}}", container_}, engineEnv_)
@@ -87,9 +110,11 @@ private:
     }
 
     static constexpr int kCancelWaitSeconds = 30;
+    static constexpr std::size_t kLogHeadBytes = 64 * 1024;
     std::string engine_;
     EnvList engineEnv_;
-    std::string container_, dir_;
+    std::string container_, dir_, imageName_;
+    ImageFacts image_;
     ProcessGroup group_;
 };
 
@@ -165,8 +190,27 @@ std::string ContainerBackend::describe(const JobSpec& job) const {
     return jsonArgv(runArgv(job)) + "\n";
 }
 
+void ContainerBackend::prepare(const std::vector<JobSpec>& jobs,
+                               const std::function<void(const std::string&)>& note) {
+    std::vector<ImageUse> uses;
+    for (const auto& j : jobs) {
+        auto it =
+            std::find_if(uses.begin(), uses.end(), [&](const ImageUse& u) { return u.image == j.image; });
+        if (it == uses.end())
+            it = uses.insert(uses.end(), ImageUse{j.image, {}});
+        if (std::find(it->configs.begin(), it->configs.end(), j.config) == it->configs.end())
+            it->configs.push_back(j.config);
+    }
+    if (!jobs.empty())
+        images_ = prepareImages(s_.engine, s_.engineEnv, uses, s_.pull, jobs.front().planPath, note);
+}
+
 std::unique_ptr<RunningJob> ContainerBackend::start(const JobSpec& job, const ProgressListener&) {
-    return std::make_unique<ContainerJob>(runArgv(job), s_, job);
+    auto argv = runArgv(job);
+    auto image = images_.find(job.image);
+    if (image == images_.end()) // not prepared (a caller that skips prepare): what the engine says now
+        image = images_.emplace(job.image, inspectImage(s_.engine, s_.engineEnv, job.image)).first;
+    return std::make_unique<ContainerJob>(argv, s_, job, image->second);
 }
 
 } // namespace cnp::launch

@@ -9,7 +9,9 @@
 // is in flight would leave a "Created" container behind — then `ENGINE stop`, the client's process group,
 // `ENGINE rm -f` of the same name, and waits (at most 30 s) until the name is gone.
 #include "launch/Backend.h"
+#include "launch/ContainerImages.h"
 
+#include <map>
 #include <optional>
 
 namespace cnp::launch {
@@ -24,7 +26,8 @@ struct ContainerSettings {
     // `--init`: a small init is PID 1 and passes signals on, so a workload that installs no SIGTERM handler
     // (as PID 1 the kernel ignores its default action) stops on `ENGINE stop` instead of waiting for SIGKILL.
     bool init = true;
-    std::string initPath; // podman `--init-path` ("" = the engine's own init); see containerInit
+    std::string initPath;         // podman `--init-path` ("" = the engine's own init); see containerInit
+    std::string pull = "missing"; // the plan's container.pull: missing, always or never (prepare)
 };
 
 // The init `podman run --init` can use here: "" when podman's own (/usr/libexec/podman/catatonit) exists,
@@ -42,6 +45,10 @@ public:
     explicit ContainerBackend(ContainerSettings s) : s_(std::move(s)) {}
     std::string name() const override { return s_.engine == "docker" ? "docker" : "podman"; }
     std::string describe(const JobSpec& job) const override;
+    // Every job's image once: present, or pulled per ContainerSettings::pull; throws InputError listing
+    // each image that cannot be run (launch/ContainerImages). Its ID and digest become run attributes.
+    void prepare(const std::vector<JobSpec>& jobs,
+                 const std::function<void(const std::string&)>& note) override;
     std::unique_ptr<RunningJob> start(const JobSpec& job, const ProgressListener& progress) override;
 
     // The whole `ENGINE run --rm ...` argv. Throws InputError for a mount path the engine would misread
@@ -51,6 +58,7 @@ public:
 
 private:
     ContainerSettings s_;
+    std::map<std::string, ImageFacts> images_; // by image reference: from prepare, else inspected at start
 };
 
 // Splits a flag string from the plan ("--gpus all") into words at spaces; no quoting, no expansion.

@@ -41,14 +41,16 @@ bool hasTraceFile(const std::string& dir) {
 // An untraced repeat: a run that holds no events, only its labels (and, below, its log figures). It has one
 // rank without events, so it has a (zero) summary row like every run: readers of summaries accept it, and
 // the trace-derived ablation finds no window in it and takes no sample from it.
-RunId addEmptyRun(Workspace& ws, const plan::Plan& plan, const JobSpec& job, const std::string& name) {
+RunId addEmptyRun(Workspace& ws, const plan::Plan& plan, const JobSpec& job, const std::string& name,
+                  const std::string& backend) {
     TraceData trace;
     trace.ranks.push_back(RankInfo{});
     trace.info.name = name;
     trace.info.config = job.config;
     trace.info.repeat = job.repeat;
     trace.info.sourceFormat = "log";
-    trace.info.containerImage = job.image;
+    // The local backend runs on this machine, not in the configuration's image: it records none.
+    trace.info.containerImage = backend == "local" ? std::string() : job.image;
     trace.info.worldSize = job.nodes * job.gpusPerNode;
     trace.info.tokensPerStep = plan.tokensPerStep;
     trace.info.flopsPerStep = plan.flopsPerToken * plan.tokensPerStep;
@@ -58,7 +60,8 @@ RunId addEmptyRun(Workspace& ws, const plan::Plan& plan, const JobSpec& job, con
 void writeAttributes(Workspace& ws, RunId runId, const plan::Plan& plan, const JobSpec& job,
                      const std::string& backend, const LogFigures& f) {
     ws.setRunAttribute(runId, "plan.hash", plan.hash);
-    ws.setRunAttribute(runId, "plan.path", plan.path);
+    // Absolute: a relative path names nothing once the workspace is read from another folder.
+    ws.setRunAttribute(runId, "plan.path", fs::absolute(plan.path).lexically_normal().string());
     ws.setRunAttribute(runId, "plan.name", plan.name);
     ws.setRunAttribute(runId, "plan.config", job.config);
     ws.setRunAttribute(runId, "plan.repeat", std::to_string(job.repeat));
@@ -107,7 +110,7 @@ RunId ingestJob(Workspace& ws, const plan::Plan& plan, const JobSpec& job, const
         req.tokensPerStep = plan.tokensPerStep;
         runId = ingest(ws, req).runId;
     } else {
-        runId = addEmptyRun(ws, plan, job, name);
+        runId = addEmptyRun(ws, plan, job, name, backend);
     }
     // The run is committed; its attributes follow in a transaction of their own. Should that fail, the run
     // is removed again so that resume re-runs the job rather than keep a run it cannot recognise.

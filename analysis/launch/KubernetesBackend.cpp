@@ -399,8 +399,9 @@ KubernetesBackend::KubernetesBackend(plan::Plan plan, KubectlOptions k)
         plan_.kubernetes.namespace_ = k_.namespace_;
 }
 
+// Every object a run of the job creates: the Job (or PyTorchJob) and its Service, and the fetch pod.
 std::string KubernetesBackend::describe(const JobSpec& job) const {
-    return jobManifests(plan_, job);
+    return jobManifests(plan_, job) + traceFetcherManifest(plan_, job);
 }
 
 std::unique_ptr<RunningJob> KubernetesBackend::start(const JobSpec& job, const ProgressListener& progress) {

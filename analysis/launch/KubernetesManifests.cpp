@@ -3,6 +3,7 @@
 #include "core/InputError.h"
 #include "launch/JobPlanner.h"
 #include "plan/ImageReference.h"
+#include "plan/KubernetesValues.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -93,24 +94,78 @@ void env(YAML::Emitter& out, const JobSpec& job, bool indexedJob) {
         if (job.gpusPerNode <= 1)
             envFromIndex(out, "RANK");
     }
+    if (job.gpusPerNode <= 1) { // a pod of one GPU is one rank; no launcher sets its local rank
+        out << YAML::BeginMap;
+        keyStr(out, "name", "LOCAL_RANK");
+        keyStr(out, "value", "0");
+        out << YAML::EndMap;
+    }
     out << YAML::EndSeq;
 }
 
 void resources(YAML::Emitter& out, const plan::Plan& plan, const JobSpec& job) {
+    const plan::Resources& r = plan.resources;
     out << YAML::Key << "resources" << YAML::Value << YAML::BeginMap;
-    for (const char* kind : {"requests", "limits"}) {
-        out << YAML::Key << kind << YAML::Value << YAML::BeginMap;
-        if (std::string(kind) == "requests") {
-            if (!plan.resources.cpu.empty())
-                keyStr(out, "cpu", plan.resources.cpu);
-            if (!plan.resources.memory.empty())
-                keyStr(out, "memory", plan.resources.memory);
-        }
+    for (const bool requests : {true, false}) {
+        out << YAML::Key << (requests ? "requests" : "limits") << YAML::Value << YAML::BeginMap;
+        const std::string& cpu = requests ? r.cpu : r.cpuLimit;
+        const std::string& memory = requests ? r.memory : r.memoryLimit;
+        if (!cpu.empty())
+            keyStr(out, "cpu", cpu);
+        if (!memory.empty())
+            keyStr(out, "memory", memory);
         if (job.gpusPerNode > 0)
-            keyStr(out, plan.resources.gpuResource.c_str(), std::to_string(job.gpusPerNode));
+            keyStr(out, r.gpuResource.c_str(), std::to_string(job.gpusPerNode));
+        for (const auto& [name, count] : plan.kubernetes.extraResources) // extended resources: both alike
+            keyStr(out, name.c_str(), count);
         out << YAML::EndMap;
     }
     out << YAML::EndMap;
+}
+
+// The helper containers' (collector init container, fetch pod): small, and with limits, which a
+// namespace's ResourceQuota requires of every container.
+void helperResources(YAML::Emitter& out, const plan::Plan& plan) {
+    out << YAML::Key << "resources" << YAML::Value << YAML::BeginMap;
+    for (const char* kind : {"requests", "limits"}) {
+        out << YAML::Key << kind << YAML::Value << YAML::BeginMap;
+        keyStr(out, "cpu", plan.kubernetes.helperCpu);
+        keyStr(out, "memory", plan.kubernetes.helperMemory);
+        out << YAML::EndMap;
+    }
+    out << YAML::EndMap;
+}
+
+// What cluster admins require of every pod of ours: service account, priority, pull secrets, tolerations.
+void podPolicy(YAML::Emitter& out, const plan::Plan& plan) {
+    const plan::KubernetesOptions& k = plan.kubernetes;
+    if (!k.serviceAccountName.empty())
+        keyStr(out, "serviceAccountName", k.serviceAccountName);
+    if (!k.priorityClassName.empty())
+        keyStr(out, "priorityClassName", k.priorityClassName);
+    if (!k.imagePullSecrets.empty()) {
+        out << YAML::Key << "imagePullSecrets" << YAML::Value << YAML::BeginSeq;
+        for (const auto& name : k.imagePullSecrets) {
+            out << YAML::BeginMap;
+            keyStr(out, "name", name);
+            out << YAML::EndMap;
+        }
+        out << YAML::EndSeq;
+    }
+    if (k.tolerations.empty())
+        return;
+    out << YAML::Key << "tolerations" << YAML::Value << YAML::BeginSeq;
+    for (const auto& t : k.tolerations) {
+        out << YAML::BeginMap;
+        for (const auto& [key, value] : {std::pair{"key", &t.key}, std::pair{"operator", &t.operator_},
+                                         std::pair{"value", &t.value}, std::pair{"effect", &t.effect}})
+            if (!value->empty())
+                keyStr(out, key, *value);
+        if (t.tolerationSeconds)
+            out << YAML::Key << "tolerationSeconds" << YAML::Value << *t.tolerationSeconds;
+        out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
 }
 
 void volumeMount(YAML::Emitter& out, const std::string& name, const std::string& path, bool readOnly) {
@@ -130,8 +185,13 @@ void workloadContainer(YAML::Emitter& out, const plan::Plan& plan, const JobSpec
     env(out, job, indexedJob);
     resources(out, plan, job);
     out << YAML::Key << "securityContext" << YAML::Value << YAML::BeginMap << YAML::Key << "privileged"
-        << YAML::Value << false << YAML::Key << "allowPrivilegeEscalation" << YAML::Value << false
-        << YAML::EndMap;
+        << YAML::Value << false << YAML::Key << "allowPrivilegeEscalation" << YAML::Value << false;
+    if (!plan.kubernetes.addCapabilities.empty()) { // IPC_LOCK (RDMA memory registration), SYS_NICE only
+        out << YAML::Key << "capabilities" << YAML::Value << YAML::BeginMap;
+        stringList(out, "add", plan.kubernetes.addCapabilities, false);
+        out << YAML::EndMap;
+    }
+    out << YAML::EndMap;
     out << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq;
     if (job.traced)
         volumeMount(out, "cnp-collector", kPodCollectorDir, true);
@@ -148,6 +208,7 @@ void collectorInitContainer(YAML::Emitter& out, const plan::Plan& plan) {
     keyStr(out, "name", "cnp-collector");
     keyStr(out, "image", plan.kubernetes.collectorImage);
     stringList(out, "command", {"cp", kCollectorImageLibrary, std::string(kPodCollectorDir) + "/"}, false);
+    helperResources(out, plan);
     out << YAML::Key << "securityContext" << YAML::Value << YAML::BeginMap << YAML::Key << "privileged"
         << YAML::Value << false << YAML::EndMap;
     out << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq;
@@ -165,12 +226,15 @@ void pvcVolume(YAML::Emitter& out, const std::string& name, const std::string& c
     out << YAML::EndMap << YAML::EndMap;
 }
 
-void emptyDirVolume(YAML::Emitter& out, const std::string& name, bool memory) {
+void emptyDirVolume(YAML::Emitter& out, const std::string& name, bool memory,
+                    const std::string& sizeLimit = {}) {
     out << YAML::BeginMap;
     keyStr(out, "name", name);
     out << YAML::Key << "emptyDir" << YAML::Value << YAML::BeginMap;
     if (memory)
         keyStr(out, "medium", "Memory");
+    if (!sizeLimit.empty()) // counted against the pod's memory: bounded, it cannot take the node's
+        keyStr(out, "sizeLimit", sizeLimit);
     out << YAML::EndMap << YAML::EndMap;
 }
 
@@ -180,7 +244,7 @@ void volumes(YAML::Emitter& out, const plan::Plan& plan, const JobSpec& job) {
         emptyDirVolume(out, "cnp-collector", false);
     pvcVolume(out, "cnp-traces", plan.kubernetes.tracesPvc, false);
     if (job.ipcHost)
-        emptyDirVolume(out, "cnp-shm", true);
+        emptyDirVolume(out, "cnp-shm", true, plan.kubernetes.shmSizeLimit);
     for (std::size_t i = 0; i < job.mounts.size(); ++i)
         pvcVolume(out, "mount-" + std::to_string(i), job.mounts[i].pvc, job.mounts[i].readOnly);
     out << YAML::EndSeq;
@@ -190,11 +254,22 @@ void podTemplate(YAML::Emitter& out, const plan::Plan& plan, const JobSpec& job,
     out << YAML::Key << "template" << YAML::Value << YAML::BeginMap;
     out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
     labels(out, plan, job, "workload");
+    if (!plan.kubernetes.podAnnotations.empty()) { // e.g. Multus networks for the RDMA NICs
+        out << YAML::Key << "annotations" << YAML::Value << YAML::BeginMap;
+        for (const auto& [k, v] : plan.kubernetes.podAnnotations)
+            keyStr(out, k.c_str(), v);
+        out << YAML::EndMap;
+    }
     out << YAML::EndMap;
     out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
     keyStr(out, "restartPolicy", "Never");
     if (indexedJob)
         keyStr(out, "subdomain", job.jobName);
+    podPolicy(out, plan);
+    if (plan.kubernetes.hostNetwork) { // NCCL over the node's NICs; cluster DNS still resolves the Service
+        out << YAML::Key << "hostNetwork" << YAML::Value << true;
+        keyStr(out, "dnsPolicy", "ClusterFirstWithHostNet");
+    }
     if (!job.nodeSelector.empty()) {
         out << YAML::Key << "nodeSelector" << YAML::Value << YAML::BeginMap;
         for (const auto& [k, v] : job.nodeSelector)
@@ -243,6 +318,9 @@ std::string indexedJobDoc(const plan::Plan& plan, const JobSpec& job) {
     out << YAML::Key << "backoffLimit" << YAML::Value << 0; // a failed rank fails the run: no retries
     if (job.timeoutSeconds > 0)
         out << YAML::Key << "activeDeadlineSeconds" << YAML::Value << job.timeoutSeconds;
+    if (plan.kubernetes.ttlSecondsAfterFinished >= 0)
+        out << YAML::Key << "ttlSecondsAfterFinished" << YAML::Value
+            << plan.kubernetes.ttlSecondsAfterFinished;
     podTemplate(out, plan, job, true);
     out << YAML::EndMap << YAML::EndMap;
     return out.c_str();
@@ -268,6 +346,9 @@ std::string pyTorchJobDoc(const plan::Plan& plan, const JobSpec& job) {
         << YAML::Value << 0;
     if (job.timeoutSeconds > 0)
         out << YAML::Key << "activeDeadlineSeconds" << YAML::Value << job.timeoutSeconds;
+    if (plan.kubernetes.ttlSecondsAfterFinished >= 0)
+        out << YAML::Key << "ttlSecondsAfterFinished" << YAML::Value
+            << plan.kubernetes.ttlSecondsAfterFinished;
     out << YAML::EndMap;
     if (job.gpusPerNode > 0)
         keyStr(out, "nprocPerNode", std::to_string(job.gpusPerNode));
@@ -287,6 +368,13 @@ void checkPodSpec(const plan::Plan& plan, const JobSpec& job) {
         throw InputError(job.planPath, "configuration '" + job.config + "': image: " + why);
     if (std::string why = plan::imageReferenceProblem(plan.kubernetes.collectorImage); !why.empty())
         throw InputError(job.planPath, "kubernetes.collectorImage: " + why);
+    // What the API server would reject (or no node would match), refused here as the lint reports it.
+    for (const plan::ValueProblem& p : plan::kubernetesValueProblems(plan))
+        throw InputError(job.planPath, p.key + ": " + p.message);
+    for (const auto& [k, v] : job.nodeSelector)
+        for (const std::string& why : {plan::labelKeyProblem(k), plan::labelValueProblem(v)})
+            if (!why.empty())
+                throw InputError(job.planPath, "configuration '" + job.config + "': nodeSelector: " + why);
     for (const auto& m : job.mounts)
         if (m.pvc.empty())
             throw InputError(job.planPath, "configuration '" + job.config + "': mount '" + m.containerPath +
@@ -326,10 +414,12 @@ std::string traceFetcherManifest(const plan::Plan& plan, const JobSpec& job) {
     out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
     keyStr(out, "restartPolicy", "Never");
     out << YAML::Key << "activeDeadlineSeconds" << YAML::Value << kFetchPodSeconds;
+    podPolicy(out, plan);
     out << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
     keyStr(out, "name", "fetch");
     keyStr(out, "image", plan.kubernetes.collectorImage);
     stringList(out, "command", {"sleep", std::to_string(kFetchPodSeconds)}, true);
+    helperResources(out, plan);
     out << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq;
     volumeMount(out, "cnp-traces", kPodTracesDir, true);
     out << YAML::EndSeq << YAML::EndMap << YAML::EndSeq;

@@ -55,11 +55,14 @@ std::vector<std::string> LocalBackend::commandLine(const JobSpec& job) const {
     local.image.clear(); // runs on this box, not in the configuration's image: no CNP_IMAGE label
     const EnvList env = workloadEnvironment(local, collector_, job.outputDir, "localhost");
     // The process inherits cnp's environment: an untraced repeat (the overhead baseline) must not be traced
-    // by an injection the caller exported. `env -u` drops those its own entries do not set.
+    // by an injection the caller exported, and no run may record an image label (CNP_IMAGE) the caller
+    // exported: it runs on this box. `env -u` drops those its own entries do not set.
+    std::vector<const char*> unset = {"CNP_IMAGE"};
     if (!job.traced)
-        for (const char* name : {"CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH"})
-            if (std::none_of(env.begin(), env.end(), [&](const auto& e) { return e.first == name; }))
-                argv.insert(argv.end(), {"-u", name});
+        unset.insert(unset.end(), {"CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH"});
+    for (const char* name : unset)
+        if (std::none_of(env.begin(), env.end(), [&](const auto& e) { return e.first == name; }))
+            argv.insert(argv.end(), {"-u", name});
     for (const auto& [k, v] : env)
         argv.push_back(k + "=" + v);
     const auto node = nodeArgv(job, "localhost"); // planJobs: argv[0] has no '=' and no leading '-'

@@ -57,6 +57,9 @@ RunSummary RunOrchestrator::run(const std::vector<JobSpec>& jobs, const std::ato
         JobState end = JobState::Cancelled;
         if (cancel.load()) {
             message = "not started: the run was cancelled";
+        } else if (!abandoned_.empty()) {
+            end = JobState::Failed;
+            message = "not started: " + abandoned_;
         } else {
             try {
                 end = runJob(j, cancel, message);
@@ -116,7 +119,11 @@ JobState RunOrchestrator::finishJob(const JobSpec& job, RunningJob& running, std
         lost = e.what();
     }
     if (code != 0) {
-        message = "exit code " + std::to_string(code) + "; logs in " + job.outputDir;
+        const EngineFailure engine = running.failure(code);
+        message = "exit code " + std::to_string(code) + (engine.cause.empty() ? "" : ": " + engine.cause) +
+                  "; logs in " + job.outputDir;
+        if (engine.everyJob) // every other job would fail the same way: none is started
+            abandoned_ = engine.cause + " (as " + job.runName + ")";
         if (!lost.empty())
             message += "; " + lost;
         return JobState::Failed;

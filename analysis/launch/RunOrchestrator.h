@@ -2,8 +2,9 @@
 // Runs a plan's jobs one after the other (each configuration gets the machines to itself, as an ablation
 // needs), in plan order: skip what the workspace already holds (resume key: plan.hash + plan.config +
 // plan.repeat + launch.traced), start, watch with the per-run timeout, collect, ingest. A failing job is
-// reported and the next one runs; a cancel stops only the running job (and starts no other), keeping every
-// finished run.
+// reported and the next one runs — unless its engine failed for a reason every job shares (a flag the engine
+// does not know, no GPU runtime: launch/EngineFailure), then the rest fail "not started" with that cause;
+// a cancel stops only the running job (and starts no other), keeping every finished run.
 #include "launch/Backend.h"
 #include "launch/JobSpec.h"
 #include "launch/RunProgress.h"
@@ -38,6 +39,7 @@ private:
     Backend& backend_;
     ProgressListener progress_;
     int pollMs_ = 100;
+    std::string abandoned_; // set when a job failed for a reason every job shares (EngineFailure::everyJob)
 };
 
 // Moves an earlier attempt's folder aside (<dir>.attempt-<n>) so its traces cannot mix into this one's;

@@ -78,8 +78,10 @@ struct Workload {
 struct Resources {
     int nodes = 1;
     int gpusPerNode = 1;
-    std::string cpu;    // Kubernetes quantity ("16"), "" = no request
-    std::string memory; // Kubernetes quantity ("128Gi"), "" = no request
+    std::string cpu;         // Kubernetes quantity ("16"), "" = no request
+    std::string memory;      // Kubernetes quantity ("128Gi"), "" = no request
+    std::string cpuLimit;    // Kubernetes limit of the workload container, "" = none
+    std::string memoryLimit; // Kubernetes limit of the workload container, "" = none
     std::string gpuResource = "nvidia.com/gpu";
 };
 
@@ -95,6 +97,16 @@ struct LogMetric {
     SourcePos pos;
 };
 
+// A pod toleration as Kubernetes writes it (core/v1 Toleration).
+struct Toleration {
+    std::string key;
+    std::string operator_; // "Equal" or "Exists"; "" = Kubernetes' default (Equal)
+    std::string value;
+    std::string effect; // "NoSchedule", "PreferNoSchedule", "NoExecute"; "" = all
+    std::optional<long long> tolerationSeconds;
+    SourcePos pos;
+};
+
 struct KubernetesOptions {
     std::string namespace_;                              // "" = kubectl's current namespace
     std::string context;                                 // kubectl --context
@@ -103,11 +115,27 @@ struct KubernetesOptions {
     std::string tracesPvc = "cnp-traces";                // ReadWriteMany PVC the traces are written to
     std::string jobKind = "IndexedJob";                  // or "PyTorchJob" (Kubeflow)
     std::string nodePoolLabel = "node.kubernetes.io/instance-type"; // label `nodePool:` selects on
+    // What cluster admins require of a pod, passed through to the workload pods (docs/launcher.md):
+    std::vector<Toleration> tolerations;
+    std::string priorityClassName;                     // "" = none
+    std::string serviceAccountName;                    // "" = the namespace's default
+    std::vector<std::string> imagePullSecrets;         // secret names
+    std::map<std::string, std::string> podAnnotations; // e.g. k8s.v1.cni.cncf.io/networks (Multus)
+    std::map<std::string, std::string>
+        extraResources; // e.g. rdma/rdma_shared_device_a: "1" (requests = limits)
+    bool hostNetwork = false;
+    std::vector<std::string> addCapabilities; // the workload container's; only IPC_LOCK and SYS_NICE
+    int ttlSecondsAfterFinished = -1;         // the Job's; -1 = none
+    std::string shmSizeLimit;                 // sizeLimit of the /dev/shm emptyDir (quantity); "" = none
+    std::string helperCpu = "100m";           // requests = limits of the collector's init container
+    std::string helperMemory = "128Mi";       // and of the fetch pod (a ResourceQuota wants limits)
 };
 
 struct ContainerOptions {
     std::string gpuFlags = "--gpus all"; // or "--device nvidia.com/gpu=all" (CDI)
     std::vector<std::string> extraArgs;  // appended verbatim to `run` (never --privileged: linted)
+    std::string pull = "missing";        // before the study: pull an absent image ("missing"), every
+                                         // image ("always") or none ("never": an absent image is an error)
 };
 
 struct Plan {

@@ -3,6 +3,7 @@
 #include "plan/ContainerPrivilege.h"
 #include "plan/CudaDriver.h"
 #include "plan/ImageReference.h"
+#include "plan/KubernetesValues.h"
 
 #include "CaptureSpec.h"
 #include "core/RapidJson.h"
@@ -421,6 +422,29 @@ void checkCapture(const Linter& l) {
     l.add(it != l.plan.positions.end() ? it->second : SourcePos{}, Severity::Error, "capture", why);
 }
 
+// What reaches the cluster as a quantity or a label, checked as the API server would (plan/KubernetesValues):
+// a bad one was only found when the Job was rejected, or when no node matched the selector.
+void checkKubernetesValues(const Linter& l) {
+    for (const ValueProblem& p : kubernetesValueProblems(l.plan)) {
+        SourcePos at = planPosition(l.plan, p.key);
+        if (at.line == 0) // a list item's own entry (tolerations) or a default: the block's key
+            at = planPosition(l.plan, p.key.substr(0, p.key.rfind('.')));
+        l.add(at, Severity::Error, p.rule, p.key + ": " + p.message);
+    }
+    for (const auto& c : l.plan.configurations) {
+        for (const auto& [k, v] : c.own.nodeSelector) {
+            const SourcePos at = positionIn(c.own, "nodeSelector." + k, c.pos);
+            for (const std::string& why : {labelKeyProblem(k), labelValueProblem(v)})
+                if (!why.empty())
+                    l.add(at, Severity::Error, "kubernetes-label", "nodeSelector: " + why);
+        }
+        if (c.own.nodePool)
+            if (std::string why = labelValueProblem(*c.own.nodePool); !why.empty())
+                l.add(positionIn(c.own, "nodePool", c.pos), Severity::Error, "kubernetes-label",
+                      "nodePool: " + why);
+    }
+}
+
 bool structurallyBroken(const std::vector<Finding>& findings) {
     return std::any_of(findings.begin(), findings.end(), [](const Finding& f) {
         return f.rule == "read" || f.rule == "encoding" || f.rule == "too-large" || f.rule == "syntax";
@@ -461,6 +485,7 @@ std::vector<Finding> lintPlan(const Plan& plan) {
     checkImages(l);
     checkLogRegex(l);
     checkCapture(l);
+    checkKubernetesValues(l);
     return out;
 }
 

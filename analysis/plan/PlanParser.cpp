@@ -225,6 +225,8 @@ private:
                     {"gpusPerNode", count(res.gpusPerNode, "resources.gpusPerNode", 0, 64)},
                     {"cpu", str(res.cpu, "resources.cpu")},
                     {"memory", str(res.memory, "resources.memory")},
+                    {"cpuLimit", str(res.cpuLimit, "resources.cpuLimit")},
+                    {"memoryLimit", str(res.memoryLimit, "resources.memoryLimit")},
                     {"gpuResource", str(res.gpuResource, "resources.gpuResource")}});
     }
 
@@ -279,6 +281,36 @@ private:
                     {"collectorImage", str(k8s.collectorImage, "kubernetes.collectorImage")},
                     {"tracesPvc", str(k8s.tracesPvc, "kubernetes.tracesPvc")},
                     {"nodePoolLabel", str(k8s.nodePoolLabel, "kubernetes.nodePoolLabel")},
+                    {"priorityClassName", str(k8s.priorityClassName, "kubernetes.priorityClassName")},
+                    {"serviceAccountName", str(k8s.serviceAccountName, "kubernetes.serviceAccountName")},
+                    {"shmSizeLimit", str(k8s.shmSizeLimit, "kubernetes.shmSizeLimit")},
+                    {"helperCpu", str(k8s.helperCpu, "kubernetes.helperCpu")},
+                    {"helperMemory", str(k8s.helperMemory, "kubernetes.helperMemory")},
+                    {"ttlSecondsAfterFinished",
+                     count(k8s.ttlSecondsAfterFinished, "kubernetes.ttlSecondsAfterFinished", 0, 31536000)},
+                    {"hostNetwork",
+                     [this](const YAML::Node& n, SourcePos k) {
+                         plan_.kubernetes.hostNetwork =
+                             r_.boolean(n, "kubernetes.hostNetwork").value_or(false);
+                         setPos(plan_.positions, "kubernetes.hostNetwork", n, k);
+                     }},
+                    {"imagePullSecrets",
+                     [this](const YAML::Node& n, SourcePos k) {
+                         readList(plan_.kubernetes.imagePullSecrets, n, k, "kubernetes.imagePullSecrets");
+                     }},
+                    {"addCapabilities",
+                     [this](const YAML::Node& n, SourcePos k) {
+                         readList(plan_.kubernetes.addCapabilities, n, k, "kubernetes.addCapabilities");
+                     }},
+                    {"podAnnotations",
+                     [this](const YAML::Node& n, SourcePos k) {
+                         readMap(plan_.kubernetes.podAnnotations, n, k, "kubernetes.podAnnotations");
+                     }},
+                    {"extraResources",
+                     [this](const YAML::Node& n, SourcePos k) {
+                         readMap(plan_.kubernetes.extraResources, n, k, "kubernetes.extraResources");
+                     }},
+                    {"tolerations", [this](const YAML::Node& n, SourcePos) { readTolerations(n); }},
                     {"jobKind", [this](const YAML::Node& n, SourcePos k) {
                          str(plan_.kubernetes.jobKind, "kubernetes.jobKind")(n, k);
                          if (n.IsScalar() && n.Scalar() != "IndexedJob" && n.Scalar() != "PyTorchJob")
@@ -286,9 +318,59 @@ private:
                      }}});
     }
 
+    // A mapping of text; each entry's position under "key.ENTRY".
+    void readMap(std::map<std::string, std::string>& target, const YAML::Node& v, SourcePos k,
+                 const std::string& key) {
+        setPos(plan_.positions, key, v, k);
+        if (auto items = r_.stringMap(v, key))
+            for (auto& [name, value, pos] : *items) {
+                target[name] = value;
+                plan_.positions[key + "." + name] = pos;
+            }
+    }
+
+    void readTolerations(const YAML::Node& n) {
+        if (!r_.spend(n))
+            return;
+        if (!n.IsSequence()) {
+            r_.typeError(n, "kubernetes.tolerations",
+                         "a list of {key, operator, value, effect, tolerationSeconds}");
+            return;
+        }
+        for (std::size_t i = 0; i < n.size(); ++i) {
+            Toleration t;
+            t.pos = positionOf(n[i]);
+            auto text = [this](std::string& target, const std::string& key) {
+                return [this, &target, key](const YAML::Node& v, SourcePos) {
+                    target = r_.string(v, key).value_or("");
+                };
+            };
+            const std::string what = "toleration " + std::to_string(i + 1);
+            if (!r_.readMap(n[i], what,
+                            {{"key", text(t.key, "key")},
+                             {"operator", text(t.operator_, "operator")},
+                             {"value", text(t.value, "value")},
+                             {"effect", text(t.effect, "effect")},
+                             {"tolerationSeconds", [&](const YAML::Node& v, SourcePos) {
+                                  t.tolerationSeconds = r_.integer(v, "tolerationSeconds", 0, 1LL << 40);
+                              }}}))
+                continue;
+            plan_.positions["kubernetes.tolerations." + std::to_string(plan_.kubernetes.tolerations.size())] =
+                t.pos;
+            plan_.kubernetes.tolerations.push_back(std::move(t));
+        }
+    }
+
     void readContainer(const YAML::Node& v) {
         r_.readMap(v, "container",
                    {{"gpuFlags", str(plan_.container.gpuFlags, "container.gpuFlags")},
+                    {"pull",
+                     [this](const YAML::Node& n, SourcePos k) {
+                         str(plan_.container.pull, "container.pull")(n, k);
+                         if (n.IsScalar() && n.Scalar() != "missing" && n.Scalar() != "always" &&
+                             n.Scalar() != "never")
+                             r_.typeError(n, "container.pull", "missing, always or never");
+                     }},
                     {"extraArgs", [this](const YAML::Node& n, SourcePos k) {
                          readList(plan_.container.extraArgs, n, k, "container.extraArgs");
                      }}});
@@ -383,8 +465,10 @@ private:
 
     void readNodeSelector(ConfigValues& o, const YAML::Node& n) {
         if (auto items = r_.stringMap(n, "nodeSelector"))
-            for (auto& [k, value, pos] : *items)
+            for (auto& [k, value, pos] : *items) {
                 o.nodeSelector[k] = value;
+                o.positions["nodeSelector." + k] = pos; // for the label lint
+            }
     }
 
     void readMounts(ConfigValues& o, const YAML::Node& n) {

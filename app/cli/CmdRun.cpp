@@ -13,6 +13,7 @@
 #include "launch/KubernetesBackend.h"
 #include "launch/LocalBackend.h"
 #include "launch/PlanSource.h"
+#include "launch/RunLock.h"
 #include "launch/RunOrchestrator.h"
 #include "store/Workspace.h"
 
@@ -68,6 +69,7 @@ std::unique_ptr<Backend> makeBackend(const ArgParser& p, const plan::Plan& plan,
         s.gpuFlags = splitWords(p.valueOr("--gpu-flags", plan.container.gpuFlags));
         s.extraArgs = plan.container.extraArgs;
         s.planName = plan.name;
+        s.pull = plan.container.pull;
         if (const auto init = containerInit(name))
             s.initPath = *init;
         else {
@@ -151,6 +153,33 @@ ProgressListener progressPrinter(bool json) {
     };
 }
 
+// The command line as the lock file records it, for the message of a second `cnp run` it refuses.
+std::string commandText(const std::vector<std::string>& args) {
+    std::string s = "cnp run";
+    for (const auto& a : args)
+        s += " " + a;
+    return s;
+}
+
+// One cnp run at a time per workspace and per output folder (launch/RunLock): two at once moved each
+// other's job folders aside and ingested each other's partial traces.
+void printNote(const RunLock& lock) {
+    if (!lock.note().empty())
+        std::cerr << "cnp run: " << lock.note() << '\n';
+}
+
+std::string workspaceLockFile(const std::string& wsPath) {
+    return fs::absolute(wsPath).lexically_normal().string() + ".lock";
+}
+
+std::string outputLockFile(const std::string& outRoot) {
+    std::error_code ec;
+    fs::create_directories(outRoot, ec);
+    if (ec)
+        throw InputError(outRoot, "cannot create the output folder: " + ec.message());
+    return (fs::path(outRoot) / ".cnp-run.lock").string();
+}
+
 int runRun(const std::vector<std::string>& args) {
     ArgParser p({"--backend", "--configs", "--repeats", "--progress", "--out", "--manifests", "--context",
                  "--namespace", "--kubeconfig", "--kubectl", "--containers-conf", "--gpu-flags"},
@@ -179,6 +208,15 @@ int runRun(const std::vector<std::string>& args) {
     if (p.has("--dry-run"))
         return dryRun(p, *backend, pendingJobs(jobs, wsPath, plan));
 
+    // The workspace's lock first, then what the backend checks once (images), then the output folder's:
+    // a refused run creates no output folder.
+    const std::string command = commandText(args);
+    const RunLock wsLock(workspaceLockFile(wsPath), "workspace " + wsPath, command);
+    printNote(wsLock);
+    backend->prepare(pendingJobs(jobs, wsPath, plan),
+                     [](const std::string& note) { std::cerr << "cnp run: " << note << std::endl; });
+    const RunLock outLock(outputLockFile(outRoot), "output folder " + outRoot, command);
+    printNote(outLock);
     Workspace ws(wsPath, Workspace::Mode::CreateIfMissing);
     recordPlanOrder(ws, plan);
     std::signal(SIGINT, onRunSignal);
@@ -212,7 +250,8 @@ CNP_COMMAND(
     "  --backend B        local (default: processes, torchrun when a node has >1 GPU), podman, docker,\n"
     "                     kubernetes (Indexed Job + headless Service per job, through kubectl)\n"
     "  --dry-run          print what would run and change nothing: one JSON argv per line, or for\n"
-    "                     kubernetes the manifests as one multi-document YAML stream\n"
+    "                     kubernetes every object a job creates (Service, Job, fetch pod) as one\n"
+    "                     multi-document YAML stream\n"
     "  --configs A,B      only these configurations (plan order otherwise)\n"
     "  --repeats N        N traced repeats per configuration instead of the plan's\n"
     "  --progress json    progress as JSON lines on stdout (docs/launcher.md); default: text on stderr\n"

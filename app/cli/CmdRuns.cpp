@@ -12,7 +12,7 @@
 namespace cnp::cli {
 namespace {
 
-void writeRunsJson(const std::vector<RunRecord>& runs) {
+void writeRunsJson(const Workspace& ws, const std::vector<RunRecord>& runs) {
     rapidjson::StringBuffer buf;
     rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buf);
     auto str = [&](const std::string& s) { w.String(s.c_str(), static_cast<rapidjson::SizeType>(s.size())); };
@@ -55,6 +55,11 @@ void writeRunsJson(const std::vector<RunRecord>& runs) {
         }
         w.Key("tokens_per_step"), w.Double(i.tokensPerStep);
         w.Key("created_at"), str(r.createdAt);
+        w.Key("attributes"); // run_attributes (docs/schema.md): plan, launch, log and fetch provenance
+        w.StartObject();
+        for (const auto& [k, v] : ws.runAttributes(r.id))
+            w.Key(k.c_str(), static_cast<rapidjson::SizeType>(k.size())), str(v);
+        w.EndObject();
         w.EndObject();
     }
     w.EndArray();
@@ -69,7 +74,7 @@ int runRuns(const std::vector<std::string>& args) {
     Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);
     const auto runs = ws.runs();
     if (p.has("--json")) {
-        writeRunsJson(runs);
+        writeRunsJson(ws, runs);
         return Ok;
     }
     if (runs.empty()) {
@@ -99,7 +104,8 @@ CNP_COMMAND(
     "usage: cnp runs WORKSPACE [--json]\n\n"
     "Lists runs in plan order (configuration order, then repeat, then name).\n"
     "  --json   machine-readable: {\"runs\": [{\"name\", \"config\", \"repeat\", \"source_format\",\n"
-    "           \"source_files\", \"ranks\", \"world_size\", \"gpu_models\", \"driver_version\", ...}]}\n",
+    "           \"source_files\", \"ranks\", \"world_size\", \"gpu_models\", \"driver_version\", ...,\n"
+    "           \"attributes\": {\"plan.hash\", \"launch.backend\", \"log.throughput\", ...}}]}\n",
     runRuns);
 
 } // namespace

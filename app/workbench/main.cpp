@@ -1,4 +1,4 @@
-// cnp-workbench [WORKSPACE] [--page PAGE] [--run NAME] [--configs A,B,...] [--theme T]
+// cnp-workbench [WORKSPACE] [--page PAGE] [--run NAME] [--configs A,B,...] [--plan FILE] [--theme T]
 //               [--screenshot FILE.png [--size WxH]]
 // Exit codes: 0 ok, 1 usage, 2 bad input (no such workspace or run, unwritable screenshot).
 #include "AblationPage.h"
@@ -75,6 +75,13 @@ int main(int argc, char** argv) {
             return 2;
         }
         window.workspaceDock()->selectRun(run->id);
+    }
+    if (!cl.plan.isEmpty()) {
+        QString error;
+        if (!window.openPlan(cl.plan, &error)) {
+            std::fprintf(stderr, "cnp-workbench: %s\n", qPrintable(error));
+            return 2;
+        }
     }
     if (!cl.configs.isEmpty())
         static_cast<AblationPage*>(window.page(PageId::Ablation))->setOrder(cl.configs);

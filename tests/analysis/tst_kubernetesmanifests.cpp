@@ -12,6 +12,7 @@
 #include "launch/JobPlanner.h"
 #include "launch/KubernetesManifests.h"
 #include "launch/PlanSource.h"
+#include "plan/PlanParser.h"
 
 #include <QtTest>
 #include <yaml-cpp/yaml.h>
@@ -155,6 +156,80 @@ private slots:
         QVERIFY(emptyDir);
     }
 
+    // What cluster admins require, written in the plan's kubernetes block (read by the real parser), reaches
+    // the pods: tolerations, priority class, service account, pull secrets (workload and fetch pods), pod
+    // annotations (Multus), extended resources (RDMA) in requests and limits, host network, IPC_LOCK, CPU and
+    // memory limits on the workload container and on every helper container (init, fetch pod), the Job's
+    // ttlSecondsAfterFinished, a sizeLimit on /dev/shm, LOCAL_RANK in a one-GPU pod. Before, none was read.
+    void clusterAdminFieldsPassThrough_data() {
+        QTest::addColumn<QString>("jobKind");
+        QTest::newRow("IndexedJob") << "IndexedJob";
+        QTest::newRow("PyTorchJob") << "PyTorchJob";
+    }
+    void clusterAdminFieldsPassThrough() {
+        QFETCH(QString, jobKind);
+        const std::string text =
+            "name: admin\nworkload: {command: [python, train.py]}\n"
+            "resources: {gpusPerNode: 1, cpu: '8', memory: 64Gi, cpuLimit: '16', memoryLimit: 96Gi}\n"
+            "kubernetes:\n  jobKind: " +
+            jobKind.toStdString() +
+            "\n  collectorImage: registry.local/cnp-collector:0.1\n"
+            "  priorityClassName: training-high\n  serviceAccountName: cnp-runner\n"
+            "  imagePullSecrets: [nvcr-pull]\n"
+            "  tolerations:\n    - {key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}\n"
+            "    - {key: dedicated, value: ml, effect: NoExecute, tolerationSeconds: 600}\n"
+            "  podAnnotations: {k8s.v1.cni.cncf.io/networks: rdma-net}\n"
+            "  extraResources: {rdma/rdma_shared_device_a: '1'}\n"
+            "  hostNetwork: true\n  addCapabilities: [IPC_LOCK]\n  ttlSecondsAfterFinished: 3600\n"
+            "  shmSizeLimit: 32Gi\n  helperCpu: 200m\n  helperMemory: 64Mi\n"
+            "configurations: [{name: Base, image: 'nvcr.io/nvidia/pytorch:25.01-py3'}]\n";
+        const auto parsed = plan::parsePlanText(text, "/plans/admin.yaml");
+        QVERIFY2(parsed.findings.empty(), parsed.findings.empty() ? "" : parsed.findings[0].message.c_str());
+        const plan::Plan& plan = parsed.plan;
+        const auto job = planJobs(plan, {}, "/out")[0];
+        const auto docs = YAML::LoadAll(jobManifests(plan, job) + traceFetcherManifest(plan, job));
+        const YAML::Node top = docs[docs.size() - 2], fetch = docs.back();
+        const bool indexed = jobKind == "IndexedJob";
+        const YAML::Node tmpl =
+            indexed ? top["spec"]["template"] : top["spec"]["pytorchReplicaSpecs"]["Master"]["template"];
+        const YAML::Node ttl = indexed ? top["spec"]["ttlSecondsAfterFinished"]
+                                       : top["spec"]["runPolicy"]["ttlSecondsAfterFinished"];
+        QCOMPARE(ttl.as<int>(), 3600);
+        QCOMPARE(tmpl["metadata"]["annotations"]["k8s.v1.cni.cncf.io/networks"].as<std::string>(),
+                 std::string("rdma-net"));
+        for (const YAML::Node& pod : {tmpl["spec"], fetch["spec"]}) {
+            QCOMPARE(pod["priorityClassName"].as<std::string>(), std::string("training-high"));
+            QCOMPARE(pod["serviceAccountName"].as<std::string>(), std::string("cnp-runner"));
+            QCOMPARE(pod["imagePullSecrets"][0]["name"].as<std::string>(), std::string("nvcr-pull"));
+            QCOMPARE(pod["tolerations"].size(), std::size_t(2));
+            QCOMPARE(pod["tolerations"][0]["operator"].as<std::string>(), std::string("Exists"));
+            QVERIFY(!pod["tolerations"][0]["value"]);
+            QCOMPARE(pod["tolerations"][1]["tolerationSeconds"].as<int>(), 600);
+        }
+        const YAML::Node pod = tmpl["spec"];
+        QCOMPARE(pod["hostNetwork"].as<bool>(), true);
+        QCOMPARE(pod["dnsPolicy"].as<std::string>(), std::string("ClusterFirstWithHostNet"));
+        const YAML::Node c = pod["containers"][0];
+        QCOMPARE(c["resources"]["requests"]["cpu"].as<std::string>(), std::string("8"));
+        QCOMPARE(c["resources"]["limits"]["cpu"].as<std::string>(), std::string("16"));
+        QCOMPARE(c["resources"]["limits"]["memory"].as<std::string>(), std::string("96Gi"));
+        for (const char* kind : {"requests", "limits"})
+            QCOMPARE(c["resources"][kind]["rdma/rdma_shared_device_a"].as<std::string>(), std::string("1"));
+        QCOMPARE(c["securityContext"]["capabilities"]["add"][0].as<std::string>(), std::string("IPC_LOCK"));
+        QCOMPARE(c["securityContext"]["privileged"].as<bool>(), false);
+        QCOMPARE(envValue(c, "LOCAL_RANK"), std::string("0"));
+        for (const YAML::Node& helper : {pod["initContainers"][0], fetch["spec"]["containers"][0]})
+            for (const char* kind : {"requests", "limits"}) {
+                QCOMPARE(helper["resources"][kind]["cpu"].as<std::string>(), std::string("200m"));
+                QCOMPARE(helper["resources"][kind]["memory"].as<std::string>(), std::string("64Mi"));
+            }
+        bool shm = false;
+        for (const auto& v : pod["volumes"])
+            if (v["name"].as<std::string>() == "cnp-shm")
+                shm = v["emptyDir"]["sizeLimit"].as<std::string>() == "32Gi";
+        QVERIFY(shm);
+    }
+
     void nothingPrivilegedNoHostPath_data() {
         QTest::addColumn<QString>("jobKind");
         QTest::newRow("IndexedJob") << "IndexedJob";
@@ -245,6 +320,48 @@ private slots:
         plan.configurations[0].resolved.mounts.push_back({"/", "/host", false, "", {}});
         const auto job = planJobs(plan, {}, "/out")[0];
         QVERIFY_THROWS_EXCEPTION(InputError, jobManifests(plan, job));
+    }
+
+    // The backend refuses what the lint reports as kubernetes-quantity / kubernetes-label (a plan run
+    // without lint, or an edited one): the API server would reject the Job, or no node would match.
+    void clusterValuesAreChecked_data() {
+        QTest::addColumn<QString>("cpu");
+        QTest::addColumn<QString>("memory");
+        QTest::addColumn<QString>("selectorKey");
+        QTest::addColumn<QString>("refused"); // "" = accepted
+        QTest::newRow("fine") << "16"
+                              << "128Gi"
+                              << "pool"
+                              << "";
+        QTest::newRow("memory: lots") << "16"
+                                      << "lots"
+                                      << "pool"
+                                      << "resources.memory: 'lots' is not a Kubernetes quantity";
+        QTest::newRow("cpu: -3") << "-3"
+                                 << ""
+                                 << "pool"
+                                 << "resources.cpu: '-3' is negative";
+        QTest::newRow("bad selector key") << ""
+                                          << ""
+                                          << "my pool"
+                                          << "nodeSelector: label key 'my pool'";
+    }
+    void clusterValuesAreChecked() {
+        QFETCH(QString, cpu);
+        QFETCH(QString, memory);
+        QFETCH(QString, selectorKey);
+        QFETCH(QString, refused);
+        auto plan = clusterPlan("IndexedJob");
+        plan.resources.cpu = cpu.toStdString();
+        plan.resources.memory = memory.toStdString();
+        plan.configurations[0].resolved.nodeSelector = {{selectorKey.toStdString(), "h200"}};
+        const auto job = planJobs(plan, {}, "/out")[0];
+        try {
+            jobManifests(plan, job);
+            QVERIFY2(refused.isEmpty(), "accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(!refused.isEmpty() && QString::fromStdString(e.message()).contains(refused), e.what());
+        }
     }
 
     void mountWithoutPvcIsRefused() {

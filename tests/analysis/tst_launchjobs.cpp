@@ -290,13 +290,15 @@ private slots:
         const auto jobs = planJobs(plan, {}, "/out");
         LocalBackend local("/lib/c.so");
         const QStringList untraced = toQt(local.commandLine(jobs[1]));
-        QCOMPARE(untraced.mid(0, 5),
-                 (QStringList{"env", "-u", "CUDA_INJECTION64_PATH", "-u", "NVTX_INJECTION64_PATH"}));
+        // CNP_IMAGE too, traced or not: a local run never ran an image, whatever the caller exported.
+        QCOMPARE(untraced.mid(0, 7), (QStringList{"env", "-u", "CNP_IMAGE", "-u", "CUDA_INJECTION64_PATH",
+                                                  "-u", "NVTX_INJECTION64_PATH"}));
         const QStringList traced = toQt(local.commandLine(jobs[0]));
-        QVERIFY(!traced.contains("-u")); // set to the collector, which wins anyway
+        QCOMPARE(traced.mid(0, 3), (QStringList{"env", "-u", "CNP_IMAGE"}));
+        QCOMPARE(traced.count("-u"), 1); // the injection is set to the collector, which wins anyway
         // A configuration that sets one itself keeps it (its choice), the other is still unset.
         const QStringList own = toQt(local.commandLine(jobs[3]));
-        QCOMPARE(own.mid(0, 3), (QStringList{"env", "-u", "CUDA_INJECTION64_PATH"}));
+        QCOMPARE(own.mid(0, 5), (QStringList{"env", "-u", "CNP_IMAGE", "-u", "CUDA_INJECTION64_PATH"}));
         QVERIFY(own.contains("NVTX_INJECTION64_PATH=/my/nvtx.so"));
         QVERIFY(!own.contains("NVTX_INJECTION64_PATH"));
     }

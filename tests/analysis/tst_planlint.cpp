@@ -231,6 +231,43 @@ private slots:
         addRow("capture values that are fine",
                "workload: {command: [run]}\ncapture: steps:10:5:iter\nconfigurations: [{name: A}]\n", {});
         addRow("capture all", "workload: {command: [run]}\ncapture: all\nconfigurations: [{name: A}]\n", {});
+        // kubernetes-quantity, kubernetes-label: what the API server would reject (plan/KubernetesValues)
+        addRow("memory that is not a quantity",
+               "workload: {command: [run]}\nresources: {memory: lots}\nconfigurations: [{name: A}]\n",
+               {"2:21: error: kubernetes-quantity"});
+        addRow("negative cpu",
+               "workload: {command: [run]}\nresources: {cpu: \"-3\"}\nconfigurations: [{name: A}]\n",
+               {"2:18: error: kubernetes-quantity"});
+        addRow("quantities that are fine",
+               "workload: {command: [run]}\nresources: {cpu: 500m, memory: 128Gi}\nconfigurations: [{name: "
+               "A}]\n",
+               {});
+        addRow("node selector key and value",
+               "workload: {command: [run]}\nconfigurations:\n  - name: A\n    nodeSelector: {'pool name': x, "
+               "ok: 'a b'}\n",
+               {"4:33: error: kubernetes-label", "4:40: error: kubernetes-label"});
+        addRow("node pool value",
+               "workload: {command: [run]}\nconfigurations:\n  - name: A\n    nodePool: 'h200 x8'\n",
+               {"4:15: error: kubernetes-label"});
+        addRow("node pool label key",
+               "workload: {command: [run]}\nkubernetes: {nodePoolLabel: Example.COM/pool}\nconfigurations: "
+               "[{name: "
+               "A}]\n",
+               {"2:29: error: kubernetes-label"});
+        addRow("labels that are fine",
+               "workload: {command: [run]}\nkubernetes: {nodePoolLabel: cloud.google.com/gke-nodepool}\n"
+               "configurations:\n  - name: A\n    nodePool: h200-x8\n    nodeSelector: "
+               "{topology.kubernetes.io/zone: "
+               "us-east1-b}\n",
+               {});
+        addRow("cluster admin values the cluster would refuse",
+               "workload: {command: [run]}\nkubernetes:\n  shmSizeLimit: big\n  addCapabilities: [IPC_LOCK, "
+               "SYS_ADMIN]\n"
+               "  extraResources: {rdma/hca: many}\n  tolerations:\n    - {key: gpu, operator: Exists, "
+               "value: x}\n"
+               "configurations: [{name: A}]\n",
+               {"3:17: error: kubernetes-quantity", "4:31: error: privileged",
+                "5:30: error: kubernetes-quantity", "7:7: error: kubernetes-value"});
         // the parser's findings come through lint as well, with the rules on what could be read
         addRow("unknown key and a rule",
                "workload: {command: [run]}\nconfigurations:\n  - name: A\n    privileged: yes\n    colour: "

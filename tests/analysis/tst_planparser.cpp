@@ -117,6 +117,7 @@ private slots:
         QCOMPARE(p.kubernetes.nodePoolLabel, std::string("pool"));
         QCOMPARE(p.container.gpuFlags, std::string("--device nvidia.com/gpu=all"));
         QCOMPARE(p.container.extraArgs, (std::vector<std::string>{"--shm-size", "8g"}));
+        QCOMPARE(p.container.pull, std::string("missing")); // the default
         QCOMPARE(p.nodeDriverVersions, (std::vector<std::string>{"580.65.06", "575.57"}));
         QCOMPARE(p.positions.at("resources.gpusPerNode").line, 9);
         QCOMPARE(p.positions.at("resources.gpusPerNode").column, 16);
@@ -178,6 +179,22 @@ private slots:
         QCOMPARE(r.plan.configurations[0].resolved.nodeSelector.at("pool"), std::string("p1"));
     }
 
+    void pullPolicy_data() {
+        QTest::addColumn<QString>("pull");
+        QTest::newRow("missing") << "missing";
+        QTest::newRow("always") << "always";
+        QTest::newRow("never") << "never";
+    }
+    void pullPolicy() {
+        QFETCH(QString, pull);
+        const auto r = parsePlanText(
+            ("workload: {command: [run]}\ncontainer: {pull: " + pull + "}\nconfigurations: [{name: A}]\n")
+                .toStdString(),
+            "p.yaml");
+        QVERIFY(r.findings.empty());
+        QCOMPARE(QString::fromStdString(r.plan.container.pull), pull);
+    }
+
     void findings_data() {
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QStringList>("expected");
@@ -193,6 +210,8 @@ private slots:
         QTest::newRow("integer out of range")
             << head + "resources: {gpusPerNode: 65}\nconfigurations: [{name: A}]\n"
             << QStringList{"2:26: error: type"};
+        QTest::newRow("pull policy") << head + "container: {pull: sometimes}\nconfigurations: [{name: A}]\n"
+                                     << QStringList{"2:19: error: type"};
         QTest::newRow("bool expected") << head + "configurations:\n  - name: A\n    privileged: maybe\n"
                                        << QStringList{"4:17: error: type"};
         QTest::newRow("list expected") << head + "configurations:\n  - name: A\n    args: --x\n"

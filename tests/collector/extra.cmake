@@ -12,7 +12,8 @@ foreach(t collector_tst_capturespec collector_tst_bufferpool collector_tst_memor
     target_link_libraries(${t} PRIVATE cnp_collector_core)
   endif()
 endforeach()
-foreach(t collector_tst_cmdcollect collector_tst_launchlocal collector_tst_clirun collector_tst_launchdocker)
+foreach(t collector_tst_cmdcollect collector_tst_launchlocal collector_tst_clirun collector_tst_launchdocker
+          collector_tst_launchpodman)
   if(TARGET ${t})
     add_dependencies(${t} cnp)
   endif()

@@ -87,6 +87,7 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out.count("\nkind: \"Job\"\n"), 4);
         QCOMPARE(r.out.count("\nkind: \"Service\"\n"), 4);
+        QCOMPARE(r.out.count("\nkind: \"Pod\"\n"), 4); // each job's fetch pod: every object it would create
         const auto m = runCnp({"run", plan, dir.filePath("ws.cnpdb"), "--dry-run", "--backend", "kubernetes",
                                "--manifests", dir.filePath("manifests")});
         QCOMPARE(m.exitCode, 0);
@@ -142,6 +143,35 @@ private slots:
         QCOMPARE(kinds, (QStringList{"1:1", "2:0", "2:1", "3:0"}));
     }
 
+    // What a run records of where it came from, as `cnp runs --json` shows it: the plan file by its
+    // absolute path though given relative, the backend, and no image for the local backend (it runs none).
+    void provenanceInRunsJson() {
+        QTemporaryDir dir;
+        writePlan(dir);
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("CNP_COLLECTOR_LIB", testpaths::collectorPath());
+        p.setProcessEnvironment(env);
+        p.setWorkingDirectory(dir.path());
+        p.start(testpaths::cliPath(), {"run", "plan.yaml", "ws.cnpdb", "--configs", "Base"});
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        const auto r = runCnp({"runs", dir.filePath("ws.cnpdb"), "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray runs = QJsonDocument::fromJson(r.out).object()["runs"].toArray();
+        QCOMPARE(runs.size(), 2); // traced r1, untraced r2
+        for (const auto& v : runs) {
+            const QJsonObject run = v.toObject();
+            QCOMPARE(run["container_image"].toString(), QString());
+            const QJsonObject a = run["attributes"].toObject();
+            QCOMPARE(a["plan.path"].toString(), dir.filePath("plan.yaml"));
+            QCOMPARE(a["plan.config"].toString(), "Base");
+            QCOMPARE(a["launch.backend"].toString(), "local");
+            QCOMPARE(a["launch.traced"].toString(), run["name"] == "Base-r1" ? "1" : "0");
+            QCOMPARE(a["log.throughput"].toString(), "1100");
+        }
+    }
+
     void failedJobExitsTwo() {
         QTemporaryDir dir;
         const auto r = runCnp(
@@ -183,6 +213,59 @@ private slots:
             QVERIFY(r.out.isEmpty()); // no argv printed, no job started
             QVERIFY(!QFile::exists(dir.filePath("ws.cnpdb.runs")));
         }
+    }
+
+    // Two `cnp run` at once on one workspace (or one output folder) corrupted each other: the second moved
+    // the first's job folder aside and ingested its partial trace. The second is refused now, naming the
+    // first (pid, host, start, command) and creating nothing; once the first has ended the locks are gone.
+    void secondRunOnOneWorkspaceIsRefused() {
+        QTemporaryDir dir;
+        const QString plan = writePlan(dir, {}, {});
+        const QString ws = dir.filePath("ws.cnpdb");
+        QProcess first;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("CNP_COLLECTOR_LIB", testpaths::collectorPath());
+        env.insert("HARNESS_STEPS", "1000"); // about 100 s: it ends only by being stopped
+        env.insert("HARNESS_STEP_MS", "100");
+        first.setProcessEnvironment(env);
+        first.start(testpaths::cliPath(), {"run", plan, ws, "--progress", "json", "--repeats", "1"});
+        QVERIFY(first.waitForStarted());
+        QByteArray out;
+        QElapsedTimer t;
+        t.start();
+        while (!out.contains("\"state\":\"running\"") && t.elapsed() < 30000 &&
+               first.state() == QProcess::Running) {
+            first.waitForReadyRead(200);
+            out += first.readAllStandardOutput();
+        }
+        QVERIFY2(out.contains("\"state\":\"running\""), out + first.readAllStandardError());
+        const QByteArray holder =
+            QString(" is being used by cnp run (pid %1 on host ").arg(first.processId()).toUtf8();
+
+        const auto second = runCnp({"run", plan, ws, "--repeats", "1"});
+        QCOMPARE(second.exitCode, 2);
+        QVERIFY2(second.err.contains(("workspace " + ws).toUtf8() + holder), second.err.constData());
+        QVERIFY2(second.err.contains(": cnp run " + plan.toUtf8() + " " + ws.toUtf8() + " --progress json"),
+                 second.err.constData());
+        // Another workspace, the same output folder: refused as well, and the other workspace not created.
+        const QString other = dir.filePath("other.cnpdb");
+        const auto third = runCnp({"run", plan, other, "--out", ws + ".runs", "--repeats", "1"});
+        QCOMPARE(third.exitCode, 2);
+        QVERIFY2(third.err.contains(("output folder " + ws + ".runs").toUtf8() + holder),
+                 third.err.constData());
+        QVERIFY(!QFile::exists(other));
+        QVERIFY(!QFile::exists(other + ".lock"));
+        // The dry run changes nothing, so it needs no lock.
+        QCOMPARE(runCnp({"run", plan, ws, "--dry-run"}).exitCode, 0);
+
+        ::kill(static_cast<pid_t>(first.processId()), SIGINT);
+        QVERIFY(first.waitForFinished(60000));
+        QCOMPARE(first.exitCode(), 130);
+        QVERIFY(!QFile::exists(ws + ".lock"));
+        QVERIFY(!QFile::exists(ws + ".runs/.cnp-run.lock"));
+        cnp::Workspace w(ws.toStdString(), cnp::Workspace::Mode::ReadOnly);
+        for (const auto& r : w.runs()) // only the first run's, each with all of its kernels
+            QVERIFY2(r.kernelCount > 0, r.info.name.c_str());
     }
 
     void sigintStopsTheRunningJobAndKeepsFinishedRuns() {

@@ -73,7 +73,9 @@ private slots:
         QTemporaryDir dir;
         const QString ws = dir.filePath("study.cnpdb");
         std::atomic<bool> cancel{false};
+        qputenv("CNP_IMAGE", "caller/image:1"); // the caller's label: a local run never ran it either
         const auto o = runPlan(harnessPlan(1, 1), ws, dir.filePath("runs"), cancel);
+        qunsetenv("CNP_IMAGE");
         QCOMPARE(o.summary.done, 4);
         QCOMPARE(o.summary.failed, 0);
 
@@ -95,6 +97,8 @@ private slots:
             QCOMPARE(QString::fromStdString(run->info.config), QString(e.config));
             QCOMPARE(run->info.repeat, e.repeat);
             QCOMPARE(run->kernelCount, e.traced ? 30 : 0); // 3 steps x 10 launches
+            // Provenance: the plan's image (localhost/cnp-test:1) never ran here; no image is recorded.
+            QCOMPARE(QString::fromStdString(run->info.containerImage), QString());
             const auto a = w.runAttributes(run->id);
             QCOMPARE(QString::fromStdString(a.at("plan.hash")), "0123456789abcdef");
             QCOMPARE(QString::fromStdString(a.at("plan.config")), QString(e.config));

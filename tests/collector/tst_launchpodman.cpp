@@ -5,10 +5,12 @@
 // land with real traces and log figures (trace retrieval through the mounted output folder, log capture);
 // the collector's variables are injected and its mount is read-only (a shell job tries to write it); a
 // cancelled job's container is gone afterwards (`podman ps -a`); re-running resumes.
+#include "CliRunner.h"
 #include "CollectorPaths.h"
 #include "ContainerTestImage.h"
 #include "TestPaths.h"
 #include "TestPlans.h"
+#include "core/InputError.h"
 #include "launch/ContainerBackend.h"
 #include "launch/JobPlanner.h"
 #include "launch/RunOrchestrator.h"
@@ -54,19 +56,38 @@ class TestLaunchPodman : public QObject {
         return plan;
     }
 
-    RunSummary run(const plan::Plan& plan, const std::atomic<bool>& cancel,
-                   const ProgressListener& also = {}) {
-        Workspace ws(dir_.filePath("study.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+    ContainerSettings settings(const plan::Plan& plan) const {
         ContainerSettings s;
         s.collectorLibrary = testpaths::collectorPath().toStdString();
         s.extraArgs = plan.container.extraArgs;
         s.engineEnv = {{"CONTAINERS_CONF", conf_.toStdString()}};
         s.planName = plan.name;
         s.initPath = initPath_;
-        ContainerBackend backend(s);
+        s.pull = plan.container.pull;
+        return s;
+    }
+
+    // As cnp run does: the backend's checks once (prepare), then the jobs.
+    RunSummary run(const plan::Plan& plan, const std::atomic<bool>& cancel,
+                   const ProgressListener& also = {}) {
+        Workspace ws(dir_.filePath("study.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        ContainerBackend backend(settings(plan));
+        const auto jobs = planJobs(plan, {}, dir_.filePath("runs").toStdString());
+        backend.prepare(jobs, {});
         RunOrchestrator orch(plan, ws, backend, also);
         orch.setPollInterval(50);
-        return orch.run(planJobs(plan, {}, dir_.filePath("runs").toStdString()), cancel);
+        return orch.run(jobs, cancel);
+    }
+
+    // Every job's last message, in order.
+    QStringList messages(const plan::Plan& plan) {
+        QStringList m;
+        std::atomic<bool> cancel{false};
+        run(plan, cancel, [&](const ProgressEvent& e) {
+            if (isFinal(e.state) && !e.rank)
+                m << QString::fromStdString(e.message);
+        });
+        return m;
     }
 
     QByteArray logOf(const plan::Plan& plan, int job) const {
@@ -125,6 +146,14 @@ private slots:
             QCOMPARE(
                 QString::fromStdString(ws.runAttributes(ws.findRun("Base+Opt-r1")->id).at("log.throughput")),
                 "2100");
+            // Provenance: the image as the engine knows it, not only its tag.
+            const auto a = ws.runAttributes(ws.findRun("Base-r1")->id);
+            const QString id = podman({"image", "inspect", "--format", "{{.Id}}", image_}, conf_).trimmed();
+            const QString digest =
+                podman({"image", "inspect", "--format", "{{.Digest}}", image_}, conf_).trimmed();
+            QCOMPARE(QString::fromStdString(a.at("launch.image_id")), "sha256:" + id);
+            QCOMPARE(QString::fromStdString(a.at("launch.image_digest")),
+                     image_.left(image_.lastIndexOf(':')) + "@" + digest);
         }
         QVERIFY(logOf(plan, 1).contains("arg: --opt")); // the configuration's args, through podman's argv
         QCOMPARE(run(plan, cancel).skipped, 2);         // resume
@@ -170,6 +199,95 @@ private slots:
         const QByteArray log = logOf(plan, 0);
         QVERIFY2(log.contains("workload-pid="), log.constData());
         QVERIFY2(!log.contains("workload-pid=1\n"), log.constData()); // an init is PID 1, not the workload
+    }
+
+    // A missing image is found once, before any job, with the engine's reason (podman cannot reach the
+    // registry "localhost"), naming the configurations that use it; with `container.pull: never` it is not
+    // even tried. Before, each job failed in turn with only "exit code 125".
+    void missingImageStopsTheStudyBeforeAnyJob_data() {
+        QTest::addColumn<QString>("pull");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("missing")
+            << "missing"
+            << "cannot be pulled: image localhost/cnp-no-such-image:1 is not on this host "
+               "and its registry cannot be reached: initializing source "
+               "docker://localhost/cnp-no-such-image:1: pinging container registry localhost";
+        QTest::newRow("never") << "never"
+                               << "not on this host, and container.pull is never";
+    }
+    void missingImageStopsTheStudyBeforeAnyJob() {
+        QFETCH(QString, pull);
+        QFETCH(QString, why);
+        auto plan = containerPlan({"/bin/sh", "-c", "true"});
+        plan.hash = "missing-" + pull.toStdString() + plan.hash;
+        plan.container.pull = pull.toStdString();
+        plan.configurations[1].resolved.image = "localhost/cnp-no-such-image:1";
+        ContainerBackend backend(settings(plan));
+        QStringList notes;
+        try {
+            backend.prepare(planJobs(plan, {}, dir_.filePath("runs").toStdString()),
+                            [&](const std::string& n) { notes << QString::fromStdString(n); });
+            QFAIL("prepare accepted a missing image");
+        } catch (const InputError& e) {
+            const QString text = QString::fromStdString(e.what());
+            QVERIFY2(
+                text.startsWith("/plans/test-plan.yaml: 1 image cannot be run with podman, so no job was "
+                                "started: image localhost/cnp-no-such-image:1 (Base+Opt): " +
+                                why),
+                qPrintable(text));
+        }
+        QCOMPARE(notes, pull == "never"
+                            ? QStringList{}
+                            : QStringList{"pulling image localhost/cnp-no-such-image:1 (container.pull: "
+                                          "missing)"});
+    }
+
+    // The same through `cnp run` as typed: exit 2 with the reason, and nothing created (no workspace, no
+    // output folder, no lock left).
+    void cnpRunRefusesAMissingImage() {
+        QFile f(dir_.filePath("missing.yaml"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("name: missing image\nworkload: {command: [/bin/sh, -c, 'true']}\ncontainer: {pull: never}\n"
+                "configurations:\n  - {name: Base, image: 'localhost/cnp-no-such-image:2'}\n");
+        f.close();
+        const QString ws = dir_.filePath("missing.cnpdb");
+        qputenv("CNP_COLLECTOR_LIB", testpaths::collectorPath().toLocal8Bit());
+        const auto r =
+            testing::runCli({"run", f.fileName(), ws, "--backend", "podman", "--containers-conf", conf_});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(f.fileName().toUtf8() +
+                                ": 1 image cannot be run with podman, so no job was started: "
+                                "image localhost/cnp-no-such-image:2 (Base): not on this "
+                                "host, and container.pull is never"),
+                 r.err.constData());
+        for (const QString& left : {ws, ws + ".runs", ws + ".lock"})
+            QVERIFY2(!QFile::exists(left), qPrintable(left));
+    }
+
+    // A flag podman does not know fails the first job with that cause, and no other job is started (each
+    // would fail the same way); a program missing from the image is said as such.
+    void engineFailuresSayWhy() {
+        auto plan = containerPlan({"/bin/sh", "-c", "true"});
+        plan.hash = "flag-" + plan.hash;
+        plan.container.extraArgs = {"--network", "none", "--no-such-flag"};
+        const QStringList m = messages(plan);
+        QCOMPARE(m.size(), 2);
+        QVERIFY2(m[0].startsWith("exit code 125: podman does not know the flag --no-such-flag (it came from "
+                                 "container.extraArgs"),
+                 qPrintable(m[0]));
+        QVERIFY2(m[1].startsWith("not started: podman does not know the flag --no-such-flag"),
+                 qPrintable(m[1]));
+
+        auto missing = containerPlan({"/no/such/program"});
+        missing.hash = "program-" + missing.hash;
+        missing.configurations.resize(1);
+        const QStringList n = messages(missing);
+        QCOMPARE(n.size(), 1);
+        // What says so: podman itself (runc), or with --init the init (tini: "exec /no/such/program failed").
+        QVERIFY2(n[0].startsWith("exit code 127: the workload's program is not in image " + image_ + ": "),
+                 qPrintable(n[0]));
+        QVERIFY2(n[0].contains("/no/such/program") && n[0].contains("o such file or directory"),
+                 qPrintable(n[0]));
     }
 
     void cancelLeavesNoContainer() {

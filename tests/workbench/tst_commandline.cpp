@@ -39,6 +39,16 @@ void TestCommandLine::parse_data() {
     QTest::newRow("run") << QStringList{"w.cnpdb", "--run", "ckpt", "--page", "insights"} << "w.cnpdb"
                          << "insights"
                          << "" << QSize(1280, 800) << "";
+    QTest::newRow("plan opens the plans page") << QStringList{"w.cnpdb", "--plan", "p.yaml"} << "w.cnpdb"
+                                               << "plans"
+                                               << "" << QSize(1280, 800) << "";
+    QTest::newRow("plan with --page plans") << QStringList{"--page", "plans", "--plan", "p.yaml"} << ""
+                                            << "plans"
+                                            << "" << QSize(1280, 800) << "";
+    QTest::newRow("plan with another page")
+        << QStringList{"--plan", "p.yaml", "--page", "kernels"} << ""
+        << ""
+        << "" << QSize(1280, 800) << "--plan opens the plans page, not 'kernels'";
     QTest::newRow("bad page") << QStringList{"--page", "nope"} << ""
                               << ""
                               << "" << QSize(1280, 800) << "unknown page 'nope'";

@@ -82,6 +82,7 @@ class TestMenus : public QObject {
 private slots:
     void initTestCase();
     void unknownRunIsAnError();
+    void planFromTheCommandLine();
     void sizeIsDeviceIndependent_data();
     void sizeIsDeviceIndependent();
     void importTakesEveryFormat();
@@ -111,6 +112,24 @@ void TestMenus::unknownRunIsAnError() {
     QVERIFY2(r.err.contains(QStringLiteral("no run named 'nosuchrun'")), qPrintable(r.err));
     QVERIFY(r.err.contains(QStringLiteral("base")) && r.err.contains(QStringLiteral("ckpt"))); // the choices
     QVERIFY(!QFileInfo::exists(dir_.filePath(QStringLiteral("x.png"))));
+}
+
+// `--plan FILE` opens the Plans page on the plan (it was an unknown option); a plan it cannot read is an
+// error naming the file, exit 2.
+void TestMenus::planFromTheCommandLine() {
+    const QString plan = testpaths::sourceDir() + QStringLiteral("/resources/plans/single-gpu-llama.yaml");
+    const QString png = dir_.filePath(QStringLiteral("plan.png"));
+    const Result ok =
+        runWorkbench({demo_, QStringLiteral("--plan"), plan, QStringLiteral("--screenshot"), png});
+    QVERIFY2(ok.code == 0, qPrintable(ok.err));
+    QVERIFY(QFileInfo::exists(png));
+    const QString missing = dir_.filePath(QStringLiteral("no-such-plan.yaml"));
+    const Result bad = runWorkbench({demo_, QStringLiteral("--plan"), missing, QStringLiteral("--screenshot"),
+                                     dir_.filePath(QStringLiteral("y.png"))});
+    QCOMPARE(bad.code, 2);
+    QVERIFY2(bad.err.contains(QStringLiteral("cnp-workbench: ") + missing + QStringLiteral(": cannot read")),
+             qPrintable(bad.err));
+    QVERIFY(!QFileInfo::exists(dir_.filePath(QStringLiteral("y.png"))));
 }
 
 void TestMenus::sizeIsDeviceIndependent_data() {

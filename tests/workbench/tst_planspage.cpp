@@ -108,7 +108,14 @@ private slots:
     }
 
     void openAndLintClean() {
+        // As `cnp-workbench --plan FILE` does: from another page, the window shows the Plans page on it.
+        window->showPage(PageId::Ablation);
         QString error;
+        QVERIFY2(window->openPlan(planFile, &error), qPrintable(error));
+        QCOMPARE(window->currentPage(), PageId::Plans);
+        QCOMPARE(page->planPath(), QFileInfo(planFile).absoluteFilePath());
+        QVERIFY(!window->openPlan(dir.filePath("missing.yaml"), &error));
+        QVERIFY2(error.startsWith(dir.filePath("missing.yaml") + ": cannot read"), qPrintable(error));
         QVERIFY2(page->openPlan(planFile, &error), qPrintable(error));
         QTRY_VERIFY(page->lintCount() > 0);
         QVERIFY(page->lintResult().findings.empty());

@@ -8,7 +8,9 @@
 #include "CollectorPaths.h"
 #include "MainWindow.h"
 #include "PlansPage.h"
+#include "RunTreeModel.h"
 #include "TestPaths.h"
+#include "WorkspaceDock.h"
 #include "WorkspaceSession.h"
 
 #include "store/Workspace.h"
@@ -29,7 +31,7 @@ using namespace cnp::wb;
 
 namespace {
 
-// 2 configurations x 2 traced repeats; 4 steps of 150 ms each, so every job is seen running.
+// 2 configurations x (2 traced + 1 untraced repeats); 4 steps of 150 ms each, so every job is seen running.
 QString writePlan(const QTemporaryDir& dir) {
     const QString path = dir.filePath("plan.yaml");
     QFile f(path);
@@ -37,7 +39,7 @@ QString writePlan(const QTemporaryDir& dir) {
     f.write(
         QString("name: plans page local run\n"
                 "workload:\n  command: ['%1', '%2', '-', workload]\n"
-                "repeats: {traced: 2}\n"
+                "repeats: {traced: 2, untraced: 1}\n"
                 "tokensPerStep: 1024\n"
                 "logMetric: {regex: 'throughput ([0-9.]+) tokens/s', unit: tokens/s}\n"
                 "timeout: 60\n"
@@ -105,11 +107,11 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
         QCOMPARE(finished[0][0].toInt(), 0);
         QCOMPARE(page->findChild<QLabel*>("planStatus")->text(),
-                 QStringLiteral("Finished: 4 done, 0 failed, 0 skipped, 0 cancelled"));
+                 QStringLiteral("Finished: 6 done, 0 failed, 0 skipped, 0 cancelled"));
 
         // Each repeat was seen running, then done, and ends done.
         for (const QString config : {"Base", "Base+Opt"})
-            for (const QString repeat : {"repeat 1", "repeat 2"}) {
+            for (const QString repeat : {"repeat 1", "repeat 2", "repeat 3 (untraced)"}) {
                 const QString row = config + '/' + repeat;
                 const auto running = seen.indexOf(row + ": running"), done = seen.indexOf(row + ": done");
                 QVERIFY2(running >= 0 && done > running, qPrintable(row + " in:\n" + seen.join('\n')));
@@ -121,16 +123,21 @@ private slots:
         // One run per configuration x repeat, labelled.
         cnp::Workspace ws(dir.filePath("study.cnpdb").toStdString(), cnp::Workspace::Mode::ReadOnly);
         const auto runs = ws.runs();
-        QCOMPARE(runs.size(), std::size_t(4));
+        QCOMPARE(runs.size(), std::size_t(6));
         for (const auto& [name, config, repeat] :
              {std::tuple{"Base-r1", "Base", "1"}, std::tuple{"Base-r2", "Base", "2"},
-              std::tuple{"Base+Opt-r1", "Base+Opt", "1"}, std::tuple{"Base+Opt-r2", "Base+Opt", "2"}}) {
+              std::tuple{"Base-r3", "Base", "3"}, std::tuple{"Base+Opt-r1", "Base+Opt", "1"},
+              std::tuple{"Base+Opt-r2", "Base+Opt", "2"}, std::tuple{"Base+Opt-r3", "Base+Opt", "3"}}) {
             const auto r = ws.findRun(name);
             QVERIFY2(r, name);
             QCOMPARE(r->info.config, std::string(config));
             QCOMPARE(ws.runAttribute(r->id, "plan.repeat"), std::optional<std::string>(repeat));
             QVERIFY(r->rankCount >= 1);
             QVERIFY(window->session()->findRun(QString::fromUtf8(name)));
+            // The dock says what each run is: the untraced repeat (the overhead baseline) is no trace.
+            const QModelIndex row = window->workspaceDock()->model()->indexOfRun(r->id);
+            QCOMPARE(row.siblingAtColumn(RunTreeModel::KindColumn).data().toString(),
+                     QString(repeat) == "3" ? QStringLiteral("untraced") : QStringLiteral("real"));
         }
         QCOMPARE(window->session()->configurations(), (QStringList{"Base", "Base+Opt"}));
 

@@ -105,9 +105,11 @@ void TestWorkbenchModels::runTreeSurvivesReset() {
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setRuns({makeRun(1, "a", "X", 1, "nsys", false), makeRun(2, "b", "Y", 2, "cnpt", false)},
                   {"X", "Y"});
-    model.setRuns({makeRun(3, "c", "Z", 8, "kineto", true)}, {"Z"});
+    model.setRuns({makeRun(3, "c", "Z", 8, "kineto", true), makeRun(4, "d", "Z", 1, "log", false)}, {"Z"});
     QCOMPARE(model.rowCount(), 1);
-    QCOMPARE(model.rowCount(model.index(0, 0)), 1);
+    QCOMPARE(model.index(1, RunTreeModel::KindColumn, model.index(0, 0)).data().toString(),
+             QStringLiteral("untraced"));
+    QCOMPARE(model.rowCount(model.index(0, 0)), 2);
     QCOMPARE(model.index(0, RunTreeModel::RanksColumn, model.index(0, 0)).data().toInt(), 8);
     model.setRuns({}, {});
     QCOMPARE(model.rowCount(), 0);
@@ -125,6 +127,11 @@ void TestWorkbenchModels::runMetadata() {
     QCOMPARE(model.valueOf(QStringLiteral("NCCL_ALGO")), QStringLiteral("Ring"));
     QCOMPARE(model.valueOf(QStringLiteral("Host")), QStringLiteral("node7"));
     QCOMPARE(model.index(0, 0).data(RunMetadataModel::IsSectionRole).toBool(), true);
+    QCOMPARE(model.valueOf(QStringLiteral("Data")), QStringLiteral("real measurement"));
+    // An untraced repeat of cnp run (source format "log": log figures only) is said to be one, not "real".
+    model.setRun(makeRun(2, "base-r3", "Base", 1, "log", false));
+    QCOMPARE(model.valueOf(QStringLiteral("Data")),
+             QStringLiteral("untraced repeat (log figures only, no trace)"));
     model.clear();
     QCOMPARE(model.rowCount(), 0);
 }

@@ -371,6 +371,7 @@ bool PlansPage::launch(bool dryRun) {
     } else {
         progress_->clear();
         progressItems_.clear();
+        tracedRepeats_ = r.plan.repeats.traced;
         for (const auto& c : r.plan.configurations)
             progressItem(QString::fromStdString(c.name), 0, -1)->setText(StateColumn, tr("pending"));
         revealOutput(progress_);
@@ -400,7 +401,11 @@ QTreeWidgetItem* PlansPage::progressItem(const QString& config, int repeat, int 
     if (repeat == 0) {
         item = new QTreeWidgetItem(progress_, {config});
     } else if (rank < 0) {
-        item = new QTreeWidgetItem(progressItem(config, 0, -1), {tr("repeat %1").arg(repeat)});
+        // Repeats after the traced ones run without the collector (its overhead baseline): said so, as
+        // their runs are no traces.
+        item = new QTreeWidgetItem(
+            progressItem(config, 0, -1),
+            {repeat > tracedRepeats_ ? tr("repeat %1 (untraced)").arg(repeat) : tr("repeat %1").arg(repeat)});
     } else {
         item = new QTreeWidgetItem(progressItem(config, repeat, -1), {tr("rank %1").arg(rank)});
     }

@@ -74,7 +74,8 @@ private:
     std::string lintPath() const;
 
     QString path_;
-    QString summary_; // the CLI's last summary line, as text
+    QString summary_;       // the CLI's last summary line, as text
+    int tracedRepeats_ = 0; // of the plan being run: repeats after these are untraced (no collector)
     bool modified_ = false;
     plan::ParseResult lint_;
     int lintCount_ = 0;

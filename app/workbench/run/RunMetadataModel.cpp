@@ -1,5 +1,6 @@
 #include "RunMetadataModel.h"
 
+#include "RunKind.h"
 #include "UnitFormat.h"
 
 #include <QFont>
@@ -32,7 +33,7 @@ void RunMetadataModel::setRun(const RunRecord& run) {
     add(tr("Configuration"), q(i.config));
     add(tr("Repeat"), QString::number(i.repeat));
     add(tr("Source format"), q(i.sourceFormat));
-    add(tr("Data"), i.synthetic ? tr("synthetic (generated, not measured)") : tr("real measurement"));
+    add(tr("Data"), runKindPhrase(runKindOf(i)));
     add(tr("Ingested"), q(run.createdAt));
     add(tr("Ranks"), QString::number(run.rankCount));
     add(tr("World size"), QString::number(i.worldSize));

@@ -3,6 +3,7 @@
 #include "BackgroundTask.h"
 #include "InsightsModel.h"
 #include "RankTableModel.h"
+#include "RunKind.h"
 #include "RunMetadataModel.h"
 #include "RunPicker.h"
 #include "UnitFormat.h"
@@ -114,7 +115,7 @@ void RunPage::showRun(RunId runId) {
                         .arg(QString::fromStdString(run->info.name).toHtmlEscaped(),
                              QString::fromStdString(run->info.config).toHtmlEscaped())
                         .arg(run->rankCount)
-                        .arg(run->info.synthetic ? tr("synthetic data") : tr("real measurement")));
+                        .arg(runKindPhrase(runKindOf(run->info))));
     QStringList notes;
     if (run->info.synthetic)
         notes << tr("<span style='color:#c06000'>⚠ Synthetic run: generated data, not a measurement.</span>");

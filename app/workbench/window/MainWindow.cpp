@@ -312,6 +312,11 @@ void MainWindow::setTheme(ThemeMode mode) {
     themeActions_[size_t(mode)]->setChecked(true);
 }
 
+bool MainWindow::openPlan(const QString& path, QString* error) {
+    showPage(PageId::Plans);
+    return static_cast<PlansPage*>(page(PageId::Plans))->openPlan(path, error);
+}
+
 void MainWindow::showPage(PageId id) {
     current_ = id;
     stack_->setCurrentIndex(int(id));

@@ -50,6 +50,9 @@ public:
     // Opens a workspace (create: make it if missing). Shows an error dialog and returns false on failure.
     bool openWorkspace(const QString& path, bool create = false);
     void showPage(PageId id);
+    // Shows the Plans page with the plan file `path` open (`cnp-workbench --plan FILE`); false and *error
+    // ("FILE: cannot read (why)") when it cannot be read.
+    bool openPlan(const QString& path, QString* error = nullptr);
     // Asks the provider (default: IngestRequestDialog) and starts the ingest; errors become dialogs.
     void ingestPaths(const QStringList& paths);
     bool startIngest(const IngestRequest& request);

@@ -1,6 +1,7 @@
 #include "RunTreeModel.h"
 
 #include "ChartPalette.h"
+#include "RunKind.h"
 
 #include <QColor>
 #include <QFont>
@@ -80,7 +81,7 @@ QString RunTreeModel::runTooltip(const RunRecord& run) {
     html += line(QStringLiteral("Configuration"), i.config);
     html += line(QStringLiteral("Repeat"), std::to_string(i.repeat));
     html += line(QStringLiteral("Format"), i.sourceFormat);
-    html += line(QStringLiteral("Data"), i.synthetic ? "synthetic" : "real measurement");
+    html += line(QStringLiteral("Data"), runKindPhrase(runKindOf(i)).toStdString());
     html += line(QStringLiteral("Ranks"), std::to_string(run.rankCount));
     html += line(QStringLiteral("Host"), i.host);
     html += line(QStringLiteral("GPUs"), gpus.join(QStringLiteral(", ")).toStdString());
@@ -146,7 +147,7 @@ QVariant RunTreeModel::data(const QModelIndex& index, int role) const {
         case FormatColumn:
             return QString::fromStdString(r.info.sourceFormat);
         case KindColumn:
-            return r.info.synthetic ? QStringLiteral("synthetic") : QStringLiteral("real");
+            return runKindWord(runKindOf(r.info));
         default:
             return {};
         }

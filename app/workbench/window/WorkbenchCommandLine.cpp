@@ -5,11 +5,12 @@
 namespace cnp::wb {
 
 QString WorkbenchCommandLine::usage() {
-    return QStringLiteral("usage: cnp-workbench [WORKSPACE.cnpdb] [--page ablation|compare|kernels|insights|"
-                          "timeline|run|ranks|plans] [--run NAME] [--configs A,B,...] [--theme "
-                          "system|light|dark] [--screenshot FILE.png [--size WxH]]\n  --size is in "
-                          "device-independent pixels: at QT_SCALE_FACTOR=2 the PNG has twice as many pixels "
-                          "each way");
+    return QStringLiteral(
+        "usage: cnp-workbench [WORKSPACE.cnpdb] [--page ablation|compare|kernels|insights|"
+        "timeline|run|ranks|plans] [--run NAME] [--configs A,B,...] [--plan FILE.yaml] [--theme "
+        "system|light|dark] [--screenshot FILE.png [--size WxH]]\n  --size is in "
+        "device-independent pixels: at QT_SCALE_FACTOR=2 the PNG has twice as many pixels "
+        "each way");
 }
 
 WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
@@ -45,6 +46,11 @@ WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
             if (!v)
                 return cl;
             cl.configs = v->split(QLatin1Char(','), Qt::SkipEmptyParts);
+        } else if (a == QLatin1String("--plan")) {
+            auto v = value(a);
+            if (!v)
+                return cl;
+            cl.plan = *v;
         } else if (a == QLatin1String("--theme")) {
             auto v = value(a);
             if (!v)
@@ -83,6 +89,11 @@ WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
     }
     if (sizeGiven && cl.screenshotFile.isEmpty())
         cl.error = QStringLiteral("--size is only meaningful with --screenshot");
+    if (!cl.plan.isEmpty()) {
+        if (cl.page && *cl.page != PageId::Plans)
+            cl.error = QStringLiteral("--plan opens the plans page, not '%1'").arg(pageKey(*cl.page));
+        cl.page = PageId::Plans;
+    }
     return cl;
 }
 

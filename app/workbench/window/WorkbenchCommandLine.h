@@ -1,6 +1,7 @@
 #pragma once
-// `cnp-workbench [WORKSPACE] [--page PAGE] [--run NAME] [--configs A,B,...] [--theme system|light|dark]
-//                [--screenshot FILE.png [--size WxH]]`.
+// `cnp-workbench [WORKSPACE] [--page PAGE] [--run NAME] [--configs A,B,...] [--plan FILE]
+//                [--theme system|light|dark] [--screenshot FILE.png [--size WxH]]`.
+// --plan FILE opens the Plans page on that plan (--page, if given, must be plans).
 // --size is in device-independent pixels (the unit of every Qt geometry): with QT_SCALE_FACTOR=2 (or a
 // 2x screen) a 1280x800 window is saved as a 2560x1600 PNG, drawn at twice the resolution.
 #include "PageId.h"
@@ -19,6 +20,7 @@ struct WorkbenchCommandLine {
     std::optional<PageId> page;     // nullopt: the last page used
     QString run;                    // --run NAME: select this run in the workspace dock (must exist)
     QStringList configs;            // --configs A,B,...: the ablation page's configurations, in order
+    QString plan;                   // --plan FILE: the Plans page opens on this plan file
     std::optional<ThemeMode> theme; // --theme: overrides the saved View → Theme choice
     QString screenshotFile;         // non-empty: render offscreen, save, exit
     QSize size = QSize(1280, 800);  // window size for --screenshot
