@@ -10,6 +10,7 @@
 #include "store/QueryWatchdog.h"
 #include "store/RunAppender.h"
 #include "store/Schema.h"
+#include "store/StoredValueCheck.h"
 #include "store/StringInterner.h"
 #include "store/SummaryTables.h"
 #include "store/Tables.h"
@@ -283,6 +284,12 @@ void Workspace::migrate(int from) {
     tx.commit();
 }
 
+std::string Workspace::runLabel(RunId runId) const {
+    Statement name(db_, "SELECT name FROM runs WHERE id = ?");
+    name.bind(1, runId);
+    return name.step() ? "'" + printableName(name.text(0)) + "'" : "id " + std::to_string(runId.value());
+}
+
 IdRange Workspace::eventRows(RunId runId, std::string_view table) const {
     const auto* t = schema::findEventTable(table);
     if (!t)
@@ -293,12 +300,9 @@ IdRange Workspace::eventRows(RunId runId, std::string_view table) const {
         return {};
     const IdRange r{st.i64(0), st.i64(1)};
     auto refuse = [&](const std::string& cause) {
-        Statement name(db_, "SELECT name FROM runs WHERE id = ?");
-        name.bind(1, runId);
-        const std::string run =
-            name.step() ? "'" + name.text(0) + "'" : "id " + std::to_string(runId.value());
-        throw InputError(path_, "run_rows: the " + std::string(table) + " rows of run " + run + " (ids " +
-                                    std::to_string(r.first) + " to " + std::to_string(r.last) + ") " + cause);
+        throw InputError(path_, "run_rows: the " + std::string(table) + " rows of run " + runLabel(runId) +
+                                    " (ids " + std::to_string(r.first) + " to " + std::to_string(r.last) +
+                                    ") " + cause);
     };
     if (r.empty())
         refuse("are an empty or reversed range");
@@ -323,6 +327,8 @@ IdRange Workspace::eventRows(RunId runId, std::string_view table) const {
     return r;
 }
 
+__extension__ typedef __int128 i128; // lowerBoundId's bounds
+
 std::int64_t Workspace::lowerBoundId(std::string_view table, IdRange range, std::int32_t rank,
                                      std::int64_t key) const {
     const auto* t = schema::findEventTable(table);
@@ -330,9 +336,10 @@ std::int64_t Workspace::lowerBoundId(std::string_view table, IdRange range, std:
         throw std::logic_error("lowerBoundId: not an event table: " + std::string(table));
     Statement st(db_,
                  "SELECT rank, " + std::string(t->sortKey) + " FROM " + std::string(table) + " WHERE id = ?");
-    std::int64_t lo = range.first, hi = range.last + 1; // answer in [lo, hi]
+    // Answer in [lo, hi], in 128 bits: range.last + 1 and hi - lo overflow int64 for a range near its ends.
+    i128 lo = range.first, hi = static_cast<i128>(range.last) + 1;
     while (lo < hi) {
-        const std::int64_t mid = lo + (hi - lo) / 2;
+        const auto mid = static_cast<std::int64_t>(lo + (hi - lo) / 2);
         st.bind(1, mid);
         if (!st.step())
             throw std::logic_error("lowerBoundId: id " + std::to_string(mid) + " missing in " +
@@ -340,11 +347,11 @@ std::int64_t Workspace::lowerBoundId(std::string_view table, IdRange range, std:
         const bool less = st.i32(0) < rank || (st.i32(0) == rank && st.i64(1) < key);
         st.reset();
         if (less)
-            lo = mid + 1;
+            lo = static_cast<i128>(mid) + 1;
         else
             hi = mid;
     }
-    return lo;
+    return lo > INT64_MAX ? INT64_MAX : static_cast<std::int64_t>(lo);
 }
 
 int Workspace::schemaVersion() const {
@@ -638,6 +645,9 @@ TraceData Workspace::loadRun(RunId runId) const {
         while (st.step()) {
             Row e;
             desc.readRow(st, 0, e, strings);
+            if (const std::string problem = StoredValueCheck::problemOf(desc, e); !problem.empty())
+                throw InputError(path_, table + ": a row of run " + runLabel(runId) + " (rank " +
+                                            std::to_string(e.rank) + "): " + problem);
             out.push_back(std::move(e));
         }
     };

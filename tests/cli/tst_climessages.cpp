@@ -331,6 +331,65 @@ private slots:
         expectError(runCli({"runs", ws}), "runs", ws, cause);
     }
 
+    // Issue 33.4: extreme event and summary values of a shared workspace are refused by every command
+    // that reads them, naming the workspace, table, run, rank and value (exit 2), where the release build
+    // printed "GPU window -1 ns, kernel time 9223372037 s" and the sanitizer build aborted. Nothing is
+    // written: no output, and `reclassify` leaves the workspace as it was.
+    void storedEventValuesBounded_data() {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<QStringList>("commands"); // each: "CMD ARGS..." after WS, OUT replaced
+        QTest::addColumn<QString>("cause");
+        const QString max = "4611686018427387903";
+        QTest::newRow("kernel time INT64_MAX, window -1 ns")
+            << "UPDATE summary_rank SET kernel_time_ns = 9223372036854775807, window_end_ns = "
+               "window_start_ns - 1"
+            << QStringList{"stats --run good", "ablation", "report --out OUT.html"}
+            << "summary_rank: a row of run 'good' (rank 0): kernel_time_ns 9223372036854775807 is outside 0 "
+               "to " +
+                   max + " ns";
+        QTest::newRow("kernel total INT64_MAX")
+            << "UPDATE summary_kernel SET total_ns = 9223372036854775807 WHERE rank = -1"
+            << QStringList{"diff good good"}
+            << "summary_kernel: a row of run 'good' (all ranks): total_ns 9223372036854775807 is outside 0 "
+               "to " +
+                   max + " ns";
+        QTest::newRow("kernel ends at INT64_MAX")
+            << "UPDATE kernels SET end_ns = 9223372036854775807"
+            << QStringList{"export --run good --out OUT.json", "export --run good --format csv --out OUT",
+                           "reclassify --reset"}
+            << "kernels: a row of run 'good' (rank 0): end_ns 9223372036854775807 is outside the range of "
+               "stored times (-" +
+                   max + " to " + max + " ns)";
+        QTest::newRow("negative duration")
+            << "UPDATE cpu_ranges SET end_ns = start_ns - 1"
+            << QStringList{"export --run good --out OUT.json", "reclassify --reset"}
+            << "cpu_ranges: a row of run 'good' (rank 0): end_ns";
+    }
+    void storedEventValuesBounded() {
+        QFETCH(QString, sql);
+        QFETCH(QStringList, commands);
+        QFETCH(QString, cause);
+        const QString ws = copyOfWorkspace("extreme.cnpdb");
+        rawExec(ws, sql);
+        QFile f(ws);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray before = f.readAll();
+        f.close();
+        for (const QString& c : commands) {
+            QStringList args = c.split(' ');
+            const QString command = args.takeFirst();
+            const QString out = path("extreme-out");
+            args.replaceInStrings("OUT", out);
+            args.prepend(ws);
+            args.prepend(command);
+            expectError(runCli(args), command, ws, cause);
+            for (const char* ext : {"", ".html", ".json"})
+                QVERIFY2(!QFileInfo::exists(out + ext), qPrintable(c));
+        }
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), before);
+    }
+
     // Ctrl-C during an ingest: the transaction rolls back, the created workspace is removed, one line says
     // so.
     // The ingest pauses at its first progress report until the signal arrives (CNP_TEST_PAUSE_INGEST), so
