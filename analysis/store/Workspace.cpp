@@ -172,6 +172,10 @@ void Workspace::open(Mode mode) {
     refuseForeignObjects(db_, path_);
     if (tables > 0 && !hasWorkspaceTables(db_))
         throw InputError(path_, "not a CNP workspace (an SQLite file without the workspace tables)");
+    // Only an ingest makes an empty file a workspace; an edit or reclassify of one wrote a schema into it
+    // (issue 33.6), so it is refused before the writer is configured and the file stays as it was.
+    if (tables == 0 && mode != Mode::CreateIfMissing)
+        throw InputError(path_, "not a CNP workspace (empty file)");
     if (!readOnly_)
         configureWriter(tables == 0);
     if (tables == 0) {

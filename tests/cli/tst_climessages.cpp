@@ -98,6 +98,18 @@ private slots:
         f.write(content);
         f.close();
         expectError(runCli({"runs", ws}), "runs", ws, cause);
+        // Issue 33.6: writing commands refuse it too and leave it as it was (`edit` on a 0-byte file wrote
+        // a 376 KB schema into it). Only `ingest` makes an empty file a workspace.
+        const QList<QStringList> writers = {{"edit", ws, "--plan", "a,b"},
+                                            {"edit", ws, "--ablation-source", "log"},
+                                            {"reclassify", ws, "--reset"}};
+        for (const QStringList& w : writers) {
+            expectError(runCli(w), w[0], ws, cause);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QCOMPARE(f.readAll(), content);
+            f.close();
+            QVERIFY(!QFileInfo::exists(ws + "-wal"));
+        }
     }
 
     void otherFilesAsWorkspace_data() {
@@ -434,6 +446,16 @@ private slots:
         expectError(runCli({"export", ws_, "--run", "good", "--out", out}), "export", out,
                     "No space left on device");
         QVERIFY(QDir(mnt).entryList(QDir::Files) == QStringList{"filler"}); // no partial file remains
+        // Issue 33.6: a CSV export or CSV report on a full disk left its folder (and parents) behind; each
+        // is written into a temporary folder beside it and removed on failure.
+        const QString csv = mnt + "/new/csv";
+        expectError(runCli({"export", ws_, "--run", "good", "--format", "csv", "--out", csv}), "export",
+                    csv + "/ranks.csv", "No space left on device");
+        const QString rep = mnt + "/report";
+        expectError(runCli({"report", ws_, "--format", "csv", "--out", rep, "--no-timestamp"}), "report",
+                    rep + "/configurations.csv", "No space left on device");
+        QCOMPARE(QDir(mnt).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+                 QStringList{"filler"});
         ::umount2(mnt.toUtf8().constData(), MNT_DETACH);
     }
 
