@@ -120,6 +120,33 @@ void migrateV1ToV2(sqlite3* db) {
     }
 }
 
+// "" when table `t` of the file has exactly the described columns, in order, with the described primary
+// key; else what it has instead. A table an older version's file already holds under a newer table's name
+// is not replaced by CREATE TABLE IF NOT EXISTS, so a migration checks it before stamping its version.
+std::string tableShapeProblem(sqlite3* db, const schema::Table& t) {
+    Statement st(db, "SELECT name, pk FROM pragma_table_info(?) ORDER BY cid");
+    st.bind(1, t.name);
+    std::string have, haveKey, want, wantKey(t.primaryKey);
+    std::vector<std::pair<std::int64_t, std::string>> keys;
+    while (st.step()) {
+        have += (have.empty() ? "" : ", ") + printableName(st.text(0));
+        if (st.i64(1) > 0)
+            keys.emplace_back(st.i64(1), printableName(st.text(0)));
+    }
+    std::sort(keys.begin(), keys.end());
+    for (const auto& k : keys)
+        haveKey += (haveKey.empty() ? "" : ", ") + k.second;
+    for (const auto& c : t.columns) {
+        want += (want.empty() ? "" : ", ") + std::string(c.name);
+        if (t.primaryKey.empty() && c.constraint.find("PRIMARY KEY") != std::string_view::npos)
+            wantKey = std::string(c.name);
+    }
+    if (have == want && haveKey == wantKey)
+        return {};
+    return "table " + std::string(t.name) + " has columns (" + have + ") and primary key (" + haveKey +
+           ") instead of (" + want + ") and (" + wantKey + ")";
+}
+
 } // namespace
 
 Workspace::Workspace(const std::string& path, Mode mode) : path_(path), readOnly_(mode == Mode::ReadOnly) {
@@ -277,8 +304,15 @@ void Workspace::migrate(int from) {
     Transaction tx(db_);
     if (from < 2)
         migrateV1ToV2(db_);
-    if (from < 3) // v2 -> v3 adds run_attributes (createTablesSql is idempotent); no existing row changes.
+    if (from < 3) { // v2 -> v3 adds run_attributes (createTablesSql is idempotent); no existing row changes.
         execSql(db_, schema::createTablesSql());
+        // A v2 file may already hold a malformed run_attributes (issue 33.6: it was stamped version 3 and
+        // failed later); the transaction then rolls back and the version stays.
+        if (const std::string problem = tableShapeProblem(db_, schema::kRunAttributes); !problem.empty())
+            throw InputError(path_, "cannot upgrade workspace schema version " + std::to_string(from) +
+                                        " to " + std::to_string(kSchemaVersion) + ": " + problem +
+                                        "; nothing was changed");
+    }
     if (from <
         4) { // v3 -> v4: summary_step and summary_rank gain launch_bound_idle_ns, summed from the gaps.
         addMissingSummaryColumns(db_);

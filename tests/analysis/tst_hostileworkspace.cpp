@@ -495,6 +495,51 @@ private slots:
         }
     }
 
+    // Issue 33.6: the v2 -> v3 upgrade created run_attributes with CREATE TABLE IF NOT EXISTS and stamped the
+    // new version over a malformed table the v2 file already held. The table's shape is checked first; a
+    // malformed one fails the upgrade, which rolls back: the version stays 2 and nothing changes.
+    void upgradeChecksRunAttributes_data() {
+        QTest::addColumn<QString>("table"); // the run_attributes the "v2" file holds
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("other columns")
+            << "CREATE TABLE run_attributes(run_id INTEGER, note TEXT)"
+            << "table run_attributes has columns (run_id, note) and primary key () "
+               "instead of (run_id, key, value) and (run_id, key)";
+        QTest::newRow("no primary key")
+            << "CREATE TABLE run_attributes(run_id INTEGER, key TEXT, value TEXT)"
+            << "table run_attributes has columns (run_id, key, value) and primary key () instead of (run_id, "
+               "key, value) and (run_id, key)";
+        QTest::newRow("well formed") << "CREATE TABLE run_attributes(run_id INTEGER NOT NULL, key TEXT NOT "
+                                        "NULL, value TEXT NOT NULL, PRIMARY KEY(run_id, key))"
+                                     << "";
+    }
+    void upgradeChecksRunAttributes() {
+        QFETCH(QString, table);
+        QFETCH(QString, problem);
+        const std::string file = path("v2.cnpdb");
+        std::filesystem::remove(file);
+        makeWorkspace(file, {"a"});
+        rawExec(file, "DROP TABLE run_attributes; " + table.toStdString() +
+                          "; UPDATE meta SET value = '2' WHERE key = 'schema_version'");
+        const std::string error = openError(file, Workspace::Mode::ReadWrite);
+        if (problem.isEmpty()) {
+            QCOMPARE(QString::fromStdString(error), QString());
+            QCOMPARE(rawValue(file, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'schema_version'"),
+                     std::int64_t(Workspace::kSchemaVersion));
+            return;
+        }
+        QCOMPARE(QString::fromStdString(error), QString::fromStdString(file) +
+                                                    ": cannot upgrade workspace schema version 2 to 4: " +
+                                                    problem + "; nothing was changed");
+        QCOMPARE(rawValue(file, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'schema_version'"),
+                 std::int64_t(2));
+        QVERIFY(
+            QString::fromStdString(openError(file, Workspace::Mode::ReadOnly))
+                .endsWith("needs a one-time upgrade, which failed: cannot upgrade workspace schema version 2 "
+                          "to 4: " +
+                          problem + "; nothing was changed"));
+    }
+
     // The ranges as ingest stores them pass (tinyTrace: 2 kernels and 1 memcpy per run).
     void honestRunRowsPass() {
         const std::string file = path("honest-ranges.cnpdb");
