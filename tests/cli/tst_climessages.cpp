@@ -402,6 +402,38 @@ private slots:
         QCOMPARE(f.readAll(), before);
     }
 
+    // Issue 33.7: names holding terminal escapes (ESC, an OSC title sequence, an 8-bit CSI) were printed raw
+    // by runs, stats, ablation and diff, and by error messages: every byte `cnp` writes to stdout and stderr
+    // passes TerminalTextBuffer, so none of them reaches the terminal. The HTML report neutralises them too.
+    void terminalEscapesNeutralised() {
+        const QString ws = copyOfWorkspace("escapes.cnpdb");
+        const QByteArray evil = "run\x1b]0;pwned\x07\x1b[2J\xc2\x9b"
+                                "31m";
+        const QString text = "CAST(X'" + evil.toHex() + "' AS TEXT)";
+        rawExec(ws, "UPDATE runs SET name = " + text + ", config = " + text);
+        const QString name = QString::fromUtf8(evil);
+        const QString html = path("escapes.html");
+        const QList<QStringList> commands = {{"runs", ws},
+                                             {"stats", ws, "--run", name},
+                                             {"ablation", ws},
+                                             {"diff", ws, name, name},
+                                             {"stats", ws, "--run", name + "x"}, // an error naming it
+                                             {"report", ws, "--out", html, "--no-timestamp"}};
+        for (const QStringList& c : commands) {
+            const CliResult r = runCli(c);
+            const QByteArray all = r.out + r.err;
+            QVERIFY2(c[0] == "report" || all.contains("run?]0;pwned??[2J?31m"),
+                     qPrintable(c[0] + ": " + all.left(400)));
+            for (const char* bad : {"\x1b", "\x07", "\xc2\x9b"})
+                QVERIFY2(!all.contains(bad), qPrintable(c[0]));
+        }
+        QFile f(html);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray page = f.readAll();
+        QVERIFY(page.contains("run?]0;pwned??[2J?31m"));
+        QVERIFY(!page.contains('\x1b') && !page.contains('\x07') && !page.contains("\xc2\x9b"));
+    }
+
     // Ctrl-C during an ingest: the transaction rolls back, the created workspace is removed, one line says
     // so.
     // The ingest pauses at its first progress report until the signal arrives (CNP_TEST_PAUSE_INGEST), so
