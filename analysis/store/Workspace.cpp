@@ -189,7 +189,11 @@ void Workspace::open(Mode mode) {
     } catch (const SqliteError& e) {
         // A read-only connection to a WAL workspace needs its -shm file: where it cannot be created (a
         // read-only folder or mount), an immutable open reads the file alone, safe when there is no -wal.
-        if (!readOnly_ || e.primaryCode() != SQLITE_CANTOPEN || !locationReadOnly(path_))
+        // SQLITE_READONLY too (issue 33.7): a file in WAL mode whose -shm cannot be created in a read-only
+        // folder reports "attempt to write a readonly database" (SQLITE_READONLY_CANTINIT and kin), which
+        // made a copy taken with sqlite3's .backup unreadable there.
+        const bool cannotShare = e.primaryCode() == SQLITE_CANTOPEN || e.primaryCode() == SQLITE_READONLY;
+        if (!readOnly_ || !cannotShare || !locationReadOnly(path_))
             throw;
         refuseUnappliedLog(path_);
         closeConnection();

@@ -15,6 +15,7 @@
 #include <sqlite3.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <csignal>
@@ -491,6 +492,47 @@ private slots:
         ::umount2(mnt.toUtf8().constData(), MNT_DETACH);
     }
 
+    // Issue 33.7: a workspace copied with sqlite3's backup API (the safe way to copy a live database) into
+    // a folder its reader cannot write failed with "attempt to write a readonly database": its -shm file
+    // cannot be created there, which SQLite reports as SQLITE_READONLY (not SQLITE_CANTOPEN), so the
+    // immutable fallback was not taken. Run as `nobody` (root ignores permission bits).
+    void backupCopyInReadOnlyFolder() {
+        if (::geteuid() != 0)
+            QSKIP("needs root to run cnp as nobody");
+        QTemporaryDir top; // mode 0700: opened for nobody below
+        QVERIFY(QFile::setPermissions(top.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner |
+                                                      QFile::ReadOther | QFile::ExeOther));
+        const QString folder = top.filePath("shared");
+        QVERIFY(QDir().mkpath(folder));
+        const QString backup = folder + "/backup.cnpdb", plain = folder + "/plain.cnpdb";
+        QVERIFY(QFile::copy(ws_, plain));
+        sqlite3 *from = nullptr, *to = nullptr;
+        QCOMPARE(sqlite3_open(ws_.toUtf8().constData(), &from), SQLITE_OK);
+        QCOMPARE(sqlite3_open(backup.toUtf8().constData(), &to), SQLITE_OK);
+        sqlite3_backup* b = sqlite3_backup_init(to, "main", from, "main");
+        QVERIFY(b);
+        QCOMPARE(sqlite3_backup_step(b, -1), SQLITE_DONE);
+        sqlite3_backup_finish(b);
+        sqlite3_close(to);
+        sqlite3_close(from);
+        for (const QString& f : {backup, plain})
+            QVERIFY(QFile::setPermissions(f, QFile::ReadOwner | QFile::ReadOther));
+        QVERIFY(QFile::setPermissions(folder, QFile::ReadOwner | QFile::ExeOwner | QFile::ReadOther |
+                                                  QFile::ExeOther));
+        for (const QString& f : {backup, plain}) {
+            QProcess p;
+            p.start("setpriv",
+                    {"--reuid=65534", "--regid=65534", "--clear-groups", testpaths::cliPath(), "runs", f});
+            QVERIFY(p.waitForFinished(60000));
+            const QByteArray err = p.readAllStandardError();
+            if (err.contains("setpriv:"))
+                QSKIP(err.constData());
+            QVERIFY2(p.exitCode() == 0, err.constData());
+            QVERIFY(p.readAllStandardOutput().contains("good"));
+        }
+        QVERIFY(!QFileInfo::exists(backup + "-shm"));
+    }
+
     void readOnlyMount() {
         const QString mnt = path("ro");
         if (!mountTmpfs(mnt, "size=8m"))
@@ -508,6 +550,11 @@ private slots:
                     "workspace is read-only (Read-only file system)");
         expectError(runCli({"ingest", ws, kTrace, "--run", "again"}), "ingest", ws,
                     "workspace is read-only (Read-only file system)");
+        // Issue 33.7: a new workspace there said "filesystem error: cannot remove" (its cleanup threw).
+        const QString fresh = mnt + "/new.cnpdb";
+        const CliResult created = runCli({"ingest", fresh, kTrace, "--run", "new"});
+        QVERIFY2(!created.err.contains("filesystem error"), created.err.constData());
+        expectError(created, "ingest", fresh, "read-only");
         ::umount2(mnt.toUtf8().constData(), MNT_DETACH);
     }
 };
