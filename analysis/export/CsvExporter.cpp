@@ -4,6 +4,7 @@
 #include "export/CsvWriter.h"
 #include "export/KernelStatsCsv.h"
 #include "export/OutputFile.h"
+#include "export/OutputFolder.h"
 #include "metrics/MultiRankSteps.h"
 #include "requests/WorkspaceCategories.h"
 #include "store/Tables.h"
@@ -112,28 +113,27 @@ void breakdownFields(CsvWriter& csv, const BreakdownNs& b) {
 } // namespace
 
 CsvExportResult CsvExporter::write(const std::string& dir) const {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec || !fs::is_directory(dir))
-        throw InputError(dir, "cannot create the output folder" + (ec ? ": " + ec.message() : std::string()));
-
+    OutputFolder folder(dir); // appears only when every file is written (issue 33.6)
     CsvExportResult result;
     const WriteFile file = [&](const std::string& name, const FileBody& body) {
-        OutputFile out((fs::path(dir) / name).string());
-        CsvWriter csv(out);
-        body(csv);
-        out.commit();
-        result.files.emplace_back(name, csv.rows() - 1); // minus the header row
+        folder.write(name, [&](const std::string& at) {
+            OutputFile out(at);
+            CsvWriter csv(out);
+            body(csv);
+            out.commit();
+            result.files.emplace_back(name, csv.rows() - 1); // minus the header row
+        });
     };
     writeEventFiles(file);
     if (!summaries_) {
         result.notes.push_back("no stored summaries for this run: summary CSVs were not written");
+        folder.commit();
         return result;
     }
     writeKernelStats(file);
     writeBreakdowns(file);
     writeIdleGaps(file);
+    folder.commit();
     return result;
 }
 

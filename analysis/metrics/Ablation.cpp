@@ -2,6 +2,7 @@
 
 #include "core/CommaList.h"
 #include "core/InputError.h"
+#include "core/TimeBounds.h"
 #include "core/Units.h"
 #include "metrics/Breakdown.h"
 #include "metrics/MultiRankSteps.h"
@@ -16,22 +17,11 @@
 
 namespace cnp {
 
-namespace {
-
-std::int64_t floorDiv(std::int64_t a, std::int64_t b) {
-    std::int64_t q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0)))
-        --q;
-    return q;
-}
-
-} // namespace
-
 AblationRunSamples ablationSamplesOf(const RunSnapshot& run) {
     AblationRunSamples out;
     for (const auto& r : run.ranks) {
-        out.cpuRanges += r.counts.cpuRange;
-        out.windowNs += r.window ? r.window->length() : 0;
+        out.cpuRanges = saturatingAdd(out.cpuRanges, r.counts.cpuRange);
+        out.windowNs = saturatingAdd(out.windowNs, r.window ? r.window->length() : 0);
     }
     const auto multi = aggregateSteps(run.steps);
     if (!multi.empty()) {
@@ -152,24 +142,43 @@ AblationSource ablationSourceOf(const WorkspaceSettings& settings) {
     return m ? ablationSourceFrom(*m).value_or(AblationSource::Trace) : AblationSource::Trace;
 }
 
-std::vector<Ns> apportionMeans(const std::vector<Ns>& sums, std::int64_t n) {
+namespace {
+
+__extension__ typedef __int128 i128; // sums of many stored durations exceed int64 (issue 33.4)
+
+i128 floorDiv128(i128 a, i128 b) {
+    i128 q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0)))
+        --q;
+    return q;
+}
+
+// apportionMeans over 128-bit sums: each mean fits int64 when the summed values do.
+std::vector<Ns> apportion(const std::vector<i128>& sums, std::int64_t n) {
     std::vector<Ns> q(sums.size(), 0);
     if (n <= 0 || sums.empty())
         return q;
-    Ns total = 0, floors = 0;
-    std::vector<std::pair<Ns, std::size_t>> rem; // remainder in [0, n), index
+    i128 total = 0, floors = 0;
+    std::vector<std::pair<i128, std::size_t>> rem; // remainder in [0, n), index
     for (std::size_t i = 0; i < sums.size(); ++i) {
         total += sums[i];
-        q[i] = floorDiv(sums[i], n);
-        floors += q[i];
-        rem.emplace_back(sums[i] - q[i] * n, i);
+        const i128 fi = floorDiv128(sums[i], n);
+        q[i] = static_cast<Ns>(fi);
+        floors += fi;
+        rem.emplace_back(sums[i] - fi * n, i);
     }
-    const Ns target = floorDiv(2 * total + n, 2 * n); // round half up
-    Ns deficit = target - floors;                     // in [0, sums.size()]
+    const i128 target = floorDiv128(2 * total + n, 2 * static_cast<i128>(n)); // round half up
+    i128 deficit = target - floors;                                           // in [0, sums.size()]
     std::stable_sort(rem.begin(), rem.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     for (std::size_t k = 0; k < rem.size() && deficit > 0; ++k, --deficit)
         ++q[rem[k].second];
     return q;
+}
+
+} // namespace
+
+std::vector<Ns> apportionMeans(const std::vector<Ns>& sums, std::int64_t n) {
+    return apportion(std::vector<i128>(sums.begin(), sums.end()), n);
 }
 
 namespace {
@@ -235,8 +244,8 @@ CountedSamples countedSamples(const AblationRunSamples& s, int skipFirst) {
         s.wholeTrace ? 0 : std::min(s.steps.size(), static_cast<std::size_t>(std::max(0, skipFirst)));
     out.steps = std::span<const AblationStepSample>(s.steps).subspan(first);
     for (const auto& st : out.steps) {
-        out.launchBoundNs += st.launchBoundNs;
-        out.stepTotalNs += st.time;
+        out.launchBoundNs = saturatingAdd(out.launchBoundNs, st.launchBoundNs);
+        out.stepTotalNs = saturatingAdd(out.stepTotalNs, st.time);
     }
     return out;
 }
@@ -297,8 +306,10 @@ AblationConfig tracedSamplesOf(const std::string& config, const std::vector<cons
         }
         if (!rs.steps.empty())
             profilers.insert(r->run.info.sourceFormat);
-        launchBound += rs.launchBoundNs, stepTotal += rs.stepTotalNs, window += rs.windowNs;
-        cpuRanges += rs.cpuRanges;
+        launchBound = saturatingAdd(launchBound, rs.launchBoundNs);
+        stepTotal = saturatingAdd(stepTotal, rs.stepTotalNs);
+        window = saturatingAdd(window, rs.windowNs);
+        cpuRanges = saturatingAdd(cpuRanges, rs.cpuRanges);
         all.insert(all.end(), rs.steps.begin(), rs.steps.end());
         ac.stepTimesNs.insert(ac.stepTimesNs.end(), times.begin(), times.end());
         ac.stepTimesByRun.push_back(std::move(times));
@@ -316,9 +327,9 @@ AblationConfig tracedSamplesOf(const std::string& config, const std::vector<cons
 void setMeans(AblationConfig& ac, const std::vector<AblationStepSample>& ss,
               const std::vector<std::string>& categories) {
     const auto n = static_cast<std::int64_t>(ss.size());
-    std::vector<Ns> exSums(categories.size(), 0);
-    std::vector<Ns> bdSums(4, 0);
-    Ns overlapSum = 0, commTotalSum = 0;
+    std::vector<i128> exSums(categories.size(), 0);
+    std::vector<i128> bdSums(4, 0);
+    i128 overlapSum = 0, commTotalSum = 0;
     for (const auto& s : ss) {
         for (const auto& [cat, ns] : s.exclusive) {
             auto it = std::find(categories.begin(), categories.end(), cat);
@@ -332,15 +343,15 @@ void setMeans(AblationConfig& ac, const std::vector<AblationStepSample>& ss,
         overlapSum += s.breakdown.overlap;
         commTotalSum += s.breakdown.communicationTotal;
     }
-    const auto exMean = apportionMeans(exSums, n);
-    const auto bdMean = apportionMeans(bdSums, n);
+    const auto exMean = apportion(exSums, n);
+    const auto bdMean = apportion(bdSums, n);
     ac.meanStepNs = 0;
     for (std::size_t i = 0; i < exMean.size(); ++i) {
         ac.exclusiveMeanNs.emplace_back(categories[i], exMean[i]);
-        ac.meanStepNs += exMean[i];
+        ac.meanStepNs = saturatingAdd(ac.meanStepNs, exMean[i]);
     }
-    ac.breakdownMeanNs = {bdMean[0], bdMean[1], apportionMeans({overlapSum}, n)[0],
-                          bdMean[2], bdMean[3], apportionMeans({commTotalSum}, n)[0]};
+    ac.breakdownMeanNs = {bdMean[0], bdMean[1], apportion({overlapSum}, n)[0],
+                          bdMean[2], bdMean[3], apportion({commTotalSum}, n)[0]};
 }
 
 // Profiler-overhead caveats (docs/metrics.md, "Profiler overhead"): a traced step with launch-bound idle

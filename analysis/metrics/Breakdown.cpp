@@ -4,13 +4,18 @@
 
 #include <algorithm>
 #include <bit>
+#include <string>
 
 namespace cnp {
 
 RankTimeline::RankTimeline(const std::vector<TimedActivity>& activities, const CategoryOrder& order)
     : categoryCount_(order.names.size()) {
-    if (categoryCount_ > 64)
-        throw InputError("category rules", "more than 62 kernel categories are not supported");
+    // Compute categories are a 64-bit mask; communication and memory are counted beside it (they once
+    // shared the mask, so 62 categories and the fallback were refused as "more than 62": issue 33.7).
+    const auto computeCount = static_cast<std::size_t>(order.communication);
+    if (computeCount > kMaxComputeCategories || categoryCount_ > 255)
+        throw InputError("category rules", std::to_string(computeCount) + " kernel categories; at most " +
+                                               std::to_string(kMaxComputeCategories) + " are supported");
     struct Edge {
         Ns t;
         int delta;
@@ -32,30 +37,34 @@ RankTimeline::RankTimeline(const std::vector<TimedActivity>& activities, const C
     span_ = {lo, hi};
     std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.t < b.t; });
     std::vector<std::int64_t> count(categoryCount_, 0);
-    std::uint64_t mask = 0;
-    std::uint64_t computeMask = 0;
-    for (int i = 0; i < order.communication; ++i)
-        computeMask |= std::uint64_t{1} << i;
-    const std::uint64_t commBit = std::uint64_t{1} << order.communication;
-    const std::uint64_t memBit = std::uint64_t{1} << order.memory;
+    std::uint64_t mask = 0; // active compute categories
+    const auto comm = static_cast<std::size_t>(order.communication);
+    const auto mem = static_cast<std::size_t>(order.memory);
     std::size_t e = 0;
     while (e < edges.size()) {
         const Ns t = edges[e].t;
         for (; e < edges.size() && edges[e].t == t; ++e) {
-            auto& c = count[static_cast<std::size_t>(edges[e].cat)];
+            const auto cat = static_cast<std::size_t>(edges[e].cat);
+            auto& c = count[cat];
             c += edges[e].delta;
+            if (cat >= computeCount)
+                continue;
             if (c > 0)
-                mask |= std::uint64_t{1} << edges[e].cat;
+                mask |= std::uint64_t{1} << cat;
             else
-                mask &= ~(std::uint64_t{1} << edges[e].cat);
+                mask &= ~(std::uint64_t{1} << cat);
         }
-        if (mask == 0 || e == edges.size())
+        const bool commActive = comm < count.size() && count[comm] > 0;
+        const bool memActive = mem < count.size() && count[mem] > 0;
+        if ((mask == 0 && !commActive && !memActive) || e == edges.size())
             continue;
         const Ns next = edges[e].t;
-        Segment s{t, next, static_cast<std::uint8_t>(std::countr_zero(mask)),
-                  static_cast<std::uint8_t>(((mask & computeMask) ? kCompute : 0) |
-                                            ((mask & commBit) ? kComm : 0) |
-                                            ((mask & memBit) ? kMemory : 0))};
+        const std::size_t top = mask         ? static_cast<std::size_t>(std::countr_zero(mask))
+                                : commActive ? comm
+                                             : mem;
+        Segment s{t, next, static_cast<std::uint8_t>(top),
+                  static_cast<std::uint8_t>((mask ? kCompute : 0) | (commActive ? kComm : 0) |
+                                            (memActive ? kMemory : 0))};
         if (!segments_.empty() && segments_.back().end == s.start &&
             segments_.back().exclusive == s.exclusive && segments_.back().flags == s.flags)
             segments_.back().end = s.end;

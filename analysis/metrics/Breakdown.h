@@ -30,6 +30,8 @@ struct WindowBreakdown {
 // active categories. Built once in O(n log n); breakdown(W) costs O(log s + segments inside W).
 class RankTimeline {
 public:
+    // Compute categories a breakdown tells apart (a bit each); communication and memory come beside them.
+    static constexpr std::size_t kMaxComputeCategories = 64;
     RankTimeline(const std::vector<TimedActivity>& activities, const CategoryOrder& order);
     WindowBreakdown breakdown(Interval window) const;
     // Busy span [earliest start, latest end] of all non-empty activities; {0,0} when none.

@@ -1,15 +1,16 @@
 #include "metrics/CategoryRules.h"
 
+#include "core/BoundedFile.h"
 #include "core/BoundedJson.h"
 #include "core/InputError.h"
 #include "core/ResourceDir.h"
 #include "core/WorkspaceSettings.h"
+#include "metrics/Breakdown.h"
 
 #include "core/RapidJson.h"
 
 #include <algorithm>
 #include <fstream>
-#include <sstream>
 
 namespace cnp {
 
@@ -47,10 +48,18 @@ const std::vector<std::string>& builtinPriority() {
     return p;
 }
 
-// At most 80 bytes of a pattern for a message (a rule file may hold a megabyte-long pattern).
+// At most 80 bytes of a pattern or category for a message (a rule file may hold a megabyte-long one).
 std::string excerpt(const std::string& pattern) {
     constexpr std::size_t kMax = 80;
     return pattern.size() <= kMax ? pattern : pattern.substr(0, kMax) + "...";
+}
+
+// At most 200 bytes of a regex engine's error (RE2 quotes the offending part of the pattern, which once
+// made a 10 MB message line).
+std::string boundedError(const std::string& error) {
+    constexpr std::size_t kMax = 200;
+    return error.size() <= kMax ? error
+                                : error.substr(0, kMax) + "... (" + std::to_string(error.size()) + " bytes)";
 }
 
 } // namespace
@@ -66,15 +75,16 @@ std::vector<NameRegex> CategoryRules::compileRules(const std::vector<CategoryRul
     compiled.reserve(rules.size());
     for (std::size_t i = 0; i < rules.size(); ++i) {
         const CategoryRule& r = rules[i];
-        const std::string rule = kind + " " + std::to_string(i + 1) + " (category '" + r.category + "')";
+        const std::string rule =
+            kind + " " + std::to_string(i + 1) + " (category '" + excerpt(r.category) + "')";
         if (r.category.empty())
             throw InputError(sourceName, kind + " " + std::to_string(i + 1) + " has an empty category");
         if (r.category == kMemoryCategory || r.category == kIdleCategory)
-            throw InputError(sourceName, rule + ": category '" + r.category + "' is reserved");
+            throw InputError(sourceName, rule + ": category '" + excerpt(r.category) + "' is reserved");
         NameRegex re(r.pattern, NameRegex::Case::Insensitive);
         if (!re.valid())
-            throw InputError(sourceName,
-                             rule + ": invalid regex '" + excerpt(r.pattern) + "': " + re.error());
+            throw InputError(sourceName, rule + ": invalid regex '" + excerpt(r.pattern) +
+                                             "': " + boundedError(re.error()));
         compiled.push_back(std::move(re));
     }
     return compiled;
@@ -86,6 +96,10 @@ void CategoryRules::compile(const std::string& sourceName) {
 }
 
 CategoryRules CategoryRules::fromJson(std::string_view json, const std::string& sourceName) {
+    if (json.size() > kMaxDocumentBytes)
+        throw InputError(sourceName, "rule document of " + std::to_string(json.size()) +
+                                         " bytes; category rules are at most " +
+                                         std::to_string(kMaxDocumentBytes) + " bytes (1 MiB)");
     rapidjson::Document doc;
     if (const auto parsed = parseBoundedJson(json, doc); !parsed.ok)
         throw InputError(sourceName, "not valid JSON: " + parsed.error,
@@ -100,6 +114,10 @@ CategoryRules CategoryRules::fromJson(std::string_view json, const std::string& 
         if (!doc[key].IsArray())
             throw InputError(sourceName, std::string("\"") + key + "\" must be an array of rules");
         for (const auto& r : doc[key].GetArray()) {
+            if (out.rules_.size() + out.rangeRules_.size() >= kMaxRules)
+                throw InputError(sourceName, "more than " + std::to_string(kMaxRules) +
+                                                 " rules and range rules; category rules hold at most " +
+                                                 std::to_string(kMaxRules));
             if (!r.IsObject() || !r.HasMember("category") || !r["category"].IsString() ||
                 !r.HasMember("pattern") || !r["pattern"].IsString())
                 throw InputError(sourceName, std::string("every ") + noun +
@@ -107,12 +125,18 @@ CategoryRules CategoryRules::fromJson(std::string_view json, const std::string& 
             into.push_back({r["category"].GetString(), r["pattern"].GetString()});
         }
     };
+    out.rules_.clear(); // the built-in ones
+    out.rangeRules_.clear();
     readRules("rules", "rule", out.rules_);
     readRules("range_rules", "range rule", out.rangeRules_);
     if (doc.HasMember("fallback")) {
         if (!doc["fallback"].IsString() || doc["fallback"].GetStringLength() == 0)
             throw InputError(sourceName, "\"fallback\" must be a non-empty string");
         out.fallback_ = doc["fallback"].GetString();
+        if (out.fallback_ == kMemoryCategory || out.fallback_ == kIdleCategory) // once a raw SQL UNIQUE error
+            throw InputError(sourceName, "\"fallback\" '" + out.fallback_ +
+                                             "' is reserved (memory copies and idle time have their own "
+                                             "categories); choose another name, such as \"other\"");
     }
     out.priority_.clear();
     if (doc.HasMember("exclusive_priority")) {
@@ -137,16 +161,18 @@ CategoryRules CategoryRules::fromJson(std::string_view json, const std::string& 
         }
     }
     out.compile(sourceName);
+    if (const std::size_t n = out.computePriority().size(); n > RankTimeline::kMaxComputeCategories)
+        throw InputError(sourceName, "the rules name " + std::to_string(n) +
+                                         " kernel categories (communication and memory not counted, the "
+                                         "fallback '" +
+                                         excerpt(out.fallback_) + "' counted); at most " +
+                                         std::to_string(RankTimeline::kMaxComputeCategories) +
+                                         " are supported");
     return out;
 }
 
 CategoryRules CategoryRules::fromFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path, "cannot open rule file");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return fromJson(ss.str(), path);
+    return fromJson(readBoundedFile(path, kMaxDocumentBytes, "rule file"), path);
 }
 
 CategoryRules CategoryRules::forSettings(const WorkspaceSettings& settings) {

@@ -1,5 +1,7 @@
 #include "metrics/Intervals.h"
 
+#include "core/TimeBounds.h"
+
 #include <algorithm>
 
 namespace cnp {
@@ -20,7 +22,7 @@ IntervalSet unionOf(std::vector<Interval> v) {
 Ns totalLength(const IntervalSet& s) {
     Ns t = 0;
     for (const auto& i : s)
-        t += i.length();
+        t = saturatingAdd(t, i.length());
     return t;
 }
 

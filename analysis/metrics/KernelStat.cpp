@@ -1,5 +1,7 @@
 #include "metrics/KernelStat.h"
 
+#include "core/TimeBounds.h"
+
 #include <cmath>
 
 namespace cnp {
@@ -27,7 +29,7 @@ KernelStat KernelStatBuilder::finish() const {
 KernelStat statsOf(const std::vector<Ns>& sortedDurations) {
     Ns total = 0;
     for (Ns x : sortedDurations)
-        total += x;
+        total = saturatingAdd(total, x); // durations of a crafted workspace may sum beyond int64
     KernelStatBuilder b(static_cast<std::int64_t>(sortedDurations.size()), total);
     for (Ns x : sortedDurations)
         b.add(x);

@@ -1,5 +1,7 @@
 #include "metrics/KernelStatsPool.h"
 
+#include "core/TimeBounds.h"
+
 #include "metrics/KernelStat.h"
 
 #include <algorithm>
@@ -167,7 +169,7 @@ void KernelStatsPool::add(std::int32_t rank, const std::string& name, const std:
         throw std::invalid_argument("kernel statistics: the durations of " + name + " are not sorted");
     Ns total = 0;
     for (Ns x : sortedDurations)
-        total += x;
+        total = saturatingAdd(total, x); // durations of a crafted workspace may sum beyond int64
     const std::lock_guard lock(mutex_);
     auto [it, fresh] = names_.try_emplace(name);
     Name& n = it->second;
@@ -180,7 +182,7 @@ void KernelStatsPool::add(std::int32_t rank, const std::string& name, const std:
         n.categoryRank = rank;
     }
     n.count += static_cast<std::int64_t>(sortedDurations.size());
-    n.total += total;
+    n.total = saturatingAdd(n.total, total);
     if (sortedDurations.empty())
         return;
     heldBytes_ += bytesOf(sortedDurations);

@@ -1,6 +1,7 @@
 #include "metrics/MfuInputs.h"
 
 #include "core/InputError.h"
+#include "core/PhysicalBounds.h"
 #include "metrics/GpuPeakFlops.h"
 
 #include <algorithm>
@@ -12,7 +13,8 @@ namespace cnp {
 
 namespace {
 
-double storedNumber(const std::string& path, const char* key, const std::optional<std::string>& text) {
+double storedNumber(const std::string& path, const char* key, const std::optional<std::string>& text,
+                    const PhysicalBound& bound) {
     if (!text || text->empty())
         return 0;
     double v = 0;
@@ -21,6 +23,8 @@ double storedNumber(const std::string& path, const char* key, const std::optiona
     if (ec != std::errc() || ptr != end || !std::isfinite(v) || v < 0)
         throw InputError(path, std::string("meta '") + key + "' is not a number >= 0 (" +
                                    std::to_string(text->size()) + " bytes)");
+    if (!bound.holds(v)) // a shared workspace's 1e300 FLOPs per token made MFU figures meaningless
+        throw InputError(path, std::string("meta '") + key + "': " + outOfBoundText(bound, v));
     return v;
 }
 
@@ -34,14 +38,19 @@ std::string numberText(double v) {
 } // namespace
 
 MfuInputs mfuInputsOf(const WorkspaceSettings& s) {
-    return {storedNumber(s.path, "mfu_flops_per_token", s.mfuFlopsPerToken),
-            storedNumber(s.path, "mfu_peak_flops", s.mfuPeakFlops)};
+    return {storedNumber(s.path, "mfu_flops_per_token", s.mfuFlopsPerToken, bounds::kFlopsPerToken),
+            storedNumber(s.path, "mfu_peak_flops", s.mfuPeakFlops, bounds::kPeakFlops)};
 }
 
 MfuInputTexts mfuInputTexts(const std::string& workspacePath, const MfuInputs& in) {
     for (double v : {in.flopsPerToken, in.peakFlops})
         if (!std::isfinite(v) || v < 0)
             throw InputError(workspacePath, "MFU inputs must be finite numbers >= 0");
+    if (!bounds::kFlopsPerToken.holds(in.flopsPerToken))
+        throw InputError(workspacePath,
+                         "MFU inputs: " + outOfBoundText(bounds::kFlopsPerToken, in.flopsPerToken));
+    if (!bounds::kPeakFlops.holds(in.peakFlops))
+        throw InputError(workspacePath, "MFU inputs: " + outOfBoundText(bounds::kPeakFlops, in.peakFlops));
     return {numberText(in.flopsPerToken), numberText(in.peakFlops)};
 }
 

@@ -1,5 +1,7 @@
 #include "metrics/RunSummaries.h"
 
+#include "core/TimeBounds.h"
+
 #include "metrics/Breakdown.h"
 #include "metrics/Categoriser.h"
 #include "metrics/CategoryRules.h"
@@ -133,8 +135,8 @@ private:
         explicit LaunchBoundIdle(const std::vector<SummaryGapRow>& gaps) {
             for (const auto& g : gaps)
                 if (g.cpuState == kLaunchBound) {
-                    whole += g.endNs - g.startNs;
-                    perStep[g.stepIndex] += g.endNs - g.startNs;
+                    whole = saturatingAdd(whole, g.endNs - g.startNs);
+                    perStep[g.stepIndex] = saturatingAdd(perStep[g.stepIndex], g.endNs - g.startNs);
                 }
         }
         Ns ofStep(std::int32_t index) const {
@@ -285,12 +287,12 @@ SummaryWriter::CopyFlavours SummaryWriter::copyFlavours(const RankEvents& ev) co
                                 contains(t_.strings.at(m->name), "Pageable");
         if (isPageable) {
             ++f.pageable;
-            f.pageableNs += m->end - m->start;
+            f.pageableNs = saturatingAdd(f.pageableNs, m->end - m->start);
         }
         const ApiCall* call = ev.launchOf(m->correlation);
         if (call && isSyncMemcpyApi(t_.strings.at(call->name))) {
             ++f.sync;
-            f.syncNs += m->end - m->start;
+            f.syncNs = saturatingAdd(f.syncNs, m->end - m->start);
         }
     }
     return f;
@@ -318,10 +320,10 @@ SummaryWriter::SyncCounts SummaryWriter::syncCounts(const RankEvents& ev,
             continue;
         if (dev) {
             ++c.device;
-            c.deviceNs += a->end - a->start;
+            c.deviceNs = saturatingAdd(c.deviceNs, a->end - a->start);
         } else {
             ++c.stream;
-            c.streamNs += a->end - a->start;
+            c.streamNs = saturatingAdd(c.streamNs, a->end - a->start);
         }
     }
     return c;
@@ -442,18 +444,18 @@ SummaryWriter::RankEvents SummaryWriter::collectRank(std::int32_t rank) {
     RankEvents ev;
     forRank(t_.kernels, rank, [&](const KernelEvent& k) {
         ev.acts.push_back({k.start, k.end, catIndex_[k.category]});
-        ev.kernelTime += k.end - k.start;
+        ev.kernelTime = saturatingAdd(ev.kernelTime, k.end - k.start);
         ev.kernels.push_back(&k);
     });
     forRank(t_.memcpys, rank, [&](const MemcpyEvent& m) {
-        ev.memcpyTime += m.end - m.start;
-        ev.memcpyBytes += m.bytes;
+        ev.memcpyTime = saturatingAdd(ev.memcpyTime, m.end - m.start);
+        ev.memcpyBytes = saturatingAdd(ev.memcpyBytes, m.bytes);
         ev.copies.push_back(&m);
         ev.acts.push_back({m.start, m.end, order_.memory});
     });
     forRank(t_.memsets, rank, [&](const MemsetEvent& m) {
         ++ev.memsetCount;
-        ev.memsetTime += m.end - m.start;
+        ev.memsetTime = saturatingAdd(ev.memsetTime, m.end - m.start);
         ev.memsets.push_back(&m);
         ev.acts.push_back({m.start, m.end, order_.memory});
     });
@@ -532,7 +534,7 @@ SummaryWriter::OrphanSummary SummaryWriter::orphanSummary(const RankEvents& ev) 
     auto visit = [&](Ns start, Ns end, std::int64_t corr, int category) {
         if (orphan(corr)) {
             ++s.count;
-            s.busyNs += end - start;
+            s.busyNs = saturatingAdd(s.busyNs, end - start);
         } else {
             s.launchedActs.push_back({start, end, category});
         }
@@ -611,7 +613,7 @@ std::vector<SummaryGapRow> SummaryWriter::gapRows(std::int32_t rank, const RankE
             if (isLaunchApi(n))
                 ++launches;
             if (isDeviceSync(n) || isBlockingStreamSync(n) || isSyncMemcpyApi(n))
-                syncNs += std::min((*it)->end, g.end) - (*it)->start;
+                syncNs = saturatingAdd(syncNs, std::min((*it)->end, g.end) - (*it)->start);
         }
         const Ns dataNs = totalLength(clip(ev.dataLoading, g));
         // Next activity: the first kernel starting at or after the gap end.

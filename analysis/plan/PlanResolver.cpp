@@ -1,6 +1,8 @@
 #include "plan/PlanResolver.h"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 
 namespace cnp::plan {
 namespace {
@@ -31,12 +33,20 @@ void overlayMounts(std::vector<Mount>& mounts, const std::vector<Mount>& own) {
     }
 }
 
-// "A → B → A" when following `extends` from `start` returns to it; "" otherwise. O(n²) on plan sizes.
-std::string cycleThrough(const Plan& plan, const Configuration& start) {
+using NameIndex = std::unordered_map<std::string_view, std::size_t>; // a name's first configuration
+
+const Configuration* findByName(const Plan& plan, const NameIndex& names, const std::string& name) {
+    const auto it = names.find(name);
+    return it == names.end() ? nullptr : &plan.configurations[it->second];
+}
+
+// "A → B → A" when following `extends` from `start` returns to it within kMaxExtendsDepth + 1 steps; ""
+// otherwise. O(kMaxExtendsDepth).
+std::string cycleThrough(const Plan& plan, const NameIndex& names, const Configuration& start) {
     std::string chain = start.name;
     const Configuration* c = &start;
-    for (std::size_t steps = 0; steps <= plan.configurations.size(); ++steps) {
-        c = c->extends.empty() ? nullptr : plan.find(c->extends);
+    for (std::size_t steps = 0; steps <= std::min(plan.configurations.size(), kMaxExtendsDepth); ++steps) {
+        c = c->extends.empty() ? nullptr : findByName(plan, names, c->extends);
         if (!c)
             return {};
         chain += " → " + c->name;
@@ -46,20 +56,23 @@ std::string cycleThrough(const Plan& plan, const Configuration& start) {
     return {};
 }
 
-std::string parentError(const Plan& plan, std::size_t index) {
+std::string parentError(const Plan& plan, const NameIndex& names, std::size_t index) {
     const Configuration& c = plan.configurations[index];
     if (c.extends == c.name)
         return "configuration '" + c.name + "' extends itself";
-    const std::string cycle = cycleThrough(plan, c);
+    const std::string cycle = cycleThrough(plan, names, c);
     if (!cycle.empty())
         return "'extends' forms a cycle: " + cycle;
-    const Configuration* parent = plan.find(c.extends);
+    const Configuration* parent = findByName(plan, names, c.extends);
     if (parent)
         return "'" + c.name + "' extends '" + c.extends +
                "', which is written after it; a parent must come first";
+    constexpr std::size_t kNamed = 8; // the earlier ones named, so the message stays one short line
     std::string known;
-    for (std::size_t i = 0; i < index; ++i)
+    for (std::size_t i = 0; i < std::min(index, kNamed); ++i)
         known += (known.empty() ? "" : ", ") + plan.configurations[i].name;
+    if (index > kNamed)
+        known += ", and " + std::to_string(index - kNamed) + " more";
     return "no configuration named '" + c.extends + "' before '" + c.name + "'" +
            (known.empty() ? std::string(" (it is the first)") : " (earlier ones: " + known + ")");
 }
@@ -89,23 +102,33 @@ ConfigValues overlay(const ConfigValues& parent, const ConfigValues& own, const 
 }
 
 void resolveConfigurations(Plan& plan, std::vector<Finding>& findings) {
+    NameIndex all; // every configuration, for the messages
+    for (std::size_t i = 0; i < plan.configurations.size(); ++i)
+        all.emplace(plan.configurations[i].name, i);
+    NameIndex earlier;                                             // the configurations before i
+    std::vector<std::size_t> depth(plan.configurations.size(), 0); // extends steps below a root
     for (std::size_t i = 0; i < plan.configurations.size(); ++i) {
         Configuration& c = plan.configurations[i];
         const Configuration* parent = nullptr;
         if (!c.extends.empty()) {
-            auto end = plan.configurations.begin() + static_cast<std::ptrdiff_t>(i);
-            auto it = std::find_if(plan.configurations.begin(), end,
-                                   [&](const Configuration& p) { return p.name == c.extends; });
-            if (it != end) {
-                parent = &*it;
-            } else {
-                const auto pos = c.own.positions.count("extends") ? c.own.positions.at("extends") : c.pos;
+            const auto pos = c.own.positions.count("extends") ? c.own.positions.at("extends") : c.pos;
+            const auto it = earlier.find(c.extends);
+            if (it == earlier.end()) {
                 findings.push_back(
-                    {plan.path, pos.line, pos.column, Severity::Error, "extends", parentError(plan, i)});
+                    {plan.path, pos.line, pos.column, Severity::Error, "extends", parentError(plan, all, i)});
+            } else if (depth[it->second] + 1 > kMaxExtendsDepth) {
+                findings.push_back({plan.path, pos.line, pos.column, Severity::Error, "extends",
+                                    "'" + c.name + "' would be " + std::to_string(depth[it->second] + 1) +
+                                        " levels down its 'extends' chain; at most " +
+                                        std::to_string(kMaxExtendsDepth) + " are allowed"});
+            } else {
+                parent = &plan.configurations[it->second];
+                depth[i] = depth[it->second] + 1;
             }
         }
         c.resolved =
             overlay(parent ? parent->resolved : ConfigValues{}, c.own, plan.kubernetes.nodePoolLabel);
+        earlier.emplace(c.name, i);
     }
 }
 

@@ -1,9 +1,12 @@
 #include "report/CairoText.h"
 
+#include "report/DrawnText.h"
+
 #include <pango/pangocairo.h>
 
 #include <cstdlib>
 #include <memory>
+#include <string>
 
 namespace cnp::report {
 
@@ -19,7 +22,8 @@ struct LayoutDeleter {
 };
 using Layout = std::unique_ptr<PangoLayout, LayoutDeleter>;
 
-Layout makeLayout(cairo_t* cr, const std::string& text, const TextStyle& style) {
+Layout makeLayout(cairo_t* cr, const std::string& fullText, const TextStyle& style) {
+    const std::string text = drawnText(fullText);
     Layout layout(pango_cairo_create_layout(cr));
     // Metrics independent of the surface's resolution, so the PDF and the SVG lay text out identically.
     PangoContext* ctx = pango_layout_get_context(layout.get());

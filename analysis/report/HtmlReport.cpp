@@ -2,6 +2,7 @@
 
 #include "core/InputError.h"
 #include "core/Interrupt.h"
+#include "core/TerminalText.h"
 #include "report/ChartPainter.h"
 
 #include <cmath>
@@ -34,7 +35,7 @@ std::string htmlEscape(const std::string& s) {
             out += c;
         }
     }
-    return out;
+    return terminalSafe(out); // control characters of names neutralised (issue 33.7)
 }
 
 } // namespace report

@@ -2,9 +2,11 @@
 
 #include "core/InputError.h"
 #include "export/CsvWriter.h"
+#include "export/OutputFolder.h"
 
 #include "core/RapidJson.h"
 
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <set>
@@ -154,14 +156,8 @@ std::string report::csvFileName(const std::string& tableId) {
 }
 
 void writeCsvBundle(const report::ReportModel& m, const std::string& dir) {
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec)
-        throw InputError(dir, "cannot create the folder: " + ec.message());
-    OutputFile index((std::filesystem::path(dir) / "tables.csv").string());
-    CsvWriter iw(index);
-    iw.field("section").field("table").field("file");
-    iw.endRow();
+    OutputFolder folder(dir);                      // appears only when every file is written (issue 33.6)
+    std::vector<std::array<std::string, 3>> index; // section, table, file
     std::set<std::string> used{"tables.csv"};
     for (const auto& s : m.sections)
         for (const auto& b : s.blocks) {
@@ -173,11 +169,21 @@ void writeCsvBundle(const report::ReportModel& m, const std::string& dir) {
             for (int n = 2; used.count(name); ++n)
                 name = report::csvFileName(t->id + "-" + std::to_string(n));
             used.insert(name);
-            writeCsvTable(*t, (std::filesystem::path(dir) / name).string());
-            iw.field(std::string(report::sectionId(s.id))).field(t->id).field(name);
-            iw.endRow();
+            folder.write(name, [&](const std::string& at) { writeCsvTable(*t, at); });
+            index.push_back({std::string(report::sectionId(s.id)), t->id, name});
         }
-    index.commit();
+    folder.write("tables.csv", [&](const std::string& at) {
+        OutputFile f(at);
+        CsvWriter w(f);
+        w.field("section").field("table").field("file");
+        w.endRow();
+        for (const auto& row : index) {
+            w.field(row[0]).field(row[1]).field(row[2]);
+            w.endRow();
+        }
+        f.commit();
+    });
+    folder.commit();
 }
 
 void writeJsonReport(const report::ReportModel& m, OutputFile& out) {

@@ -133,9 +133,22 @@ Table envVariablesTable(const StudyContext& c) {
     Table t{"environment-variables",
             {textColumn("Run", "run"), textColumn("Variable", "variable"), textColumn("Value", "value")},
             {}};
-    for (const auto& r : c.runs)
-        for (const auto& [k, v] : r.info.env)
-            t.rows.push_back({textCell(r.info.name), textCell(k), textCell(shortValue(v))});
+    // At most kMaxEnvRows per run (issue 33.5: a workspace's huge environment made the PDF take minutes);
+    // the allow-list records a few dozen.
+    constexpr std::size_t kMaxEnvRows = 256;
+    for (const auto& r : c.runs) {
+        std::size_t shown = 0;
+        for (const auto& [k, v] : r.info.env) {
+            if (shown++ == kMaxEnvRows) {
+                t.rows.push_back({textCell(shortValue(r.info.name)), textCell("…"),
+                                  textCell("and " + std::to_string(r.info.env.size() - kMaxEnvRows) +
+                                           " more variables, not shown")});
+                break;
+            }
+            t.rows.push_back(
+                {textCell(shortValue(r.info.name)), textCell(shortValue(k)), textCell(shortValue(v))});
+        }
+    }
     return t;
 }
 

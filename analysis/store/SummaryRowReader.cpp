@@ -1,10 +1,13 @@
 #include "store/SummaryRowReader.h"
 
+#include "core/InputError.h"
 #include "store/Sqlite.h"
+#include "store/StoredValueCheck.h"
 #include "store/SummaryTables.h"
 #include "store/Tables.h"
 #include "store/Workspace.h"
 
+#include <algorithm>
 #include <string>
 
 namespace cnp {
@@ -13,13 +16,20 @@ namespace {
 
 struct NoStrings {}; // the summary rows hold no trace string ids
 
-// Reads every result row of `st` (a SELECT of `table`'s selectList) into a Row.
-template <class Row, class Table> std::vector<Row> readAll(Statement& st, const Table& table) {
+// Reads every result row of `st` (a SELECT of `table`'s selectList) into a Row; a value outside its stated
+// range (store/StoredValueCheck.h) is refused, naming the workspace, table, run, rank and value.
+template <class Row, class Table>
+std::vector<Row> readAll(Statement& st, const Table& table, const Workspace& ws, RunId runId) {
     std::vector<Row> out;
     NoStrings ctx;
     while (st.step()) {
         Row r;
         table.readRow(st, 0, r, ctx);
+        if (const std::string problem = StoredValueCheck::problemOf(table, r); !problem.empty())
+            throw InputError(ws.path(), std::string(table.name) + ": a row of run " + ws.runLabel(runId) +
+                                            (r.rank < 0 ? std::string(" (all ranks): ")
+                                                        : " (rank " + std::to_string(r.rank) + "): ") +
+                                            problem);
         out.push_back(std::move(r));
     }
     return out;
@@ -40,7 +50,7 @@ std::vector<SummaryRankRow> SummaryRowReader::ranks() const {
     Statement st(ws_.db(), "SELECT " + presentColumnList(ws_, t, "") +
                                " FROM summary_rank WHERE run_id = ? ORDER BY rank");
     st.bind(1, runId_);
-    return readAll<SummaryRankRow>(st, t);
+    return readAll<SummaryRankRow>(st, t, ws_, runId_);
 }
 
 std::vector<SummaryExclusiveRow> SummaryRowReader::exclusive(RankId rank, StepIndex step) const {
@@ -50,7 +60,7 @@ std::vector<SummaryExclusiveRow> SummaryRowReader::exclusive(RankId rank, StepIn
                      " FROM summary_exclusive e WHERE e.run_id = ? AND e.rank = ? AND e.step_index = ? "
                      "AND EXISTS (SELECT 1 FROM strings s WHERE s.id = e.category_id)");
     st.bind(1, runId_).bind(2, rank).bind(3, step);
-    return readAll<SummaryExclusiveRow>(st, t);
+    return readAll<SummaryExclusiveRow>(st, t, ws_, runId_);
 }
 
 std::vector<SummaryExclusiveRow> SummaryRowReader::stepExclusive(std::int32_t rank) const {
@@ -60,7 +70,7 @@ std::vector<SummaryExclusiveRow> SummaryRowReader::stepExclusive(std::int32_t ra
                                "(? < 0 OR e.rank = ?) AND EXISTS (SELECT 1 FROM strings s WHERE s.id = "
                                "e.category_id)");
     st.bind(1, runId_).bind(2, rank).bind(3, rank);
-    return readAll<SummaryExclusiveRow>(st, t);
+    return readAll<SummaryExclusiveRow>(st, t, ws_, runId_);
 }
 
 std::vector<SummaryStepRow> SummaryRowReader::steps(std::int32_t rank) const {
@@ -69,14 +79,17 @@ std::vector<SummaryStepRow> SummaryRowReader::steps(std::int32_t rank) const {
                                " FROM summary_step p WHERE p.run_id = ? AND (? < 0 OR p.rank = ?) "
                                "ORDER BY p.rank, p.step_index");
     st.bind(1, runId_).bind(2, rank).bind(3, rank);
-    return readAll<SummaryStepRow>(st, t);
+    return readAll<SummaryStepRow>(st, t, ws_, runId_);
 }
 
 std::int64_t SummaryRowReader::kernelTotalNs(std::int32_t rank) const {
-    Statement st(ws_.db(),
-                 "SELECT COALESCE(SUM(total_ns), 0) FROM summary_kernel WHERE run_id = ? AND rank = ?");
+    // Summed here, saturating: SQL's SUM fails with "integer overflow" on crafted totals.
+    Statement st(ws_.db(), "SELECT total_ns FROM summary_kernel WHERE run_id = ? AND rank = ?");
     st.bind(1, runId_).bind(2, rank);
-    return st.step() ? st.i64(0) : 0;
+    std::int64_t total = 0;
+    while (st.step())
+        total = saturatingAdd(total, std::max<std::int64_t>(st.i64(0), 0));
+    return total;
 }
 
 std::vector<SummaryKernelRow> SummaryRowReader::kernels(std::int32_t rank, std::size_t limit) const {
@@ -88,7 +101,7 @@ std::vector<SummaryKernelRow> SummaryRowReader::kernels(std::int32_t rank, std::
         sql += " LIMIT " + std::to_string(limit);
     Statement st(ws_.db(), sql);
     st.bind(1, runId_).bind(2, rank);
-    return readAll<SummaryKernelRow>(st, t);
+    return readAll<SummaryKernelRow>(st, t, ws_, runId_);
 }
 
 std::vector<SummaryGapRow> SummaryRowReader::gaps(std::int64_t minLengthNs) const {
@@ -97,7 +110,7 @@ std::vector<SummaryGapRow> SummaryRowReader::gaps(std::int64_t minLengthNs) cons
                                " FROM summary_gap g WHERE g.run_id = ? AND g.end_ns - g.start_ns >= ? "
                                "ORDER BY g.end_ns - g.start_ns DESC, g.rank, g.start_ns");
     st.bind(1, runId_).bind(2, minLengthNs);
-    return readAll<SummaryGapRow>(st, t);
+    return readAll<SummaryGapRow>(st, t, ws_, runId_);
 }
 
 std::vector<SummarySyncRow> SummaryRowReader::syncs() const {
@@ -108,7 +121,7 @@ std::vector<SummarySyncRow> SummaryRowReader::syncs() const {
                                " FROM summary_sync y WHERE y.run_id = ? "
                                "ORDER BY y.end_ns - y.start_ns DESC, y.rank, y.start_ns");
     st.bind(1, runId_);
-    return readAll<SummarySyncRow>(st, t);
+    return readAll<SummarySyncRow>(st, t, ws_, runId_);
 }
 
 } // namespace cnp

@@ -10,6 +10,7 @@
 #include "store/QueryWatchdog.h"
 #include "store/RunAppender.h"
 #include "store/Schema.h"
+#include "store/StoredValueCheck.h"
 #include "store/StringInterner.h"
 #include "store/StudyFolder.h"
 #include "store/StudyShards.h"
@@ -121,16 +122,44 @@ void migrateV1ToV2(sqlite3* db) {
     }
 }
 
+// "" when table `t` of the file has exactly the described columns, in order, with the described primary
+// key; else what it has instead. A table an older version's file already holds under a newer table's name
+// is not replaced by CREATE TABLE IF NOT EXISTS, so a migration checks it before stamping its version.
+std::string tableShapeProblem(sqlite3* db, const schema::Table& t) {
+    Statement st(db, "SELECT name, pk FROM pragma_table_info(?) ORDER BY cid");
+    st.bind(1, t.name);
+    std::string have, haveKey, want, wantKey(t.primaryKey);
+    std::vector<std::pair<std::int64_t, std::string>> keys;
+    while (st.step()) {
+        have += (have.empty() ? "" : ", ") + printableName(st.text(0));
+        if (st.i64(1) > 0)
+            keys.emplace_back(st.i64(1), printableName(st.text(0)));
+    }
+    std::sort(keys.begin(), keys.end());
+    for (const auto& k : keys)
+        haveKey += (haveKey.empty() ? "" : ", ") + k.second;
+    for (const auto& c : t.columns) {
+        want += (want.empty() ? "" : ", ") + std::string(c.name);
+        if (t.primaryKey.empty() && c.constraint.find("PRIMARY KEY") != std::string_view::npos)
+            wantKey = std::string(c.name);
+    }
+    if (have == want && haveKey == wantKey)
+        return {};
+    return "table " + std::string(t.name) + " has columns (" + have + ") and primary key (" + haveKey +
+           ") instead of (" + want + ") and (" + wantKey + ")";
+}
+
 } // namespace
 
 Workspace::Workspace(const std::string& path, Mode mode)
     : path_(path), file_(path), readOnly_(mode == Mode::ReadOnly) {
     try {
         if (StudyFolder::isStudyPath(path))
-            openStudy(mode);
-        else
+            open(openStudy(mode));
+        else {
             refuseNonRegularFile(path, mode);
-        open(mode);
+            open(mode);
+        }
     } catch (const SqliteError& e) {
         closeConnection();
         throw InputError(file_, "not a readable workspace: " + e.cause());
@@ -142,13 +171,14 @@ Workspace::Workspace(const std::string& path, Mode mode)
 
 // A study opens its index as this workspace's file and its shards beside it; an existing study creates
 // what it lacks (an index or shard not yet written) unless it is opened read-only.
-void Workspace::openStudy(Mode mode) {
+Workspace::Mode Workspace::openStudy(Mode mode) {
     const bool fresh = !std::filesystem::exists(path_) && mode == Mode::CreateIfMissing;
     StudyFolder folder = fresh ? StudyFolder::create(path_, 1) : StudyFolder::open(path_);
     const Mode files = mode == Mode::ReadOnly ? Mode::ReadOnly : Mode::CreateIfMissing;
     file_ = folder.indexPath();
     refuseNonRegularFile(file_, files);
     study_ = std::make_unique<StudyShards>(std::move(folder), files);
+    return files;
 }
 
 Workspace::~Workspace() {
@@ -178,7 +208,11 @@ void Workspace::open(Mode mode) {
     } catch (const SqliteError& e) {
         // A read-only connection to a WAL workspace needs its -shm file: where it cannot be created (a
         // read-only folder or mount), an immutable open reads the file alone, safe when there is no -wal.
-        if (!readOnly_ || e.primaryCode() != SQLITE_CANTOPEN || !locationReadOnly(file_))
+        // SQLITE_READONLY too (issue 33.7): a file in WAL mode whose -shm cannot be created in a read-only
+        // folder reports "attempt to write a readonly database" (SQLITE_READONLY_CANTINIT and kin), which
+        // made a copy taken with sqlite3's .backup unreadable there.
+        const bool cannotShare = e.primaryCode() == SQLITE_CANTOPEN || e.primaryCode() == SQLITE_READONLY;
+        if (!readOnly_ || !cannotShare || !locationReadOnly(file_))
             throw;
         refuseUnappliedLog(file_);
         closeConnection();
@@ -188,6 +222,10 @@ void Workspace::open(Mode mode) {
     refuseForeignObjects(db_, file_);
     if (tables > 0 && !hasWorkspaceTables(db_))
         throw InputError(file_, "not a CNP workspace (an SQLite file without the workspace tables)");
+    // Only an ingest makes an empty file a workspace; an edit or reclassify of one wrote a schema into it
+    // (issue 33.6), so it is refused before the writer is configured and the file stays as it was.
+    if (tables == 0 && mode != Mode::CreateIfMissing)
+        throw InputError(file_, "not a CNP workspace (empty file)");
     if (!readOnly_)
         configureWriter(tables == 0);
     if (tables == 0) {
@@ -289,8 +327,15 @@ void Workspace::migrate(int from) {
     Transaction tx(db_);
     if (from < 2)
         migrateV1ToV2(db_);
-    if (from < 3) // v2 -> v3 adds run_attributes (createTablesSql is idempotent); no existing row changes.
+    if (from < 3) { // v2 -> v3 adds run_attributes (createTablesSql is idempotent); no existing row changes.
         execSql(db_, schema::createTablesSql());
+        // A v2 file may already hold a malformed run_attributes (issue 33.6: it was stamped version 3 and
+        // failed later); the transaction then rolls back and the version stays.
+        if (const std::string problem = tableShapeProblem(db_, schema::kRunAttributes); !problem.empty())
+            throw InputError(path_, "cannot upgrade workspace schema version " + std::to_string(from) +
+                                        " to " + std::to_string(kSchemaVersion) + ": " + problem +
+                                        "; nothing was changed");
+    }
     if (from <
         4) { // v3 -> v4: summary_step and summary_rank gain launch_bound_idle_ns, summed from the gaps.
         addMissingSummaryColumns(db_);
@@ -298,6 +343,12 @@ void Workspace::migrate(int from) {
     }
     setMeta("schema_version", std::to_string(kSchemaVersion));
     tx.commit();
+}
+
+std::string Workspace::runLabel(RunId runId) const {
+    Statement name(db_, "SELECT name FROM runs WHERE id = ?");
+    name.bind(1, runId);
+    return name.step() ? "'" + printableName(name.text(0)) + "'" : "id " + std::to_string(runId.value());
 }
 
 IdRange Workspace::eventRows(RunId runId, std::string_view table) const {
@@ -310,12 +361,9 @@ IdRange Workspace::eventRows(RunId runId, std::string_view table) const {
         return {};
     const IdRange r{st.i64(0), st.i64(1)};
     auto refuse = [&](const std::string& cause) {
-        Statement name(db_, "SELECT name FROM runs WHERE id = ?");
-        name.bind(1, runId);
-        const std::string run =
-            name.step() ? "'" + name.text(0) + "'" : "id " + std::to_string(runId.value());
-        throw InputError(file_, "run_rows: the " + std::string(table) + " rows of run " + run + " (ids " +
-                                    std::to_string(r.first) + " to " + std::to_string(r.last) + ") " + cause);
+        throw InputError(file_, "run_rows: the " + std::string(table) + " rows of run " + runLabel(runId) +
+                                    " (ids " + std::to_string(r.first) + " to " + std::to_string(r.last) +
+                                    ") " + cause);
     };
     if (r.empty())
         refuse("are an empty or reversed range");
@@ -391,6 +439,8 @@ EventSegment Workspace::eventStoreOf(RunId runId, std::int32_t rank, std::string
     return {this, eventRows(runId, table)};
 }
 
+__extension__ typedef __int128 i128; // lowerBoundId's bounds
+
 std::int64_t Workspace::lowerBoundId(std::string_view table, IdRange range, std::int32_t rank,
                                      std::int64_t key) const {
     const auto* t = schema::findEventTable(table);
@@ -398,9 +448,10 @@ std::int64_t Workspace::lowerBoundId(std::string_view table, IdRange range, std:
         throw std::logic_error("lowerBoundId: not an event table: " + std::string(table));
     Statement st(db_,
                  "SELECT rank, " + std::string(t->sortKey) + " FROM " + std::string(table) + " WHERE id = ?");
-    std::int64_t lo = range.first, hi = range.last + 1; // answer in [lo, hi]
+    // Answer in [lo, hi], in 128 bits: range.last + 1 and hi - lo overflow int64 for a range near its ends.
+    i128 lo = range.first, hi = static_cast<i128>(range.last) + 1;
     while (lo < hi) {
-        const std::int64_t mid = lo + (hi - lo) / 2;
+        const auto mid = static_cast<std::int64_t>(lo + (hi - lo) / 2);
         st.bind(1, mid);
         if (!st.step())
             throw std::logic_error("lowerBoundId: id " + std::to_string(mid) + " missing in " +
@@ -408,11 +459,11 @@ std::int64_t Workspace::lowerBoundId(std::string_view table, IdRange range, std:
         const bool less = st.i32(0) < rank || (st.i32(0) == rank && st.i64(1) < key);
         st.reset();
         if (less)
-            lo = mid + 1;
+            lo = static_cast<i128>(mid) + 1;
         else
             hi = mid;
     }
-    return lo;
+    return lo > INT64_MAX ? INT64_MAX : static_cast<std::int64_t>(lo);
 }
 
 int Workspace::schemaVersion() const {
@@ -704,6 +755,9 @@ TraceData Workspace::loadRun(RunId runId) const {
             while (st.step()) {
                 Row e;
                 desc.readRow(st, 0, e, strings);
+                if (const std::string problem = StoredValueCheck::problemOf(desc, e); !problem.empty())
+                    throw InputError(path_, table + ": a row of run " + runLabel(runId) + " (rank " +
+                                                std::to_string(e.rank) + "): " + problem);
                 out.push_back(std::move(e));
             }
         };

@@ -77,7 +77,10 @@ public:
     std::optional<RunRecord> findRun(RunId runId) const;
     RunRecord runOrThrow(const std::string& name) const; // InputError "no run named ..."
     RunRecord runOrThrow(RunId runId) const;             // InputError "run id ... is no longer ..."
-    std::vector<std::string> planOrder() const;          // configuration labels in plan order
+    // "'NAME'" (control characters escaped) of run `runId`, or "id N" when it has no row: how messages
+    // name a run.
+    std::string runLabel(RunId runId) const;
+    std::vector<std::string> planOrder() const; // configuration labels in plan order
     void setPlanOrder(const std::vector<std::string>& configs);
 
     // Inserts `trace` as a new run (store/RunAppender, one part). Must be called inside a Transaction.
@@ -151,7 +154,7 @@ public:
     void setMeta(const std::string& key, const std::string& value);
 
 private:
-    void openStudy(Mode mode);
+    Mode openStudy(Mode mode); // returns the mode its index is opened in
     void open(Mode mode);
     void openConnection(Mode mode, bool immutable);
     void checkWritable();

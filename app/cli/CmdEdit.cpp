@@ -69,9 +69,14 @@ int runEdit(const std::vector<std::string>& args) {
         std::cout << "ablations compare " << (*src == "log" ? "the runs' log figures" : "traced step windows")
                   << " by default\n";
     } else if (auto plan = p.value("--plan")) {
+        // One transaction (issue 33.6: the order was committed, then reading it back failed): the new order
+        // is validated (setPlanOrder throws before writing) and read back before it commits.
+        Transaction tx = writeTransaction(ws);
         ws.setPlanOrder(splitCommaList(*plan));
+        const std::vector<std::string> order = ws.planOrder();
+        tx.commit();
         std::cout << "plan order:";
-        for (const auto& c : ws.planOrder())
+        for (const auto& c : order)
             std::cout << " [" << c << "]";
         std::cout << '\n';
     }

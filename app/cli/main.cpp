@@ -3,6 +3,7 @@
 
 #include "core/InputError.h"
 #include "core/Interrupt.h"
+#include "core/TerminalText.h"
 #include "store/Sqlite.h"
 
 #include <signal.h>
@@ -75,6 +76,15 @@ int main(int argc, char** argv) {
         }
     }
     installInterruptHandler();
+    // Names from traces and workspaces reach the terminal without their control characters (issue 33.7).
+    cnp::TerminalTextBuffer safeOut(std::cout.rdbuf()), safeErr(std::cerr.rdbuf());
+    struct Restore {
+        std::streambuf *out, *err;
+        ~Restore() {
+            std::cout.rdbuf(out);
+            std::cerr.rdbuf(err);
+        }
+    } restore{std::cout.rdbuf(&safeOut), std::cerr.rdbuf(&safeErr)};
     try {
         return it->run(rest);
     } catch (const UsageFailure& e) {

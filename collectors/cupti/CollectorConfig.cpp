@@ -87,6 +87,9 @@ CollectorConfig CollectorConfig::fromEnvironment(char** envp) {
     c.rank = firstInt({"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"});
     c.localRank = firstInt({"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"});
     c.worldSize = firstInt({"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"});
+    const int local = firstInt(
+        {"LOCAL_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"});
+    c.localWorldSize = local >= 1 && local <= 4096 ? local : 1;
     for (const auto& [k, v] : env)
         if (cnp::isAllowedEnvName(k))
             c.allowedEnv.emplace_back(k, v);
@@ -94,15 +97,20 @@ CollectorConfig CollectorConfig::fromEnvironment(char** envp) {
 }
 
 bool CollectorConfig::boundBuffers(const MemoryLimits& limits) {
-    const std::optional<std::uint64_t> budget = poolBudget(limits);
+    const std::uint64_t ranks = localWorldSize > 1 ? static_cast<std::uint64_t>(localWorldSize) : 1;
+    std::optional<std::uint64_t> budget = poolBudget(limits);
+    if (budget)
+        *budget /= ranks; // every rank on the node takes its pool from the same memory
     const std::uint64_t wanted = std::uint64_t(bufferCount) * bufferBytes;
     if (!budget || wanted <= *budget)
         return true;
-    const std::string settings = "CNP_BUFFER_COUNT=" + std::to_string(bufferCount) +
-                                 " x CNP_BUFFER_KB=" + std::to_string(bufferBytes >> 10) + " (" +
-                                 byteText(wanted) + ") exceeds the buffer budget of " + byteText(*budget) +
-                                 " (1/" + std::to_string(kHeadroomShare) +
-                                 " of the free memory: " + describeLimits(limits) + ")";
+    const std::string settings =
+        "CNP_BUFFER_COUNT=" + std::to_string(bufferCount) +
+        " x CNP_BUFFER_KB=" + std::to_string(bufferBytes >> 10) + " (" + byteText(wanted) +
+        ") exceeds the buffer budget of " + byteText(*budget) + " (1/" + std::to_string(kHeadroomShare) +
+        " of the free memory" +
+        (ranks > 1 ? " shared among " + std::to_string(ranks) + " local ranks" : std::string()) + ": " +
+        describeLimits(limits) + ")";
     if (*budget < std::uint64_t(kMinBufferCount) * kMinBufferBytes) {
         warnings.push_back(settings + "; the job runs untraced");
         return false;

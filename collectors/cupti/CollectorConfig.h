@@ -9,7 +9,8 @@
 //   are left out), CNP_COLLECTOR_DISABLE=1 (inject nothing).
 // Rank / local rank / world size come from the usual launchers: torchrun (RANK, LOCAL_RANK, WORLD_SIZE),
 // Open MPI (OMPI_COMM_WORLD_*), PMI (PMI_RANK, PMI_SIZE) and Slurm (SLURM_PROCID, SLURM_LOCALID,
-// SLURM_NTASKS).
+// SLURM_NTASKS), local world size from LOCAL_WORLD_SIZE, OMPI_COMM_WORLD_LOCAL_SIZE, MPI_LOCALNRANKS or
+// SLURM_NTASKS_PER_NODE.
 #include "CaptureSpec.h"
 #include "MemoryBudget.h"
 
@@ -33,6 +34,10 @@ struct CollectorConfig {
     bool allRuntimeApis = false;
     bool disabled = false;
     int rank = -1, localRank = -1, worldSize = -1;
+    // Processes of the job on this node (LOCAL_WORLD_SIZE, OMPI_COMM_WORLD_LOCAL_SIZE, MPI_LOCALNRANKS,
+    // SLURM_NTASKS_PER_NODE; 1 to 4096, else unknown = 1): they share the node's memory, so each pool gets
+    // its share of the budget (issue 33.8: 1,024 buffers in each of eight ranks took about 90 % of RAM).
+    int localWorldSize = 1;
     std::vector<std::pair<std::string, std::string>> allowedEnv; // only EnvAllowList names
     std::vector<std::string> warnings;                           // bad values that fell back to defaults
 

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace cnpt {
@@ -43,9 +44,26 @@ CnptWriter::~CnptWriter() {
 
 bool CnptWriter::open(const std::string& path) {
     path_ = path;
-    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    // Never written through what someone planted at the name (issue 33: `cnp synth --out DIR` followed a
+    // symlink in DIR): O_NOFOLLOW refuses a symlink, O_NONBLOCK keeps a FIFO from blocking the open, and
+    // only a regular file is truncated and written.
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
     if (fd_ < 0) {
-        error_ = path + ": cannot create (" + std::strerror(errno) + ")";
+        error_ = path + (errno == ELOOP ? std::string(": is a symbolic link; refusing to write through it")
+                         : errno == ENXIO // a FIFO no one reads (opened O_NONBLOCK, so it never blocks)
+                             ? std::string(": exists and is not a regular file; refusing to write to it")
+                             : ": cannot create (" + std::string(std::strerror(errno)) + ")");
+        return false;
+    }
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd_);
+        fd_ = -1;
+        error_ = path + ": exists and is not a regular file; refusing to write to it";
+        return false;
+    }
+    if (::ftruncate(fd_, 0) != 0 || ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_NONBLOCK) != 0) {
+        fail("cannot create");
         return false;
     }
     ::unlink((path + kChecksumSuffix).c_str()); // a stale one would vouch for bytes no longer there

@@ -59,7 +59,10 @@ bool writeChecksumFile(const std::string& tracePath, const std::string& hex, std
     const std::string name = slash == std::string::npos ? tracePath : tracePath.substr(slash + 1);
     const std::string text = formatChecksum({hex, size, name});
     const std::string tmp = dir + "." + name + kChecksumSuffix + ".tmp";
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    // A planted symlink or FIFO at the temporary name is never followed or waited on: it is removed (the
+    // name is ours) and the file created exclusively.
+    ::unlink(tmp.c_str());
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0)
         return false;
     std::size_t done = 0;

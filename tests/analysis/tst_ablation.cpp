@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <limits>
+
 using namespace cnp;
 using namespace cnp::testing;
 
@@ -95,6 +97,13 @@ private slots:
         QTest::newRow("negative") << std::vector<Ns>{-5, 5} << 2LL << std::vector<Ns>{-2, 2};
         QTest::newRow("single") << std::vector<Ns>{7} << 2LL << std::vector<Ns>{4};
         QTest::newRow("exact") << std::vector<Ns>{40, 60} << 10LL << std::vector<Ns>{4, 6};
+        // Issue 33.4: sums near INT64_MAX (stored durations of a crafted workspace) overflowed the total
+        // (undefined behaviour); the mean of two INT64_MAX sums over 2 is INT64_MAX, apportioned exactly.
+        constexpr Ns kMax = std::numeric_limits<Ns>::max();
+        QTest::newRow("INT64_MAX sums")
+            << std::vector<Ns>{kMax, kMax} << 2LL << std::vector<Ns>{kMax / 2 + 1, kMax / 2};
+        QTest::newRow("INT64_MIN sums") << std::vector<Ns>{std::numeric_limits<Ns>::min(), 0} << 1LL
+                                        << std::vector<Ns>{std::numeric_limits<Ns>::min(), 0};
     }
     void apportion() {
         QFETCH(std::vector<Ns>, sums);

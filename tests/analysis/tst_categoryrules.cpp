@@ -6,13 +6,18 @@
 #include "core/InputError.h"
 #include "core/NameBound.h"
 #include "ingest/IngestPipeline.h"
+#include "metrics/Breakdown.h"
 #include "metrics/Categoriser.h"
 #include "metrics/CategoryRules.h"
 #include "store/MetaKeys.h"
 #include "store/Workspace.h"
 
+#include <QDir>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <sys/stat.h>
 
 #include <map>
 
@@ -184,6 +189,111 @@ private slots:
             const QString what = QString::fromStdString(e.what());
             QVERIFY2(what.startsWith("rules.json: "), qPrintable(what));
             QVERIFY2(what.contains(message), qPrintable(what));
+            QVERIFY2(what.size() < 600, qPrintable(what.left(600))); // bounded, whatever the input's size
+        }
+    }
+
+    // Issue 33.5 and 33.7: bounds at intake. A document over 1 MiB or with more than 1,000 rules is refused
+    // before any regex is compiled; "idle" as the fallback is refused by name (it surfaced a raw SQL
+    // UNIQUE-constraint error); a regex error quotes at most 200 bytes of the engine's message (a 10 MB
+    // line before); more than 64 compute categories are refused naming the file (62 and the fallback
+    // were refused as "more than 62", naming none).
+    void boundedRules_data() {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("message"); // "" = accepted
+        // n rules over `categories` categories c0, c1, ...
+        auto rules = [](int n, const QString& fallback, int categories = 1 << 30) {
+            QStringList r;
+            for (int i = 0; i < n; ++i)
+                r << QStringLiteral("{\"category\":\"c%1\",\"pattern\":\"zz%2\"}").arg(i % categories).arg(i);
+            return "{\"rules\":[" + r.join(',') + "]" +
+                   (fallback.isEmpty() ? QString() : ",\"fallback\":\"" + fallback + "\"") + "}";
+        };
+        QTest::newRow("1,000 rules") << rules(1000, "c0", 8) << "";
+        QTest::newRow("1,001 rules")
+            << rules(1001, "c0", 8)
+            << "rules.json: more than 1000 rules and range rules; category rules hold "
+               "at most 1000";
+        QTest::newRow("over 1 MiB")
+            << "{\"rules\":[], \"comment\":\"" + QString(1 << 20, 'x') + "\"}"
+            << "rules.json: rule document of 1048602 bytes; category rules are at most "
+               "1048576 bytes (1 MiB)";
+        QTest::newRow("62 categories and the fallback") << rules(62, "") << "";
+        QTest::newRow("64 categories") << rules(64, "c0") << "";
+        QTest::newRow("64 categories and the fallback")
+            << rules(64, "")
+            << "rules.json: the rules name 65 kernel categories (communication and memory not counted, the "
+               "fallback 'other' counted); at most 64 are supported";
+        QTest::newRow("fallback idle")
+            << rules(1, "idle")
+            << "rules.json: \"fallback\" 'idle' is reserved (memory copies and idle "
+               "time have their own categories); choose another name, such as "
+               "\"other\"";
+        QTest::newRow("10 MB bad regex")
+            << "{\"rules\":[{\"category\":\"x\",\"pattern\":\"" + QString(500000, '(') + "\"}]}"
+            << "rules.json: rule 1 (category 'x'): invalid regex '" + QString(80, '(') + "...': ";
+    }
+    void boundedRules() {
+        QFETCH(QString, json);
+        QFETCH(QString, message);
+        try {
+            const CategoryRules r = CategoryRules::fromJson(json.toStdString(), "rules.json");
+            QVERIFY2(message.isEmpty(), "accepted");
+            // Accepted rules break a window down by every category (62 + fallback = 63 compute bits).
+            const CategoryOrder order = CategoryOrder::fromComputePriority(r.computePriority());
+            const RankTimeline t({{0, 10, 0}, {5, 20, order.memory}, {15, 30, order.communication - 1}},
+                                 order);
+            const WindowBreakdown b = t.breakdown({0, 30});
+            QCOMPARE(b.compute, Ns(25));
+            QCOMPARE(b.memory, Ns(5));
+        } catch (const InputError& e) {
+            const QString what = QString::fromStdString(e.what());
+            QVERIFY2(!message.isEmpty(), qPrintable(what.left(300)));
+            QVERIFY2(what.startsWith(message), qPrintable(what.left(600)));
+            QVERIFY2(what.size() < 600, qPrintable(QString::number(what.size())));
+        }
+    }
+
+    // A --rules path that is not a regular file, or a file over 1 MiB, is refused before it is read: a
+    // FIFO blocked forever, /dev/zero and a 4 GB sparse file ate memory.
+    void ruleFileBounded_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("message"); // after "PATH: "
+        QTest::newRow("fifo")
+            << "fifo"
+            << "is not a regular file (a FIFO (named pipe)); a rule file must be a regular file";
+        QTest::newRow("/dev/zero")
+            << "/dev/zero"
+            << "is not a regular file (a character device); a rule file must be a regular "
+               "file";
+        QTest::newRow("4 GB sparse") << "sparse"
+                                     << "is 4294967296 bytes; a rule file is at most 1048576 bytes (1 MiB)";
+        QTest::newRow("folder") << "folder"
+                                << "is not a regular file (a directory); a rule file must be a regular file";
+        QTest::newRow("missing") << "missing"
+                                 << "cannot open rule file: No such file or directory";
+    }
+    void ruleFileBounded() {
+        QFETCH(QString, kind);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        std::string path = dir.filePath("rules.json").toStdString();
+        if (kind == "fifo") {
+            QCOMPARE(::mkfifo(path.c_str(), 0600), 0);
+        } else if (kind == "/dev/zero") {
+            path = "/dev/zero";
+        } else if (kind == "sparse") {
+            QFile f(QString::fromStdString(path));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QVERIFY(f.resize(qint64(4) << 30)); // sparse: no block written
+        } else if (kind == "folder") {
+            QVERIFY(QDir().mkpath(QString::fromStdString(path)));
+        }
+        try {
+            CategoryRules::fromFile(path);
+            QFAIL("accepted");
+        } catch (const InputError& e) {
+            QCOMPARE(QString::fromStdString(e.what()), QString::fromStdString(path) + ": " + message);
         }
     }
 
@@ -212,7 +322,7 @@ private slots:
     // A megabyte-long pattern either compiles or is refused naming the rule; it never crashes.
     void megabytePattern() {
         const std::string json =
-            "{\"rules\":[{\"category\":\"big\",\"pattern\":\"" + std::string(1 << 20, 'a') + "\"}]}";
+            "{\"rules\":[{\"category\":\"big\",\"pattern\":\"" + std::string(1000000, 'a') + "\"}]}";
         try {
             const auto r = CategoryRules::fromJson(json, "big.json");
             QCOMPARE(QString::fromStdString(r.classify("aaa")), QStringLiteral("other"));

@@ -3,8 +3,11 @@
 #include "TestPaths.h"
 #include "TestTraces.h"
 
+#include "core/CategoryOrder.h"
 #include "core/InputError.h"
 #include "core/Interrupt.h"
+#include "ingest/IngestPipeline.h"
+#include "store/RunSnapshotReader.h"
 #include "store/Schema.h"
 #include "store/Workspace.h"
 
@@ -171,6 +174,14 @@ private slots:
         QTest::newRow("control characters in the name are not echoed")
             << "CREATE TRIGGER \"t\x1b[2J\" AFTER INSERT ON runs BEGIN SELECT 1; END"
             << "holds a trigger 't?[2J'";
+        // Issue 33.5: generated columns compute on every write (ingest and edit took 20 s and 0.9 GB per
+        // column of `runs`); stored (hidden 3) and virtual (hidden 2) ones are refused naming the table.
+        QTest::newRow("virtual generated column in runs")
+            << "ALTER TABLE runs ADD COLUMN slow TEXT GENERATED ALWAYS AS (name || name) VIRTUAL"
+            << "holds a generated column 'slow' in table 'runs'";
+        QTest::newRow("generated column in an unknown table")
+            << "CREATE TABLE extra(a INTEGER, b INTEGER GENERATED ALWAYS AS (a * 2) STORED)"
+            << "holds a generated column 'b' in table 'extra'";
     }
     void foreignObjectsRefused() {
         QFETCH(QString, sql);
@@ -387,6 +398,146 @@ private slots:
                 QCOMPARE(QString(e.what()), expected);
             }
         }
+    }
+
+    // Issue 33.4: extreme values in event and summary tables were trusted: UBSan aborted in IdRange,
+    // Intervals, RunSummaryReader, Ablation, RunSummaries and the exporters, and a release build printed
+    // "GPU window -1 ns, kernel time 9223372037 s". Every value is within its stated range when read
+    // (store/StoredValueCheck.h), or the read is refused naming the workspace, table, run, rank and value.
+    // Run a is tinyTrace (kernels [0, 100) and [150, 250), a memcpy [240, 300) of 4096 bytes) with its
+    // summaries; `read` is what reads the table: "events" (loadRun: export, reclassify) or "summaries"
+    // (the snapshot of stats, ablation, diff, report).
+    void storedValuesBounded_data() {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<QString>("read");
+        QTest::addColumn<QString>("cause");
+        const QString max = "4611686018427387903";
+        const QString times = " is outside the range of stored times (-" + max + " to " + max + " ns)";
+        QTest::newRow("kernel end INT64_MAX")
+            << "UPDATE kernels SET end_ns = 9223372036854775807 WHERE start_ns = 150"
+            << "events"
+            << "kernels: a row of run 'a' (rank 0): end_ns 9223372036854775807" + times;
+        QTest::newRow("kernel start INT64_MIN")
+            << "UPDATE kernels SET start_ns = -9223372036854775808 WHERE start_ns = 0"
+            << "events"
+            << "kernels: a row of run 'a' (rank 0): start_ns -9223372036854775808" + times;
+        QTest::newRow("kernel ends before it starts")
+            << "UPDATE kernels SET end_ns = -5 WHERE start_ns = 0"
+            << "events"
+            << "kernels: a row of run 'a' (rank 0): end_ns -5 is before start_ns 0";
+        QTest::newRow("negative copy size")
+            << "UPDATE memcpys SET bytes = -1"
+            << "events"
+            << "memcpys: a row of run 'a' (rank 0): bytes -1 is outside 0 to " + max;
+        QTest::newRow("flow time INT64_MIN")
+            << "UPDATE flows SET cpu_ns = -9223372036854775808"
+            << "events"
+            << "flows: a row of run 'a' (rank 0): cpu_ns -9223372036854775808" + times;
+        QTest::newRow("kernel time INT64_MAX")
+            << "UPDATE summary_rank SET kernel_time_ns = 9223372036854775807"
+            << "summaries"
+            << "summary_rank: a row of run 'a' (rank 0): kernel_time_ns 9223372036854775807 is outside 0 "
+               "to " +
+                   max + " ns";
+        QTest::newRow("GPU window -1 ns")
+            << "UPDATE summary_rank SET window_end_ns = window_start_ns - 1"
+            << "summaries"
+            << "summary_rank: a row of run 'a' (rank 0): window_end_ns -1 is before window_start_ns 0";
+        QTest::newRow("negative compute")
+            << "UPDATE summary_rank SET compute_ns = -1"
+            << "summaries"
+            << "summary_rank: a row of run 'a' (rank 0): compute_ns -1 is outside 0 to " + max + " ns";
+        QTest::newRow("exclusive INT64_MIN")
+            << "UPDATE summary_exclusive SET exclusive_ns = -9223372036854775808"
+            << "summaries"
+            << "summary_exclusive: a row of run 'a' (rank 0): exclusive_ns -9223372036854775808 is outside 0 "
+               "to " +
+                   max + " ns";
+        QTest::newRow("kernel total INT64_MAX")
+            << "UPDATE summary_kernel SET total_ns = 9223372036854775807"
+            << "summaries"
+            << "summary_kernel: a row of run 'a' (all ranks): total_ns 9223372036854775807 is outside 0 to " +
+                   max + " ns";
+        QTest::newRow("kernel mean 1e300")
+            << "UPDATE summary_kernel SET mean_ns = 1e300"
+            << "summaries"
+            << "summary_kernel: a row of run 'a' (all ranks): mean_ns 1.0000000000000001e+300 is "
+               "outside 0 to " +
+                   max + " ns";
+        QTest::newRow("gap end INT64_MAX")
+            << "INSERT INTO summary_gap(run_id, rank, step_index, start_ns, end_ns, cpu_state, launches, "
+               "sync_ns, data_wait_ns, next_name_id, next_launch_ns) SELECT id, 0, -1, 100, "
+               "9223372036854775807, 'idle', 0, 0, 0, 0, -1 FROM runs"
+            << "summaries"
+            << "summary_gap: a row of run 'a' (rank 0): end_ns 9223372036854775807" + times;
+    }
+    void storedValuesBounded() {
+        QFETCH(QString, sql);
+        QFETCH(QString, read);
+        QFETCH(QString, cause);
+        const std::string file = path("values.cnpdb");
+        std::filesystem::remove(file);
+        {
+            Workspace ws(file, Workspace::Mode::CreateIfMissing);
+            addTrace(ws, cnp::testing::tinyTrace("a"));
+        }
+        rawExec(file, sql.toStdString());
+        const Workspace ws(file, Workspace::Mode::ReadOnly);
+        const RunRecord a = ws.runOrThrow("a");
+        try {
+            if (read == "events")
+                ws.loadRun(a.id);
+            else
+                readRunSnapshot(ws, a, CategoryOrder(), RunSnapshotParts::all());
+            QFAIL("the value was believed");
+        } catch (const InputError& e) {
+            QCOMPARE(QString(e.what()), QString::fromStdString(file) + ": " + cause);
+        }
+    }
+
+    // Issue 33.6: the v2 -> v3 upgrade created run_attributes with CREATE TABLE IF NOT EXISTS and stamped the
+    // new version over a malformed table the v2 file already held. The table's shape is checked first; a
+    // malformed one fails the upgrade, which rolls back: the version stays 2 and nothing changes.
+    void upgradeChecksRunAttributes_data() {
+        QTest::addColumn<QString>("table"); // the run_attributes the "v2" file holds
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("other columns")
+            << "CREATE TABLE run_attributes(run_id INTEGER, note TEXT)"
+            << "table run_attributes has columns (run_id, note) and primary key () "
+               "instead of (run_id, key, value) and (run_id, key)";
+        QTest::newRow("no primary key")
+            << "CREATE TABLE run_attributes(run_id INTEGER, key TEXT, value TEXT)"
+            << "table run_attributes has columns (run_id, key, value) and primary key () instead of (run_id, "
+               "key, value) and (run_id, key)";
+        QTest::newRow("well formed") << "CREATE TABLE run_attributes(run_id INTEGER NOT NULL, key TEXT NOT "
+                                        "NULL, value TEXT NOT NULL, PRIMARY KEY(run_id, key))"
+                                     << "";
+    }
+    void upgradeChecksRunAttributes() {
+        QFETCH(QString, table);
+        QFETCH(QString, problem);
+        const std::string file = path("v2.cnpdb");
+        std::filesystem::remove(file);
+        makeWorkspace(file, {"a"});
+        rawExec(file, "DROP TABLE run_attributes; " + table.toStdString() +
+                          "; UPDATE meta SET value = '2' WHERE key = 'schema_version'");
+        const std::string error = openError(file, Workspace::Mode::ReadWrite);
+        if (problem.isEmpty()) {
+            QCOMPARE(QString::fromStdString(error), QString());
+            QCOMPARE(rawValue(file, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'schema_version'"),
+                     std::int64_t(Workspace::kSchemaVersion));
+            return;
+        }
+        QCOMPARE(QString::fromStdString(error), QString::fromStdString(file) +
+                                                    ": cannot upgrade workspace schema version 2 to 4: " +
+                                                    problem + "; nothing was changed");
+        QCOMPARE(rawValue(file, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'schema_version'"),
+                 std::int64_t(2));
+        QVERIFY(
+            QString::fromStdString(openError(file, Workspace::Mode::ReadOnly))
+                .endsWith("needs a one-time upgrade, which failed: cannot upgrade workspace schema version 2 "
+                          "to 4: " +
+                          problem + "; nothing was changed"));
     }
 
     // The ranges as ingest stores them pass (tinyTrace: 2 kernels and 1 memcpy per run).

@@ -1,7 +1,10 @@
 // Interval algebra: unions, intersections, differences on hand-made sets (expected values by hand).
+#include "core/IdRange.h"
 #include "metrics/Intervals.h"
 
 #include <QtTest>
+
+#include <limits>
 
 using namespace cnp;
 Q_DECLARE_METATYPE(cnp::IntervalSet)
@@ -34,6 +37,31 @@ private slots:
         QFETCH(IntervalSet, in);
         QFETCH(IntervalSet, expected);
         QCOMPARE(show(cnp::unionOf(in)), show(expected));
+    }
+
+    // Issue 33.4: lengths, totals and id-range sizes of extreme values (read from a crafted workspace)
+    // overflowed int64 (UBSan aborts in Interval, Intervals and IdRange); they saturate at INT64_MAX.
+    void extremeValuesSaturate_data() {
+        QTest::addColumn<IntervalSet>("set");
+        QTest::addColumn<qint64>("first"); // an IdRange [first, last]
+        QTest::addColumn<qint64>("last");
+        QTest::addColumn<qint64>("length"); // set's totalLength
+        QTest::addColumn<qint64>("size");   // the range's size
+        constexpr qint64 kMin = std::numeric_limits<qint64>::min(), kMax = std::numeric_limits<qint64>::max();
+        QTest::newRow("whole int64") << IntervalSet{{kMin, kMax}} << kMin << kMax << kMax << kMax;
+        QTest::newRow("two halves") << IntervalSet{{kMin, -1}, {0, kMax}} << qint64(0) << kMax << kMax
+                                    << kMax;
+        QTest::newRow("ordinary") << IntervalSet{{-10, 0}, {5, 7}} << qint64(-3) << qint64(3) << qint64(12)
+                                  << qint64(7);
+    }
+    void extremeValuesSaturate() {
+        QFETCH(IntervalSet, set);
+        QFETCH(qint64, first);
+        QFETCH(qint64, last);
+        QFETCH(qint64, length);
+        QFETCH(qint64, size);
+        QCOMPARE(qint64(totalLength(set)), length);
+        QCOMPARE(qint64(IdRange{first, last}.size()), size);
     }
 
     void setOps_data() {

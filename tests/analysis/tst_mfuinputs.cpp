@@ -82,6 +82,39 @@ private slots:
         QTest::newRow("overflow") << "1e400";
         QTest::newRow("nan") << "nan";
     }
+    // Issue 33: numbers outside the physical range (core/PhysicalBounds) are refused on read and store,
+    // naming the key and the range: 1e300 FLOPs per token or peak FLOP/s made every MFU figure nonsense.
+    void outOfRangeMeta_data() {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("cause");
+        QTest::newRow("flops per token 1e300")
+            << "mfu_flops_per_token"
+            << "1e300"
+            << "meta 'mfu_flops_per_token': 1e+300 is outside the range of FLOPs per token (0 to 1e+16 FLOP)";
+        QTest::newRow("peak 1e23")
+            << "mfu_peak_flops"
+            << "1e23"
+            << "meta 'mfu_peak_flops': 1e+23 is outside the range of peak FLOP/s (0 to "
+               "1e+22 FLOP/s)";
+    }
+    void outOfRangeMeta() {
+        QFETCH(QString, key);
+        QFETCH(QString, value);
+        QFETCH(QString, cause);
+        ws->setMeta(key.toStdString(), value.toStdString());
+        try {
+            workspaceMfuInputs(*ws);
+            QFAIL("no error");
+        } catch (const InputError& e) {
+            QCOMPARE(QString::fromUtf8(e.what()), QString::fromStdString(ws->path()) + ": " + cause);
+        }
+        ws->setMeta(key.toStdString(), "");
+        const double v = value.toDouble();
+        QVERIFY_THROWS_EXCEPTION(
+            InputError, storeMfuInputs(*ws, key == "mfu_peak_flops" ? MfuInputs{0, v} : MfuInputs{v, 0}));
+    }
+
     void hostileMeta() {
         QFETCH(QString, value);
         ws->setMeta("mfu_flops_per_token", value.toStdString());

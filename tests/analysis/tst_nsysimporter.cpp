@@ -169,6 +169,8 @@ private slots:
     void viewsAreNotTables();
     void cancelInterruptsAnEndlessQuery();
     void timesOutOfRangeAreSkipped();
+    void timesNotIntegersAreSkipped_data();
+    void timesNotIntegersAreSkipped();
 };
 
 void TestNsysImporter::stripSuffix_data() {
@@ -843,6 +845,47 @@ void TestNsysImporter::timesOutOfRangeAreSkipped() {
         QVERIFY(saneTime(k.start) && saneTime(k.end) && k.end >= k.start);
     for (const auto& a : t.apiCalls)
         QVERIFY(saneTime(a.start) && saneTime(a.end) && a.end >= a.start);
+}
+
+// Issue 33.7: kernels whose start or end is NULL, text, a blob or a real were read as 0: zero-length kernels
+// at the session start, with no warning. They are skipped and counted, as Kineto's bad events are.
+void TestNsysImporter::timesNotIntegersAreSkipped_data() {
+    QTest::addColumn<QString>("start");
+    QTest::addColumn<QString>("end");
+    QTest::addColumn<QString>(
+        "reason"); // the first skip's reason, after "CUPTI_ACTIVITY_KIND_KERNEL row N: "
+    QTest::newRow("NULL start") << "NULL"
+                                << "end"
+                                << "start is NULL, not an integer time";
+    QTest::newRow("text end") << "start"
+                              << "'soon'"
+                              << "end is text, not an integer time";
+    QTest::newRow("blob start") << "X'00'"
+                                << "end"
+                                << "start is a blob, not an integer time";
+    QTest::newRow("real end") << "start"
+                              << "2.5"
+                              << "end is a real, not an integer time";
+}
+
+void TestNsysImporter::timesNotIntegersAreSkipped() {
+    QFETCH(QString, start);
+    QFETCH(QString, end);
+    QFETCH(QString, reason);
+    QTemporaryDir dir;
+    const QString kernel = "CUPTI_ACTIVITY_KIND_KERNEL";
+    // The table copied without its NOT NULL constraints, as a hostile file may hold it.
+    const QString sql =
+        QString("CREATE TABLE c AS SELECT * FROM %1; DROP TABLE %1; ALTER TABLE c RENAME TO %1; "
+                "UPDATE %1 SET start = %2, end = %3 WHERE rowid = (SELECT MIN(rowid) FROM %1)")
+            .arg(kernel, start, end);
+    const TraceData clean = importNsys(kSaxpy);
+    const TraceData t = importNsys(editedCopy(dir, kSaxpy, sql));
+    QCOMPARE(t.kernels.size(), clean.kernels.size() - 1);
+    QCOMPARE(t.info.skipped.count, clean.info.skipped.count + 1);
+    QVERIFY2(QString::fromStdString(t.info.skipped.firstReason).endsWith(": " + reason),
+             t.info.skipped.firstReason.c_str());
+    QVERIFY(QString::fromStdString(t.info.skipped.firstReason).startsWith(kernel + " row "));
 }
 
 QTEST_GUILESS_MAIN(TestNsysImporter)

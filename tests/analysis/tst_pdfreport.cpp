@@ -6,6 +6,7 @@
 #include "ReportFixture.h"
 
 #include "core/InputError.h"
+#include "report/DrawnText.h"
 #include "report/PdfReport.h"
 
 #include <QFile>
@@ -243,6 +244,27 @@ private slots:
         }
         QVERIFY2(misplaced.isEmpty(),
                  qPrintable("heading alone at the bottom after fillers " + misplaced.join(' ')));
+    }
+
+    // Issue 33.5: megabyte names and environment values took 35 to 106 s to lay out. Every text drawn is
+    // cut to 4096 bytes and "…" first (report/DrawnText), never inside a code point: what Pango lays out is
+    // counted here, not timed.
+    void drawnTextBounded_data() {
+        QTest::addColumn<QString>("unit");  // repeated to 1 MB
+        QTest::addColumn<int>("keptBytes"); // what is laid out before "…"
+        QTest::newRow("ASCII") << "x" << 4096;
+        QTest::newRow("3-byte code points") << "\u2192" << 4095; // 1365 arrows; the 1366th would cross 4096
+    }
+    void drawnTextBounded() {
+        QFETCH(QString, unit);
+        QFETCH(int, keptBytes);
+        const std::string u = unit.toStdString();
+        std::string huge;
+        while (huge.size() < (std::size_t(1) << 20))
+            huge += u;
+        QCOMPARE(report::drawnText(huge), huge.substr(0, std::size_t(keptBytes)) + "\u2026");
+        QCOMPARE(report::drawnText(huge.substr(0, 4096 / u.size() * u.size())),
+                 huge.substr(0, 4096 / u.size() * u.size())); // within the bound: unchanged
     }
 
     void emptyWorkspaceIsAnError() {

@@ -362,6 +362,47 @@ private slots:
         QVERIFY2(rules.contains("too-large"), qPrintable(messages(r.findings)));
     }
 
+    // Issue 33.5: a 243 KB chain of `extends` (3,639 configurations, each adding an env var and an arg)
+    // took 38 s, 2.6 GB and 514 MB of `plan show --json`: each configuration held every ancestor's values.
+    // Chains are at most kMaxExtendsDepth (32) deep: the 33rd level is an "extends" error and resolves as
+    // a root, so what resolution holds is at most 33 values per configuration here (counted, not timed).
+    void extendsChainBounded_data() {
+        QTest::addColumn<int>("configurations");
+        QTest::addColumn<int>("errors");
+        QTest::addColumn<int>("maxResolvedEnv"); // the most env entries one configuration resolves to
+        QTest::newRow("33 deep (32 levels)") << 33 << 0 << 33;
+        QTest::newRow("34 deep") << 34 << 1 << 33;
+        QTest::newRow("3,639 deep") << 3639 << 110 << 33;
+    }
+    void extendsChainBounded() {
+        QFETCH(int, configurations);
+        QFETCH(int, errors);
+        QFETCH(int, maxResolvedEnv);
+        std::string text =
+            "workload: {command: [python, train.py]}\nconfigurations:\n  - {name: c0, env: {V0: x}}\n";
+        for (int i = 1; i < configurations; ++i)
+            text += "  - {name: c" + std::to_string(i) + ", extends: c" + std::to_string(i - 1) +
+                    ", env: {V" + std::to_string(i) + ": x}, args: [--a" + std::to_string(i) + "]}\n";
+        const ParseResult r = parsePlanText(text, "chain.yaml");
+        int found = 0;
+        for (const auto& f : r.findings) {
+            QCOMPARE(QString::fromStdString(f.rule), QStringLiteral("extends"));
+            ++found;
+        }
+        QCOMPARE(found, errors);
+        if (errors > 0)
+            QCOMPARE(
+                QString::fromStdString(r.findings[0].message),
+                QStringLiteral("'c33' would be 33 levels down its 'extends' chain; at most 32 are allowed"));
+        std::size_t most = 0, total = 0;
+        for (const auto& c : r.plan.configurations) {
+            most = std::max(most, c.resolved.env.size());
+            total += c.resolved.env.size() + c.resolved.args.size();
+        }
+        QCOMPARE(int(most), maxResolvedEnv);
+        QVERIFY(total <= std::size_t(configurations) * 66); // linear in the plan, not quadratic
+    }
+
     void readsFiles() {
         const ParseResult missing = parsePlanFile("/nonexistent/plan.yaml");
         QCOMPARE(brief(missing.findings), QStringList{"0:0: error: read"});

@@ -15,6 +15,7 @@
 #include <sqlite3.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <csignal>
@@ -98,6 +99,18 @@ private slots:
         f.write(content);
         f.close();
         expectError(runCli({"runs", ws}), "runs", ws, cause);
+        // Issue 33.6: writing commands refuse it too and leave it as it was (`edit` on a 0-byte file wrote
+        // a 376 KB schema into it). Only `ingest` makes an empty file a workspace.
+        const QList<QStringList> writers = {{"edit", ws, "--plan", "a,b"},
+                                            {"edit", ws, "--ablation-source", "log"},
+                                            {"reclassify", ws, "--reset"}};
+        for (const QStringList& w : writers) {
+            expectError(runCli(w), w[0], ws, cause);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QCOMPARE(f.readAll(), content);
+            f.close();
+            QVERIFY(!QFileInfo::exists(ws + "-wal"));
+        }
     }
 
     void otherFilesAsWorkspace_data() {
@@ -331,6 +344,97 @@ private slots:
         expectError(runCli({"runs", ws}), "runs", ws, cause);
     }
 
+    // Issue 33.4: extreme event and summary values of a shared workspace are refused by every command
+    // that reads them, naming the workspace, table, run, rank and value (exit 2), where the release build
+    // printed "GPU window -1 ns, kernel time 9223372037 s" and the sanitizer build aborted. Nothing is
+    // written: no output, and `reclassify` leaves the workspace as it was.
+    void storedEventValuesBounded_data() {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<QStringList>("commands"); // each: "CMD ARGS..." after WS, OUT replaced
+        QTest::addColumn<QString>("cause");
+        const QString max = "4611686018427387903";
+        QTest::newRow("kernel time INT64_MAX, window -1 ns")
+            << "UPDATE summary_rank SET kernel_time_ns = 9223372036854775807, window_end_ns = "
+               "window_start_ns - 1"
+            << QStringList{"stats --run good", "ablation", "report --out OUT.html"}
+            << "summary_rank: a row of run 'good' (rank 0): kernel_time_ns 9223372036854775807 is outside 0 "
+               "to " +
+                   max + " ns";
+        QTest::newRow("kernel total INT64_MAX")
+            << "UPDATE summary_kernel SET total_ns = 9223372036854775807 WHERE rank = -1"
+            << QStringList{"diff good good"}
+            << "summary_kernel: a row of run 'good' (all ranks): total_ns 9223372036854775807 is outside 0 "
+               "to " +
+                   max + " ns";
+        QTest::newRow("kernel ends at INT64_MAX")
+            << "UPDATE kernels SET end_ns = 9223372036854775807"
+            << QStringList{"export --run good --out OUT.json", "export --run good --format csv --out OUT",
+                           "reclassify --reset"}
+            << "kernels: a row of run 'good' (rank 0): end_ns 9223372036854775807 is outside the range of "
+               "stored times (-" +
+                   max + " to " + max + " ns)";
+        QTest::newRow("negative duration")
+            << "UPDATE cpu_ranges SET end_ns = start_ns - 1"
+            << QStringList{"export --run good --out OUT.json", "reclassify --reset"}
+            << "cpu_ranges: a row of run 'good' (rank 0): end_ns";
+    }
+    void storedEventValuesBounded() {
+        QFETCH(QString, sql);
+        QFETCH(QStringList, commands);
+        QFETCH(QString, cause);
+        const QString ws = copyOfWorkspace("extreme.cnpdb");
+        rawExec(ws, sql);
+        QFile f(ws);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray before = f.readAll();
+        f.close();
+        for (const QString& c : commands) {
+            QStringList args = c.split(' ');
+            const QString command = args.takeFirst();
+            const QString out = path("extreme-out");
+            args.replaceInStrings("OUT", out);
+            args.prepend(ws);
+            args.prepend(command);
+            expectError(runCli(args), command, ws, cause);
+            for (const char* ext : {"", ".html", ".json"})
+                QVERIFY2(!QFileInfo::exists(out + ext), qPrintable(c));
+        }
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), before);
+    }
+
+    // Issue 33.7: names holding terminal escapes (ESC, an OSC title sequence, an 8-bit CSI) were printed raw
+    // by runs, stats, ablation and diff, and by error messages: every byte `cnp` writes to stdout and stderr
+    // passes TerminalTextBuffer, so none of them reaches the terminal. The HTML report neutralises them too.
+    void terminalEscapesNeutralised() {
+        const QString ws = copyOfWorkspace("escapes.cnpdb");
+        const QByteArray evil = "run\x1b]0;pwned\x07\x1b[2J\xc2\x9b"
+                                "31m";
+        const QString text = "CAST(X'" + evil.toHex() + "' AS TEXT)";
+        rawExec(ws, "UPDATE runs SET name = " + text + ", config = " + text);
+        const QString name = QString::fromUtf8(evil);
+        const QString html = path("escapes.html");
+        const QList<QStringList> commands = {{"runs", ws},
+                                             {"stats", ws, "--run", name},
+                                             {"ablation", ws},
+                                             {"diff", ws, name, name},
+                                             {"stats", ws, "--run", name + "x"}, // an error naming it
+                                             {"report", ws, "--out", html, "--no-timestamp"}};
+        for (const QStringList& c : commands) {
+            const CliResult r = runCli(c);
+            const QByteArray all = r.out + r.err;
+            QVERIFY2(c[0] == "report" || all.contains("run?]0;pwned??[2J?31m"),
+                     qPrintable(c[0] + ": " + all.left(400)));
+            for (const char* bad : {"\x1b", "\x07", "\xc2\x9b"})
+                QVERIFY2(!all.contains(bad), qPrintable(c[0]));
+        }
+        QFile f(html);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray page = f.readAll();
+        QVERIFY(page.contains("run?]0;pwned??[2J?31m"));
+        QVERIFY(!page.contains('\x1b') && !page.contains('\x07') && !page.contains("\xc2\x9b"));
+    }
+
     // Ctrl-C during an ingest: the transaction rolls back, the created workspace is removed, one line says
     // so.
     // The ingest pauses at its first progress report until the signal arrives (CNP_TEST_PAUSE_INGEST), so
@@ -375,7 +479,58 @@ private slots:
         expectError(runCli({"export", ws_, "--run", "good", "--out", out}), "export", out,
                     "No space left on device");
         QVERIFY(QDir(mnt).entryList(QDir::Files) == QStringList{"filler"}); // no partial file remains
+        // Issue 33.6: a CSV export or CSV report on a full disk left its folder (and parents) behind; each
+        // is written into a temporary folder beside it and removed on failure.
+        const QString csv = mnt + "/new/csv";
+        expectError(runCli({"export", ws_, "--run", "good", "--format", "csv", "--out", csv}), "export",
+                    csv + "/ranks.csv", "No space left on device");
+        const QString rep = mnt + "/report";
+        expectError(runCli({"report", ws_, "--format", "csv", "--out", rep, "--no-timestamp"}), "report",
+                    rep + "/configurations.csv", "No space left on device");
+        QCOMPARE(QDir(mnt).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+                 QStringList{"filler"});
         ::umount2(mnt.toUtf8().constData(), MNT_DETACH);
+    }
+
+    // Issue 33.7: a workspace copied with sqlite3's backup API (the safe way to copy a live database) into
+    // a folder its reader cannot write failed with "attempt to write a readonly database": its -shm file
+    // cannot be created there, which SQLite reports as SQLITE_READONLY (not SQLITE_CANTOPEN), so the
+    // immutable fallback was not taken. Run as `nobody` (root ignores permission bits).
+    void backupCopyInReadOnlyFolder() {
+        if (::geteuid() != 0)
+            QSKIP("needs root to run cnp as nobody");
+        QTemporaryDir top; // mode 0700: opened for nobody below
+        QVERIFY(QFile::setPermissions(top.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner |
+                                                      QFile::ReadOther | QFile::ExeOther));
+        const QString folder = top.filePath("shared");
+        QVERIFY(QDir().mkpath(folder));
+        const QString backup = folder + "/backup.cnpdb", plain = folder + "/plain.cnpdb";
+        QVERIFY(QFile::copy(ws_, plain));
+        sqlite3 *from = nullptr, *to = nullptr;
+        QCOMPARE(sqlite3_open(ws_.toUtf8().constData(), &from), SQLITE_OK);
+        QCOMPARE(sqlite3_open(backup.toUtf8().constData(), &to), SQLITE_OK);
+        sqlite3_backup* b = sqlite3_backup_init(to, "main", from, "main");
+        QVERIFY(b);
+        QCOMPARE(sqlite3_backup_step(b, -1), SQLITE_DONE);
+        sqlite3_backup_finish(b);
+        sqlite3_close(to);
+        sqlite3_close(from);
+        for (const QString& f : {backup, plain})
+            QVERIFY(QFile::setPermissions(f, QFile::ReadOwner | QFile::ReadOther));
+        QVERIFY(QFile::setPermissions(folder, QFile::ReadOwner | QFile::ExeOwner | QFile::ReadOther |
+                                                  QFile::ExeOther));
+        for (const QString& f : {backup, plain}) {
+            QProcess p;
+            p.start("setpriv",
+                    {"--reuid=65534", "--regid=65534", "--clear-groups", testpaths::cliPath(), "runs", f});
+            QVERIFY(p.waitForFinished(60000));
+            const QByteArray err = p.readAllStandardError();
+            if (err.contains("setpriv:"))
+                QSKIP(err.constData());
+            QVERIFY2(p.exitCode() == 0, err.constData());
+            QVERIFY(p.readAllStandardOutput().contains("good"));
+        }
+        QVERIFY(!QFileInfo::exists(backup + "-shm"));
     }
 
     void readOnlyMount() {
@@ -395,6 +550,11 @@ private slots:
                     "workspace is read-only (Read-only file system)");
         expectError(runCli({"ingest", ws, kTrace, "--run", "again"}), "ingest", ws,
                     "workspace is read-only (Read-only file system)");
+        // Issue 33.7: a new workspace there said "filesystem error: cannot remove" (its cleanup threw).
+        const QString fresh = mnt + "/new.cnpdb";
+        const CliResult created = runCli({"ingest", fresh, kTrace, "--run", "new"});
+        QVERIFY2(!created.err.contains("filesystem error"), created.err.constData());
+        expectError(created, "ingest", fresh, "read-only");
         ::umount2(mnt.toUtf8().constData(), MNT_DETACH);
     }
 };

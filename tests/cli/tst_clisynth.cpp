@@ -9,6 +9,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/stat.h>
+
 using namespace cnp::testing;
 
 class TestCliSynth : public QObject {
@@ -36,6 +38,39 @@ private slots:
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
         QVERIFY(!QDir(dir.filePath("x")).exists()); // nothing written for refused input
+    }
+
+    // A symlink (or FIFO) planted in the output folder under a rank file's name is never written through
+    // (it truncated its target): the run is refused naming it, and the target is untouched.
+    void plantedFilesNotFollowed_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("cause");
+        QTest::newRow("symlink") << "symlink"
+                                 << "rank-00001.cnpt: is a symbolic link; refusing to write through it";
+        QTest::newRow("fifo") << "fifo"
+                              << "rank-00001.cnpt: exists and is not a regular file; refusing to write to it";
+    }
+    void plantedFilesNotFollowed() {
+        QFETCH(QString, kind);
+        QFETCH(QString, cause);
+        QTemporaryDir dir;
+        const QString out = dir.filePath("study"), victim = dir.filePath("victim");
+        QVERIFY(QDir().mkpath(out + "/01-Base-r0"));
+        QFile v(victim);
+        QVERIFY(v.open(QIODevice::WriteOnly));
+        v.write("precious");
+        v.close();
+        const QString planted = out + "/01-Base-r0/rank-00001.cnpt";
+        if (kind == "symlink")
+            QVERIFY(QFile::link(victim, planted));
+        else
+            QCOMPARE(::mkfifo(planted.toUtf8().constData(), 0600), 0);
+        const CliResult r = runCli({"synth", "--out", out, "--nodes", "1", "--gpus-per-node", "2", "--steps",
+                                    "2", "--layers", "1", "--configs", "Base", "--quiet"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(QString::fromUtf8(r.err).contains(cause), r.err.constData());
+        QVERIFY(v.open(QIODevice::ReadOnly));
+        QCOMPARE(v.readAll(), QByteArray("precious"));
     }
 
     void ingestsLabelledSyntheticRuns() {

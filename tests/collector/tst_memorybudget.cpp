@@ -148,6 +148,40 @@ private slots:
             QVERIFY(std::uint64_t(c.bufferCount) * c.bufferBytes <= *budget);
     }
 
+    // Issue 33.8: every rank on a node took its pool from the same free memory (1,024 x 2 MiB buffers in
+    // each of eight ranks: about 90 % of RAM); the budget is shared among the local ranks, and the warning
+    // says so. The local world size comes from the launchers' variables.
+    void sharedAmongLocalRanks_data() {
+        QTest::addColumn<QByteArray>("var");
+        QTest::addColumn<int>("expectedCount"); // of 1,024 x 2048 KiB with 10 GiB available: 2.5 GiB budget
+        QTest::addColumn<QString>("warning");
+        QTest::newRow("one rank") << QByteArray("LOCAL_WORLD_SIZE=1") << 1024 << "";
+        QTest::newRow("torchrun, 8 local ranks")
+            << QByteArray("LOCAL_WORLD_SIZE=8") << 160
+            << "CNP_BUFFER_COUNT=1024 x CNP_BUFFER_KB=2048 (2.00 GiB) exceeds the buffer budget of 320.0 MiB "
+               "(1/4 of the free memory shared among 8 local ranks: MemAvailable 10.00 GiB); using 160 "
+               "buffers "
+               "of 2048 KiB";
+        QTest::newRow("Open MPI, 4 local ranks")
+            << QByteArray("OMPI_COMM_WORLD_LOCAL_SIZE=4") << 320 << "shared among 4 local ranks";
+        QTest::newRow("nonsense: 1 rank") << QByteArray("LOCAL_WORLD_SIZE=-3") << 1024 << "";
+    }
+    void sharedAmongLocalRanks() {
+        QFETCH(QByteArray, var);
+        QFETCH(int, expectedCount);
+        QFETCH(QString, warning);
+        QByteArray count("CNP_BUFFER_COUNT=1024");
+        char* env[] = {var.data(), count.data(), nullptr};
+        CollectorConfig c = CollectorConfig::fromEnvironment(env);
+        QVERIFY(c.warnings.empty());
+        QVERIFY(c.boundBuffers(limits(10 * kGiB, 0, 0)));
+        QCOMPARE(int(c.bufferCount), expectedCount);
+        QCOMPARE(int(c.bufferBytes >> 10), 2048);
+        QCOMPARE(int(c.warnings.size()), warning.isEmpty() ? 0 : 1);
+        if (!warning.isEmpty())
+            QVERIFY2(QString::fromStdString(c.warnings[0]).contains(warning), c.warnings[0].c_str());
+    }
+
     void invalidSettingsAreNamed_data() {
         QTest::addColumn<QByteArray>("var");
         QTest::addColumn<QString>("warning");

@@ -123,9 +123,25 @@ StringId NsysReader::apiName(std::int64_t nsysId) {
     return id;
 }
 
-bool NsysReader::rowTimes(sqlite3_stmt* st, const char* table, std::int64_t start, std::int64_t end, Ns& s,
-                          Ns& e) {
-    const auto a = shiftedTime(start, epoch_), b = shiftedTime(end, epoch_);
+bool NsysReader::rowTimes(sqlite3_stmt* st, const char* table, int startColumn, int endColumn, Ns& s, Ns& e) {
+    // A time must be an integer: NULL, text, a blob or a real read as 0 made a zero-length event at the
+    // session start (issue 33.7); such a row is skipped and counted, as Kineto's are.
+    for (const int c : {startColumn, endColumn}) {
+        const int type = sqlite3_column_type(st, c);
+        if (type == SQLITE_INTEGER)
+            continue;
+        const std::int64_t row = colInt(st, 0);
+        const char* kind = type == SQLITE_NULL   ? "NULL"
+                           : type == SQLITE_TEXT ? "text"
+                           : type == SQLITE_BLOB ? "a blob"
+                                                 : "a real";
+        SkipCounter(trace_.info.skipped)
+            .refuse(row, std::string(table) + " row " + std::to_string(row) + ": " +
+                             sqlite3_column_name(st, c) + " is " + kind + ", not an integer time");
+        return false;
+    }
+    const auto a = shiftedTime(sqlite3_column_int64(st, startColumn), epoch_),
+               b = shiftedTime(sqlite3_column_int64(st, endColumn), epoch_);
     const SkipCounter::SpanFault fault = SkipCounter::spanFault(a, b);
     if (fault != SkipCounter::SpanFault::None) {
         const std::int64_t row = colInt(st, 0);
@@ -267,7 +283,7 @@ void NsysReader::readKernels() {
         if (rank < 0)
             return;
         KernelEvent k;
-        if (!rowTimes(st, "CUPTI_ACTIVITY_KIND_KERNEL", colInt(st, 1), colInt(st, 2), k.start, k.end))
+        if (!rowTimes(st, "CUPTI_ACTIVITY_KIND_KERNEL", 1, 2, k.start, k.end))
             return;
         k.device = static_cast<std::int32_t>(colInt(st, 3));
         k.stream = colInt(st, 4);
@@ -303,7 +319,7 @@ void NsysReader::readMemcpys() {
         if (rank < 0)
             return;
         MemcpyEvent m;
-        if (!rowTimes(st, "CUPTI_ACTIVITY_KIND_MEMCPY", colInt(st, 1), colInt(st, 2), m.start, m.end))
+        if (!rowTimes(st, "CUPTI_ACTIVITY_KIND_MEMCPY", 1, 2, m.start, m.end))
             return;
         m.device = static_cast<std::int32_t>(colInt(st, 3));
         m.stream = colInt(st, 4);
@@ -334,7 +350,7 @@ void NsysReader::readMemsets() {
         if (rank < 0)
             return;
         MemsetEvent m;
-        if (!rowTimes(st, "CUPTI_ACTIVITY_KIND_MEMSET", colInt(st, 1), colInt(st, 2), m.start, m.end))
+        if (!rowTimes(st, "CUPTI_ACTIVITY_KIND_MEMSET", 1, 2, m.start, m.end))
             return;
         m.device = static_cast<std::int32_t>(colInt(st, 3));
         m.stream = colInt(st, 4);
@@ -373,7 +389,7 @@ void NsysReader::readApiCalls() {
         if (rank < 0)
             return;
         ApiCall a;
-        if (!rowTimes(st, "CUPTI_ACTIVITY_KIND_RUNTIME", colInt(st, 1), colInt(st, 2), a.start, a.end))
+        if (!rowTimes(st, "CUPTI_ACTIVITY_KIND_RUNTIME", 1, 2, a.start, a.end))
             return;
         a.kind =
             colInt(st, 3) == driverClass && driverClass != runtimeClass ? ApiKind::Driver : ApiKind::Runtime;
@@ -407,8 +423,7 @@ void NsysReader::readSynchronization() {
         if (rank < 0)
             return;
         CpuRange r;
-        if (!rowTimes(st, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", colInt(st, 1), colInt(st, 2), r.start,
-                      r.end))
+        if (!rowTimes(st, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", 1, 2, r.start, r.end))
             return;
         r.pid = pidOf(gpid);
         r.correlation = colInt(st, 4);
@@ -473,7 +488,7 @@ void NsysReader::readNvtx() {
                         "NVTX_EVENTS row " + std::to_string(colInt(st, 0)) + ": range never ended");
             return;
         }
-        if (!rowTimes(st, kNvtxTable, colInt(st, 1), isMark ? colInt(st, 1) : colInt(st, 2), r.start, r.end))
+        if (!rowTimes(st, kNvtxTable, 1, isMark ? 1 : 2, r.start, r.end))
             return;
         r.pid = pidOf(gtid);
         r.tid = tidOf(gtid);

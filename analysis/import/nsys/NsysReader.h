@@ -62,7 +62,9 @@ private:
     // [start, end] (nsys session ns) shifted by the epoch into `s`, `e`; false when a time leaves the
     // sane range (core/TimeBounds.h) or the event ends before it starts: the row (column 0 = rowid of
     // `table`) is then skipped and counted.
-    bool rowTimes(sqlite3_stmt* st, const char* table, std::int64_t start, std::int64_t end, Ns& s, Ns& e);
+    // The row's times from columns startColumn and endColumn, shifted to the epoch; false (the row skipped
+    // and counted) when one is not an integer, out of range, or the end is before the start.
+    bool rowTimes(sqlite3_stmt* st, const char* table, int startColumn, int endColumn, Ns& s, Ns& e);
     // The rank of a serialized globalPid/globalTid, or -1 when its process is not imported.
     std::int32_t rankOfGlobalId(std::int64_t globalId) const;
     void noteDevice(std::int32_t rank, std::int32_t device);
