@@ -49,7 +49,8 @@ JobStatus parseJobStatus(const rapidjson::Value& d) {
 struct PodState {
     std::string name;
     int rank = 0;
-    std::string phase; // Pending, Running, Succeeded, Failed, Unknown
+    std::string phase;   // Pending, Running, Succeeded, Failed, Unknown
+    std::string imageId; // the workload container's status.imageID (the image as the node pulled it)
 };
 
 const char* member(const rapidjson::Value& v, const char* key) {
@@ -80,9 +81,19 @@ std::optional<PodState> parsePod(const rapidjson::Value& item) {
     PodState p;
     p.name = name;
     p.rank = podRank(meta);
-    if (item.HasMember("status"))
-        if (const char* phase = member(item["status"], "phase"))
-            p.phase = phase;
+    if (!item.HasMember("status"))
+        return p;
+    const auto& status = item["status"];
+    if (const char* phase = member(status, "phase"))
+        p.phase = phase;
+    if (status.IsObject() && status.HasMember("containerStatuses") && status["containerStatuses"].IsArray())
+        for (const auto& c : status["containerStatuses"].GetArray()) {
+            const char* container = member(c, "name");
+            if (const char* id = member(c, "imageID");
+                id && container &&
+                (std::string(container) == "workload" || std::string(container) == "pytorch"))
+                p.imageId = id;
+        }
     return p;
 }
 
@@ -181,10 +192,24 @@ public:
         result_ = result_.value_or(130);
     }
 
-    std::vector<std::pair<std::string, std::string>> runAttributes() const override { return fetchFigures_; }
+    // The fetch's figures, and the image the nodes ran: status.imageID names it by digest
+    // ("REPOSITORY@sha256:…"; docker's kubelet prefixes "docker-pullable://").
+    std::vector<std::pair<std::string, std::string>> runAttributes() const override {
+        auto a = fetchFigures_;
+        std::string id = imageId_;
+        if (const std::string prefix = "docker-pullable://"; id.rfind(prefix, 0) == 0)
+            id.erase(0, prefix.size());
+        if (id.find("@sha256:") != std::string::npos)
+            a.emplace_back("launch.image_digest", id);
+        else if (!id.empty())
+            a.emplace_back("launch.image_id", id);
+        return a;
+    }
 
     std::string collect() override {
         for (const auto& pod : pods()) {
+            if (!pod.imageId.empty())
+                imageId_ = pod.imageId;
             const std::string container = kind_ == "job" ? "workload" : "pytorch";
             const ProcessResult r = kubectl({"logs", pod.name, "-c", container});
             std::ofstream(fs::path(job_.outputDir) / ("node" + std::to_string(pod.rank) + ".log"),
@@ -257,6 +282,8 @@ private:
 
     // Per-rank progress: one event per rank whose phase changed since the last one reported.
     void reportPod(const PodState& p) {
+        if (!p.imageId.empty())
+            imageId_ = p.imageId;
         auto& last = phases_[p.rank];
         if (last == p.phase)
             return;
@@ -370,6 +397,7 @@ private:
     std::optional<int> result_;
     bool cancelled_ = false, cleaned_ = false;
     std::vector<std::pair<std::string, std::string>> fetchFigures_; // set by fetchTraces
+    std::string imageId_; // the workload's status.imageID, from the pods seen
 
     std::unique_ptr<ResourceWatch> jobWatch_, podWatch_;
     std::map<int, std::string> phases_;

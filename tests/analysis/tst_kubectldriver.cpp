@@ -77,6 +77,10 @@ QStringList formValues(const QUrlQuery& q, const QString& key) {
     return out;
 }
 
+// The image as the kubelet reports it in a pod's containerStatuses (a node that pulled it by digest).
+constexpr const char* kImageId =
+    "registry.local/train@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
 QJsonObject podObject(const QString& name, const QString& job, int index, const QString& phase) {
     return QJsonObject{
         {"apiVersion", "v1"},
@@ -87,7 +91,10 @@ QJsonObject podObject(const QString& name, const QString& job, int index, const 
                                  {"annotations", QJsonObject{{"batch.kubernetes.io/job-completion-index",
                                                               QString::number(index)}}}}},
         {"spec", QJsonObject{{"containers", QJsonArray{QJsonObject{{"name", "workload"}, {"image", "i"}}}}}},
-        {"status", QJsonObject{{"phase", phase}}}};
+        {"status",
+         QJsonObject{{"phase", phase},
+                     {"containerStatuses",
+                      QJsonArray{QJsonObject{{"name", "workload"}, {"imageID", QString(kImageId)}}}}}}};
 }
 
 // An open watch: the connection streams events about one Job (by name) or its pods (by cnp.job label).
@@ -760,6 +767,7 @@ private slots:
         for (const char* f :
              {"host0-17-r0.cnpt.sha256", "host1-17-r1.cnpt.sha256", "host0-17-r0.cnpt", "host1-17-r1.cnpt"})
             remoteBytes += static_cast<std::uint64_t>(QFileInfo(state_.rankFiles + "/" + f).size());
+        QCOMPARE(QString::fromStdString(a.at("launch.image_digest")), QString(kImageId)); // provenance
         QCOMPARE(QString::fromStdString(a.at("fetch.transport")), "kubectl-exec");
         QCOMPARE(QString::fromStdString(a.at("fetch.files")), "4");
         QCOMPARE(QString::fromStdString(a.at("fetch.bytes")), QString::number(remoteBytes));
