@@ -7,6 +7,7 @@
 #include "core/InputError.h"
 #include "core/Interrupt.h"
 #include "ingest/IngestPipeline.h"
+#include "store/RunEventReader.h"
 #include "store/RunSnapshotReader.h"
 #include "store/Schema.h"
 #include "store/Workspace.h"
@@ -492,6 +493,16 @@ private slots:
             QFAIL("the value was believed");
         } catch (const InputError& e) {
             QCOMPARE(QString(e.what()), QString::fromStdString(file) + ": " + cause);
+        }
+        // The workbench's timeline reads event times through RunEventReader: the same refusal.
+        if (cause.startsWith("kernels:")) {
+            try {
+                RunEventReader(ws, a.id).forEachGpuSpan(EventKind::Kernel,
+                                                        [](const RunEventReader::GpuSpan&) {});
+                QFAIL("the timeline believed the value");
+            } catch (const InputError& e) {
+                QCOMPARE(QString(e.what()), QString::fromStdString(file) + ": " + cause);
+            }
         }
     }
 
