@@ -284,6 +284,47 @@ private slots:
         QCOMPARE(QString::fromStdString(local.describe(jobs[1])).count('\n'), 1);
     }
 
+    // A local job runs beside its plan file: the workload's relative paths never depend on where cnp (or
+    // the workbench) was started (issue 32.5: `python train.py` was looked for in the GUI's folder).
+    void localJobRunsInThePlansFolder_data() {
+        QTest::addColumn<QString>("workingDir");
+        QTest::addColumn<QString>("expected"); // "PLAN" stands for the plan's folder
+        QTest::newRow("none: the plan's folder") << "" << "PLAN";
+        QTest::newRow("relative: under the plan's folder") << "sub/dir" << "PLAN/sub/dir";
+        QTest::newRow("dot-dot") << "../x" << "PLANPARENT/x";
+        QTest::newRow("absolute: kept") << "/abs/work" << "/abs/work";
+    }
+    void localJobRunsInThePlansFolder() {
+        QFETCH(QString, workingDir);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("plans"));
+        const QString planDir = QDir(dir.path()).filePath("plans");
+        auto plan = testing::twoConfigPlan({"./train.sh"});
+        plan.path = (planDir + "/plan.yaml").toStdString();
+        plan.workload.workingDir = workingDir.toStdString();
+        const auto jobs = planJobs(plan, {}, "/out");
+        expected.replace("PLANPARENT", dir.path()).replace("PLAN", planDir);
+        QCOMPARE(QString::fromStdString(localWorkingDir(jobs[0])), expected);
+    }
+
+    void localJobRunsInThePlansFolderOfARelativePlanPath() {
+        QTemporaryDir dir;
+        const QString keep = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(dir.path()));
+        QVERIFY(QDir(dir.path()).mkpath("plans"));
+        auto plan = testing::twoConfigPlan({"./train.sh"});
+        plan.path = "plans/plan.yaml"; // as typed on the command line, from `dir`
+        const QString wd = QString::fromStdString(localWorkingDir(planJobs(plan, {}, "/out")[0]));
+        QDir::setCurrent(keep);
+        QCOMPARE(QFileInfo(wd).canonicalFilePath(), QFileInfo(dir.filePath("plans")).canonicalFilePath());
+    }
+
+    void aPlanBuiltInCodeKeepsItsWorkingDir() {
+        auto plan = testing::twoConfigPlan({"/bin/train"}); // path /plans/test-plan.yaml: no such folder
+        QCOMPARE(localWorkingDir(planJobs(plan, {}, "/out")[0]), std::string());
+    }
+
     void localUntracedJobUnsetsTheCallersInjection() {
         auto plan = testing::twoConfigPlan({"/bin/train"}, 1, 1);
         plan.configurations[1].resolved.env.push_back({"NVTX_INJECTION64_PATH", "/my/nvtx.so", {}});

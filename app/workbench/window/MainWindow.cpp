@@ -212,10 +212,8 @@ void MainWindow::createActions() {
             showError(tr("Export report"), tr("The report needs a workspace with runs."));
             return;
         }
-        QStringList configs;
-        for (const auto& c : session_->planOrder())
-            configs << QString::fromStdString(c);
-        ReportExportDialog dialog(session_->path(), configs, this);
+        ReportExportDialog dialog(session_->path(),
+                                  configurationsWithRuns(session_->planOrder(), session_->runs()), this);
         dialog.exec();
     });
     file->addAction(tr("Export Run &Trace…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
