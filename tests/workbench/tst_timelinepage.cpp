@@ -79,6 +79,39 @@ TraceData trace(const char* name, Ns shift) {
     return t;
 }
 
+// A cluster run of `ranks` ranks: rank r has "gemm_r<r>" on stream 7 at [1000 + 10000 r, 2000 + 10000 r)
+// and two CPU threads, so rank groups beyond kExpandedRanks start collapsed and the last is far below.
+TraceData clusterTrace(int ranks) {
+    TraceData t;
+    t.info.name = "cluster";
+    t.info.config = "cluster";
+    t.info.sourceFormat = "synthetic";
+    for (int r = 0; r < ranks; ++r) {
+        RankInfo ri;
+        ri.rank = r;
+        t.ranks.push_back(ri);
+        KernelEvent k;
+        k.rank = r;
+        k.start = 1000 + 10000 * r;
+        k.end = 2000 + 10000 * r;
+        k.stream = 7;
+        k.name = t.strings.intern("gemm_r" + std::to_string(r));
+        k.category = t.strings.intern("gemm");
+        t.kernels.push_back(k);
+        for (std::int64_t tid : {11, 12}) {
+            ApiCall a;
+            a.rank = r;
+            a.start = 900 + 10000 * r;
+            a.end = 950 + 10000 * r;
+            a.tid = tid;
+            a.pid = 5;
+            a.name = t.strings.intern("cudaLaunchKernel");
+            t.apiCalls.push_back(a);
+        }
+    }
+    return t;
+}
+
 QPoint centreOf(const TimelineView* v, int row, int lane, Ns start, Ns end) {
     const double x = v->labelWidth() + v->axis().x((start + end) / 2);
     return QPoint(static_cast<int>(x), v->laneY(row, lane) + TimelineView::kLaneHeight / 2);
@@ -95,7 +128,7 @@ class TestTimelinePage : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
     std::shared_ptr<Workspace> ws_;
-    RunId runA_, runB_;
+    RunId runA_, runB_, cluster_;
     std::unique_ptr<TimelinePage> page_;
 
     TimelineView* view() { return page_->view(); }
@@ -418,6 +451,53 @@ private slots:
         QCOMPARE(fileBytes(file), before);
         const Workspace again(file.toStdString(), Workspace::Mode::ReadOnly);
         QVERIFY(!hasOverview(again, run)); // nor is one waiting in a write-ahead log
+    }
+
+    // Issue 32.4: a jump into a multi-rank run (Compare, Insights, Ranks) selected an event inside a
+    // collapsed rank group, out of sight. The group opens and the selected row is in view.
+    void jumpIntoACollapsedRankShowsTheSelection_data() {
+        QTest::addColumn<int>("rank");
+        QTest::addColumn<bool>("event"); // false: a range (an idle gap) on that rank
+        QTest::newRow("event on rank 5") << 5 << true;
+        QTest::newRow("event on rank 3") << 3 << true;
+        QTest::newRow("range on rank 5") << 5 << false;
+    }
+    void jumpIntoACollapsedRankShowsTheSelection() {
+        QFETCH(int, rank);
+        QFETCH(bool, event);
+        if (cluster_ == RunId()) { // one cluster run for every row (kept: run ids are reused after a removal)
+            Transaction tx(ws_->db());
+            cluster_ = ws_->insertRun(clusterTrace(6));
+            tx.commit();
+            page_->refreshRuns();
+            page_->showRun(cluster_);
+            waitLoaded(cluster_);
+        }
+        const RunId cluster = cluster_;
+        const TimelineModel& m = *view()->model();
+        int group = -1;
+        for (int g = 0; g < static_cast<int>(m.groups.size()); ++g)
+            if (m.groups[g].parent < 0 && m.groups[g].rank == rank)
+                group = g;
+        QVERIFY(group >= 0);
+        view()->setCollapsed(group, true); // as a cluster run starts (an earlier row may have opened it)
+        const Ns start = 1000 + 10000 * rank + (event ? 0 : 1000), end = start + (event ? 1000 : 500);
+        page_->jumpTo(cluster, RankId(rank), start, end);
+        QTRY_VERIFY(!view()->isCollapsed(group));
+        if (event) {
+            const EventRef sel = view()->selected();
+            QVERIFY(sel.valid());
+            QCOMPARE(m.rows[sel.row].rank, rank);
+            const int y = view()->laneY(sel.row, sel.lane);
+            QVERIFY2(y >= view()->rowsTop() && y + TimelineView::kLaneHeight <= view()->height(),
+                     qPrintable(QString::number(y)));
+        } else {
+            QVERIFY(view()->hasRange());
+            QCOMPARE(view()->rangeRank(), rank);
+            const int firstRow = m.rowsOfRank(rank).front();
+            const int y = view()->laneY(firstRow, 0);
+            QVERIFY2(y >= view()->rowsTop() && y < view()->height(), qPrintable(QString::number(y)));
+        }
     }
 
     void cleanupTestCase() { page_.reset(); }

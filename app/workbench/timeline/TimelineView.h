@@ -64,8 +64,9 @@ public:
     void fitAll();                 // a history entry
     void zoomTo(Ns start, Ns end); // with a 5 % margin on each side, a history entry (a jump's context
                                    // may reach past the run; the next pan or zoom brings it back inside)
-    // Scrolls `rank`'s first row to the top; nothing when the model has no such rank.
+    // Expands `rank`'s group and scrolls its first row to the top; nothing when the model has no such rank.
     void scrollToRank(RankId rank);
+    // Expands every collapsed group around `row` and scrolls it into view.
     void scrollToRow(int row);
     void setCollapsed(int group, bool collapsed);
     bool isCollapsed(int group) const;
@@ -128,6 +129,7 @@ protected:
 
 private:
     void relayout();
+    void expandGroupsOf(int row); // opens the collapsed groups around `row`
     void updateScrollBar();
     void goInHistory(bool forward); // back or forward, when there is somewhere to go
     TimelineFrame frame() const;    // the state the painters draw
