@@ -2,6 +2,7 @@
 // registers, launching call) -> jump to the launching call and back, search with next/previous and
 // count, shift-drag range statistics (same numbers as the analysis library, by hand below), keys
 // (W/S/A/D/F/Esc), wheel zoom at the cursor, group collapse, compare mode aligned at a step.
+#include "store/Sqlite.h"
 #include "store/Workspace.h"
 #include "timeline/TimelineOverview.h"
 #include "timeline/TimelinePage.h"
@@ -498,6 +499,28 @@ private slots:
             const int y = view()->laneY(firstRow, 0);
             QVERIFY2(y >= view()->rowsTop() && y < view()->height(), qPrintable(QString::number(y)));
         }
+    }
+
+    // Issue 32.2: the run list's read threw out of this slot (on runsChanged) and ended the application.
+    // A failed read keeps the lists, is retried once, then says so in readFailed().
+    void aFailedRunListReadKeepsTheListsAndSaysSo() {
+        auto* picker = page_->findChild<QComboBox*>("runPicker");
+        QVERIFY(picker);
+        const int before = picker->count();
+        QVERIFY(before >= 2);
+        execSql(ws_->db(), "UPDATE runs SET tokens_per_step = 1e308 WHERE name = 'A'");
+        QSignalSpy failed(page_.get(), &TimelinePage::readFailed);
+        page_->refreshRuns();
+        QCOMPARE(picker->count(), before);
+        QTRY_COMPARE(failed.count(), 1); // after one retry
+        QVERIFY2(failed.at(0).at(0).toString().contains("tokens_per_step"),
+                 qPrintable(failed.at(0).at(0).toString()));
+        QCOMPARE(picker->count(), before);
+        execSql(ws_->db(), "UPDATE runs SET tokens_per_step = 0 WHERE name = 'A'");
+        page_->refreshRuns();
+        QCOMPARE(picker->count(), before);
+        QTest::qWait(2 * TimelinePage::kReadRetryMs);
+        QCOMPARE(failed.count(), 1); // no retry left pending
     }
 
     void cleanupTestCase() { page_.reset(); }

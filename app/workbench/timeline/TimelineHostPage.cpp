@@ -22,6 +22,7 @@ TimelineHostPage::TimelineHostPage(WorkspaceSession* session, QWidget* parent)
         timeline_->setWorkspace(this->session()->sharedWorkspace());
     });
     connect(session, &WorkspaceSession::runsChanged, timeline_, &TimelinePage::refreshRuns);
+    connect(timeline_, &TimelinePage::readFailed, this, &WorkbenchPage::statusMessage);
     connect(timeline_, &TimelinePage::runPicked, this, [this](RunId id) {
         if (this->session()->findRun(id))
             emit navigateRequested(int(PageId::Timeline), id);

@@ -42,6 +42,7 @@
 #include <atomic>
 #include <map>
 #include <optional>
+#include <utility>
 
 namespace cnp::wb {
 
@@ -99,6 +100,7 @@ public:
     EventRef detailsRef;
     EventDetails shown;
     bool syncing = false;
+    bool runsRetried = false; // the last run list read failed and one more is scheduled
 
     std::shared_ptr<const TimelineModel> model(RunId run) const {
         const auto it = cache.find(run);
@@ -399,7 +401,13 @@ void TimelinePageImpl::showDetails(TimelineView* v, const EventRef& ref) {
     const TimelineModel& m = *v->model();
     openDetails();
     detailsRef = ref;
-    shown = lookupEventDetails(*ws, m, ref);
+    try {
+        shown = lookupEventDetails(*ws, m, ref);
+    } catch (const std::exception& e) { // a click never ends the application (issue 32.2)
+        shown = EventDetails{};
+        details->setPlainText(QObject::tr("Cannot read this event's details: %1").arg(QString::fromUtf8(e.what())));
+        return;
+    }
     const EventDetails& d = shown;
     QString h = QStringLiteral("<h3 style='margin:0'>%1</h3><table cellspacing=2>").arg(html(d.name));
     auto row = [&](const QString& k, const QString& val) {
@@ -874,24 +882,52 @@ void TimelinePage::setWorkspace(std::shared_ptr<const cnp::Workspace> ws) {
     d_->resetRunView();
     d_->viewA->setModel(nullptr);
     d_->viewB->setModel(nullptr);
-    d_->computePriority =
-        d_->ws ? categoryRulesOf(*d_->ws).computePriority() : CategoryRules::defaults().computePriority();
+    d_->computePriority = CategoryRules::defaults().computePriority();
+    try {
+        if (d_->ws)
+            d_->computePriority = categoryRulesOf(*d_->ws).computePriority();
+    } catch (const std::exception& e) { // the defaults; the page still shows the runs
+        emit readFailed(tr("Cannot read the workspace's category rules (%1); the timeline uses the defaults.")
+                            .arg(QString::fromUtf8(e.what())));
+    }
+    d_->runsRetried = false;
     refreshRuns();
     d_->viewB->hide();
 }
 
 void TimelinePage::refreshRuns() {
+    // A read of the GUI thread's connection can fail (issue 32.2: "not an SQLite database" right after an
+    // ingest committed, thrown out of this slot, ended the application): the lists stay as they are, the
+    // read is tried once more after a pause, and a second failure is said in readFailed().
+    std::vector<RunRecord> runs;
+    try {
+        if (d_->ws)
+            runs = d_->ws->runs();
+    } catch (const std::exception& e) {
+        if (!std::exchange(d_->runsRetried, true)) {
+            const std::shared_ptr<const Workspace> ws = d_->ws;
+            QTimer::singleShot(kReadRetryMs, this, [this, ws]() {
+                if (ws == d_->ws)
+                    refreshRuns();
+            });
+        } else {
+            d_->runsRetried = false;
+            emit readFailed(tr("Cannot read the runs of the workspace (%1); the timeline's run lists are as "
+                               "they were.")
+                                .arg(QString::fromUtf8(e.what())));
+        }
+        return;
+    }
+    d_->runsRetried = false;
     const QSignalBlocker blockCompare(d_->compareRun), blockPicker(d_->runPicker);
     const QVariant keepCompare = d_->compareRun->currentData();
     d_->compareRun->clear();
     d_->runPicker->clear();
     d_->compareRun->addItem(tr("Compare with…"));
-    if (d_->ws)
-        for (const RunRecord& r : d_->ws->runs()) {
-            d_->compareRun->addItem(QString::fromStdString(r.info.name),
-                                    static_cast<qlonglong>(r.id.value()));
-            d_->runPicker->addItem(QString::fromStdString(r.info.name), static_cast<qlonglong>(r.id.value()));
-        }
+    for (const RunRecord& r : runs) {
+        d_->compareRun->addItem(QString::fromStdString(r.info.name), static_cast<qlonglong>(r.id.value()));
+        d_->runPicker->addItem(QString::fromStdString(r.info.name), static_cast<qlonglong>(r.id.value()));
+    }
     d_->runPicker->setCurrentIndex(d_->runPicker->findData(static_cast<qlonglong>(d_->runA.value())));
     const int compare = keepCompare.isValid() ? d_->compareRun->findData(keepCompare) : -1;
     d_->compareRun->setCurrentIndex(std::max(0, compare));

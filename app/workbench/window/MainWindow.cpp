@@ -5,6 +5,7 @@
 #include "ComparePage.h"
 #include "ExportDialog.h"
 #include "IngestController.h"
+#include "WorkbenchApplication.h"
 #include "IngestRequestDialog.h"
 #include "InsightsPage.h"
 #include "KernelsPage.h"
@@ -55,6 +56,7 @@ namespace cnp::wb {
 
 namespace {
 constexpr int kMaxRecent = 8;
+constexpr int kErrorMessageMs = 15000; // how long a failure stays in the status bar
 constexpr int kDockWidth = 280;     // the demo's configuration names fit whole (tst_pagelayout)
 constexpr double kDockShare = 0.25; // the widest the dock grows to fit a workspace's names
 const char* kRecentKey = "workspace/recent";
@@ -98,6 +100,7 @@ MainWindow::MainWindow(QWidget* parent)
                          static_cast<QWidget*>(cancelIngest_)})
         wdg->setVisible(false);
     connect(cancelIngest_, &QToolButton::clicked, ingest_, &IngestController::cancel);
+    connectErrorReports();
     connect(session_, &WorkspaceSession::runsChanged, this, [this]() {
         updateTitle();
         updateRunActions();
@@ -154,6 +157,18 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+// What failed without ending anything reaches the status bar: a page's failed read, the session's failed
+// re-read of the catalogue, and an exception the application caught at its event loop (issue 32.2).
+void MainWindow::connectErrorReports() {
+    auto show = [this](const QString& text) { statusBar()->showMessage(text, kErrorMessageMs); };
+    for (WorkbenchPage* p : pages_)
+        connect(p, &WorkbenchPage::statusMessage, this, show);
+    connect(session_, &WorkspaceSession::catalogueReadFailed, this, show);
+    if (WorkbenchApplication* app = WorkbenchApplication::instance())
+        connect(app, &WorkbenchApplication::exceptionCaught, this,
+                [show](const QString& what) { show(tr("Error: %1").arg(what)); });
+}
 
 void MainWindow::createPages() {
     pages_[size_t(PageId::Ablation)] = new AblationPage(session_);

@@ -26,6 +26,8 @@ public:
 
 signals:
     void contentReady();
+    // One line for the window's status bar (a read that failed, what the page did instead).
+    void statusMessage(const QString& text);
     // Runs travel between pages by id (names are labels only, and a run may be renamed meanwhile).
     // A page asks the window to show another page for `runId` (e.g. Kernels -> Timeline).
     void navigateRequested(int pageId, cnp::RunId runId);
