@@ -3,6 +3,7 @@
 #include "core/InputError.h"
 #include "launch/JobIngest.h"
 #include "launch/LogFigures.h"
+#include "launch/LogTail.h"
 
 #include <algorithm>
 #include <chrono>
@@ -139,7 +140,10 @@ JobState RunOrchestrator::finishJob(const JobSpec& job, RunningJob& running, std
         lost = e.what();
     }
     if (code != 0) {
-        message = "exit code " + std::to_string(code) + "; logs in " + job.outputDir;
+        // What the workload said last is usually why it failed: it leads, the folder follows.
+        const std::string tail = logTail(logs);
+        message = "exit code " + std::to_string(code) + (tail.empty() ? "" : ": " + tail) + "; logs in " +
+                  job.outputDir;
         if (!lost.empty())
             message += "; " + lost;
         return JobState::Failed;

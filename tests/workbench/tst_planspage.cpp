@@ -6,13 +6,17 @@
 #include "AblationPage.h"
 #include "MainWindow.h"
 #include "PlanEditor.h"
+#include "LogViewerDialog.h"
 #include "PlanForm.h"
+#include "PlanRunner.h"
 #include "PlansPage.h"
 #include "TestPaths.h"
 #include "WorkspaceSession.h"
 
+#include <QCheckBox>
 #include <QFile>
 #include <QLabel>
+#include <QTabWidget>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
@@ -236,6 +240,86 @@ private slots:
                  QStringLiteral("Finished: 1 done, 0 failed, 0 skipped, 1 cancelled (exit 2)"));
         QVERIFY(!page->isRunning());
         qunsetenv("FAKE_HOLD");
+    }
+
+    // Issue 32.5: a failed row hid its cause ("exit code 2; logs in ...") and double-clicking it did
+    // nothing. The row shows the message with the log's tail (the CLI puts it there), the configuration's
+    // row too, and Enter (or a double-click) on the repeat, or on one of its ranks, opens its logs.
+    void aFailedRowShowsItsCauseAndOpensItsLogs() {
+        QTemporaryDir jobDir;
+        {
+            QFile log(jobDir.filePath("node0.log"));
+            QVERIFY(log.open(QIODevice::WriteOnly));
+            log.write("loading\npython3: can't open file '/gui/cwd/train.py': [Errno 2] No such file\n");
+        }
+        auto* runner = page->findChild<PlanRunner*>();
+        QVERIFY(runner);
+        auto event = [](const QString& state, int rank, const QString& message) {
+            PlanRunEvent e;
+            e.config = "Solo";
+            e.repeat = 1;
+            e.rank = rank;
+            e.state = state;
+            e.message = message;
+            return e;
+        };
+        const QString failure =
+            "exit code 2: loading | python3: can't open file '/gui/cwd/train.py': [Errno 2] No such file; "
+            "logs in " +
+            jobDir.path();
+        emit runner->runEvent(event("running", -1, jobDir.path()));
+        emit runner->runEvent(event("running", 0, "step 0"));
+        emit runner->runEvent(event("failed", -1, failure));
+        auto* progress = page->findChild<QTreeWidget*>("runProgress");
+        QCOMPARE(stateOf(progress, {"Solo", "repeat 1"}), QStringLiteral("failed"));
+        QTreeWidgetItem* solo = progress->findItems("Solo", Qt::MatchExactly).value(0);
+        QVERIFY(solo);
+        QCOMPARE(solo->text(2), failure); // the cause without unfolding
+        QTreeWidgetItem* repeat = solo->child(0);
+        QCOMPARE(repeat->text(2), failure);
+        QVERIFY(repeat->toolTip(2).contains("logs"));
+        for (QTreeWidgetItem* row : {repeat, repeat->child(0)}) { // the repeat, then its rank 0
+            window->showPage(PageId::Plans);
+            page->findChild<QTabWidget*>()->setCurrentWidget(progress);
+            progress->setCurrentItem(row);
+            progress->setFocus();
+            QTest::keyClick(progress, Qt::Key_Return);
+            LogViewerDialog* viewer = nullptr;
+            QTRY_VERIFY((viewer = page->findChild<LogViewerDialog*>()) && viewer->isVisible());
+            QVERIFY2(viewer->text().startsWith("== node0.log ==\nloading\npython3: can't open file"),
+                     qPrintable(viewer->text()));
+            viewer->close();
+            QTRY_VERIFY(!page->findChild<LogViewerDialog*>()); // deleted on close
+        }
+    }
+
+    void theLogViewerKeepsTheEndOfALongLog() {
+        QTemporaryDir jobDir;
+        QFile log(jobDir.filePath("node0.log"));
+        QVERIFY(log.open(QIODevice::WriteOnly));
+        log.write("first line\nsecond line\nthe cause\n");
+        log.close();
+        QCOMPARE(LogViewerDialog::readLogs(jobDir.path(), 15),
+                 QStringLiteral("== node0.log ==\n[… 23 bytes before]\nthe cause\n"));
+        QVERIFY(LogViewerDialog::readLogs(jobDir.filePath("gone")).contains("does not exist"));
+    }
+
+    void keepGoingReachesTheCli_data() {
+        QTest::addColumn<bool>("dryRun");
+        QTest::addColumn<bool>("keepGoing");
+        QTest::addColumn<QStringList>("tail");
+        QTest::newRow("run") << false << false << QStringList{"--progress", "json"};
+        QTest::newRow("run, keep going") << false << true << QStringList{"--keep-going", "--progress", "json"};
+        QTest::newRow("dry run ignores it") << true << true << QStringList{"--dry-run"};
+    }
+    void keepGoingReachesTheCli() {
+        QFETCH(bool, dryRun);
+        QFETCH(bool, keepGoing);
+        QFETCH(QStringList, tail);
+        const QStringList args = PlanRunner::arguments("p.yaml", "w.cnpdb", "local", dryRun, {}, keepGoing);
+        QCOMPARE(args.mid(0, 5), (QStringList{"run", "p.yaml", "w.cnpdb", "--backend", "local"}));
+        QCOMPARE(args.mid(5), tail);
+        QVERIFY(page->findChild<QCheckBox*>("keepGoing"));
     }
 
     void cleanupTestCase() { window.reset(); }
