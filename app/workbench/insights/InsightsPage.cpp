@@ -46,7 +46,8 @@ InsightsPage::InsightsPage(WorkspaceSession* session, QWidget* parent)
         load();
     });
     connect(view_->selectionModel(), &QItemSelectionModel::currentChanged, this, &InsightsPage::showDetails);
-    connect(view_, &QTreeView::doubleClicked, this, [this](const QModelIndex& i) {
+    // activated: a double-click, or Enter on the current evidence (issue 32.6).
+    connect(view_, &QTreeView::activated, this, [this](const QModelIndex& i) {
         const InsightEvidence* e = model_->evidenceAt(i);
         if (e && e->start >= 0 && e->end >= e->start)
             emit timelineJumpRequested(currentRunId(runBox_), RankId(std::max(0, e->rank)), e->start, e->end);

@@ -70,6 +70,7 @@ void KernelsPage::buildControls(QVBoxLayout* layout, QPushButton*& copy, QPushBu
     search_->setPlaceholderText(tr("Search kernel names (regular expression)…"));
     search_->setClearButtonEnabled(true);
     search_->setObjectName(QStringLiteral("kernelSearch"));
+    occurrencesView_->setObjectName(QStringLiteral("occurrences"));
     search_->setMinimumWidth(160); // never a stub
     controls->addWidget(search_, 1);
     copy = new QPushButton(tr("Copy"));
@@ -152,7 +153,8 @@ void KernelsPage::connectControls(QPushButton* copy, QPushButton* exportButton) 
     });
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &KernelsPage::loadOccurrences);
-    connect(occurrencesView_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
+    // activated: a double-click, or Enter on the current occurrence (issue 32.6).
+    connect(occurrencesView_, &QTableView::activated, this, [this](const QModelIndex& i) {
         const KernelOccurrence& o = occurrences_->occurrences()[size_t(i.row())];
         emit timelineJumpRequested(currentRunId(runBox_), RankId(o.rank), o.start, o.end);
     });
@@ -361,6 +363,12 @@ void KernelsPage::keyPressEvent(QKeyEvent* e) {
         return;
     }
     WorkbenchPage::keyPressEvent(e);
+}
+
+bool KernelsPage::focusSearch() {
+    search_->setFocus(Qt::ShortcutFocusReason);
+    search_->selectAll();
+    return true;
 }
 
 } // namespace cnp::wb

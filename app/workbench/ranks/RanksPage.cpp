@@ -15,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QShortcut>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -114,6 +115,13 @@ RanksPage::RanksPage(WorkspaceSession* session, QWidget* parent)
     });
     connect(summarySort_, &QSortFilterProxyModel::layoutChanged, this, &RanksPage::followSummaryOrder);
     connect(heatmapView_, &QTableView::clicked, this, &RanksPage::openCell);
+    // Enter opens the current cell as a click does (issue 32.6); a shortcut, not `activated`, which a
+    // double-click emits too (the cell would open twice).
+    for (const QKeySequence& key : {QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)}) {
+        auto* enter = new QShortcut(key, heatmapView_);
+        enter->setContext(Qt::WidgetShortcut);
+        connect(enter, &QShortcut::activated, this, [this]() { openCell(heatmapView_->currentIndex()); });
+    }
 }
 
 void RanksPage::setSelectedRun(RunId runId) {

@@ -69,4 +69,9 @@ void TimelineHostPage::showComparison(RunId runA, RunId runB, const QString& eve
     timeline_->showComparison(runA, runB, eventName);
 }
 
+bool TimelineHostPage::focusSearch() {
+    timeline_->focusSearch();
+    return true;
+}
+
 } // namespace cnp::wb

@@ -286,6 +286,12 @@ void MainWindow::createViewMenu(QMenu* view) {
     reloadAction_ = view->addAction(tr("&Reload Workspace"), QKeySequence(Qt::Key_F5), session_,
                                     &WorkspaceSession::reload);
     reloadAction_->setObjectName(QStringLiteral("reloadAction"));
+    // Ctrl+F: the current page's search field (Kernels, Compare, Timeline), so typed letters go there.
+    QAction* find = view->addAction(tr("&Find"), QKeySequence::Find, this, [this]() {
+        if (!page(currentPage())->focusSearch())
+            statusBar()->showMessage(tr("This page has no search field."), 5000);
+    });
+    find->setObjectName(QStringLiteral("findAction"));
     reloadAction_->setToolTip(tr("Re-read the runs of the workspace (F5); changes by other programs appear "
                                  "by themselves"));
     QMenu* theme = view->addMenu(tr("&Theme"));

@@ -23,6 +23,9 @@ public:
     // The run selected in the workspace dock (pages that show one run follow it); RunId() when a
     // configuration or nothing is selected.
     virtual void setSelectedRun(RunId runId) { Q_UNUSED(runId); }
+    // Edit → Find (Ctrl+F): puts the keyboard focus in the page's search field, its text selected; false
+    // when the page has none.
+    virtual bool focusSearch() { return false; }
 
 signals:
     void contentReady();
@@ -50,6 +53,7 @@ protected:
 private:
     WorkspaceSession* session_;
     bool stale_ = true;
+    bool tabLeavesViews_ = false; // the page's item views were set to pass Tab on (first show)
     bool ready_ = false;
 };
 
