@@ -24,6 +24,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTextBlock>
+#include <QTextDocument>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QtTest>
@@ -291,6 +292,33 @@ private slots:
             viewer->close();
             QTRY_VERIFY(!page->findChild<LogViewerDialog*>()); // deleted on close
         }
+    }
+
+    // Issue 32.9: the header said "1 node(s)" (the parser's default) while the text said `nodes: -3`.
+    void theHeaderNeverShowsARefusedValue_data() {
+        QTest::addColumn<QString>("resources");
+        QTest::addColumn<QString>("repeats");
+        QTest::addColumn<QString>("figures"); // the header's text after the plan's name
+        QTest::newRow("valid") << "{nodes: 2, gpusPerNode: 8}" << "{traced: 3, untraced: 1}"
+                               << "2 node(s) × 8 GPU(s), 3 traced + 1 untraced repeat(s)";
+        QTest::newRow("negative nodes") << "{nodes: -3, gpusPerNode: 8}" << "{traced: 3, untraced: 1}"
+                                        << "? node(s) × 8 GPU(s), 3 traced + 1 untraced repeat(s)";
+        QTest::newRow("repeats not a number") << "{nodes: 2, gpusPerNode: 8}" << "{traced: two, untraced: 1}"
+                                              << "2 node(s) × 8 GPU(s), ? traced + 1 untraced repeat(s)";
+    }
+    void theHeaderNeverShowsARefusedValue() {
+        QFETCH(QString, resources);
+        QFETCH(QString, repeats);
+        QFETCH(QString, figures);
+        const std::string text = ("name: p\nworkload: {command: [python, train.py]}\nresources: " + resources +
+                                  "\nrepeats: " + repeats + "\nconfigurations: [{name: A, image: 'i:1'}]\n")
+                                     .toStdString();
+        const cnp::plan::ParseResult r = cnp::plan::parsePlanText(text, "p.yaml");
+        PlanForm form;
+        form.setPlan(r.plan, r.findings);
+        QTextDocument doc;
+        doc.setHtml(form.headerText());
+        QCOMPARE(doc.toPlainText(), QString::fromUtf8("p — ") + figures);
     }
 
     void theLogViewerKeepsTheEndOfALongLog() {

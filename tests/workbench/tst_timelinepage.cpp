@@ -133,6 +133,16 @@ class TestTimelinePage : public QObject {
     std::unique_ptr<TimelinePage> page_;
 
     TimelineView* view() { return page_->view(); }
+    // The 6-rank run (clusterTrace), added once (kept: run ids are reused after a removal).
+    RunId clusterRun() {
+        if (cluster_ == RunId()) {
+            Transaction tx(ws_->db());
+            cluster_ = ws_->insertRun(clusterTrace(6));
+            tx.commit();
+            page_->refreshRuns();
+        }
+        return cluster_;
+    }
     void waitLoaded(RunId run) {
         QSignalSpy spy(page_.get(), &TimelinePage::runLoaded);
         QTRY_VERIFY_WITH_TIMEOUT(!spy.isEmpty() && spy.last().at(0).value<RunId>() == run, 10000);
@@ -193,6 +203,28 @@ private slots:
         QTest::keyClick(view(), Qt::Key_Escape);
         QVERIFY(!view()->selected().valid());
         QVERIFY(details->toPlainText().isEmpty());
+    }
+
+    // Issue 32.8: the flow arrow stayed on the previous kernel after stepping through search matches.
+    void theFlowArrowLeavesWithTheSelection() {
+        view()->fitAll();
+        const TimelineModel& m = *view()->model();
+        const EventRef k = findEvent(m, 0, RowKind::GpuStream, 7, 1000);
+        const EventRef call = findEvent(m, 0, RowKind::CpuThread, 11, 900);
+        QTest::mouseClick(view(), Qt::LeftButton, {}, centreOf(view(), k.row, k.lane, 1000, 2000));
+        auto* details = page_->findChild<QTextBrowser*>("details");
+        emit details->anchorClicked(QUrl("cnp:link")); // to the launching call: the arrow call -> kernel
+        QCOMPARE(view()->flowFrom(), call);
+        QCOMPARE(view()->flowTo(), k);
+        auto* edit = page_->findChild<QLineEdit*>("searchEdit");
+        edit->setText("ncclDevKernel");
+        QTRY_COMPARE(page_->findChild<QLabel*>("searchCount")->text(), QString("1 matches"));
+        QTest::keyClick(edit, Qt::Key_Return);
+        QCOMPARE(view()->selected(), findEvent(m, 0, RowKind::GpuStream, 7, 2500));
+        QVERIFY(!view()->flowFrom().valid());
+        QVERIFY(!view()->flowTo().valid());
+        edit->setText("");
+        QTRY_COMPARE(page_->findChild<QLabel*>("searchCount")->text(), QString());
     }
 
     void search() {
@@ -302,6 +334,68 @@ private slots:
         QCOMPARE(b->axis().span(), view()->axis().span());
         combo->setCurrentIndex(0);
         QVERIFY(!b->isVisible());
+    }
+
+    // Issue 32.7: compare panes fell out of step when run A changed (A showed the whole new run, B kept its
+    // old window until the next zoom), and B stayed when it no longer fitted (an empty pane after a jump).
+    void comparePaneFollowsANewRunA() {
+        page_->showRun(runA_);
+        QTRY_VERIFY_WITH_TIMEOUT(view()->model() && view()->model()->runId == runA_, 10000);
+        auto* combo = page_->findChild<QComboBox*>("compareRun");
+        combo->setCurrentIndex(combo->findText("B"));
+        TimelineView* b = page_->compareView();
+        QTRY_VERIFY_WITH_TIMEOUT(b->isVisible() && b->model(), 10000);
+        QSignalSpy loaded(page_.get(), &TimelinePage::runLoaded);
+        page_->showRun(clusterRun()); // spans [900, 52000): no steps, aligned at its start
+        QTRY_VERIFY_WITH_TIMEOUT(view()->model()->runId == clusterRun(), 10000);
+        QVERIFY(b->isVisible());
+        QCOMPARE(b->axis().span(), view()->axis().span());
+        // A's run start (900) meets B's step 0 (11000).
+        QCOMPARE(b->axis().start(), view()->axis().start() - 900 + 11000);
+    }
+    void compareEndsWhenBNoLongerFits() {
+        TimelineView* b = page_->compareView();
+        QVERIFY(b->isVisible()); // from the test before
+        page_->jumpTo(clusterRun(), RankId(5), 51000, 52000); // B's window would start past its end
+        QTRY_VERIFY_WITH_TIMEOUT(view()->selected().valid(), 10000);
+        QVERIFY(!b->isVisible());
+        QCOMPARE(page_->findChild<QComboBox*>("compareRun")->currentIndex(), 0);
+    }
+    void compareEndsWhenAIsB() {
+        page_->showRun(runA_);
+        QTRY_VERIFY_WITH_TIMEOUT(view()->model()->runId == runA_, 10000);
+        auto* combo = page_->findChild<QComboBox*>("compareRun");
+        combo->setCurrentIndex(combo->findText("B"));
+        QTRY_VERIFY_WITH_TIMEOUT(page_->compareView()->isVisible() && page_->compareView()->model(), 10000);
+        page_->showRun(runB_);
+        QTRY_VERIFY_WITH_TIMEOUT(view()->model()->runId == runB_, 10000);
+        QVERIFY(!page_->compareView()->isVisible());
+        page_->showRun(runA_);
+        QTRY_VERIFY_WITH_TIMEOUT(view()->model()->runId == runA_, 10000);
+    }
+
+    // Issue 32.9: in compare mode the details and range statistics did not say which run they are of.
+    void compareModeDetailsNameTheirRun() {
+        auto* combo = page_->findChild<QComboBox*>("compareRun");
+        combo->setCurrentIndex(combo->findText("B"));
+        TimelineView* b = page_->compareView();
+        QTRY_VERIFY_WITH_TIMEOUT(b->isVisible() && b->model(), 10000);
+        view()->fitAll();
+        b->fitAll();
+        auto* details = page_->findChild<QTextBrowser*>("details");
+        const EventRef k = findEvent(*view()->model(), 0, RowKind::GpuStream, 7, 1000);
+        QTest::mouseClick(view(), Qt::LeftButton, {}, centreOf(view(), k.row, k.lane, 1000, 2000));
+        QVERIFY2(details->toPlainText().contains("Run A: A"), qPrintable(details->toPlainText()));
+        const EventRef kb = findEvent(*b->model(), 0, RowKind::GpuStream, 7, 11000);
+        QTest::mouseClick(b, Qt::LeftButton, {}, centreOf(b, kb.row, kb.lane, 11000, 12000));
+        QVERIFY2(details->toPlainText().contains("Run B: B"), qPrintable(details->toPlainText()));
+        emit b->rangeSelected(0, 11500, 13000);
+        auto* stats = page_->findChild<QTreeWidget*>("rangeStats");
+        QVERIFY2(stats->topLevelItem(0)->text(0).startsWith("Run B: B · Rank 0"),
+                 qPrintable(stats->topLevelItem(0)->text(0)));
+        combo->setCurrentIndex(0);
+        QTest::mouseClick(view(), Qt::LeftButton, {}, centreOf(view(), k.row, k.lane, 1000, 2000));
+        QVERIFY(!details->toPlainText().contains("Run A"));
     }
 
     // Issue 15.1: the details, selection and range of run A never stay on screen once run B (or
@@ -466,15 +560,11 @@ private slots:
     void jumpIntoACollapsedRankShowsTheSelection() {
         QFETCH(int, rank);
         QFETCH(bool, event);
-        if (cluster_ == RunId()) { // one cluster run for every row (kept: run ids are reused after a removal)
-            Transaction tx(ws_->db());
-            cluster_ = ws_->insertRun(clusterTrace(6));
-            tx.commit();
-            page_->refreshRuns();
-            page_->showRun(cluster_);
-            waitLoaded(cluster_);
+        const RunId cluster = clusterRun();
+        if (view()->model()->runId != cluster) {
+            page_->showRun(cluster);
+            waitLoaded(cluster);
         }
-        const RunId cluster = cluster_;
         const TimelineModel& m = *view()->model();
         int group = -1;
         for (int g = 0; g < static_cast<int>(m.groups.size()); ++g)
@@ -521,6 +611,15 @@ private slots:
         QCOMPARE(picker->count(), before);
         QTest::qWait(2 * TimelinePage::kReadRetryMs);
         QCOMPARE(failed.count(), 1); // no retry left pending
+    }
+
+    // Issue 32.9: after Close Workspace the status line still named the old run.
+    void closingTheWorkspaceForgetsTheRun() {
+        auto* label = page_->findChild<QLabel*>("runLabel");
+        QVERIFY(label);
+        QVERIFY(!label->text().startsWith("No "));
+        page_->setWorkspace(nullptr);
+        QCOMPARE(label->text(), QString("No workspace open"));
     }
 
     void cleanupTestCase() { page_.reset(); }

@@ -292,7 +292,7 @@ void PlansPage::showLint(const plan::ParseResult& r) {
         none->setFlags(Qt::NoItemFlags);
     }
     if (!r.plan.configurations.empty() || r.ok())
-        form_->setPlan(r.plan);
+        form_->setPlan(r.plan, r.findings);
     if (!runner_->isRunning())
         status_->setText(
             r.findings.empty()

@@ -122,12 +122,17 @@ public:
     void showDetails(TimelineView* v, const EventRef& ref);
     void followLink();
     void showRange(TimelineView* v, std::int32_t rank, Ns s, Ns e);
+    // "Run A: NAME" / "Run B: NAME" for what `v` shows in compare mode; "" when one run is shown.
+    QString runTag(const TimelineView* v) const;
     // Zooms to a jump's target with context on both sides and marks it: the event of the target's
     // rank spanning exactly [start, end] is selected (its details shown); a target that is no event
     // (an idle gap, a time window) becomes the range selection, with its statistics.
     void landJump(const PendingJump& jump);
     EventRef eventSpanning(const TimelineModel& m, std::int32_t rank, Ns start, Ns end) const;
     void updateCompare();
+    // Compare mode's B pane shows some of run B in its window (aligned to A's).
+    bool compareFits() const;
+    void endCompare(); // back to run A alone
     // The page's parts: toolbars (run picker, search, fit, details toggle; then the comparison, on a second
     // row when narrow) over the views, inside a nested main window whose dock holds the details and range
     // statistics.
@@ -249,6 +254,7 @@ void TimelinePageImpl::modelReady(RunId run) {
     if (run == runA) {
         auto m = model(run);
         viewA->setLoadingProgress(-1);
+        const bool newRun = !viewA->model() || viewA->model()->runId != m->runId;
         if (viewA->model() != m.get()) {
             viewA->setModel(m);
             runLabel->setFullText(QObject::tr("%1 · %2 events · %3 rows")
@@ -258,10 +264,18 @@ void TimelinePageImpl::modelReady(RunId run) {
             if (!search->text().isEmpty())
                 runSearch();
         }
+        const bool jumped = pendingJump.has_value();
         if (pendingJump) {
             const PendingJump jump = *pendingJump;
             pendingJump.reset();
             landJump(jump);
+        }
+        // B follows A's new window (issue 32.7: A showed 0-13 s, B still 130-810 ms until the next zoom),
+        // and leaves when it no longer fits: A's run itself, or nothing of B's run in its aligned window.
+        if (runB != RunId() && (newRun || jumped)) {
+            sync(viewA, viewB);
+            if (runB == runA || !compareFits())
+                endCompare();
         }
         emit q->runLoaded(run);
     }
@@ -409,7 +423,10 @@ void TimelinePageImpl::showDetails(TimelineView* v, const EventRef& ref) {
         return;
     }
     const EventDetails& d = shown;
-    QString h = QStringLiteral("<h3 style='margin:0'>%1</h3><table cellspacing=2>").arg(html(d.name));
+    QString h = QStringLiteral("<h3 style='margin:0'>%1</h3>").arg(html(d.name));
+    if (const QString run = runTag(v); !run.isEmpty()) // compare mode: which run (issue 32.9)
+        h += QStringLiteral("<p style='margin:0'>%1</p>").arg(run.toHtmlEscaped());
+    h += QStringLiteral("<table cellspacing=2>");
     auto row = [&](const QString& k, const QString& val) {
         h += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k, val);
     };
@@ -476,6 +493,13 @@ void TimelinePageImpl::followLink() {
     sync(viewA, viewB);
 }
 
+QString TimelinePageImpl::runTag(const TimelineView* v) const {
+    if (!viewB->isVisible() || !v->model())
+        return {};
+    return (v == viewB ? QObject::tr("Run B: %1") : QObject::tr("Run A: %1"))
+        .arg(QString::fromStdString(v->model()->runName));
+}
+
 void TimelinePageImpl::showRange(TimelineView* v, std::int32_t rank, Ns s, Ns e) {
     rangeStats->clear();
     if (!v->model())
@@ -488,8 +512,10 @@ void TimelinePageImpl::showRange(TimelineView* v, std::int32_t rank, Ns s, Ns e)
                                               : 0.0);
     };
     const Ns origin = v->model()->runStart;
+    const QString run = runTag(v);
     auto* head = new QTreeWidgetItem(
-        rangeStats, {QObject::tr("Rank %1 · %2 → %3").arg(rank).arg(dur(s - origin), dur(e - origin)),
+        rangeStats, {(run.isEmpty() ? QString() : run + QStringLiteral(" · ")) +
+                         QObject::tr("Rank %1 · %2 → %3").arg(rank).arg(dur(s - origin), dur(e - origin)),
                      dur(b.length()), UnitFormat::percent(1.0)});
     head->setToolTip(0, QObject::tr("Range on rank %1: from %2 to %3 after the run start, %4 long")
                             .arg(rank)
@@ -779,6 +805,18 @@ void TimelinePageImpl::resetRunView() {
     pendingJump.reset();
 }
 
+bool TimelinePageImpl::compareFits() const {
+    const TimelineModel* b = viewB->model();
+    if (!b || !viewB->isVisible())
+        return true; // not loaded yet: modelReady(runB) syncs it
+    return viewB->axis().end() > b->runStart && viewB->axis().start() < b->runEnd;
+}
+
+void TimelinePageImpl::endCompare() {
+    compareRun->setCurrentIndex(0); // "Compare with…"
+    updateCompare();
+}
+
 void TimelinePageImpl::updateCompare() {
     const QVariant v = compareRun->currentData();
     runB = v.isValid() ? RunId(v.toLongLong()) : RunId();
@@ -882,6 +920,8 @@ void TimelinePage::setWorkspace(std::shared_ptr<const cnp::Workspace> ws) {
     d_->resetRunView();
     d_->viewA->setModel(nullptr);
     d_->viewB->setModel(nullptr);
+    // The status line never names a run of the workspace closed (issue 32.9).
+    d_->runLabel->setFullText(d_->ws ? tr("No run selected") : tr("No workspace open"));
     d_->computePriority = CategoryRules::defaults().computePriority();
     try {
         if (d_->ws)
@@ -933,6 +973,11 @@ void TimelinePage::refreshRuns() {
     d_->compareRun->setCurrentIndex(std::max(0, compare));
     if (compare < 0 && d_->runB != RunId())
         d_->updateCompare(); // the compared run is gone
+}
+
+void TimelinePage::focusSearch() {
+    d_->search->setFocus(Qt::ShortcutFocusReason);
+    d_->search->selectAll();
 }
 
 void TimelinePage::showEvent(QShowEvent* e) {

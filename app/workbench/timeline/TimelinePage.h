@@ -58,6 +58,9 @@ public slots:
     // exactly `eventName`, zoomed onto its first kernel launch in A, else in B (a kernel diff row of the
     // Compare page; a kernel only B ran).
     void showComparison(RunId runA, RunId runB, const QString& eventName);
+    // Keyboard focus to the search field, its text selected (Ctrl+F): typed letters go there, not to
+    // the view's W/A/S/D keys.
+    void focusSearch();
 
 public:
     // The drawing surfaces (run A, and run B in compare mode), for tests and the benchmark.

@@ -210,6 +210,10 @@ void TimelineView::setSearch(std::shared_ptr<const TimelineSearch> search) {
 
 void TimelineView::setSelected(const EventRef& ref) {
     selected_ = ref;
+    // The flow arrow belongs to the link it showed: a selection elsewhere (a search match, a jump) drops
+    // it (issue 32.8: it stayed on the previous kernel while stepping through matches).
+    if (ref != flowFrom_ && ref != flowTo_)
+        flowFrom_ = flowTo_ = {};
     update();
 }
 

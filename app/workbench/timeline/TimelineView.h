@@ -75,8 +75,11 @@ public:
     const timeline::TimelineSearch* search() const { return search_.get(); }
     void setSelected(const timeline::EventRef& ref);
     const timeline::EventRef& selected() const { return selected_; }
-    // Arrow from `from` (a launching API call) to `to` (its GPU activity); invalid refs hide it.
+    // Arrow from `from` (a launching API call) to `to` (its GPU activity); invalid refs hide it. Selecting
+    // an event that is neither end (setSelected) hides it too.
     void setFlow(const timeline::EventRef& from, const timeline::EventRef& to);
+    const timeline::EventRef& flowFrom() const { return flowFrom_; }
+    const timeline::EventRef& flowTo() const { return flowTo_; }
     void clearSelection();
     bool hasRange() const { return rangeValid_; }
     Ns rangeStart() const { return rangeStart_; }
