@@ -6,6 +6,7 @@
 #include "DescendingFirstSort.h"
 #include "KernelDiffModel.h"
 #include "KernelFilterProxy.h"
+#include "KernelNameDelegate.h"
 #include "NameColumnSizer.h"
 #include "RunPicker.h"
 #include "UnitFormat.h"
@@ -83,10 +84,11 @@ ComparePage::ComparePage(WorkspaceSession* session, QWidget* parent)
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->verticalHeader()->hide();
     view_->setAlternatingRowColors(true);
-    view_->setTextElideMode(Qt::ElideMiddle); // kernel names: both ends matter (tooltip: the full name)
+    view_->setTextElideMode(Qt::ElideMiddle); // the names: KernelNameDelegate (tooltip: the full name)
     view_->setWordWrap(false);
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     NameColumnSizer::install(view_, KernelDiffModel::NameColumn); // names keep >= 260 px, the rest scrolls
+    view_->setItemDelegateForColumn(KernelDiffModel::NameColumn, new KernelNameDelegate(view_));
 
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(charts);

@@ -5,6 +5,7 @@
 #include "KernelFilterProxy.h"
 #include "KernelOccurrencesModel.h"
 #include "KernelStatsModel.h"
+#include "KernelNameDelegate.h"
 #include "NameColumnSizer.h"
 #include "RankTableModel.h"
 #include "RunPicker.h"
@@ -102,6 +103,7 @@ QSplitter* KernelsPage::buildTables() {
     view_->setTextElideMode(Qt::ElideMiddle);
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     NameColumnSizer::install(view_, KernelStatsModel::NameColumn); // names keep >= 260 px, the rest scrolls
+    view_->setItemDelegateForColumn(KernelStatsModel::NameColumn, new KernelNameDelegate(view_));
     occurrencesView_->setModel(occurrences_);
     occurrencesView_->verticalHeader()->hide();
     occurrencesView_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -113,7 +115,7 @@ QSplitter* KernelsPage::buildTables() {
     auto* ol = new QVBoxLayout(occBox);
     ol->setContentsMargins(0, 0, 0, 0);
     auto* occTitle = new QLabel(
-        tr("<b>Occurrences</b> of the selected kernel — double-click one to show it on the timeline"));
+        tr("<b>Occurrences</b> of the selected kernel — double-click one (or Enter) to show it on the timeline"));
     ol->addWidget(occTitle);
     ol->addWidget(occurrencesView_);
     auto* split = new QSplitter(Qt::Vertical);
