@@ -1,10 +1,11 @@
 #pragma once
 // Jobs as local processes: one process group per job (torchrun around the workload when a node has more
 // than one GPU), run as `env NAME=VALUE... ARGV` so the dry-run line is exactly what executes; stdout and
-// stderr go to <outputDir>/node0.log; the process runs in localWorkingDir(job); traces to <outputDir> (CNP_OUTPUT_DIR). A local box is one node:
-// a job of several nodes is refused (requireOneNode). The process inherits cnp's environment, except that
-// an untraced job gets `env -u` for the injection variables (CUDA_INJECTION64_PATH, NVTX_INJECTION64_PATH)
-// its configuration does not set: the overhead baseline is never traced by the caller's injection.
+// stderr go to <outputDir>/node0.log; the process runs in localWorkingDir(job); traces to <outputDir>
+// (CNP_OUTPUT_DIR). A local box is one node: a job of several nodes is refused (requireOneNode). The process
+// inherits cnp's environment, except that an untraced job gets `env -u` for the injection variables
+// (CUDA_INJECTION64_PATH, NVTX_INJECTION64_PATH) its configuration does not set: the overhead baseline is
+// never traced by the caller's injection.
 #include "launch/Backend.h"
 
 namespace cnp::launch {

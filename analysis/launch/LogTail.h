@@ -1,6 +1,7 @@
 #pragma once
 // The end of a failed job's log, for its failure message: what the workload said last is usually why it
-// failed (issue 32.5: "python: can't open file 'train.py'" was only in node0.log, the row said "exit code 2").
+// failed (issue 32.5: "python: can't open file 'train.py'" was only in node0.log, the row said "exit code
+// 2").
 #include <cstddef>
 #include <string>
 

@@ -60,8 +60,8 @@ RunSummary RunOrchestrator::run(const std::vector<JobSpec>& jobs, const std::ato
         const JobState end = runOne(j, cancel, message);
         if (end == JobState::Done || end == JobState::Skipped)
             recordPlanOrder();
-        if (end == JobState::Failed && std::find(failedConfigs_.begin(), failedConfigs_.end(), j.config) ==
-                                           failedConfigs_.end())
+        if (end == JobState::Failed &&
+            std::find(failedConfigs_.begin(), failedConfigs_.end(), j.config) == failedConfigs_.end())
             failedConfigs_.push_back(j.config);
         report(j, end, message);
         summary.count(end);
@@ -76,8 +76,8 @@ JobState RunOrchestrator::runOne(const JobSpec& job, const std::atomic<bool>& ca
     }
     if (!keepGoing_ &&
         std::find(failedConfigs_.begin(), failedConfigs_.end(), job.config) != failedConfigs_.end()) {
-        message = "not started: an earlier repeat of " + job.config +
-                  " failed (--keep-going runs every repeat)";
+        message =
+            "not started: an earlier repeat of " + job.config + " failed (--keep-going runs every repeat)";
         return JobState::Skipped;
     }
     try {

@@ -117,8 +117,8 @@ NoteList ablationWarnings(const StudyContext& c) {
     if (!synthetic.empty())
         w.notes.push_back({InsightSeverity::Warning,
                            "synthetic data",
-                           "These configurations have synthetic runs (generated, not measured): " + synthetic +
-                               ". Their numbers demonstrate the analysis, not the hardware.",
+                           "These configurations have synthetic runs (generated, not measured): " +
+                               synthetic + ". Their numbers demonstrate the analysis, not the hardware.",
                            {}});
     return w;
 }

@@ -290,10 +290,14 @@ private slots:
     void localJobRunsInThePlansFolder_data() {
         QTest::addColumn<QString>("workingDir");
         QTest::addColumn<QString>("expected"); // "PLAN" stands for the plan's folder
-        QTest::newRow("none: the plan's folder") << "" << "PLAN";
-        QTest::newRow("relative: under the plan's folder") << "sub/dir" << "PLAN/sub/dir";
-        QTest::newRow("dot-dot") << "../x" << "PLANPARENT/x";
-        QTest::newRow("absolute: kept") << "/abs/work" << "/abs/work";
+        QTest::newRow("none: the plan's folder") << ""
+                                                 << "PLAN";
+        QTest::newRow("relative: under the plan's folder") << "sub/dir"
+                                                           << "PLAN/sub/dir";
+        QTest::newRow("dot-dot") << "../x"
+                                 << "PLANPARENT/x";
+        QTest::newRow("absolute: kept") << "/abs/work"
+                                        << "/abs/work";
     }
     void localJobRunsInThePlansFolder() {
         QFETCH(QString, workingDir);
@@ -334,11 +338,12 @@ private slots:
         QTest::newRow("python's complaint")
             << QByteArray("step 1\npython: can't open file '/home/u/train.py': [Errno 2] No such file or "
                           "directory\n")
-            << 400 << "step 1 | python: can't open file '/home/u/train.py': [Errno 2] No such file or directory";
+            << 400
+            << "step 1 | python: can't open file '/home/u/train.py': [Errno 2] No such file or directory";
         QTest::newRow("last three non-blank lines")
             << QByteArray("a\nb\n\n  c  \n\t\nd\n\n") << 400 << "b | c | d";
-        QTest::newRow("CRLF and a progress bar") << QByteArray("x\r\n10%\r50%\r90%\r\nError: boom\r\n") << 400
-                                                 << "x | 90% | Error: boom";
+        QTest::newRow("CRLF and a progress bar")
+            << QByteArray("x\r\n10%\r50%\r90%\r\nError: boom\r\n") << 400 << "x | 90% | Error: boom";
         QTest::newRow("no final newline") << QByteArray("one\ntwo") << 400 << "one | two";
         QTest::newRow("control characters") << QByteArray("\x1b[31mred\x1b[0m\n") << 400 << "[31mred [0m";
         QTest::newRow("empty") << QByteArray("\n \n") << 400 << "";

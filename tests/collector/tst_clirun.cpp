@@ -168,8 +168,8 @@ private slots:
         QFETCH(bool, keepGoing);
         QFETCH(QString, summary);
         QTemporaryDir dir;
-        QStringList args{"run", writePlan(dir, ", HARNESS_EXIT: \"4\""), dir.filePath("ws.cnpdb"), "--repeats",
-                         "1"};
+        QStringList args{"run", writePlan(dir, ", HARNESS_EXIT: \"4\""), dir.filePath("ws.cnpdb"),
+                         "--repeats", "1"};
         if (keepGoing)
             args << "--keep-going";
         const auto r = runCnp(args);
@@ -182,8 +182,9 @@ private slots:
                  r.err.constData());
         QVERIFY2(r.err.contains(summary.toUtf8()), r.err.constData()); // Base's two are kept
         if (!keepGoing)
-            QVERIFY2(r.err.contains("Base+Opt r2: skipped (not started: an earlier repeat of Base+Opt failed"),
-                     r.err.constData());
+            QVERIFY2(
+                r.err.contains("Base+Opt r2: skipped (not started: an earlier repeat of Base+Opt failed"),
+                r.err.constData());
     }
 
     // A study that produces nothing changes nothing (issue 32.1: every job failed, yet the plan order grew

@@ -11,10 +11,12 @@
 using cnp::wb::KernelNameDelegate;
 
 namespace {
-const QString kAdd = "void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>, "
-                     "at::detail::Array<char*, 3> >(int, at::native::AddFunctor<float>, at::detail::Array<char*, 3>)";
-const QString kMul = "void at::native::vectorized_elementwise_kernel<4, at::native::MulFunctor<float>, "
-                     "at::detail::Array<char*, 3> >(int, at::native::MulFunctor<float>, at::detail::Array<char*, 3>)";
+const QString kAdd =
+    "void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>, "
+    "at::detail::Array<char*, 3> >(int, at::native::AddFunctor<float>, at::detail::Array<char*, 3>)";
+const QString kMul =
+    "void at::native::vectorized_elementwise_kernel<4, at::native::MulFunctor<float>, "
+    "at::detail::Array<char*, 3> >(int, at::native::MulFunctor<float>, at::detail::Array<char*, 3>)";
 
 struct Probe : KernelNameDelegate {
     using KernelNameDelegate::initStyleOption;
@@ -27,19 +29,24 @@ private slots:
     void compact_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("shown");
-        QTest::newRow("torch elementwise") << kAdd << "vectorized_elementwise_kernel<4, AddFunctor<float>, "
-                                                      "Array<char*, 3> >(…)";
+        QTest::newRow("torch elementwise") << kAdd
+                                           << "vectorized_elementwise_kernel<4, AddFunctor<float>, "
+                                              "Array<char*, 3> >(…)";
         QTest::newRow("anonymous namespace")
             << "void at::native::(anonymous namespace)::softmax_warp_forward<float, float, float, 10, false>"
                "(float*, float const*, int, int, int)"
             << "softmax_warp_forward<float, float, float, 10, false>(…)";
         QTest::newRow("plain C name") << "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64"
                                       << "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64";
-        QTest::newRow("nccl") << "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)"
-                              << "ncclDevKernel_AllReduce_Sum_f32_RING_LL(…)";
-        QTest::newRow("operator() kept") << "void cutlass::Kernel<Op>::operator()()" << "Kernel<Op>::operator()(…)";
-        QTest::newRow("triton") << "triton_poi_fused_add_mul_0" << "triton_poi_fused_add_mul_0";
-        QTest::newRow("empty") << "" << "";
+        QTest::newRow("nccl")
+            << "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)"
+            << "ncclDevKernel_AllReduce_Sum_f32_RING_LL(…)";
+        QTest::newRow("operator() kept") << "void cutlass::Kernel<Op>::operator()()"
+                                         << "Kernel<Op>::operator()(…)";
+        QTest::newRow("triton") << "triton_poi_fused_add_mul_0"
+                                << "triton_poi_fused_add_mul_0";
+        QTest::newRow("empty") << ""
+                               << "";
     }
     void compact() {
         QFETCH(QString, name);
@@ -61,7 +68,8 @@ private slots:
         const QFontMetrics fm(a.font);
         const int width = fm.horizontalAdvance(QString(45, 'x')); // about 45 characters of the column
         QCOMPARE(fm.elidedText(kAdd, Qt::ElideMiddle, width), fm.elidedText(kMul, Qt::ElideMiddle, width));
-        QVERIFY(fm.elidedText(a.text, a.textElideMode, width) != fm.elidedText(b.text, b.textElideMode, width));
+        QVERIFY(fm.elidedText(a.text, a.textElideMode, width) !=
+                fm.elidedText(b.text, b.textElideMode, width));
         QCOMPARE(model.data(model.index(0, 0)).toString(), kAdd); // the model keeps the whole name
     }
 };

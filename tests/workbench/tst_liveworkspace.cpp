@@ -17,8 +17,8 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QSettings>
-#include <QStatusBar>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTimer>
 #include <QTreeView>
 #include <QtTest>

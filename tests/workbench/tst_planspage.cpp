@@ -4,9 +4,9 @@
 // ingests a real trace with the real cnp, so the run appears in the workspace. With CNP_SCREENSHOT_DIR set,
 // it also writes the page's screenshots (editing, lint error, running) at 1280x800 and 1024x640.
 #include "AblationPage.h"
+#include "LogViewerDialog.h"
 #include "MainWindow.h"
 #include "PlanEditor.h"
-#include "LogViewerDialog.h"
 #include "PlanForm.h"
 #include "PlanRunner.h"
 #include "PlansPage.h"
@@ -16,12 +16,12 @@
 #include <QCheckBox>
 #include <QFile>
 #include <QLabel>
-#include <QTabWidget>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTextDocument>
@@ -299,20 +299,24 @@ private slots:
         QTest::addColumn<QString>("resources");
         QTest::addColumn<QString>("repeats");
         QTest::addColumn<QString>("figures"); // the header's text after the plan's name
-        QTest::newRow("valid") << "{nodes: 2, gpusPerNode: 8}" << "{traced: 3, untraced: 1}"
+        QTest::newRow("valid") << "{nodes: 2, gpusPerNode: 8}"
+                               << "{traced: 3, untraced: 1}"
                                << "2 node(s) × 8 GPU(s), 3 traced + 1 untraced repeat(s)";
-        QTest::newRow("negative nodes") << "{nodes: -3, gpusPerNode: 8}" << "{traced: 3, untraced: 1}"
+        QTest::newRow("negative nodes") << "{nodes: -3, gpusPerNode: 8}"
+                                        << "{traced: 3, untraced: 1}"
                                         << "? node(s) × 8 GPU(s), 3 traced + 1 untraced repeat(s)";
-        QTest::newRow("repeats not a number") << "{nodes: 2, gpusPerNode: 8}" << "{traced: two, untraced: 1}"
+        QTest::newRow("repeats not a number") << "{nodes: 2, gpusPerNode: 8}"
+                                              << "{traced: two, untraced: 1}"
                                               << "2 node(s) × 8 GPU(s), ? traced + 1 untraced repeat(s)";
     }
     void theHeaderNeverShowsARefusedValue() {
         QFETCH(QString, resources);
         QFETCH(QString, repeats);
         QFETCH(QString, figures);
-        const std::string text = ("name: p\nworkload: {command: [python, train.py]}\nresources: " + resources +
-                                  "\nrepeats: " + repeats + "\nconfigurations: [{name: A, image: 'i:1'}]\n")
-                                     .toStdString();
+        const std::string text =
+            ("name: p\nworkload: {command: [python, train.py]}\nresources: " + resources +
+             "\nrepeats: " + repeats + "\nconfigurations: [{name: A, image: 'i:1'}]\n")
+                .toStdString();
         const cnp::plan::ParseResult r = cnp::plan::parsePlanText(text, "p.yaml");
         PlanForm form;
         form.setPlan(r.plan, r.findings);
@@ -337,7 +341,8 @@ private slots:
         QTest::addColumn<bool>("keepGoing");
         QTest::addColumn<QStringList>("tail");
         QTest::newRow("run") << false << false << QStringList{"--progress", "json"};
-        QTest::newRow("run, keep going") << false << true << QStringList{"--keep-going", "--progress", "json"};
+        QTest::newRow("run, keep going")
+            << false << true << QStringList{"--keep-going", "--progress", "json"};
         QTest::newRow("dry run ignores it") << true << true << QStringList{"--dry-run"};
     }
     void keepGoingReachesTheCli() {

@@ -167,7 +167,8 @@ void TestRanksPage::legendStatesTheSpread() {
     const double lo = double(page->heatmapModel()->minValue()), hi = double(page->heatmapModel()->maxValue());
     QVERIFY(lo > 0 && hi >= lo);
     const QString text = page->legendHighText();
-    QVERIFY2(text.endsWith(QStringLiteral(" · spread ") + UnitFormat::percent((hi - lo) / lo)), qPrintable(text));
+    QVERIFY2(text.endsWith(QStringLiteral(" · spread ") + UnitFormat::percent((hi - lo) / lo)),
+             qPrintable(text));
     QVERIFY(text.startsWith(UnitFormat::duration(hi)));
 }
 

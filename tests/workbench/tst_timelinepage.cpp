@@ -355,7 +355,7 @@ private slots:
     }
     void compareEndsWhenBNoLongerFits() {
         TimelineView* b = page_->compareView();
-        QVERIFY(b->isVisible()); // from the test before
+        QVERIFY(b->isVisible());                              // from the test before
         page_->jumpTo(clusterRun(), RankId(5), 51000, 52000); // B's window would start past its end
         QTRY_VERIFY_WITH_TIMEOUT(view()->selected().valid(), 10000);
         QVERIFY(!b->isVisible());

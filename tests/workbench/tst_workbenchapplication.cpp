@@ -61,7 +61,8 @@ private slots:
                 throw 42;
             },
             Qt::QueuedConnection);
-        QMetaObject::invokeMethod(&receiver, [&after]() { after = true; }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            &receiver, [&after]() { after = true; }, Qt::QueuedConnection);
         QTRY_VERIFY(after); // the event loop goes on
         QCOMPARE(caught.count(), 1);
         const QString message = caught.at(0).at(0).toString();

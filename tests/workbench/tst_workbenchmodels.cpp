@@ -161,10 +161,13 @@ void TestWorkbenchModels::rankTableEpochOffsets_data() {
     QTest::addColumn<QString>("shown0");
     QTest::addColumn<QString>("shown1");
     QTest::newRow("epoch") << qint64(1'767'000'000'000'012'400) << qint64(1'767'000'000'000'000'000)
-                           << "base + 12.4 µs" << "base + 0 ns";
-    QTest::newRow("negative epoch") << qint64(-1'767'000'000'000'000'000) << qint64(-1'767'000'000'002'000'000)
-                                    << "base + 2.00 ms" << "base + 0 ns";
-    QTest::newRow("small: as they are") << qint64(-2'500'000) << qint64(1'500) << "-2.50 ms" << "1.50 µs";
+                           << "base + 12.4 µs"
+                           << "base + 0 ns";
+    QTest::newRow("negative epoch") << qint64(-1'767'000'000'000'000'000)
+                                    << qint64(-1'767'000'000'002'000'000) << "base + 2.00 ms"
+                                    << "base + 0 ns";
+    QTest::newRow("small: as they are") << qint64(-2'500'000) << qint64(1'500) << "-2.50 ms"
+                                        << "1.50 µs";
 }
 void TestWorkbenchModels::rankTableEpochOffsets() {
     QFETCH(qint64, offset0);

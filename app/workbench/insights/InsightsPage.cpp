@@ -127,7 +127,8 @@ void InsightsPage::showDetails() {
                 .arg(QString::fromStdString(in->id).toHtmlEscaped())
                 .arg(in->value, 0, 'g', 4);
     if (!in->evidence.empty()) {
-        html += tr("<b>Evidence</b> (double-click an item with a time range, or press Enter on it, to see it on the timeline)<ul>");
+        html += tr("<b>Evidence</b> (double-click an item with a time range, or press Enter on it, to see it "
+                   "on the timeline)<ul>");
         for (const InsightEvidence& e : in->evidence) {
             QString line = QString::fromStdString(e.detail).toHtmlEscaped();
             if (e.rank >= 0)

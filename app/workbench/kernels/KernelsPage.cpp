@@ -3,9 +3,9 @@
 #include "BackgroundTask.h"
 #include "DescendingFirstSort.h"
 #include "KernelFilterProxy.h"
+#include "KernelNameDelegate.h"
 #include "KernelOccurrencesModel.h"
 #include "KernelStatsModel.h"
-#include "KernelNameDelegate.h"
 #include "NameColumnSizer.h"
 #include "RankTableModel.h"
 #include "RunPicker.h"
@@ -114,8 +114,8 @@ QSplitter* KernelsPage::buildTables() {
     auto* occBox = new QWidget;
     auto* ol = new QVBoxLayout(occBox);
     ol->setContentsMargins(0, 0, 0, 0);
-    auto* occTitle = new QLabel(
-        tr("<b>Occurrences</b> of the selected kernel — double-click one (or Enter) to show it on the timeline"));
+    auto* occTitle = new QLabel(tr("<b>Occurrences</b> of the selected kernel — double-click one (or Enter) "
+                                   "to show it on the timeline"));
     ol->addWidget(occTitle);
     ol->addWidget(occurrencesView_);
     auto* split = new QSplitter(Qt::Vertical);

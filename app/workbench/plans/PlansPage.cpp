@@ -1,9 +1,9 @@
 #include "PlansPage.h"
 
 #include "BackgroundTask.h"
+#include "LogViewerDialog.h"
 #include "PlanEditor.h"
 #include "PlanForm.h"
-#include "LogViewerDialog.h"
 #include "PlanRunner.h"
 #include "WorkspaceSession.h"
 
@@ -180,9 +180,9 @@ QWidget* PlansPage::buildToolBar() {
     keepGoing_->setToolTip(tr("Run every repeat of a configuration even after one failed (by default its "
                               "remaining repeats are skipped: they would fail the same way)"));
     connect(keepGoing_, &QCheckBox::toggled, runner_, &PlanRunner::setKeepGoing);
-    for (QWidget* w : {static_cast<QWidget*>(backend_), static_cast<QWidget*>(dryRun_),
-                       static_cast<QWidget*>(run_), static_cast<QWidget*>(cancel_),
-                       static_cast<QWidget*>(keepGoing_)})
+    for (QWidget* w :
+         {static_cast<QWidget*>(backend_), static_cast<QWidget*>(dryRun_), static_cast<QWidget*>(run_),
+          static_cast<QWidget*>(cancel_), static_cast<QWidget*>(keepGoing_)})
         row->addWidget(w);
     row->addStretch(1);
     return bar;
@@ -474,9 +474,9 @@ void PlansPage::showLogs(QTreeWidgetItem* it) {
         it = it->parent() && it->parent()->parent() ? it->parent() : nullptr; // a rank row: its repeat
     if (!it)
         return;
-    const QString title = it->parent() ? QStringLiteral("%1 %2").arg(it->parent()->text(WhatColumn),
-                                                                     it->text(WhatColumn))
-                                        : it->text(WhatColumn);
+    const QString title =
+        it->parent() ? QStringLiteral("%1 %2").arg(it->parent()->text(WhatColumn), it->text(WhatColumn))
+                     : it->text(WhatColumn);
     auto* d = new LogViewerDialog(title, it->data(WhatColumn, kLogFolderRole).toString(), this);
     d->setAttribute(Qt::WA_DeleteOnClose);
     d->open();

@@ -29,7 +29,9 @@ RankTableModel::RankTableModel(QObject* parent) : RowTableModel(parent) {
                        g << QString::fromStdString(n);
                    return QVariant(g.join(QStringLiteral(", ")));
                }}),
-         {tr("Clock offset"), [this](R r) { return QVariant(offsetText(r.clockOffsetNs)); }, kNumberAlignment,
+         {tr("Clock offset"),
+          [this](R r) { return QVariant(offsetText(r.clockOffsetNs)); },
+          kNumberAlignment,
           {},
           [this](R r) {
               QString tip = UnitFormat::durationExact(r.clockOffsetNs);

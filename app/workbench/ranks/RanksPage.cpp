@@ -181,7 +181,8 @@ void RanksPage::load() {
 }
 
 void RanksPage::updateLegend() {
-    const double lo = static_cast<double>(heatmap_->minValue()), hi = static_cast<double>(heatmap_->maxValue());
+    const double lo = static_cast<double>(heatmap_->minValue()),
+                 hi = static_cast<double>(heatmap_->maxValue());
     legendLow_->setText(UnitFormat::duration(lo));
     // The scale spans the grid's own range, so a 2 % spread looks as dark as a 2x one: the spread is
     // said beside it (issue 32.10).

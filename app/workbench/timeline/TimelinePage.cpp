@@ -419,7 +419,8 @@ void TimelinePageImpl::showDetails(TimelineView* v, const EventRef& ref) {
         shown = lookupEventDetails(*ws, m, ref);
     } catch (const std::exception& e) { // a click never ends the application (issue 32.2)
         shown = EventDetails{};
-        details->setPlainText(QObject::tr("Cannot read this event's details: %1").arg(QString::fromUtf8(e.what())));
+        details->setPlainText(
+            QObject::tr("Cannot read this event's details: %1").arg(QString::fromUtf8(e.what())));
         return;
     }
     const EventDetails& d = shown;

@@ -5,7 +5,6 @@
 #include "ComparePage.h"
 #include "ExportDialog.h"
 #include "IngestController.h"
-#include "WorkbenchApplication.h"
 #include "IngestRequestDialog.h"
 #include "InsightsPage.h"
 #include "KernelsPage.h"
@@ -16,6 +15,7 @@
 #include "RunPage.h"
 #include "SyntheticBadge.h"
 #include "TimelineHostPage.h"
+#include "WorkbenchApplication.h"
 #include "WorkspaceDock.h"
 #include "WorkspaceSession.h"
 #include "WorkspaceWriter.h"
@@ -57,8 +57,8 @@ namespace cnp::wb {
 namespace {
 constexpr int kMaxRecent = 8;
 constexpr int kErrorMessageMs = 15000; // how long a failure stays in the status bar
-constexpr int kDockWidth = 280;     // the demo's configuration names fit whole (tst_pagelayout)
-constexpr double kDockShare = 0.25; // the widest the dock grows to fit a workspace's names
+constexpr int kDockWidth = 280;        // the demo's configuration names fit whole (tst_pagelayout)
+constexpr double kDockShare = 0.25;    // the widest the dock grows to fit a workspace's names
 const char* kRecentKey = "workspace/recent";
 const char* kGeometryKey = "window/geometry";
 const char* kStateKey = "window/state";

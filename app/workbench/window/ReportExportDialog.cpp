@@ -62,8 +62,8 @@ QString formatSuffix(ReportFormat f) {
 
 // True when `path` ends with the ending of one of the report formats (what switching the format replaces).
 qsizetype reportSuffixLength(const QString& path) {
-    for (const QString& s : {QStringLiteral(".html"), QStringLiteral(".htm"), QStringLiteral(".pdf"),
-                             QStringLiteral(".json")})
+    for (const QString& s :
+         {QStringLiteral(".html"), QStringLiteral(".htm"), QStringLiteral(".pdf"), QStringLiteral(".json")})
         if (path.endsWith(s, Qt::CaseInsensitive))
             return s.size();
     return 0;
@@ -242,8 +242,9 @@ bool ReportExportDialog::confirmOverwrite() {
     const bool occupied = target.isDir() ? !QDir(target.filePath()).isEmpty() : target.exists();
     if (!occupied)
         return true;
-    const QString what = target.isDir() ? tr("The folder %1 is not empty; its report tables will be replaced.")
-                                        : tr("%1 already exists.");
+    const QString what = target.isDir()
+                             ? tr("The folder %1 is not empty; its report tables will be replaced.")
+                             : tr("%1 already exists.");
     return QMessageBox::question(this, tr("Replace the existing report?"),
                                  what.arg(QDir::toNativeSeparators(target.absoluteFilePath())) +
                                      tr("\nDo you want to replace it?"),

@@ -3,8 +3,8 @@
 // order (check and drag), baseline, sections, paper size, title and timestamp; Export runs in the
 // background with a progress bar and Cancel. The report itself comes from the core
 // (report/ReportModel, report/ReportWriter): this dialog only collects the options and shows progress.
-#include "report/ReportModel.h"
 #include "core/RunRecord.h"
+#include "report/ReportModel.h"
 #include "report/ReportWriter.h"
 
 #include <QDialog>
