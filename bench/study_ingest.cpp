@@ -109,8 +109,9 @@ int main(int argc, char** argv) {
     for (int i = 1; i + 1 < argc; ++i)
         if (std::strcmp(argv[i], "--keep") == 0)
             keep = argv[i + 1];
-    const fs::path dir = keep.empty() ? fs::temp_directory_path() / ("bench_study_" + std::to_string(::getpid()))
-                                      : fs::path(keep);
+    const fs::path dir = keep.empty()
+                             ? fs::temp_directory_path() / ("bench_study_" + std::to_string(::getpid()))
+                             : fs::path(keep);
     fs::create_directories(dir);
 
     const auto params = synth::SynthParams::fromFile(synth::SynthParams::studyPath("acs-llama3-8b"));
@@ -136,10 +137,11 @@ int main(int argc, char** argv) {
     std::int64_t events = 0;
     for (int r = 0; r < reps; ++r) {
         for (std::size_t w = 0; w < ways.size(); ++w) {
-            const std::string ws =
-                (dir / ("w" + std::to_string(w) + "-" + std::to_string(r) + (ways[w].shards ? ".cnpstudy" : ".cnpdb")))
-                    .string();
-            ways[w].samples.push_back(inChild([&] { return ingestInto(ws, folder, ways[w].jobs, ways[w].shards); }));
+            const std::string ws = (dir / ("w" + std::to_string(w) + "-" + std::to_string(r) +
+                                           (ways[w].shards ? ".cnpstudy" : ".cnpdb")))
+                                       .string();
+            ways[w].samples.push_back(
+                inChild([&] { return ingestInto(ws, folder, ways[w].jobs, ways[w].shards); }));
             events = ways[w].samples.back().events;
             fs::remove_all(ws);
             for (const char* suffix : {"-wal", "-shm"})
@@ -152,7 +154,8 @@ int main(int argc, char** argv) {
     }
     std::printf("%d ranks (%d x %d), %lld events, J = %d, medians of %d rounds\n", nodes * gpus, nodes, gpus,
                 static_cast<long long>(events), jobs, reps);
-    std::printf("  %-30s %9s %9s %9s %10s %12s\n", "way", "wall s", "CPU s", "CPU/wall", "peak MB", "ev/CPU-s");
+    std::printf("  %-30s %9s %9s %9s %10s %12s\n", "way", "wall s", "CPU s", "CPU/wall", "peak MB",
+                "ev/CPU-s");
     for (const auto& w : ways) {
         std::vector<double> wall, cpu, rss;
         for (const auto& s : w.samples) {
@@ -165,8 +168,9 @@ int main(int argc, char** argv) {
                     static_cast<double>(events) / mc);
     }
     const double f = median(floor);
-    std::printf("  floor: bare SQLite insert of %lld rows into one file %.2f s; over J files at best %.2f s\n",
-                static_cast<long long>(events), f, f / jobs);
+    std::printf(
+        "  floor: bare SQLite insert of %lld rows into one file %.2f s; over J files at best %.2f s\n",
+        static_cast<long long>(events), f, f / jobs);
     if (keep.empty())
         fs::remove_all(dir);
     return 0;

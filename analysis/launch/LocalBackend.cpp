@@ -18,7 +18,7 @@ class LocalJob : public RunningJob {
 public:
     LocalJob(const std::vector<std::string>& argv, const JobSpec& job)
         : dir_(job.outputDir),
-          group_(argv, {}, (fs::path(job.outputDir) / "node0.log").string(), job.workingDir) {}
+          group_(argv, {}, (fs::path(job.outputDir) / "node0.log").string(), localWorkingDir(job)) {}
 
     std::optional<int> poll() override { return group_.poll(); }
     void cancel() override { group_.stop(5000); }
@@ -30,6 +30,17 @@ private:
 };
 
 } // namespace
+
+std::string localWorkingDir(const JobSpec& job) {
+    const fs::path wd(job.workingDir);
+    if (wd.is_absolute() || job.planPath.empty())
+        return job.workingDir;
+    std::error_code ec;
+    const fs::path planDir = fs::absolute(fs::path(job.planPath), ec).parent_path();
+    if (ec || !fs::is_directory(planDir, ec)) // a plan built in code, not read from a file
+        return job.workingDir;
+    return (wd.empty() ? planDir : planDir / wd).lexically_normal().string();
+}
 
 std::string readLogs(const std::string& dir) {
     std::vector<fs::path> logs;

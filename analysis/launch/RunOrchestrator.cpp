@@ -3,7 +3,9 @@
 #include "core/InputError.h"
 #include "launch/JobIngest.h"
 #include "launch/LogFigures.h"
+#include "launch/LogTail.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -50,28 +52,51 @@ void RunOrchestrator::report(const JobSpec& job, JobState state, const std::stri
 
 RunSummary RunOrchestrator::run(const std::vector<JobSpec>& jobs, const std::atomic<bool>& cancel) {
     RunSummary summary;
+    failedConfigs_.clear();
     for (const auto& j : jobs)
         report(j, JobState::Pending);
     for (const auto& j : jobs) {
         std::string message;
-        JobState end = JobState::Cancelled;
-        if (cancel.load()) {
-            message = "not started: the run was cancelled";
-        } else if (!abandoned_.empty()) {
-            end = JobState::Failed;
-            message = "not started: " + abandoned_;
-        } else {
-            try {
-                end = runJob(j, cancel, message);
-            } catch (const std::exception& e) { // one job's failure never stops the others
-                end = JobState::Failed;
-                message = e.what();
-            }
-        }
+        const JobState end = runOne(j, cancel, message);
+        if (end == JobState::Done || end == JobState::Skipped)
+            recordPlanOrder();
+        if (end == JobState::Failed &&
+            std::find(failedConfigs_.begin(), failedConfigs_.end(), j.config) == failedConfigs_.end())
+            failedConfigs_.push_back(j.config);
         report(j, end, message);
         summary.count(end);
     }
     return summary;
+}
+
+JobState RunOrchestrator::runOne(const JobSpec& job, const std::atomic<bool>& cancel, std::string& message) {
+    if (cancel.load()) {
+        message = "not started: the run was cancelled";
+        return JobState::Cancelled;
+    }
+    if (!abandoned_.empty()) {
+        message = "not started: " + abandoned_;
+        return JobState::Failed;
+    }
+    if (!keepGoing_ &&
+        std::find(failedConfigs_.begin(), failedConfigs_.end(), job.config) != failedConfigs_.end()) {
+        message =
+            "not started: an earlier repeat of " + job.config + " failed (--keep-going runs every repeat)";
+        return JobState::Skipped;
+    }
+    try {
+        return runJob(job, cancel, message);
+    } catch (const std::exception& e) { // one job's failure never stops the others
+        message = e.what();
+        return JobState::Failed;
+    }
+}
+
+// Stored once the configuration has a run in the workspace (Workspace::planOrder() lists the stored order
+// and then every configuration with runs, so the new one follows; jobs run in plan order, so the order is the
+// plan's). A configuration whose every job failed never enters it.
+void RunOrchestrator::recordPlanOrder() {
+    ws_.setPlanOrder(ws_.planOrder());
 }
 
 JobState RunOrchestrator::runJob(const JobSpec& job, const std::atomic<bool>& cancel, std::string& message) {
@@ -119,9 +144,13 @@ JobState RunOrchestrator::finishJob(const JobSpec& job, RunningJob& running, std
         lost = e.what();
     }
     if (code != 0) {
+        // Why: the engine's own error when it failed (launch/EngineFailure), else what the workload said
+        // last (usually why it failed); the folder follows.
         const EngineFailure engine = running.failure(code);
-        message = "exit code " + std::to_string(code) + (engine.cause.empty() ? "" : ": " + engine.cause) +
-                  "; logs in " + job.outputDir;
+        const std::string tail = logTail(logs);
+        const std::string cause = !engine.cause.empty() ? engine.cause : tail;
+        message = "exit code " + std::to_string(code) + (cause.empty() ? "" : ": " + cause) + "; logs in " +
+                  job.outputDir;
         if (engine.everyJob) // every other job would fail the same way: none is started
             abandoned_ = engine.cause + " (as " + job.runName + ")";
         if (!lost.empty())

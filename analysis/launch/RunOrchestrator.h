@@ -2,9 +2,12 @@
 // Runs a plan's jobs one after the other (each configuration gets the machines to itself, as an ablation
 // needs), in plan order: skip what the workspace already holds (resume key: plan.hash + plan.config +
 // plan.repeat + launch.traced), start, watch with the per-run timeout, collect, ingest. A failing job is
-// reported and the next one runs — unless its engine failed for a reason every job shares (a flag the engine
-// does not know, no GPU runtime: launch/EngineFailure), then the rest fail "not started" with that cause;
-// a cancel stops only the running job (and starts no other), keeping every finished run.
+// reported and the next configuration runs; the failed configuration's remaining repeats are skipped (they
+// would fail the same way) unless keep-going is set, and when its engine failed for a reason every job
+// shares (a flag the engine does not know, no GPU runtime: launch/EngineFailure) the rest fail "not
+// started" with that cause. A cancel stops only the running job (and starts no other), keeping every
+// finished run. The workspace's plan order gains a configuration only once the configuration has a run in
+// it: a study that produces nothing changes nothing.
 #include "launch/Backend.h"
 #include "launch/JobSpec.h"
 #include "launch/RunProgress.h"
@@ -23,6 +26,8 @@ public:
 
     // How often a running job is polled (and the cancel flag read), milliseconds.
     void setPollInterval(int ms) { pollMs_ = ms; }
+    // Run every repeat of a configuration even after one of them failed (`cnp run --keep-going`).
+    void setKeepGoing(bool on) { keepGoing_ = on; }
 
     // Every job ends done, failed, skipped or cancelled; `cancel` may be raised from a signal handler.
     RunSummary run(const std::vector<JobSpec>& jobs, const std::atomic<bool>& cancel);
@@ -32,7 +37,9 @@ private:
     JobState runStarted(const JobSpec& job, RunningJob& running, const std::atomic<bool>& cancel,
                         std::string& message);
     JobState finishJob(const JobSpec& job, RunningJob& running, std::string& message);
+    JobState runOne(const JobSpec& job, const std::atomic<bool>& cancel, std::string& message);
     void report(const JobSpec& job, JobState state, const std::string& message = {});
+    void recordPlanOrder();
 
     const plan::Plan& plan_;
     Workspace& ws_;
@@ -40,6 +47,8 @@ private:
     ProgressListener progress_;
     int pollMs_ = 100;
     std::string abandoned_; // set when a job failed for a reason every job shares (EngineFailure::everyJob)
+    bool keepGoing_ = false;
+    std::vector<std::string> failedConfigs_; // configurations with a failed job (their first failure)
 };
 
 // Moves an earlier attempt's folder aside (<dir>.attempt-<n>) so its traces cannot mix into this one's;

@@ -91,8 +91,10 @@ pid_t startInOwnGroup(ExecArgs& a, int in, int out, int err, const std::string& 
         dup2(out, 1);
         dup2(err, 2);
         if (!workingDir.empty() && chdir(workingDir.c_str()) != 0) {
-            const char msg[] = "cannot change to the working directory\n";
-            const ssize_t ignored = write(2, msg, sizeof msg - 1);
+            const char msg[] = "cannot change to the working directory ";
+            ssize_t ignored = write(2, msg, sizeof msg - 1);
+            ignored = write(2, workingDir.data(), workingDir.size());
+            ignored = write(2, "\n", 1);
             (void)ignored;
             _exit(127);
         }

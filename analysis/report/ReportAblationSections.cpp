@@ -107,16 +107,19 @@ NoteList ablationWarnings(const StudyContext& c) {
              "Runs of these configurations are not compared (not in the plan order): " + names + ".",
              {}});
     }
+    // One note for every configuration with synthetic runs (issue 32.10: it was repeated per configuration).
+    std::string synthetic;
     for (const auto& cfg : c.ablation.configs) {
         const auto& runs = c.runsOf.at(cfg.config);
         if (std::any_of(runs.begin(), runs.end(), [](const RunRecord* r) { return r->info.synthetic; }))
-            w.notes.push_back(
-                {InsightSeverity::Warning,
-                 cfg.config + ": synthetic data",
-                 "At least one run of this configuration is synthetic (generated, not measured): "
-                 "its numbers demonstrate the analysis, not the hardware.",
-                 {}});
+            synthetic += (synthetic.empty() ? "" : ", ") + cfg.config;
     }
+    if (!synthetic.empty())
+        w.notes.push_back({InsightSeverity::Warning,
+                           "synthetic data",
+                           "These configurations have synthetic runs (generated, not measured): " +
+                               synthetic + ". Their numbers demonstrate the analysis, not the hardware.",
+                           {}});
     return w;
 }
 

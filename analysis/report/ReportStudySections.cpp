@@ -157,8 +157,21 @@ Table checksTable(const StudyContext& c) {
             {textColumn("Run", "run"), textColumn("Check", "check"), textColumn("Requirement", "requirement"),
              textColumn("Verdict", "verdict"), textColumn("Observed", "observed")},
             {}};
-    for (const auto& r : c.runs)
-        for (const auto& check : checkEnvironment(c.ws, r)) {
+    for (const auto& r : c.runs) {
+        const auto checks = checkEnvironment(c.ws, r);
+        // A run that recorded none of what the checks need is one row, not one "not checked" per check
+        // (issue 32.10: every release-note check listed as "not checked").
+        if (!checks.empty() && std::all_of(checks.begin(), checks.end(), [](const auto& check) {
+                return check.verdict == CheckVerdict::NotChecked;
+            })) {
+            Cell verdict = textCell(toString(CheckVerdict::NotChecked));
+            verdict.muted = true;
+            t.rows.push_back({textCell(r.info.name), textCell("all " + std::to_string(checks.size())),
+                              textCell("–"), std::move(verdict),
+                              textCell("the run recorded none of what the checks need")});
+            continue;
+        }
+        for (const auto& check : checks) {
             Cell verdict = textCell(toString(check.verdict));
             verdict.bold = check.verdict == CheckVerdict::Failed;
             verdict.sign = check.verdict == CheckVerdict::Failed   ? 1
@@ -168,6 +181,7 @@ Table checksTable(const StudyContext& c) {
             t.rows.push_back({textCell(r.info.name), textCell(check.id), textCell(check.requirement),
                               std::move(verdict), textCell(orDash(check.observed))});
         }
+    }
     return t;
 }
 

@@ -135,13 +135,18 @@ int dryRun(const ArgParser& p, Backend& backend, const std::vector<JobSpec>& job
     return Ok;
 }
 
-// Plan order first: the ablation reads the configurations in the order the study adds them.
-void recordPlanOrder(Workspace& ws, const plan::Plan& plan) {
-    std::vector<std::string> order = ws.planOrder();
-    for (const auto& c : plan.configurations)
-        if (std::find(order.begin(), order.end(), c.name) == order.end())
-            order.push_back(c.name);
-    ws.setPlanOrder(order);
+// A workspace this run created and stored nothing in is removed again: a study that produced nothing
+// changes nothing (the jobs' logs stay in the output folder).
+void removeIfEmptyAndNew(const std::string& wsPath, bool existed, const RunSummary& s) {
+    if (existed || s.done > 0)
+        return;
+    std::error_code ec;
+    if (fs::is_directory(wsPath, ec)) { // a study this run created (docs/schema.md)
+        fs::remove_all(wsPath, ec);
+        return;
+    }
+    for (const char* suffix : {"", "-wal", "-shm"})
+        fs::remove(wsPath + suffix, ec);
 }
 
 ProgressListener progressPrinter(bool json) {
@@ -183,7 +188,7 @@ std::string outputLockFile(const std::string& outRoot) {
 int runRun(const std::vector<std::string>& args) {
     ArgParser p({"--backend", "--configs", "--repeats", "--progress", "--out", "--manifests", "--context",
                  "--namespace", "--kubeconfig", "--kubectl", "--containers-conf", "--gpu-flags"},
-                {"--dry-run"});
+                {"--dry-run", "--keep-going"});
     p.parse(args);
     p.requirePositionals(2, 2, "PLAN and WORKSPACE");
     const std::string progress = p.valueOr("--progress", "human");
@@ -217,12 +222,17 @@ int runRun(const std::vector<std::string>& args) {
                      [](const std::string& note) { std::cerr << "cnp run: " << note << std::endl; });
     const RunLock outLock(outputLockFile(outRoot), "output folder " + outRoot, command);
     printNote(outLock);
-    Workspace ws(wsPath, Workspace::Mode::CreateIfMissing);
-    recordPlanOrder(ws, plan);
+    const bool existed = fs::exists(wsPath);
     std::signal(SIGINT, onRunSignal);
     std::signal(SIGTERM, onRunSignal);
-    RunOrchestrator orchestrator(plan, ws, *backend, progressPrinter(progress == "json"));
-    const RunSummary s = orchestrator.run(jobs, gCancel);
+    RunSummary s;
+    {
+        Workspace ws(wsPath, Workspace::Mode::CreateIfMissing);
+        RunOrchestrator orchestrator(plan, ws, *backend, progressPrinter(progress == "json"));
+        orchestrator.setKeepGoing(p.has("--keep-going"));
+        s = orchestrator.run(jobs, gCancel);
+    }
+    removeIfEmptyAndNew(wsPath, existed, s);
     if (progress == "json")
         std::cout << toJsonLine(s) << std::endl;
     else
@@ -240,12 +250,14 @@ CNP_COMMAND(
     "usage: cnp run PLAN WS [--backend local|podman|docker|kubernetes] [--dry-run] [--configs A,B]\n"
     "               [--repeats N] [--progress human|json] [--out DIR] [--manifests DIR]\n"
     "               [--context C] [--namespace NS] [--kubeconfig FILE] [--kubectl PROGRAM]\n"
-    "               [--containers-conf FILE] [--gpu-flags FLAGS]\n"
+    "               [--containers-conf FILE] [--gpu-flags FLAGS] [--keep-going]\n"
     "\n"
     "Runs every configuration x repeat of PLAN in plan order with libcnp-collector.so injected,\n"
     "gathers each job's traces and logs, and ingests each job into WS as run <config>-r<repeat>,\n"
     "with the throughput its log reported (the plan's logMetric). Completed jobs (same plan file,\n"
-    "configuration and repeat) are skipped, so re-running resumes. See docs/launcher.md.\n"
+    "configuration and repeat) are skipped, so re-running resumes. After a configuration's first failed\n"
+    "job its other repeats are skipped (--keep-going runs them). A configuration enters the workspace's\n"
+    "plan order once it has a run; a new workspace where no job succeeded is removed. See docs/launcher.md.\n"
     "\n"
     "  --backend B        local (default: processes, torchrun when a node has >1 GPU), podman, docker,\n"
     "                     kubernetes (Indexed Job + headless Service per job, through kubectl)\n"
@@ -261,6 +273,7 @@ CNP_COMMAND(
     "  --containers-conf FILE   CONTAINERS_CONF for podman (e.g. runc and explicit ulimits)\n"
     "  --gpu-flags FLAGS  container GPU flags instead of the plan's (\"--gpus all\", \"--device\n"
     "                     nvidia.com/gpu=all\", \"\" for none)\n"
+    "  --keep-going       run every repeat of a configuration even after one failed\n"
     "\n"
     "exit status: 0 every job done or skipped; 1 usage error; 2 bad plan or a job failed;\n"
     "130 interrupted (SIGINT/SIGTERM: the running job is stopped, finished runs are kept).\n",

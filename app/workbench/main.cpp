@@ -4,6 +4,7 @@
 #include "AblationPage.h"
 #include "MainWindow.h"
 #include "ThemeMode.h"
+#include "WorkbenchApplication.h"
 #include "WorkbenchCommandLine.h"
 #include "WorkbenchPage.h"
 #include "WorkspaceDock.h"
@@ -19,7 +20,7 @@ using namespace cnp::wb;
 
 // Waits (processing events) until the page has drawn its content, or `timeoutMs` passed.
 int main(int argc, char** argv) {
-    QApplication app(argc, argv);
+    WorkbenchApplication app(argc, argv); // no exception of a slot or event handler ends the application
     QApplication::setOrganizationName(QStringLiteral("CNP"));
     QApplication::setApplicationName(QStringLiteral("CNP Workbench"));
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));

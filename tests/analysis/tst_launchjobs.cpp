@@ -9,6 +9,7 @@
 #include "launch/JobPlanner.h"
 #include "launch/LocalBackend.h"
 #include "launch/LogFigures.h"
+#include "launch/LogTail.h"
 #include "launch/RunProgress.h"
 
 #include <QtTest>
@@ -282,6 +283,78 @@ private slots:
         QVERIFY(argv.contains("CUDA_INJECTION64_PATH=/lib/c.so"));
         QCOMPARE(argv.mid(argv.size() - 3), (QStringList{"/bin/train", "$(rm -rf ~)", "--opt"}));
         QCOMPARE(QString::fromStdString(local.describe(jobs[1])).count('\n'), 1);
+    }
+
+    // A local job runs beside its plan file: the workload's relative paths never depend on where cnp (or
+    // the workbench) was started (issue 32.5: `python train.py` was looked for in the GUI's folder).
+    void localJobRunsInThePlansFolder_data() {
+        QTest::addColumn<QString>("workingDir");
+        QTest::addColumn<QString>("expected"); // "PLAN" stands for the plan's folder
+        QTest::newRow("none: the plan's folder") << ""
+                                                 << "PLAN";
+        QTest::newRow("relative: under the plan's folder") << "sub/dir"
+                                                           << "PLAN/sub/dir";
+        QTest::newRow("dot-dot") << "../x"
+                                 << "PLANPARENT/x";
+        QTest::newRow("absolute: kept") << "/abs/work"
+                                        << "/abs/work";
+    }
+    void localJobRunsInThePlansFolder() {
+        QFETCH(QString, workingDir);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("plans"));
+        const QString planDir = QDir(dir.path()).filePath("plans");
+        auto plan = testing::twoConfigPlan({"./train.sh"});
+        plan.path = (planDir + "/plan.yaml").toStdString();
+        plan.workload.workingDir = workingDir.toStdString();
+        const auto jobs = planJobs(plan, {}, "/out");
+        expected.replace("PLANPARENT", dir.path()).replace("PLAN", planDir);
+        QCOMPARE(QString::fromStdString(localWorkingDir(jobs[0])), expected);
+    }
+
+    void localJobRunsInThePlansFolderOfARelativePlanPath() {
+        QTemporaryDir dir;
+        const QString keep = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(dir.path()));
+        QVERIFY(QDir(dir.path()).mkpath("plans"));
+        auto plan = testing::twoConfigPlan({"./train.sh"});
+        plan.path = "plans/plan.yaml"; // as typed on the command line, from `dir`
+        const QString wd = QString::fromStdString(localWorkingDir(planJobs(plan, {}, "/out")[0]));
+        QDir::setCurrent(keep);
+        QCOMPARE(QFileInfo(wd).canonicalFilePath(), QFileInfo(dir.filePath("plans")).canonicalFilePath());
+    }
+
+    void aPlanBuiltInCodeKeepsItsWorkingDir() {
+        auto plan = testing::twoConfigPlan({"/bin/train"}); // path /plans/test-plan.yaml: no such folder
+        QCOMPARE(localWorkingDir(planJobs(plan, {}, "/out")[0]), std::string());
+    }
+
+    // Issue 32.5: a failed job's message carries what its log said last (the cause was only in node0.log).
+    void logTailOfAFailedJob_data() {
+        QTest::addColumn<QByteArray>("log");
+        QTest::addColumn<int>("maxChars");
+        QTest::addColumn<QString>("tail");
+        QTest::newRow("python's complaint")
+            << QByteArray("step 1\npython: can't open file '/home/u/train.py': [Errno 2] No such file or "
+                          "directory\n")
+            << 400
+            << "step 1 | python: can't open file '/home/u/train.py': [Errno 2] No such file or directory";
+        QTest::newRow("last three non-blank lines")
+            << QByteArray("a\nb\n\n  c  \n\t\nd\n\n") << 400 << "b | c | d";
+        QTest::newRow("CRLF and a progress bar")
+            << QByteArray("x\r\n10%\r50%\r90%\r\nError: boom\r\n") << 400 << "x | 90% | Error: boom";
+        QTest::newRow("no final newline") << QByteArray("one\ntwo") << 400 << "one | two";
+        QTest::newRow("control characters") << QByteArray("\x1b[31mred\x1b[0m\n") << 400 << "[31mred [0m";
+        QTest::newRow("empty") << QByteArray("\n \n") << 400 << "";
+        QTest::newRow("cut at the front") << QByteArray("abcdefghij\n") << 4 << "…ghij";
+        QTest::newRow("never inside a character") << QByteArray("ééé\n") << 3 << "…é";
+    }
+    void logTailOfAFailedJob() {
+        QFETCH(QByteArray, log);
+        QFETCH(int, maxChars);
+        QFETCH(QString, tail);
+        QCOMPARE(QString::fromStdString(logTail(log.toStdString(), 3, std::size_t(maxChars))), tail);
     }
 
     void localUntracedJobUnsetsTheCallersInjection() {

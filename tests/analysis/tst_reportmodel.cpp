@@ -197,6 +197,41 @@ private slots:
         QVERIFY(qAbs(c[1][6].values[0] + 1'260'000.0) < 1e-6);
     }
 
+    // Issue 32.10: reports repeated the synthetic warning per configuration and listed every release-note
+    // check of a run that recorded nothing as "not checked". One synthetic note names the configurations;
+    // such a run has one row.
+    void syntheticAndUncheckedSaidOnce() {
+        QTemporaryDir dir;
+        Workspace ws(dir.filePath("synthetic.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        for (const char* config : {"A", "B", "C"}) {
+            auto t = testing::steppedTrace(std::string(config) + "-r1", config, {10'000'000, 10'000'000});
+            t.info.synthetic = true;
+            addTrace(ws, std::move(t));
+        }
+        ReportOptions o;
+        o.includeTimestamp = false;
+        const auto m = buildReportModel(ws, o);
+        int syntheticNotes = 0;
+        for (const auto& s : m.sections)
+            for (const auto* notes : blocksOf<NoteList>(s))
+                for (const auto& n : notes->notes)
+                    if (n.title.find("synthetic") != std::string::npos) {
+                        ++syntheticNotes;
+                        QVERIFY2(n.explanation.find("A, B, C") != std::string::npos, n.explanation.c_str());
+                    }
+        QCOMPARE(syntheticNotes, 1);
+        const Table* checks = nullptr;
+        for (const auto* t : blocksOf<Table>(*sectionOf(m, ReportSection::Environment)))
+            if (t->id == "environment-checks")
+                checks = t;
+        QVERIFY(checks);
+        QCOMPARE(checks->rows.size(), std::size_t(3)); // one per run
+        for (const auto& row : checks->rows) {
+            QCOMPARE(row[3].text, std::string("not checked"));
+            QVERIFY(row[1].text.rfind("all ", 0) == 0);
+        }
+    }
+
     void csvFileNames_data() {
         QTest::addColumn<QString>("id");
         QTest::addColumn<QString>("file");

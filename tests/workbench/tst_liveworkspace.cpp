@@ -8,6 +8,7 @@
 #include "WorkbenchPage.h"
 #include "WorkspaceDock.h"
 #include "WorkspaceSession.h"
+#include "store/Sqlite.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -17,6 +18,7 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTimer>
 #include <QTreeView>
 #include <QtTest>
@@ -101,6 +103,34 @@ private slots:
         QSignalSpy spy(w.session(), &WorkspaceSession::runsChanged);
         w.reloadAction()->trigger();
         QCOMPARE(spy.count(), 1);
+    }
+
+    // Issue 32.2: a read that fails right after an ingest (seen: "not an SQLite database") was thrown out
+    // of a slot (the timeline's run list, on runsChanged) and ended the application. Here the runs row is
+    // made unreadable (a value out of its physical range, refused when read): the window keeps its run
+    // list, the read is retried once, and then the status bar says what failed; a good read recovers.
+    void aFailedReadKeepsTheWindowAndSaysSo() {
+        QTemporaryDir dir;
+        const QString path = wbtest::buildDemoWorkspace(dir, 1);
+        MainWindow w;
+        w.setPersistSettings(false);
+        w.show();
+        QVERIFY(w.openWorkspace(path));
+        Workspace other(path.toStdString(), Workspace::Mode::ReadWrite);
+        execSql(other.db(), "UPDATE runs SET tokens_per_step = 1e308");
+        QSignalSpy failed(w.session(), &WorkspaceSession::catalogueReadFailed);
+        w.reloadAction()->trigger(); // threw out of TimelinePage::refreshRuns before
+        QCOMPARE(w.session()->runs().size(), std::size_t(1));
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000); // after one retry
+        QVERIFY2(failed.at(0).at(0).toString().contains("tokens_per_step"),
+                 qPrintable(failed.at(0).at(0).toString()));
+        QTRY_VERIFY(w.statusBar()->currentMessage().contains("Cannot "));
+        QCOMPARE(w.session()->runs().size(), std::size_t(1));
+        execSql(other.db(), "UPDATE runs SET tokens_per_step = 8192");
+        QSignalSpy changed(w.session(), &WorkspaceSession::runsChanged);
+        w.reloadAction()->trigger();
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(w.session()->runs().front().info.tokensPerStep, 8192.0);
     }
 
     void renameSelectDeleteKeepsRuns_data() {

@@ -4,13 +4,16 @@
 // ingests a real trace with the real cnp, so the run appears in the workspace. With CNP_SCREENSHOT_DIR set,
 // it also writes the page's screenshots (editing, lint error, running) at 1280x800 and 1024x640.
 #include "AblationPage.h"
+#include "LogViewerDialog.h"
 #include "MainWindow.h"
 #include "PlanEditor.h"
 #include "PlanForm.h"
+#include "PlanRunner.h"
 #include "PlansPage.h"
 #include "TestPaths.h"
 #include "WorkspaceSession.h"
 
+#include <QCheckBox>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -18,8 +21,10 @@
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTextBlock>
+#include <QTextDocument>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QtTest>
@@ -243,6 +248,118 @@ private slots:
                  QStringLiteral("Finished: 1 done, 0 failed, 0 skipped, 1 cancelled (exit 2)"));
         QVERIFY(!page->isRunning());
         qunsetenv("FAKE_HOLD");
+    }
+
+    // Issue 32.5: a failed row hid its cause ("exit code 2; logs in ...") and double-clicking it did
+    // nothing. The row shows the message with the log's tail (the CLI puts it there), the configuration's
+    // row too, and Enter (or a double-click) on the repeat, or on one of its ranks, opens its logs.
+    void aFailedRowShowsItsCauseAndOpensItsLogs() {
+        QTemporaryDir jobDir;
+        {
+            QFile log(jobDir.filePath("node0.log"));
+            QVERIFY(log.open(QIODevice::WriteOnly));
+            log.write("loading\npython3: can't open file '/gui/cwd/train.py': [Errno 2] No such file\n");
+        }
+        auto* runner = page->findChild<PlanRunner*>();
+        QVERIFY(runner);
+        auto event = [](const QString& state, int rank, const QString& message) {
+            PlanRunEvent e;
+            e.config = "Solo";
+            e.repeat = 1;
+            e.rank = rank;
+            e.state = state;
+            e.message = message;
+            return e;
+        };
+        const QString failure =
+            "exit code 2: loading | python3: can't open file '/gui/cwd/train.py': [Errno 2] No such file; "
+            "logs in " +
+            jobDir.path();
+        emit runner->runEvent(event("running", -1, jobDir.path()));
+        emit runner->runEvent(event("running", 0, "step 0"));
+        emit runner->runEvent(event("failed", -1, failure));
+        auto* progress = page->findChild<QTreeWidget*>("runProgress");
+        QCOMPARE(stateOf(progress, {"Solo", "repeat 1"}), QStringLiteral("failed"));
+        QTreeWidgetItem* solo = progress->findItems("Solo", Qt::MatchExactly).value(0);
+        QVERIFY(solo);
+        QCOMPARE(solo->text(2), failure); // the cause without unfolding
+        QTreeWidgetItem* repeat = solo->child(0);
+        QCOMPARE(repeat->text(2), failure);
+        QVERIFY(repeat->toolTip(2).contains("logs"));
+        for (QTreeWidgetItem* row : {repeat, repeat->child(0)}) { // the repeat, then its rank 0
+            window->showPage(PageId::Plans);
+            page->findChild<QTabWidget*>()->setCurrentWidget(progress);
+            progress->setCurrentItem(row);
+            progress->setFocus();
+            QTest::keyClick(progress, Qt::Key_Return);
+            LogViewerDialog* viewer = nullptr;
+            QTRY_VERIFY((viewer = page->findChild<LogViewerDialog*>()) && viewer->isVisible());
+            QVERIFY2(viewer->text().startsWith("== node0.log ==\nloading\npython3: can't open file"),
+                     qPrintable(viewer->text()));
+            viewer->close();
+            QTRY_VERIFY(!page->findChild<LogViewerDialog*>()); // deleted on close
+        }
+    }
+
+    // Issue 32.9: the header said "1 node(s)" (the parser's default) while the text said `nodes: -3`.
+    void theHeaderNeverShowsARefusedValue_data() {
+        QTest::addColumn<QString>("resources");
+        QTest::addColumn<QString>("repeats");
+        QTest::addColumn<QString>("figures"); // the header's text after the plan's name
+        QTest::newRow("valid") << "{nodes: 2, gpusPerNode: 8}"
+                               << "{traced: 3, untraced: 1}"
+                               << "2 node(s) × 8 GPU(s), 3 traced + 1 untraced repeat(s)";
+        QTest::newRow("negative nodes") << "{nodes: -3, gpusPerNode: 8}"
+                                        << "{traced: 3, untraced: 1}"
+                                        << "? node(s) × 8 GPU(s), 3 traced + 1 untraced repeat(s)";
+        QTest::newRow("repeats not a number") << "{nodes: 2, gpusPerNode: 8}"
+                                              << "{traced: two, untraced: 1}"
+                                              << "2 node(s) × 8 GPU(s), ? traced + 1 untraced repeat(s)";
+    }
+    void theHeaderNeverShowsARefusedValue() {
+        QFETCH(QString, resources);
+        QFETCH(QString, repeats);
+        QFETCH(QString, figures);
+        const std::string text =
+            ("name: p\nworkload: {command: [python, train.py]}\nresources: " + resources +
+             "\nrepeats: " + repeats + "\nconfigurations: [{name: A, image: 'i:1'}]\n")
+                .toStdString();
+        const cnp::plan::ParseResult r = cnp::plan::parsePlanText(text, "p.yaml");
+        PlanForm form;
+        form.setPlan(r.plan, r.findings);
+        QTextDocument doc;
+        doc.setHtml(form.headerText());
+        QCOMPARE(doc.toPlainText(), QString::fromUtf8("p — ") + figures);
+    }
+
+    void theLogViewerKeepsTheEndOfALongLog() {
+        QTemporaryDir jobDir;
+        QFile log(jobDir.filePath("node0.log"));
+        QVERIFY(log.open(QIODevice::WriteOnly));
+        log.write("first line\nsecond line\nthe cause\n");
+        log.close();
+        QCOMPARE(LogViewerDialog::readLogs(jobDir.path(), 15),
+                 QStringLiteral("== node0.log ==\n[… 23 bytes before]\nthe cause\n"));
+        QVERIFY(LogViewerDialog::readLogs(jobDir.filePath("gone")).contains("does not exist"));
+    }
+
+    void keepGoingReachesTheCli_data() {
+        QTest::addColumn<bool>("dryRun");
+        QTest::addColumn<bool>("keepGoing");
+        QTest::addColumn<QStringList>("tail");
+        QTest::newRow("run") << false << false << QStringList{"--progress", "json"};
+        QTest::newRow("run, keep going")
+            << false << true << QStringList{"--keep-going", "--progress", "json"};
+        QTest::newRow("dry run ignores it") << true << true << QStringList{"--dry-run"};
+    }
+    void keepGoingReachesTheCli() {
+        QFETCH(bool, dryRun);
+        QFETCH(bool, keepGoing);
+        QFETCH(QStringList, tail);
+        const QStringList args = PlanRunner::arguments("p.yaml", "w.cnpdb", "local", dryRun, {}, keepGoing);
+        QCOMPARE(args.mid(0, 5), (QStringList{"run", "p.yaml", "w.cnpdb", "--backend", "local"}));
+        QCOMPARE(args.mid(5), tail);
+        QVERIFY(page->findChild<QCheckBox*>("keepGoing"));
     }
 
     void cleanupTestCase() { window.reset(); }

@@ -6,6 +6,9 @@
 #include "RankHeatmapModel.h"
 #include "RankSummaryModel.h"
 #include "RanksPage.h"
+#include "SummaryBarDelegate.h"
+#include "ThemeMode.h"
+#include "UnitFormat.h"
 #include "WorkspaceDock.h"
 #include "WorkspaceSession.h"
 #include "ingest/IngestPipeline.h"
@@ -23,6 +26,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 using namespace cnp;
@@ -37,6 +41,9 @@ private slots:
     void sortingReordersHeatmap();
     void clickOpensTimeline();
     void syntheticBadgeShown();
+    void legendStatesTheSpread();
+    void barFiguresReadableInEveryTheme_data();
+    void barFiguresReadableInEveryTheme();
 
 private:
     RanksPage* openPage(MainWindow& w);
@@ -150,6 +157,21 @@ void TestRanksPage::clickOpensTimeline() {
     QCOMPARE(spy.at(0).at(3).toLongLong(), s->gpuEnd);
 }
 
+// Issue 32.10: the scale spans the grid's own range (1.30-1.33 s), so a 2 % spread looked dramatic; the
+// legend says the spread, (max - min) / min of the figure, computed here from the model's ends.
+void TestRanksPage::legendStatesTheSpread() {
+    MainWindow w;
+    RanksPage* page = openPage(w);
+    QVERIFY(page);
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && page->heatmapModel()->rowCount() == 4, 20000);
+    const double lo = double(page->heatmapModel()->minValue()), hi = double(page->heatmapModel()->maxValue());
+    QVERIFY(lo > 0 && hi >= lo);
+    const QString text = page->legendHighText();
+    QVERIFY2(text.endsWith(QStringLiteral(" · spread ") + UnitFormat::percent((hi - lo) / lo)),
+             qPrintable(text));
+    QVERIFY(text.startsWith(UnitFormat::duration(hi)));
+}
+
 // The workspace holds only generated runs: the window's badge says so on every page.
 void TestRanksPage::syntheticBadgeShown() {
     MainWindow w;
@@ -166,6 +188,33 @@ void TestRanksPage::syntheticBadgeShown() {
     }
     QVERIFY2(badge->text().startsWith(QStringLiteral("SYNTHETIC run")), qPrintable(badge->text()));
     QVERIFY(badge->text().contains(QStringLiteral("1 of 1")));
+}
+
+namespace {
+// WCAG 2 contrast ratio of two opaque colours (1 to 21).
+double contrast(const QColor& a, const QColor& b) {
+    auto lum = [](const QColor& c) {
+        auto ch = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+        return 0.2126 * ch(c.redF()) + 0.7152 * ch(c.greenF()) + 0.0722 * ch(c.blueF());
+    };
+    const double x = lum(a), y = lum(b);
+    return (std::max(x, y) + 0.05) / (std::min(x, y) + 0.05);
+}
+} // namespace
+
+// Issue 32.9: in the dark theme the summary's figures (light text) sat on light-blue bars, unreadable.
+// The text keeps WCAG AA contrast (4.5:1) on the bar in every theme.
+void TestRanksPage::barFiguresReadableInEveryTheme_data() {
+    QTest::addColumn<int>("theme");
+    QTest::newRow("light") << int(ThemeMode::Light);
+    QTest::newRow("dark") << int(ThemeMode::Dark);
+}
+void TestRanksPage::barFiguresReadableInEveryTheme() {
+    QFETCH(int, theme);
+    const QPalette p = themePalette(ThemeMode(theme));
+    const QColor bar = SummaryBarDelegate::barColor(QColor(0x9e, 0xca, 0xe1), p);
+    const double c = contrast(p.color(QPalette::Text), bar);
+    QVERIFY2(c >= 4.5, qPrintable(QString::number(c)));
 }
 
 QTEST_MAIN(TestRanksPage)

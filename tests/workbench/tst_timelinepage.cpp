@@ -2,6 +2,7 @@
 // registers, launching call) -> jump to the launching call and back, search with next/previous and
 // count, shift-drag range statistics (same numbers as the analysis library, by hand below), keys
 // (W/S/A/D/F/Esc), wheel zoom at the cursor, group collapse, compare mode aligned at a step.
+#include "store/Sqlite.h"
 #include "store/Workspace.h"
 #include "timeline/TimelineOverview.h"
 #include "timeline/TimelinePage.h"
@@ -79,6 +80,39 @@ TraceData trace(const char* name, Ns shift) {
     return t;
 }
 
+// A cluster run of `ranks` ranks: rank r has "gemm_r<r>" on stream 7 at [1000 + 10000 r, 2000 + 10000 r)
+// and two CPU threads, so rank groups beyond kExpandedRanks start collapsed and the last is far below.
+TraceData clusterTrace(int ranks) {
+    TraceData t;
+    t.info.name = "cluster";
+    t.info.config = "cluster";
+    t.info.sourceFormat = "synthetic";
+    for (int r = 0; r < ranks; ++r) {
+        RankInfo ri;
+        ri.rank = r;
+        t.ranks.push_back(ri);
+        KernelEvent k;
+        k.rank = r;
+        k.start = 1000 + 10000 * r;
+        k.end = 2000 + 10000 * r;
+        k.stream = 7;
+        k.name = t.strings.intern("gemm_r" + std::to_string(r));
+        k.category = t.strings.intern("gemm");
+        t.kernels.push_back(k);
+        for (std::int64_t tid : {11, 12}) {
+            ApiCall a;
+            a.rank = r;
+            a.start = 900 + 10000 * r;
+            a.end = 950 + 10000 * r;
+            a.tid = tid;
+            a.pid = 5;
+            a.name = t.strings.intern("cudaLaunchKernel");
+            t.apiCalls.push_back(a);
+        }
+    }
+    return t;
+}
+
 QPoint centreOf(const TimelineView* v, int row, int lane, Ns start, Ns end) {
     const double x = v->labelWidth() + v->axis().x((start + end) / 2);
     return QPoint(static_cast<int>(x), v->laneY(row, lane) + TimelineView::kLaneHeight / 2);
@@ -95,10 +129,20 @@ class TestTimelinePage : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
     std::shared_ptr<Workspace> ws_;
-    RunId runA_, runB_;
+    RunId runA_, runB_, cluster_;
     std::unique_ptr<TimelinePage> page_;
 
     TimelineView* view() { return page_->view(); }
+    // The 6-rank run (clusterTrace), added once (kept: run ids are reused after a removal).
+    RunId clusterRun() {
+        if (cluster_ == RunId()) {
+            Transaction tx(ws_->db());
+            cluster_ = ws_->insertRun(clusterTrace(6));
+            tx.commit();
+            page_->refreshRuns();
+        }
+        return cluster_;
+    }
     void waitLoaded(RunId run) {
         QSignalSpy spy(page_.get(), &TimelinePage::runLoaded);
         QTRY_VERIFY_WITH_TIMEOUT(!spy.isEmpty() && spy.last().at(0).value<RunId>() == run, 10000);
@@ -159,6 +203,28 @@ private slots:
         QTest::keyClick(view(), Qt::Key_Escape);
         QVERIFY(!view()->selected().valid());
         QVERIFY(details->toPlainText().isEmpty());
+    }
+
+    // Issue 32.8: the flow arrow stayed on the previous kernel after stepping through search matches.
+    void theFlowArrowLeavesWithTheSelection() {
+        view()->fitAll();
+        const TimelineModel& m = *view()->model();
+        const EventRef k = findEvent(m, 0, RowKind::GpuStream, 7, 1000);
+        const EventRef call = findEvent(m, 0, RowKind::CpuThread, 11, 900);
+        QTest::mouseClick(view(), Qt::LeftButton, {}, centreOf(view(), k.row, k.lane, 1000, 2000));
+        auto* details = page_->findChild<QTextBrowser*>("details");
+        emit details->anchorClicked(QUrl("cnp:link")); // to the launching call: the arrow call -> kernel
+        QCOMPARE(view()->flowFrom(), call);
+        QCOMPARE(view()->flowTo(), k);
+        auto* edit = page_->findChild<QLineEdit*>("searchEdit");
+        edit->setText("ncclDevKernel");
+        QTRY_COMPARE(page_->findChild<QLabel*>("searchCount")->text(), QString("1 matches"));
+        QTest::keyClick(edit, Qt::Key_Return);
+        QCOMPARE(view()->selected(), findEvent(m, 0, RowKind::GpuStream, 7, 2500));
+        QVERIFY(!view()->flowFrom().valid());
+        QVERIFY(!view()->flowTo().valid());
+        edit->setText("");
+        QTRY_COMPARE(page_->findChild<QLabel*>("searchCount")->text(), QString());
     }
 
     void search() {
@@ -268,6 +334,68 @@ private slots:
         QCOMPARE(b->axis().span(), view()->axis().span());
         combo->setCurrentIndex(0);
         QVERIFY(!b->isVisible());
+    }
+
+    // Issue 32.7: compare panes fell out of step when run A changed (A showed the whole new run, B kept its
+    // old window until the next zoom), and B stayed when it no longer fitted (an empty pane after a jump).
+    void comparePaneFollowsANewRunA() {
+        page_->showRun(runA_);
+        QTRY_VERIFY_WITH_TIMEOUT(view()->model() && view()->model()->runId == runA_, 10000);
+        auto* combo = page_->findChild<QComboBox*>("compareRun");
+        combo->setCurrentIndex(combo->findText("B"));
+        TimelineView* b = page_->compareView();
+        QTRY_VERIFY_WITH_TIMEOUT(b->isVisible() && b->model(), 10000);
+        QSignalSpy loaded(page_.get(), &TimelinePage::runLoaded);
+        page_->showRun(clusterRun()); // spans [900, 52000): no steps, aligned at its start
+        QTRY_VERIFY_WITH_TIMEOUT(view()->model()->runId == clusterRun(), 10000);
+        QVERIFY(b->isVisible());
+        QCOMPARE(b->axis().span(), view()->axis().span());
+        // A's run start (900) meets B's step 0 (11000).
+        QCOMPARE(b->axis().start(), view()->axis().start() - 900 + 11000);
+    }
+    void compareEndsWhenBNoLongerFits() {
+        TimelineView* b = page_->compareView();
+        QVERIFY(b->isVisible());                              // from the test before
+        page_->jumpTo(clusterRun(), RankId(5), 51000, 52000); // B's window would start past its end
+        QTRY_VERIFY_WITH_TIMEOUT(view()->selected().valid(), 10000);
+        QVERIFY(!b->isVisible());
+        QCOMPARE(page_->findChild<QComboBox*>("compareRun")->currentIndex(), 0);
+    }
+    void compareEndsWhenAIsB() {
+        page_->showRun(runA_);
+        QTRY_VERIFY_WITH_TIMEOUT(view()->model()->runId == runA_, 10000);
+        auto* combo = page_->findChild<QComboBox*>("compareRun");
+        combo->setCurrentIndex(combo->findText("B"));
+        QTRY_VERIFY_WITH_TIMEOUT(page_->compareView()->isVisible() && page_->compareView()->model(), 10000);
+        page_->showRun(runB_);
+        QTRY_VERIFY_WITH_TIMEOUT(view()->model()->runId == runB_, 10000);
+        QVERIFY(!page_->compareView()->isVisible());
+        page_->showRun(runA_);
+        QTRY_VERIFY_WITH_TIMEOUT(view()->model()->runId == runA_, 10000);
+    }
+
+    // Issue 32.9: in compare mode the details and range statistics did not say which run they are of.
+    void compareModeDetailsNameTheirRun() {
+        auto* combo = page_->findChild<QComboBox*>("compareRun");
+        combo->setCurrentIndex(combo->findText("B"));
+        TimelineView* b = page_->compareView();
+        QTRY_VERIFY_WITH_TIMEOUT(b->isVisible() && b->model(), 10000);
+        view()->fitAll();
+        b->fitAll();
+        auto* details = page_->findChild<QTextBrowser*>("details");
+        const EventRef k = findEvent(*view()->model(), 0, RowKind::GpuStream, 7, 1000);
+        QTest::mouseClick(view(), Qt::LeftButton, {}, centreOf(view(), k.row, k.lane, 1000, 2000));
+        QVERIFY2(details->toPlainText().contains("Run A: A"), qPrintable(details->toPlainText()));
+        const EventRef kb = findEvent(*b->model(), 0, RowKind::GpuStream, 7, 11000);
+        QTest::mouseClick(b, Qt::LeftButton, {}, centreOf(b, kb.row, kb.lane, 11000, 12000));
+        QVERIFY2(details->toPlainText().contains("Run B: B"), qPrintable(details->toPlainText()));
+        emit b->rangeSelected(0, 11500, 13000);
+        auto* stats = page_->findChild<QTreeWidget*>("rangeStats");
+        QVERIFY2(stats->topLevelItem(0)->text(0).startsWith("Run B: B · Rank 0"),
+                 qPrintable(stats->topLevelItem(0)->text(0)));
+        combo->setCurrentIndex(0);
+        QTest::mouseClick(view(), Qt::LeftButton, {}, centreOf(view(), k.row, k.lane, 1000, 2000));
+        QVERIFY(!details->toPlainText().contains("Run A"));
     }
 
     // Issue 15.1: the details, selection and range of run A never stay on screen once run B (or
@@ -418,6 +546,80 @@ private slots:
         QCOMPARE(fileBytes(file), before);
         const Workspace again(file.toStdString(), Workspace::Mode::ReadOnly);
         QVERIFY(!hasOverview(again, run)); // nor is one waiting in a write-ahead log
+    }
+
+    // Issue 32.4: a jump into a multi-rank run (Compare, Insights, Ranks) selected an event inside a
+    // collapsed rank group, out of sight. The group opens and the selected row is in view.
+    void jumpIntoACollapsedRankShowsTheSelection_data() {
+        QTest::addColumn<int>("rank");
+        QTest::addColumn<bool>("event"); // false: a range (an idle gap) on that rank
+        QTest::newRow("event on rank 5") << 5 << true;
+        QTest::newRow("event on rank 3") << 3 << true;
+        QTest::newRow("range on rank 5") << 5 << false;
+    }
+    void jumpIntoACollapsedRankShowsTheSelection() {
+        QFETCH(int, rank);
+        QFETCH(bool, event);
+        const RunId cluster = clusterRun();
+        if (view()->model()->runId != cluster) {
+            page_->showRun(cluster);
+            waitLoaded(cluster);
+        }
+        const TimelineModel& m = *view()->model();
+        int group = -1;
+        for (int g = 0; g < static_cast<int>(m.groups.size()); ++g)
+            if (m.groups[g].parent < 0 && m.groups[g].rank == rank)
+                group = g;
+        QVERIFY(group >= 0);
+        view()->setCollapsed(group, true); // as a cluster run starts (an earlier row may have opened it)
+        const Ns start = 1000 + 10000 * rank + (event ? 0 : 1000), end = start + (event ? 1000 : 500);
+        page_->jumpTo(cluster, RankId(rank), start, end);
+        QTRY_VERIFY(!view()->isCollapsed(group));
+        if (event) {
+            const EventRef sel = view()->selected();
+            QVERIFY(sel.valid());
+            QCOMPARE(m.rows[sel.row].rank, rank);
+            const int y = view()->laneY(sel.row, sel.lane);
+            QVERIFY2(y >= view()->rowsTop() && y + TimelineView::kLaneHeight <= view()->height(),
+                     qPrintable(QString::number(y)));
+        } else {
+            QVERIFY(view()->hasRange());
+            QCOMPARE(view()->rangeRank(), rank);
+            const int firstRow = m.rowsOfRank(rank).front();
+            const int y = view()->laneY(firstRow, 0);
+            QVERIFY2(y >= view()->rowsTop() && y < view()->height(), qPrintable(QString::number(y)));
+        }
+    }
+
+    // Issue 32.2: the run list's read threw out of this slot (on runsChanged) and ended the application.
+    // A failed read keeps the lists, is retried once, then says so in readFailed().
+    void aFailedRunListReadKeepsTheListsAndSaysSo() {
+        auto* picker = page_->findChild<QComboBox*>("runPicker");
+        QVERIFY(picker);
+        const int before = picker->count();
+        QVERIFY(before >= 2);
+        execSql(ws_->db(), "UPDATE runs SET tokens_per_step = 1e308 WHERE name = 'A'");
+        QSignalSpy failed(page_.get(), &TimelinePage::readFailed);
+        page_->refreshRuns();
+        QCOMPARE(picker->count(), before);
+        QTRY_COMPARE(failed.count(), 1); // after one retry
+        QVERIFY2(failed.at(0).at(0).toString().contains("tokens_per_step"),
+                 qPrintable(failed.at(0).at(0).toString()));
+        QCOMPARE(picker->count(), before);
+        execSql(ws_->db(), "UPDATE runs SET tokens_per_step = 0 WHERE name = 'A'");
+        page_->refreshRuns();
+        QCOMPARE(picker->count(), before);
+        QTest::qWait(2 * TimelinePage::kReadRetryMs);
+        QCOMPARE(failed.count(), 1); // no retry left pending
+    }
+
+    // Issue 32.9: after Close Workspace the status line still named the old run.
+    void closingTheWorkspaceForgetsTheRun() {
+        auto* label = page_->findChild<QLabel*>("runLabel");
+        QVERIFY(label);
+        QVERIFY(!label->text().startsWith("No "));
+        page_->setWorkspace(nullptr);
+        QCOMPARE(label->text(), QString("No workspace open"));
     }
 
     void cleanupTestCase() { page_.reset(); }

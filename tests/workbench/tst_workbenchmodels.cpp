@@ -38,6 +38,8 @@ private slots:
     void runTreeSurvivesReset();
     void runMetadata();
     void rankTable();
+    void rankTableEpochOffsets_data();
+    void rankTableEpochOffsets();
     void ablationTable();
 };
 
@@ -156,6 +158,41 @@ void TestWorkbenchModels::rankTable() {
                 .data(Qt::ToolTipRole)
                 .toString()
                 .contains(QStringLiteral("-2,500,000 ns")));
+}
+
+// Issue 32.9: a synthetic run's clock offsets (a CUPTI-to-Unix epoch offset) read "1767000000 s" on every
+// rank; epoch-like offsets show from the run's smallest, the exact figure and the base in the tooltip.
+void TestWorkbenchModels::rankTableEpochOffsets_data() {
+    QTest::addColumn<qint64>("offset0");
+    QTest::addColumn<qint64>("offset1");
+    QTest::addColumn<QString>("shown0");
+    QTest::addColumn<QString>("shown1");
+    QTest::newRow("epoch") << qint64(1'767'000'000'000'012'400) << qint64(1'767'000'000'000'000'000)
+                           << "base + 12.4 µs"
+                           << "base + 0 ns";
+    QTest::newRow("negative epoch") << qint64(-1'767'000'000'000'000'000)
+                                    << qint64(-1'767'000'000'002'000'000) << "base + 2.00 ms"
+                                    << "base + 0 ns";
+    QTest::newRow("small: as they are") << qint64(-2'500'000) << qint64(1'500) << "-2.50 ms"
+                                        << "1.50 µs";
+}
+void TestWorkbenchModels::rankTableEpochOffsets() {
+    QFETCH(qint64, offset0);
+    QFETCH(qint64, offset1);
+    QFETCH(QString, shown0);
+    QFETCH(QString, shown1);
+    RankTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    RankInfo a, b;
+    a.clockOffsetNs = offset0;
+    b.rank = 1;
+    b.clockOffsetNs = offset1;
+    model.setRanks({a, b});
+    QCOMPARE(model.index(0, RankTableModel::OffsetColumn).data().toString(), shown0);
+    QCOMPARE(model.index(1, RankTableModel::OffsetColumn).data().toString(), shown1);
+    const QString tip = model.index(0, RankTableModel::OffsetColumn).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(QLocale().toString(offset0) + " ns"), qPrintable(tip));
+    QCOMPARE(tip.contains("smallest offset"), shown0.startsWith("base"));
 }
 
 void TestWorkbenchModels::ablationTable() {

@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -132,8 +133,12 @@ QSplitter* AblationPage::buildChartsAndTable() {
     split->addWidget(tableView_);
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
+    // Five whole rows (a five-configuration study) beneath the header and the horizontal scroll bar the
+    // columns need (issue 32.10: the bar hid half of the fourth, 3.5 rows at 1280x800).
     tableView_->setMinimumHeight(tableView_->horizontalHeader()->sizeHint().height() +
-                                 4 * tableView_->verticalHeader()->defaultSectionSize() + 4);
+                                 kTableRows * tableView_->verticalHeader()->defaultSectionSize() +
+                                 tableView_->horizontalScrollBar()->sizeHint().height() +
+                                 2 * tableView_->frameWidth());
     split->setChildrenCollapsible(false);
     return split;
 }
@@ -552,10 +557,15 @@ void AblationPage::drawWaterfall() {
                                  stepTime ? tr("faster") : tr("higher throughput"));
     auto* worse = waterfallBars(c, ChartPalette::negativeDeltaColor(),
                                 stepTime ? tr("slower") : tr("lower throughput"));
+    // A step whose gain is not significant is a grey bar with an outline, so even a change of a pixel or
+    // two shows as a bar under its grey label (issue 32.10: it had no bar, only floating text).
+    auto* flat = waterfallBars(c, QColor(0x90, 0x90, 0x90), tr("not significant"));
+    flat->setPen(QPen(QColor(0x90, 0x90, 0x90), 2));
     better->moveAbove(base);
     worse->moveAbove(base);
+    flat->moveAbove(base);
     QStringList labels, fullLabels;
-    QStringList totalTips, betterTips, worseTips;
+    QStringList totalTips, betterTips, worseTips, flatTips;
     double top = 0;
     const int n = int(configs.size());
     labels << QString::fromStdString(configs.front().config);
@@ -572,11 +582,16 @@ void AblationPage::drawWaterfall() {
         const double a = value(prev), b = value(cur);
         const bool improved = stepTime ? b < a : b > a;
         base->addData(i, std::min(a, b));
-        QCPBars* target = improved ? better : worse;
+        const bool significant = cur.gainVsPrevious && cur.gainVsPrevious->significant;
+        QCPBars* target = !significant ? flat : improved ? better : worse;
         target->addData(i, std::fabs(b - a));
-        (improved ? betterTips : worseTips) << stepTooltip(
-            prev, cur, stepTime ? UnitFormat::durationExact(prev.medianStepNs) : UnitFormat::rate(a, unit),
-            stepTime ? UnitFormat::durationExact(cur.medianStepNs) : UnitFormat::rate(b, unit));
+        (!significant ? flatTips
+         : improved   ? betterTips
+                      : worseTips)
+            << stepTooltip(
+                   prev, cur,
+                   stepTime ? UnitFormat::durationExact(prev.medianStepNs) : UnitFormat::rate(a, unit),
+                   stepTime ? UnitFormat::durationExact(cur.medianStepNs) : UnitFormat::rate(b, unit));
         labels << stepLabel(QString::fromStdString(prev.config), QString::fromStdString(cur.config));
         fullLabels << QString::fromStdString(prev.config) + QStringLiteral(" → ") +
                           QString::fromStdString(cur.config);
@@ -597,10 +612,10 @@ void AblationPage::drawWaterfall() {
     ChartView::setPointTooltips(totals, totalTips);
     ChartView::setPointTooltips(better, betterTips);
     ChartView::setPointTooltips(worse, worseTips);
-    if (better->data()->isEmpty())
-        better->removeFromLegend();
-    if (worse->data()->isEmpty())
-        worse->removeFromLegend();
+    ChartView::setPointTooltips(flat, flatTips);
+    for (QCPBars* series : {better, worse, flat})
+        if (series->data()->isEmpty())
+            series->removeFromLegend();
     ChartView::setLabelTicks(c->xAxis, labels, fullLabels);
     c->yAxis->setLabel(stepTime ? tr("median step time (%1)").arg(unit) : unit);
     c->yAxis->setRange(0, top * 1.15 + 1e-9);

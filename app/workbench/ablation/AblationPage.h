@@ -121,6 +121,7 @@ private:
     QWidget* chartArea_;
     QWidget* chartScroll_;
     QTableView* tableView_;
+    static constexpr int kTableRows = 5; // whole rows the table shows at least
     AblationTableModel* table_;
     QCPBars* valueBars_ = nullptr;
     QCPErrorBars* valueErrors_ = nullptr;

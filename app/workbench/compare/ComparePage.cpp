@@ -6,6 +6,7 @@
 #include "DescendingFirstSort.h"
 #include "KernelDiffModel.h"
 #include "KernelFilterProxy.h"
+#include "KernelNameDelegate.h"
 #include "NameColumnSizer.h"
 #include "RunPicker.h"
 #include "UnitFormat.h"
@@ -64,6 +65,7 @@ ComparePage::ComparePage(WorkspaceSession* session, QWidget* parent)
         classBox_->addItem(QString::fromLatin1(c), QString::fromLatin1(c));
     categoryBox_->addItem(tr("All categories"), QString());
     categoryBox_->setMinimumContentsLength(14);
+    search_->setObjectName(QStringLiteral("diffSearch"));
     search_->setPlaceholderText(tr("Filter kernel names (regular expression)…"));
     search_->setClearButtonEnabled(true);
     filters->addWidget(new QLabel(tr("Kernel diff:")));
@@ -82,10 +84,11 @@ ComparePage::ComparePage(WorkspaceSession* session, QWidget* parent)
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->verticalHeader()->hide();
     view_->setAlternatingRowColors(true);
-    view_->setTextElideMode(Qt::ElideMiddle); // kernel names: both ends matter (tooltip: the full name)
+    view_->setTextElideMode(Qt::ElideMiddle); // the names: KernelNameDelegate (tooltip: the full name)
     view_->setWordWrap(false);
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     NameColumnSizer::install(view_, KernelDiffModel::NameColumn); // names keep >= 260 px, the rest scrolls
+    view_->setItemDelegateForColumn(KernelDiffModel::NameColumn, new KernelNameDelegate(view_));
 
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(charts);
@@ -106,7 +109,8 @@ ComparePage::ComparePage(WorkspaceSession* session, QWidget* parent)
         const bool ok = proxy_->setNamePattern(t);
         search_->setStyleSheet(ok ? QString() : QStringLiteral("color: #d63b3b"));
     });
-    connect(view_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
+    // activated: a double-click, or Enter on the current row (issue 32.6).
+    connect(view_, &QTableView::activated, this, [this](const QModelIndex& i) {
         const QString name = i.siblingAtColumn(KernelDiffModel::NameColumn).data(Qt::UserRole).toString();
         emit timelineCompareRequested(resultA_, resultB_, name);
     });
@@ -396,6 +400,12 @@ void ComparePage::drawSteps() {
     c->placeLegendBelow();
     c->applyTheme();
     c->replot();
+}
+
+bool ComparePage::focusSearch() {
+    search_->setFocus(Qt::ShortcutFocusReason);
+    search_->selectAll();
+    return true;
 }
 
 } // namespace cnp::wb

@@ -27,6 +27,7 @@ public:
     // hold leaves its box as it was).
     void compare(RunId a, RunId b);
     void setNormalized(bool on);
+    bool focusSearch() override;
     const RunDiffResult& result() const { return result_; }
     KernelDiffModel* model() const { return model_; }
     KernelFilterProxy* proxy() const { return proxy_; }

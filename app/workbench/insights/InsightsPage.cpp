@@ -46,7 +46,8 @@ InsightsPage::InsightsPage(WorkspaceSession* session, QWidget* parent)
         load();
     });
     connect(view_->selectionModel(), &QItemSelectionModel::currentChanged, this, &InsightsPage::showDetails);
-    connect(view_, &QTreeView::doubleClicked, this, [this](const QModelIndex& i) {
+    // activated: a double-click, or Enter on the current evidence (issue 32.6).
+    connect(view_, &QTreeView::activated, this, [this](const QModelIndex& i) {
         const InsightEvidence* e = model_->evidenceAt(i);
         if (e && e->start >= 0 && e->end >= e->start)
             emit timelineJumpRequested(currentRunId(runBox_), RankId(std::max(0, e->rank)), e->start, e->end);
@@ -126,7 +127,8 @@ void InsightsPage::showDetails() {
                 .arg(QString::fromStdString(in->id).toHtmlEscaped())
                 .arg(in->value, 0, 'g', 4);
     if (!in->evidence.empty()) {
-        html += tr("<b>Evidence</b> (double-click an item with a time range to see it on the timeline)<ul>");
+        html += tr("<b>Evidence</b> (double-click an item with a time range, or press Enter on it, to see it "
+                   "on the timeline)<ul>");
         for (const InsightEvidence& e : in->evidence) {
             QString line = QString::fromStdString(e.detail).toHtmlEscaped();
             if (e.rank >= 0)

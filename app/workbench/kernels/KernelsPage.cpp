@@ -3,6 +3,7 @@
 #include "BackgroundTask.h"
 #include "DescendingFirstSort.h"
 #include "KernelFilterProxy.h"
+#include "KernelNameDelegate.h"
 #include "KernelOccurrencesModel.h"
 #include "KernelStatsModel.h"
 #include "NameColumnSizer.h"
@@ -70,6 +71,7 @@ void KernelsPage::buildControls(QVBoxLayout* layout, QPushButton*& copy, QPushBu
     search_->setPlaceholderText(tr("Search kernel names (regular expression)…"));
     search_->setClearButtonEnabled(true);
     search_->setObjectName(QStringLiteral("kernelSearch"));
+    occurrencesView_->setObjectName(QStringLiteral("occurrences"));
     search_->setMinimumWidth(160); // never a stub
     controls->addWidget(search_, 1);
     copy = new QPushButton(tr("Copy"));
@@ -101,6 +103,7 @@ QSplitter* KernelsPage::buildTables() {
     view_->setTextElideMode(Qt::ElideMiddle);
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     NameColumnSizer::install(view_, KernelStatsModel::NameColumn); // names keep >= 260 px, the rest scrolls
+    view_->setItemDelegateForColumn(KernelStatsModel::NameColumn, new KernelNameDelegate(view_));
     occurrencesView_->setModel(occurrences_);
     occurrencesView_->verticalHeader()->hide();
     occurrencesView_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -111,8 +114,8 @@ QSplitter* KernelsPage::buildTables() {
     auto* occBox = new QWidget;
     auto* ol = new QVBoxLayout(occBox);
     ol->setContentsMargins(0, 0, 0, 0);
-    auto* occTitle = new QLabel(
-        tr("<b>Occurrences</b> of the selected kernel — double-click one to show it on the timeline"));
+    auto* occTitle = new QLabel(tr("<b>Occurrences</b> of the selected kernel — double-click one (or Enter) "
+                                   "to show it on the timeline"));
     ol->addWidget(occTitle);
     ol->addWidget(occurrencesView_);
     auto* split = new QSplitter(Qt::Vertical);
@@ -152,7 +155,8 @@ void KernelsPage::connectControls(QPushButton* copy, QPushButton* exportButton) 
     });
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &KernelsPage::loadOccurrences);
-    connect(occurrencesView_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
+    // activated: a double-click, or Enter on the current occurrence (issue 32.6).
+    connect(occurrencesView_, &QTableView::activated, this, [this](const QModelIndex& i) {
         const KernelOccurrence& o = occurrences_->occurrences()[size_t(i.row())];
         emit timelineJumpRequested(currentRunId(runBox_), RankId(o.rank), o.start, o.end);
     });
@@ -361,6 +365,12 @@ void KernelsPage::keyPressEvent(QKeyEvent* e) {
         return;
     }
     WorkbenchPage::keyPressEvent(e);
+}
+
+bool KernelsPage::focusSearch() {
+    search_->setFocus(Qt::ShortcutFocusReason);
+    search_->selectAll();
+    return true;
 }
 
 } // namespace cnp::wb

@@ -25,6 +25,7 @@ class KernelsPage : public WorkbenchPage {
 public:
     explicit KernelsPage(WorkspaceSession* session, QWidget* parent = nullptr);
     void setSelectedRun(RunId runId) override;
+    bool focusSearch() override;
     KernelStatsModel* model() const { return model_; }
     KernelFilterProxy* proxy() const { return proxy_; }
     KernelOccurrencesModel* occurrences() const { return occurrences_; }

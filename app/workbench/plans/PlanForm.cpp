@@ -11,6 +11,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace cnp::wb {
 namespace {
 
@@ -100,15 +102,29 @@ QLineEdit* PlanForm::addField(const QString& key, const QString& label, const QS
     return edit;
 }
 
-void PlanForm::setPlan(const plan::Plan& plan) {
+QString PlanForm::headerText() const {
+    return header_->text();
+}
+
+void PlanForm::setPlan(const plan::Plan& plan, const std::vector<plan::Finding>& findings) {
     const int keep = currentConfiguration();
     plan_ = plan;
+    // A figure whose value the lint refused: the parser kept its default, which the plan does not say.
+    auto figure = [&](const char* key, int value) {
+        const auto at = plan.positions.find(key);
+        const bool refused =
+            at != plan.positions.end() && std::any_of(findings.begin(), findings.end(), [&](const auto& f) {
+                return f.severity == plan::Severity::Error && f.line == at->second.line &&
+                       f.column == at->second.column;
+            });
+        return refused ? QStringLiteral("<span style='color:#c03030'>?</span>") : QString::number(value);
+    };
     header_->setText(tr("<b>%1</b> — %2 node(s) × %3 GPU(s), %4 traced + %5 untraced repeat(s)")
-                         .arg(qs(plan.name.empty() ? std::string("unnamed plan") : plan.name).toHtmlEscaped())
-                         .arg(plan.resources.nodes)
-                         .arg(plan.resources.gpusPerNode)
-                         .arg(plan.repeats.traced)
-                         .arg(plan.repeats.untraced));
+                         .arg(qs(plan.name.empty() ? std::string("unnamed plan") : plan.name).toHtmlEscaped(),
+                              figure("resources.nodes", plan.resources.nodes),
+                              figure("resources.gpusPerNode", plan.resources.gpusPerNode),
+                              figure("repeats.traced", plan.repeats.traced),
+                              figure("repeats.untraced", plan.repeats.untraced)));
     const QSignalBlocker block(list_);
     list_->clear();
     for (std::size_t i = 0; i < plan.configurations.size(); ++i) {

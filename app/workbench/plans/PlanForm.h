@@ -4,6 +4,7 @@
 // resolves to and what it changes from its predecessor. The form edits nothing itself: it emits
 // keyEdited() and the page rewrites that one value in the YAML text, which stays the source of truth.
 #include "plan/Plan.h"
+#include "plan/PlanFinding.h"
 
 #include <QWidget>
 
@@ -20,7 +21,10 @@ class PlanForm : public QWidget {
 public:
     explicit PlanForm(QWidget* parent = nullptr);
     // Shows `plan` (keeps the selected row when it still exists). Emits nothing.
-    void setPlan(const plan::Plan& plan);
+    // `findings`: the plan's lint findings; a header figure whose value has an error (`nodes: -3`) shows
+    // as "?" rather than the default the parser kept (issue 32.9: "1 node(s)" beside `nodes: -3`).
+    void setPlan(const plan::Plan& plan, const std::vector<plan::Finding>& findings = {});
+    QString headerText() const;
     int currentConfiguration() const;
     void selectConfiguration(int index);
 

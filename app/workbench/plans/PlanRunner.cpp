@@ -53,6 +53,18 @@ QString PlanRunner::findCli() {
     return QStandardPaths::findExecutable(QStringLiteral("cnp"));
 }
 
+QStringList PlanRunner::arguments(const QString& plan, const QString& workspace, const QString& backend,
+                                  bool dryRun, const QStringList& configs, bool keepGoing) {
+    QStringList args{QStringLiteral("run"), plan, workspace, QStringLiteral("--backend"), backend};
+    if (!configs.isEmpty())
+        args << QStringLiteral("--configs") << configs.join(',');
+    if (keepGoing && !dryRun)
+        args << QStringLiteral("--keep-going");
+    args << (dryRun ? QStringList{QStringLiteral("--dry-run")}
+                    : QStringList{QStringLiteral("--progress"), QStringLiteral("json")});
+    return args;
+}
+
 bool PlanRunner::start(const QString& plan, const QString& workspace, const QString& backend, bool dryRun,
                        const QStringList& configs, QString* error) {
     if (isRunning()) {
@@ -64,11 +76,7 @@ bool PlanRunner::start(const QString& plan, const QString& workspace, const QStr
         *error = tr("the cnp command was not found (next to the workbench, on PATH, or in $CNP_CLI)");
         return false;
     }
-    QStringList args{QStringLiteral("run"), plan, workspace, QStringLiteral("--backend"), backend};
-    if (!configs.isEmpty())
-        args << QStringLiteral("--configs") << configs.join(',');
-    args << (dryRun ? QStringList{QStringLiteral("--dry-run")}
-                    : QStringList{QStringLiteral("--progress"), QStringLiteral("json")});
+    const QStringList args = arguments(plan, workspace, backend, dryRun, configs, keepGoing_);
     dryRun_ = dryRun;
     pending_.clear();
     stderr_.clear();

@@ -2,7 +2,7 @@
 // Runs a plan through the `cnp` CLI as a child process (never in the GUI's own process: a run takes
 // hours and its backends spawn containers) and turns its output into signals. The contract is `cnp run`'s
 // (docs/cli.md):
-//   cnp run PLAN WS --backend B [--dry-run] [--configs A,B] --progress json
+//   cnp run PLAN WS --backend B [--dry-run] [--configs A,B] [--keep-going] --progress json
 //   - with --progress json, stdout carries one JSON object per line: {"type":"run","config","repeat",
 //     "rank" (integer or null),"state","message"}, and at the end {"type":"summary","done","failed",
 //     "skipped","cancelled"}; exit 0 when every run is done, 2 when one failed;
@@ -32,6 +32,11 @@ public:
     // The cnp CLI: $CNP_CLI, else next to the workbench (the build tree's ../cli/cnp, an install's ./cnp),
     // else on PATH. Empty when there is none.
     static QString findCli();
+    // The `cnp run` arguments of a run (keepGoing: --keep-going, every repeat of a configuration even after
+    // one failed; by default the CLI skips a failed configuration's remaining repeats).
+    static QStringList arguments(const QString& plan, const QString& workspace, const QString& backend,
+                                 bool dryRun, const QStringList& configs, bool keepGoing);
+    void setKeepGoing(bool on) { keepGoing_ = on; }
     // Starts `cnp run`; false (and *error) when the CLI is missing or a run is in progress.
     bool start(const QString& plan, const QString& workspace, const QString& backend, bool dryRun,
                const QStringList& configs, QString* error);
@@ -55,6 +60,7 @@ private:
     QByteArray pending_; // an incomplete last line of stdout
     QByteArray stderr_;
     bool dryRun_ = false;
+    bool keepGoing_ = false;
 };
 
 } // namespace cnp::wb

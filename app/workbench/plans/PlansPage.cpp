@@ -1,6 +1,7 @@
 #include "PlansPage.h"
 
 #include "BackgroundTask.h"
+#include "LogViewerDialog.h"
 #include "PlanEditor.h"
 #include "PlanForm.h"
 #include "PlanRunner.h"
@@ -9,6 +10,7 @@
 #include "plan/PlanLint.h"
 #include "plan/PlanTextEdit.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
 #include <QFileDialog>
@@ -32,6 +34,14 @@ namespace {
 
 constexpr int kLintDelayMs = 300; // typing pauses this long before the plan is linted
 enum ProgressColumn { WhatColumn, StateColumn, NoteColumn };
+constexpr int kLogFolderRole = Qt::UserRole; // a repeat row's output folder (its logs)
+
+// The folder a failure message names ("...; logs in DIR"), "" when none.
+QString logFolderOf(const QString& message) {
+    const QString marker = QStringLiteral("; logs in ");
+    const qsizetype at = message.lastIndexOf(marker);
+    return at < 0 ? QString() : message.mid(at + marker.size()).section(QStringLiteral("; "), 0, 0);
+}
 
 QColor stateColor(const QString& state) {
     if (state == QLatin1String("done"))
@@ -110,6 +120,7 @@ PlansPage::PlansPage(WorkspaceSession* session, QWidget* parent)
     connect(findings_, &QListWidget::itemActivated, this, [this](QListWidgetItem* it) {
         editor_->goTo(it->data(Qt::UserRole).toInt(), it->data(Qt::UserRole + 1).toInt());
     });
+    connect(progress_, &QTreeWidget::itemActivated, this, &PlansPage::showLogs); // double-click or Enter
     connect(form_, &PlanForm::keyEdited, this, &PlansPage::applyFormEdit);
     connect(form_, &PlanForm::addRequested, this, &PlansPage::addConfiguration);
     connect(runner_, &PlanRunner::runEvent, this, &PlansPage::onRunEvent);
@@ -164,8 +175,14 @@ QWidget* PlansPage::buildToolBar() {
         row->addWidget(w);
     row->addSpacing(16);
     row->addWidget(new QLabel(tr("Backend:")));
-    for (QWidget* w : {static_cast<QWidget*>(backend_), static_cast<QWidget*>(dryRun_),
-                       static_cast<QWidget*>(run_), static_cast<QWidget*>(cancel_)})
+    keepGoing_ = new QCheckBox(tr("Keep going"));
+    keepGoing_->setObjectName(QStringLiteral("keepGoing"));
+    keepGoing_->setToolTip(tr("Run every repeat of a configuration even after one failed (by default its "
+                              "remaining repeats are skipped: they would fail the same way)"));
+    connect(keepGoing_, &QCheckBox::toggled, runner_, &PlanRunner::setKeepGoing);
+    for (QWidget* w :
+         {static_cast<QWidget*>(backend_), static_cast<QWidget*>(dryRun_), static_cast<QWidget*>(run_),
+          static_cast<QWidget*>(cancel_), static_cast<QWidget*>(keepGoing_)})
         row->addWidget(w);
     row->addStretch(1);
     return bar;
@@ -275,7 +292,7 @@ void PlansPage::showLint(const plan::ParseResult& r) {
         none->setFlags(Qt::NoItemFlags);
     }
     if (!r.plan.configurations.empty() || r.ok())
-        form_->setPlan(r.plan);
+        form_->setPlan(r.plan, r.findings);
     if (!runner_->isRunning())
         status_->setText(
             r.findings.empty()
@@ -424,6 +441,9 @@ void PlansPage::onRunEvent(const PlanRunEvent& e) {
     QTreeWidgetItem* it = progressItem(e.config, std::max(e.repeat, 0), perRank ? e.rank : -1);
     show(it, e.state);
     it->setText(NoteColumn, e.message);
+    it->setToolTip(NoteColumn, e.message);
+    if (!perRank && e.repeat > 0)
+        noteLogFolder(it, e);
     if (e.repeat <= 0)
         return;
     // A repeat's own state wins; before it reports one, its first rank's state stands for it. The
@@ -431,9 +451,40 @@ void PlansPage::onRunEvent(const PlanRunEvent& e) {
     QTreeWidgetItem* repeat = progressItem(e.config, e.repeat, -1);
     if (perRank && repeat->text(StateColumn).isEmpty())
         show(repeat, e.state);
-    show(progressItem(e.config, 0, -1), tr("repeat %1: %2").arg(e.repeat).arg(repeat->text(StateColumn)));
+    QTreeWidgetItem* config = progressItem(e.config, 0, -1);
+    show(config, tr("repeat %1: %2").arg(e.repeat).arg(repeat->text(StateColumn)));
+    if (!perRank && e.state == QLatin1String("failed")) // the cause shows without unfolding the repeats
+        config->setText(NoteColumn, e.message);
     if (!perRank && e.state == QLatin1String("done") && session()->isOpen())
         session()->reload(); // a run landed: the dock and the ablation page refresh
+}
+
+// A repeat's output folder: what its "running" state names, or the folder a failure names. A failed row
+// says where its cause is: the tooltip offers the logs (double-click or Enter, showLogs).
+void PlansPage::noteLogFolder(QTreeWidgetItem* it, const PlanRunEvent& e) {
+    if (e.state == QLatin1String("running") && !e.message.isEmpty())
+        it->setData(WhatColumn, kLogFolderRole, e.message);
+    else if (const QString folder = logFolderOf(e.message); !folder.isEmpty())
+        it->setData(WhatColumn, kLogFolderRole, folder);
+    if (e.state == QLatin1String("failed") && !it->data(WhatColumn, kLogFolderRole).toString().isEmpty()) {
+        const QString tip = e.message + tr("\n\nDouble-click (or Enter) shows the job's logs.");
+        for (int c : {WhatColumn, StateColumn, NoteColumn})
+            it->setToolTip(c, tip);
+    }
+}
+
+// The logs of the repeat a row belongs to (a rank's row: its repeat's).
+void PlansPage::showLogs(QTreeWidgetItem* it) {
+    while (it && it->data(WhatColumn, kLogFolderRole).toString().isEmpty())
+        it = it->parent() && it->parent()->parent() ? it->parent() : nullptr; // a rank row: its repeat
+    if (!it)
+        return;
+    const QString title =
+        it->parent() ? QStringLiteral("%1 %2").arg(it->parent()->text(WhatColumn), it->text(WhatColumn))
+                     : it->text(WhatColumn);
+    auto* d = new LogViewerDialog(title, it->data(WhatColumn, kLogFolderRole).toString(), this);
+    d->setAttribute(Qt::WA_DeleteOnClose);
+    d->open();
 }
 
 void PlansPage::onRunFinished(int exitCode, const QString& stderrText) {

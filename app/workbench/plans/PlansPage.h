@@ -10,6 +10,7 @@
 
 #include <QHash>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QListWidget;
@@ -67,6 +68,8 @@ private:
     void revealOutput(QWidget* tab);
     void onRunEvent(const PlanRunEvent& e);
     void onRunFinished(int exitCode, const QString& stderrText);
+    void noteLogFolder(QTreeWidgetItem* it, const PlanRunEvent& e);
+    void showLogs(QTreeWidgetItem* it);
     QTreeWidgetItem* progressItem(const QString& config, int repeat, int rank);
     void updateActions();
     void openDialog();
@@ -89,6 +92,7 @@ private:
     QTreeWidget* progress_;
     QHash<QString, QTreeWidgetItem*> progressItems_; // "config/repeat/rank" -> row
     QComboBox* backend_;
+    QCheckBox* keepGoing_;
     QToolButton *dryRun_, *run_, *cancel_, *save_;
     QLabel* status_;
     QTimer* lintTimer_;

@@ -3,6 +3,8 @@
 #include "UnitFormat.h"
 #include "store/RankQueries.h"
 
+#include <algorithm>
+
 namespace cnp::wb {
 
 RankTableModel::RankTableModel(QObject* parent) : RowTableModel(parent) {
@@ -28,10 +30,17 @@ RankTableModel::RankTableModel(QObject* parent) : RowTableModel(parent) {
                    return QVariant(g.join(QStringLiteral(", ")));
                }}),
          {tr("Clock offset"),
-          [](R r) { return QVariant(UnitFormat::duration(double(r.clockOffsetNs))); },
+          [this](R r) { return QVariant(offsetText(r.clockOffsetNs)); },
           kNumberAlignment,
           {},
-          [](R r) { return QVariant(UnitFormat::durationExact(r.clockOffsetNs)); }},
+          [this](R r) {
+              QString tip = UnitFormat::durationExact(r.clockOffsetNs);
+              if (offsetBase_)
+                  tip += tr("\nShown from the run's smallest offset, %1 (a clock epoch's offset: the ranks "
+                            "differ only by the rest)")
+                             .arg(UnitFormat::durationExact(*offsetBase_));
+              return QVariant(tip);
+          }},
          {tr("Clock skew (±)"),
           [](R r) { return QVariant(UnitFormat::duration(double(r.clockSkewEstimateNs))); },
           kNumberAlignment,
@@ -46,7 +55,24 @@ std::vector<RankInfo> RankTableModel::readRanks(const Workspace& ws, RunId runId
 }
 
 void RankTableModel::setRanks(std::vector<RankInfo> ranks) {
+    offsetBase_.reset();
+    // An offset of an hour or more is a clock's epoch (a synthetic run's CUPTI-to-Unix offset is 1.767e9 s):
+    // "1767000000 s" on every rank says nothing, so the ranks show what separates them from the smallest.
+    constexpr Ns kEpochLike = Ns{3600} * 1'000'000'000;
+    const auto epochLike = [](const RankInfo& r) {
+        return r.clockOffsetNs >= kEpochLike || r.clockOffsetNs <= -kEpochLike;
+    };
+    if (std::any_of(ranks.begin(), ranks.end(), epochLike))
+        offsetBase_ = std::min_element(ranks.begin(), ranks.end(), [](const RankInfo& a, const RankInfo& b) {
+                          return a.clockOffsetNs < b.clockOffsetNs;
+                      })->clockOffsetNs;
     setRowsReset(std::move(ranks));
+}
+
+QString RankTableModel::offsetText(Ns offset) const {
+    if (!offsetBase_)
+        return UnitFormat::duration(double(offset));
+    return tr("base + %1").arg(UnitFormat::duration(double(offset - *offsetBase_)));
 }
 
 } // namespace cnp::wb

@@ -15,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QShortcut>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -114,6 +115,13 @@ RanksPage::RanksPage(WorkspaceSession* session, QWidget* parent)
     });
     connect(summarySort_, &QSortFilterProxyModel::layoutChanged, this, &RanksPage::followSummaryOrder);
     connect(heatmapView_, &QTableView::clicked, this, &RanksPage::openCell);
+    // Enter opens the current cell as a click does (issue 32.6); a shortcut, not `activated`, which a
+    // double-click emits too (the cell would open twice).
+    for (const QKeySequence& key : {QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)}) {
+        auto* enter = new QShortcut(key, heatmapView_);
+        enter->setContext(Qt::WidgetShortcut);
+        connect(enter, &QShortcut::activated, this, [this]() { openCell(heatmapView_->currentIndex()); });
+    }
 }
 
 void RanksPage::setSelectedRun(RunId runId) {
@@ -173,8 +181,24 @@ void RanksPage::load() {
 }
 
 void RanksPage::updateLegend() {
-    legendLow_->setText(UnitFormat::duration(static_cast<double>(heatmap_->minValue())));
-    legendHigh_->setText(UnitFormat::duration(static_cast<double>(heatmap_->maxValue())));
+    const double lo = static_cast<double>(heatmap_->minValue()),
+                 hi = static_cast<double>(heatmap_->maxValue());
+    legendLow_->setText(UnitFormat::duration(lo));
+    // The scale spans the grid's own range, so a 2 % spread looks as dark as a 2x one: the spread is
+    // said beside it (issue 32.10).
+    legendHigh_->setText(lo > 0 ? tr("%1 · spread %2").arg(UnitFormat::duration(hi), spreadText(lo, hi))
+                                : UnitFormat::duration(hi));
+    legendHigh_->setToolTip(tr("The colours span the lowest to the highest cell; the highest is %1 above the "
+                               "lowest")
+                                .arg(lo > 0 ? spreadText(lo, hi) : UnitFormat::duration(hi - lo)));
+}
+
+QString RanksPage::legendHighText() const {
+    return legendHigh_->text();
+}
+
+QString RanksPage::spreadText(double lo, double hi) {
+    return UnitFormat::percent(lo > 0 ? (hi - lo) / lo : 0.0);
 }
 
 void RanksPage::followSummaryOrder() {

@@ -26,6 +26,8 @@ public:
     RankSummaryModel* summaryModel() const { return summary_; }
     QTableView* heatmapView() const { return heatmapView_; }
     QComboBox* figureBox() const { return figureBox_; }
+    // The colour scale's upper end with the spread: "1.33 s · spread 2.3 %" (issue 32.10).
+    QString legendHighText() const;
 
 protected:
     void refresh() override;
@@ -33,7 +35,8 @@ protected:
 private:
     void load();
     void followSummaryOrder();
-    void updateLegend(); // the colour scale's ends: the figure's min and max over the grid
+    void updateLegend(); // the colour scale's ends: the figure's min and max over the grid, and the spread
+    static QString spreadText(double lo, double hi); // (hi - lo) / lo as a percentage
     void openCell(const QModelIndex& index);
 
     QComboBox* runBox_;

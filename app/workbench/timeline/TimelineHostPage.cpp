@@ -22,6 +22,7 @@ TimelineHostPage::TimelineHostPage(WorkspaceSession* session, QWidget* parent)
         timeline_->setWorkspace(this->session()->sharedWorkspace());
     });
     connect(session, &WorkspaceSession::runsChanged, timeline_, &TimelinePage::refreshRuns);
+    connect(timeline_, &TimelinePage::readFailed, this, &WorkbenchPage::statusMessage);
     connect(timeline_, &TimelinePage::runPicked, this, [this](RunId id) {
         if (this->session()->findRun(id))
             emit navigateRequested(int(PageId::Timeline), id);
@@ -66,6 +67,11 @@ void TimelineHostPage::showComparison(RunId runA, RunId runB, const QString& eve
         return;
     wanted_ = shownRunId_ = runA;
     timeline_->showComparison(runA, runB, eventName);
+}
+
+bool TimelineHostPage::focusSearch() {
+    timeline_->focusSearch();
+    return true;
 }
 
 } // namespace cnp::wb

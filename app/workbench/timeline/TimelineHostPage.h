@@ -15,6 +15,7 @@ class TimelineHostPage : public WorkbenchPage {
 public:
     explicit TimelineHostPage(WorkspaceSession* session, QWidget* parent = nullptr);
     void setSelectedRun(RunId runId) override;
+    bool focusSearch() override;
     TimelinePage* timeline() const { return timeline_; }
     // Shows `runId` zoomed to [start, end] on `rank`; nothing when the run is not in the session.
     void jumpTo(RunId runId, RankId rank, Ns start, Ns end);

@@ -42,6 +42,7 @@
 #include <atomic>
 #include <map>
 #include <optional>
+#include <utility>
 
 namespace cnp::wb {
 
@@ -99,6 +100,7 @@ public:
     EventRef detailsRef;
     EventDetails shown;
     bool syncing = false;
+    bool runsRetried = false; // the last run list read failed and one more is scheduled
 
     std::shared_ptr<const TimelineModel> model(RunId run) const {
         const auto it = cache.find(run);
@@ -120,12 +122,17 @@ public:
     void showDetails(TimelineView* v, const EventRef& ref);
     void followLink();
     void showRange(TimelineView* v, std::int32_t rank, Ns s, Ns e);
+    // "Run A: NAME" / "Run B: NAME" for what `v` shows in compare mode; "" when one run is shown.
+    QString runTag(const TimelineView* v) const;
     // Zooms to a jump's target with context on both sides and marks it: the event of the target's
     // rank spanning exactly [start, end] is selected (its details shown); a target that is no event
     // (an idle gap, a time window) becomes the range selection, with its statistics.
     void landJump(const PendingJump& jump);
     EventRef eventSpanning(const TimelineModel& m, std::int32_t rank, Ns start, Ns end) const;
     void updateCompare();
+    // Compare mode's B pane shows some of run B in its window (aligned to A's).
+    bool compareFits() const;
+    void endCompare(); // back to run A alone
     // The page's parts: toolbars (run picker, search, fit, details toggle; then the comparison, on a second
     // row when narrow) over the views, inside a nested main window whose dock holds the details and range
     // statistics.
@@ -247,6 +254,7 @@ void TimelinePageImpl::modelReady(RunId run) {
     if (run == runA) {
         auto m = model(run);
         viewA->setLoadingProgress(-1);
+        const bool newRun = !viewA->model() || viewA->model()->runId != m->runId;
         if (viewA->model() != m.get()) {
             viewA->setModel(m);
             runLabel->setFullText(QObject::tr("%1 · %2 events · %3 rows")
@@ -256,10 +264,18 @@ void TimelinePageImpl::modelReady(RunId run) {
             if (!search->text().isEmpty())
                 runSearch();
         }
+        const bool jumped = pendingJump.has_value();
         if (pendingJump) {
             const PendingJump jump = *pendingJump;
             pendingJump.reset();
             landJump(jump);
+        }
+        // B follows A's new window (issue 32.7: A showed 0-13 s, B still 130-810 ms until the next zoom),
+        // and leaves when it no longer fits: A's run itself, or nothing of B's run in its aligned window.
+        if (runB != RunId() && (newRun || jumped)) {
+            sync(viewA, viewB);
+            if (runB == runA || !compareFits())
+                endCompare();
         }
         emit q->runLoaded(run);
     }
@@ -399,9 +415,19 @@ void TimelinePageImpl::showDetails(TimelineView* v, const EventRef& ref) {
     const TimelineModel& m = *v->model();
     openDetails();
     detailsRef = ref;
-    shown = lookupEventDetails(*ws, m, ref);
+    try {
+        shown = lookupEventDetails(*ws, m, ref);
+    } catch (const std::exception& e) { // a click never ends the application (issue 32.2)
+        shown = EventDetails{};
+        details->setPlainText(
+            QObject::tr("Cannot read this event's details: %1").arg(QString::fromUtf8(e.what())));
+        return;
+    }
     const EventDetails& d = shown;
-    QString h = QStringLiteral("<h3 style='margin:0'>%1</h3><table cellspacing=2>").arg(html(d.name));
+    QString h = QStringLiteral("<h3 style='margin:0'>%1</h3>").arg(html(d.name));
+    if (const QString run = runTag(v); !run.isEmpty()) // compare mode: which run (issue 32.9)
+        h += QStringLiteral("<p style='margin:0'>%1</p>").arg(run.toHtmlEscaped());
+    h += QStringLiteral("<table cellspacing=2>");
     auto row = [&](const QString& k, const QString& val) {
         h += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(k, val);
     };
@@ -468,6 +494,13 @@ void TimelinePageImpl::followLink() {
     sync(viewA, viewB);
 }
 
+QString TimelinePageImpl::runTag(const TimelineView* v) const {
+    if (!viewB->isVisible() || !v->model())
+        return {};
+    return (v == viewB ? QObject::tr("Run B: %1") : QObject::tr("Run A: %1"))
+        .arg(QString::fromStdString(v->model()->runName));
+}
+
 void TimelinePageImpl::showRange(TimelineView* v, std::int32_t rank, Ns s, Ns e) {
     rangeStats->clear();
     if (!v->model())
@@ -480,8 +513,10 @@ void TimelinePageImpl::showRange(TimelineView* v, std::int32_t rank, Ns s, Ns e)
                                               : 0.0);
     };
     const Ns origin = v->model()->runStart;
+    const QString run = runTag(v);
     auto* head = new QTreeWidgetItem(
-        rangeStats, {QObject::tr("Rank %1 · %2 → %3").arg(rank).arg(dur(s - origin), dur(e - origin)),
+        rangeStats, {(run.isEmpty() ? QString() : run + QStringLiteral(" · ")) +
+                         QObject::tr("Rank %1 · %2 → %3").arg(rank).arg(dur(s - origin), dur(e - origin)),
                      dur(b.length()), UnitFormat::percent(1.0)});
     head->setToolTip(0, QObject::tr("Range on rank %1: from %2 to %3 after the run start, %4 long")
                             .arg(rank)
@@ -771,6 +806,18 @@ void TimelinePageImpl::resetRunView() {
     pendingJump.reset();
 }
 
+bool TimelinePageImpl::compareFits() const {
+    const TimelineModel* b = viewB->model();
+    if (!b || !viewB->isVisible())
+        return true; // not loaded yet: modelReady(runB) syncs it
+    return viewB->axis().end() > b->runStart && viewB->axis().start() < b->runEnd;
+}
+
+void TimelinePageImpl::endCompare() {
+    compareRun->setCurrentIndex(0); // "Compare with…"
+    updateCompare();
+}
+
 void TimelinePageImpl::updateCompare() {
     const QVariant v = compareRun->currentData();
     runB = v.isValid() ? RunId(v.toLongLong()) : RunId();
@@ -874,29 +921,64 @@ void TimelinePage::setWorkspace(std::shared_ptr<const cnp::Workspace> ws) {
     d_->resetRunView();
     d_->viewA->setModel(nullptr);
     d_->viewB->setModel(nullptr);
-    d_->computePriority =
-        d_->ws ? categoryRulesOf(*d_->ws).computePriority() : CategoryRules::defaults().computePriority();
+    // The status line never names a run of the workspace closed (issue 32.9).
+    d_->runLabel->setFullText(d_->ws ? tr("No run selected") : tr("No workspace open"));
+    d_->computePriority = CategoryRules::defaults().computePriority();
+    try {
+        if (d_->ws)
+            d_->computePriority = categoryRulesOf(*d_->ws).computePriority();
+    } catch (const std::exception& e) { // the defaults; the page still shows the runs
+        emit readFailed(tr("Cannot read the workspace's category rules (%1); the timeline uses the defaults.")
+                            .arg(QString::fromUtf8(e.what())));
+    }
+    d_->runsRetried = false;
     refreshRuns();
     d_->viewB->hide();
 }
 
 void TimelinePage::refreshRuns() {
+    // A read of the GUI thread's connection can fail (issue 32.2: "not an SQLite database" right after an
+    // ingest committed, thrown out of this slot, ended the application): the lists stay as they are, the
+    // read is tried once more after a pause, and a second failure is said in readFailed().
+    std::vector<RunRecord> runs;
+    try {
+        if (d_->ws)
+            runs = d_->ws->runs();
+    } catch (const std::exception& e) {
+        if (!std::exchange(d_->runsRetried, true)) {
+            const std::shared_ptr<const Workspace> ws = d_->ws;
+            QTimer::singleShot(kReadRetryMs, this, [this, ws]() {
+                if (ws == d_->ws)
+                    refreshRuns();
+            });
+        } else {
+            d_->runsRetried = false;
+            emit readFailed(tr("Cannot read the runs of the workspace (%1); the timeline's run lists are as "
+                               "they were.")
+                                .arg(QString::fromUtf8(e.what())));
+        }
+        return;
+    }
+    d_->runsRetried = false;
     const QSignalBlocker blockCompare(d_->compareRun), blockPicker(d_->runPicker);
     const QVariant keepCompare = d_->compareRun->currentData();
     d_->compareRun->clear();
     d_->runPicker->clear();
     d_->compareRun->addItem(tr("Compare with…"));
-    if (d_->ws)
-        for (const RunRecord& r : d_->ws->runs()) {
-            d_->compareRun->addItem(QString::fromStdString(r.info.name),
-                                    static_cast<qlonglong>(r.id.value()));
-            d_->runPicker->addItem(QString::fromStdString(r.info.name), static_cast<qlonglong>(r.id.value()));
-        }
+    for (const RunRecord& r : runs) {
+        d_->compareRun->addItem(QString::fromStdString(r.info.name), static_cast<qlonglong>(r.id.value()));
+        d_->runPicker->addItem(QString::fromStdString(r.info.name), static_cast<qlonglong>(r.id.value()));
+    }
     d_->runPicker->setCurrentIndex(d_->runPicker->findData(static_cast<qlonglong>(d_->runA.value())));
     const int compare = keepCompare.isValid() ? d_->compareRun->findData(keepCompare) : -1;
     d_->compareRun->setCurrentIndex(std::max(0, compare));
     if (compare < 0 && d_->runB != RunId())
         d_->updateCompare(); // the compared run is gone
+}
+
+void TimelinePage::focusSearch() {
+    d_->search->setFocus(Qt::ShortcutFocusReason);
+    d_->search->selectAll();
 }
 
 void TimelinePage::showEvent(QShowEvent* e) {

@@ -44,6 +44,8 @@ public:
     // A dock beneath the rows opens at this share of the page's height unless the user sized it before
     // (the size they dragged it to is remembered, in QSettings, per dock area).
     static constexpr double kDetailsHeightShare = 0.3;
+    // A failed read of the run list is tried once more after this pause (ms) before readFailed().
+    static constexpr int kReadRetryMs = 300;
 
 public slots:
     // Loads `runId` (in the background) and fits the whole run into view.
@@ -56,6 +58,9 @@ public slots:
     // exactly `eventName`, zoomed onto its first kernel launch in A, else in B (a kernel diff row of the
     // Compare page; a kernel only B ran).
     void showComparison(RunId runA, RunId runB, const QString& eventName);
+    // Keyboard focus to the search field, its text selected (Ctrl+F): typed letters go there, not to
+    // the view's W/A/S/D keys.
+    void focusSearch();
 
 public:
     // The drawing surfaces (run A, and run B in compare mode), for tests and the benchmark.
@@ -67,6 +72,8 @@ signals:
     void runLoaded(RunId runId);
     // The user chose `runId` in the page's run picker (the host makes it the selected run).
     void runPicked(RunId runId);
+    // A read of the workspace failed (after one retry for the run list): one line for the status bar.
+    void readFailed(const QString& message);
 
 protected:
     void showEvent(QShowEvent* e) override;

@@ -157,8 +157,23 @@ void TimelineView::zoomTo(Ns start, Ns end) {
 void TimelineView::scrollToRow(int row) {
     if (row < 0 || row >= static_cast<int>(rowItem_.size()))
         return;
+    expandGroupsOf(row);
     if (const int k = rowItem_[row]; k >= 0)
         vbar_->setValue(std::max(0, layout_[k].y - kHeaderHeight * 2));
+}
+
+// A jump, a search hit or a followed link lands on a row: every collapsed group around it opens (issue 32.4:
+// a jump into rank 5 of a cluster run selected an event inside its collapsed group, out of sight).
+void TimelineView::expandGroupsOf(int row) {
+    bool changed = false;
+    for (int g = model_->rows[row].group; g >= 0 && g < static_cast<int>(collapsed_.size());
+         g = model_->groups[g].parent)
+        if (collapsed_[g]) {
+            collapsed_[g] = false;
+            changed = true;
+        }
+    if (changed)
+        relayout();
 }
 
 void TimelineView::scrollToRank(RankId rank) {
@@ -166,6 +181,8 @@ void TimelineView::scrollToRank(RankId rank) {
         return;
     for (std::size_t g = 0; g < model_->groups.size(); ++g)
         if (model_->groups[g].parent < 0 && model_->groups[g].rank == rank.value()) {
+            if (collapsed_[g]) // what a jump shows on this rank (a range, an event) is inside the group
+                setCollapsed(static_cast<int>(g), false);
             for (const auto& it : layout_)
                 if (it.isGroup && it.index == static_cast<int>(g)) {
                     vbar_->setValue(it.y);
@@ -193,6 +210,10 @@ void TimelineView::setSearch(std::shared_ptr<const TimelineSearch> search) {
 
 void TimelineView::setSelected(const EventRef& ref) {
     selected_ = ref;
+    // The flow arrow belongs to the link it showed: a selection elsewhere (a search match, a jump) drops
+    // it (issue 32.8: it stayed on the previous kernel while stepping through matches).
+    if (ref != flowFrom_ && ref != flowTo_)
+        flowFrom_ = flowTo_ = {};
     update();
 }
 

@@ -64,8 +64,9 @@ public:
     void fitAll();                 // a history entry
     void zoomTo(Ns start, Ns end); // with a 5 % margin on each side, a history entry (a jump's context
                                    // may reach past the run; the next pan or zoom brings it back inside)
-    // Scrolls `rank`'s first row to the top; nothing when the model has no such rank.
+    // Expands `rank`'s group and scrolls its first row to the top; nothing when the model has no such rank.
     void scrollToRank(RankId rank);
+    // Expands every collapsed group around `row` and scrolls it into view.
     void scrollToRow(int row);
     void setCollapsed(int group, bool collapsed);
     bool isCollapsed(int group) const;
@@ -74,8 +75,11 @@ public:
     const timeline::TimelineSearch* search() const { return search_.get(); }
     void setSelected(const timeline::EventRef& ref);
     const timeline::EventRef& selected() const { return selected_; }
-    // Arrow from `from` (a launching API call) to `to` (its GPU activity); invalid refs hide it.
+    // Arrow from `from` (a launching API call) to `to` (its GPU activity); invalid refs hide it. Selecting
+    // an event that is neither end (setSelected) hides it too.
     void setFlow(const timeline::EventRef& from, const timeline::EventRef& to);
+    const timeline::EventRef& flowFrom() const { return flowFrom_; }
+    const timeline::EventRef& flowTo() const { return flowTo_; }
     void clearSelection();
     bool hasRange() const { return rangeValid_; }
     Ns rangeStart() const { return rangeStart_; }
@@ -128,6 +132,7 @@ protected:
 
 private:
     void relayout();
+    void expandGroupsOf(int row); // opens the collapsed groups around `row`
     void updateScrollBar();
     void goInHistory(bool forward); // back or forward, when there is somewhere to go
     TimelineFrame frame() const;    // the state the painters draw

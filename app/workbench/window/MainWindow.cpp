@@ -15,6 +15,7 @@
 #include "RunPage.h"
 #include "SyntheticBadge.h"
 #include "TimelineHostPage.h"
+#include "WorkbenchApplication.h"
 #include "WorkspaceDock.h"
 #include "WorkspaceSession.h"
 #include "WorkspaceWriter.h"
@@ -55,8 +56,9 @@ namespace cnp::wb {
 
 namespace {
 constexpr int kMaxRecent = 8;
-constexpr int kDockWidth = 280;     // the demo's configuration names fit whole (tst_pagelayout)
-constexpr double kDockShare = 0.25; // the widest the dock grows to fit a workspace's names
+constexpr int kErrorMessageMs = 15000; // how long a failure stays in the status bar
+constexpr int kDockWidth = 280;        // the demo's configuration names fit whole (tst_pagelayout)
+constexpr double kDockShare = 0.25;    // the widest the dock grows to fit a workspace's names
 const char* kRecentKey = "workspace/recent";
 const char* kGeometryKey = "window/geometry";
 const char* kStateKey = "window/state";
@@ -98,6 +100,7 @@ MainWindow::MainWindow(QWidget* parent)
                          static_cast<QWidget*>(cancelIngest_)})
         wdg->setVisible(false);
     connect(cancelIngest_, &QToolButton::clicked, ingest_, &IngestController::cancel);
+    connectErrorReports();
     connect(session_, &WorkspaceSession::runsChanged, this, [this]() {
         updateTitle();
         updateRunActions();
@@ -154,6 +157,18 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+// What failed without ending anything reaches the status bar: a page's failed read, the session's failed
+// re-read of the catalogue, and an exception the application caught at its event loop (issue 32.2).
+void MainWindow::connectErrorReports() {
+    auto show = [this](const QString& text) { statusBar()->showMessage(text, kErrorMessageMs); };
+    for (WorkbenchPage* p : pages_)
+        connect(p, &WorkbenchPage::statusMessage, this, show);
+    connect(session_, &WorkspaceSession::catalogueReadFailed, this, show);
+    if (WorkbenchApplication* app = WorkbenchApplication::instance())
+        connect(app, &WorkbenchApplication::exceptionCaught, this,
+                [show](const QString& what) { show(tr("Error: %1").arg(what)); });
+}
 
 void MainWindow::createPages() {
     pages_[size_t(PageId::Ablation)] = new AblationPage(session_);
@@ -212,10 +227,8 @@ void MainWindow::createActions() {
             showError(tr("Export report"), tr("The report needs a workspace with runs."));
             return;
         }
-        QStringList configs;
-        for (const auto& c : session_->planOrder())
-            configs << QString::fromStdString(c);
-        ReportExportDialog dialog(session_->path(), configs, this);
+        ReportExportDialog dialog(session_->path(),
+                                  configurationsWithRuns(session_->planOrder(), session_->runs()), this);
         dialog.exec();
     });
     file->addAction(tr("Export Run &Trace…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
@@ -273,6 +286,12 @@ void MainWindow::createViewMenu(QMenu* view) {
     reloadAction_ = view->addAction(tr("&Reload Workspace"), QKeySequence(Qt::Key_F5), session_,
                                     &WorkspaceSession::reload);
     reloadAction_->setObjectName(QStringLiteral("reloadAction"));
+    // Ctrl+F: the current page's search field (Kernels, Compare, Timeline), so typed letters go there.
+    QAction* find = view->addAction(tr("&Find"), QKeySequence::Find, this, [this]() {
+        if (!page(currentPage())->focusSearch())
+            statusBar()->showMessage(tr("This page has no search field."), 5000);
+    });
+    find->setObjectName(QStringLiteral("findAction"));
     reloadAction_->setToolTip(tr("Re-read the runs of the workspace (F5); changes by other programs appear "
                                  "by themselves"));
     QMenu* theme = view->addMenu(tr("&Theme"));

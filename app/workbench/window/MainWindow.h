@@ -88,6 +88,7 @@ protected:
 private:
     void createActions();
     void createPages();
+    void connectErrorReports();
     void updateTitle();
     void fitDockToNames();
     void updateRecentMenu();

@@ -7,17 +7,21 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <utility>
 
 namespace cnp::wb {
@@ -41,7 +45,49 @@ QListWidget* checkList(const QStringList& items, const QStringList& data, bool r
     return list;
 }
 
+// The file name's ending that a format writes: ".html", ".pdf", ".json"; "" for CSV (a folder).
+QString formatSuffix(ReportFormat f) {
+    switch (f) {
+    case ReportFormat::Html:
+        return QStringLiteral(".html");
+    case ReportFormat::Pdf:
+        return QStringLiteral(".pdf");
+    case ReportFormat::Json:
+        return QStringLiteral(".json");
+    case ReportFormat::Csv:
+        break;
+    }
+    return {};
+}
+
+// True when `path` ends with the ending of one of the report formats (what switching the format replaces).
+qsizetype reportSuffixLength(const QString& path) {
+    for (const QString& s :
+         {QStringLiteral(".html"), QStringLiteral(".htm"), QStringLiteral(".pdf"), QStringLiteral(".json")})
+        if (path.endsWith(s, Qt::CaseInsensitive))
+            return s.size();
+    return 0;
+}
+
 } // namespace
+
+QString reportPathForFormat(const QString& path, ReportFormat format) {
+    if (path.trimmed().isEmpty())
+        return path;
+    QString base = path;
+    base.chop(reportSuffixLength(path));
+    while (base.endsWith('/') && base.size() > 1)
+        base.chop(1);
+    return base + formatSuffix(format);
+}
+
+QStringList configurationsWithRuns(const std::vector<std::string>& plan, const std::vector<RunRecord>& runs) {
+    QStringList out;
+    for (const auto& c : plan)
+        if (std::any_of(runs.begin(), runs.end(), [&](const RunRecord& r) { return r.info.config == c; }))
+            out << QString::fromStdString(c);
+    return out;
+}
 
 ReportExportDialog::ReportExportDialog(const QString& workspacePath, const QStringList& configurations,
                                        QWidget* parent)
@@ -80,7 +126,9 @@ void ReportExportDialog::buildForm() {
     auto* pathRow = new QHBoxLayout;
     pathRow->addWidget(path_);
     pathRow->addWidget(browse);
-    form->addRow(tr("&Save to:"), pathRow);
+    auto* pathLabel = new QLabel(tr("&Save to:"));
+    pathLabel->setBuddy(path_); // a row of two widgets has no buddy of its own: the '&' would show
+    form->addRow(pathLabel, pathRow);
     title_ = new QLineEdit(QString::fromStdString(ReportOptions{}.title));
     form->addRow(tr("&Title:"), title_);
     form->addRow(tr("&Configurations:"), configs_);
@@ -112,7 +160,11 @@ void ReportExportDialog::buildForm() {
     connect(buttons_, &QDialogButtonBox::accepted, this, &ReportExportDialog::startExport);
     connect(buttons_, &QDialogButtonBox::rejected, this, &ReportExportDialog::reject);
     connect(browse, &QPushButton::clicked, this, &ReportExportDialog::browse);
-    connect(format_, &QComboBox::currentIndexChanged, this, &ReportExportDialog::updateState);
+    connect(format_, &QComboBox::currentIndexChanged, this, [this]() {
+        // The file name follows the format: a PDF is never written under report.html.
+        setOutputPath(reportPathForFormat(outputPath(), format()));
+        updateState();
+    });
     connect(path_, &QLineEdit::textChanged, this, &ReportExportDialog::updateState);
     connect(configs_, &QListWidget::itemChanged, this, &ReportExportDialog::updateState);
     connect(configs_->model(), &QAbstractItemModel::rowsMoved, this, &ReportExportDialog::updateState);
@@ -184,9 +236,28 @@ void ReportExportDialog::browse() {
         setOutputPath(path);
 }
 
+// An existing report (file or folder) is only replaced when the user says so.
+bool ReportExportDialog::confirmOverwrite() {
+    const QFileInfo target(outputPath());
+    const bool occupied = target.isDir() ? !QDir(target.filePath()).isEmpty() : target.exists();
+    if (!occupied)
+        return true;
+    const QString what = target.isDir()
+                             ? tr("The folder %1 is not empty; its report tables will be replaced.")
+                             : tr("%1 already exists.");
+    return QMessageBox::question(this, tr("Replace the existing report?"),
+                                 what.arg(QDir::toNativeSeparators(target.absoluteFilePath())) +
+                                     tr("\nDo you want to replace it?"),
+                                 QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+}
+
 void ReportExportDialog::startExport() {
     if (running_ || !export_->isEnabled())
         return;
+    if (!confirmOverwrite()) {
+        status_->setText(tr("Not exported: choose another file name, or confirm replacing the report."));
+        return;
+    }
     running_ = true;
     done_->store(0);
     cancel_->store(false);

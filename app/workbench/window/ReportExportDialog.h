@@ -3,6 +3,7 @@
 // order (check and drag), baseline, sections, paper size, title and timestamp; Export runs in the
 // background with a progress bar and Cancel. The report itself comes from the core
 // (report/ReportModel, report/ReportWriter): this dialog only collects the options and shows progress.
+#include "core/RunRecord.h"
 #include "report/ReportModel.h"
 #include "report/ReportWriter.h"
 
@@ -23,6 +24,15 @@ class QPushButton;
 class QTimer;
 
 namespace cnp::wb {
+
+// `path` with the ending of `format` in place of a report format's ending (report.html → report.pdf; a CSV
+// report is a folder: report.html → report). An empty path stays empty.
+QString reportPathForFormat(const QString& path, ReportFormat format);
+
+// The configurations a report offers, checked: those of `plan` (Workspace::planOrder()) that have a run.
+// A plan order may name a configuration whose jobs all failed; a report of it fails ("no runs with
+// configuration ..."), so it is never part of the default selection.
+QStringList configurationsWithRuns(const std::vector<std::string>& plan, const std::vector<RunRecord>& runs);
 
 class ReportExportDialog : public QDialog {
     Q_OBJECT
@@ -49,6 +59,7 @@ private:
     void updateState(); // baseline choices, paper only for PDF, Export enabled when complete
     void browse();
     void finish(bool ok, const QString& message);
+    bool confirmOverwrite(); // asks (QMessageBox::question) when the path already holds a report
     QStringList checkedConfigurations() const;
 
     QString workspacePath_;

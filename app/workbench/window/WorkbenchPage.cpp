@@ -2,9 +2,12 @@
 
 #include "WorkspaceSession.h"
 
+#include <QAbstractItemView>
 #include <QEvent>
 #include <QEventLoop>
 #include <QTimer>
+
+#include <utility>
 
 namespace cnp::wb {
 
@@ -45,6 +48,11 @@ void WorkbenchPage::changeEvent(QEvent* e) {
 
 void WorkbenchPage::showEvent(QShowEvent* e) {
     QWidget::showEvent(e);
+    // Tab moves on to the next control instead of from cell to cell (issue 32.6: Tab never left a
+    // table); the arrow keys move within it.
+    if (!std::exchange(tabLeavesViews_, true))
+        for (QAbstractItemView* v : findChildren<QAbstractItemView*>())
+            v->setTabKeyNavigation(false);
     if (stale_) {
         stale_ = false;
         refresh();

@@ -23,9 +23,14 @@ public:
     // The run selected in the workspace dock (pages that show one run follow it); RunId() when a
     // configuration or nothing is selected.
     virtual void setSelectedRun(RunId runId) { Q_UNUSED(runId); }
+    // Edit → Find (Ctrl+F): puts the keyboard focus in the page's search field, its text selected; false
+    // when the page has none.
+    virtual bool focusSearch() { return false; }
 
 signals:
     void contentReady();
+    // One line for the window's status bar (a read that failed, what the page did instead).
+    void statusMessage(const QString& text);
     // Runs travel between pages by id (names are labels only, and a run may be renamed meanwhile).
     // A page asks the window to show another page for `runId` (e.g. Kernels -> Timeline).
     void navigateRequested(int pageId, cnp::RunId runId);
@@ -48,6 +53,7 @@ protected:
 private:
     WorkspaceSession* session_;
     bool stale_ = true;
+    bool tabLeavesViews_ = false; // the page's item views were set to pass Tab on (first show)
     bool ready_ = false;
 };
 

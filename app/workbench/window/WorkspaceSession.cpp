@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <exception>
 #include <filesystem>
+#include <utility>
 
 namespace cnp::wb {
 
@@ -66,14 +67,33 @@ void WorkspaceSession::watch() {
     watcher_->addPaths(paths);
 }
 
-bool WorkspaceSession::readCatalogue(std::vector<RunRecord>* runs, std::vector<std::string>* plan) const {
+bool WorkspaceSession::readCatalogue(std::vector<RunRecord>* runs, std::vector<std::string>* plan) {
     try {
         *runs = ws_->runs();
         *plan = ws_->planOrder();
+        retried_ = false;
         return true;
-    } catch (const std::exception&) {
+    } catch (const std::exception& e) {
+        readFailed(QString::fromUtf8(e.what()));
         return false;
     }
+}
+
+// A read that fails (a writer's checkpoint under way, the file briefly locked) is tried once more after the
+// debounce; when that fails too, readFailed() says so and the last good catalogue stays.
+void WorkspaceSession::readFailed(const QString& why) {
+    if (!std::exchange(retried_, true)) {
+        const quint64 generation = generation_;
+        QTimer::singleShot(kDebounceMs, this, [this, generation]() {
+            if (ws_ && generation == generation_)
+                reloadIfChanged();
+        });
+        return;
+    }
+    retried_ = false;
+    emit catalogueReadFailed(tr("Cannot re-read the runs of the workspace (%1); the last list read is shown, "
+                                "View → Reload Workspace (F5) tries again.")
+                                 .arg(why));
 }
 
 void WorkspaceSession::reloadIfChanged() {

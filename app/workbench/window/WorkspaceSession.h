@@ -68,11 +68,15 @@ public slots:
 signals:
     void workspaceChanged(); // opened another workspace or closed
     void runsChanged();      // run list changed (also emitted after workspaceChanged)
+    // Re-reading the catalogue failed twice in a row (the read is retried once after a short pause); the
+    // last good list stays. One readable line for the status bar.
+    void catalogueReadFailed(const QString& message);
 
 private:
     void watch();
     // Reads runs and plan; false (and the cache unchanged) when the read fails.
-    bool readCatalogue(std::vector<RunRecord>* runs, std::vector<std::string>* plan) const;
+    bool readCatalogue(std::vector<RunRecord>* runs, std::vector<std::string>* plan);
+    void readFailed(const QString& why); // retries once, then catalogueReadFailed()
 
     std::shared_ptr<const Workspace> ws_;
     WorkspaceWriter* writer_;
@@ -83,6 +87,7 @@ private:
     std::vector<RunRecord> runs_;
     std::vector<std::string> plan_;
     quint64 generation_ = 0;
+    bool retried_ = false; // the last read failed and one more is scheduled
 };
 
 } // namespace cnp::wb
