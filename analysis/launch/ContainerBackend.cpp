@@ -110,7 +110,7 @@ private:
     }
 
     static constexpr int kCancelWaitSeconds = 30;
-    static constexpr std::size_t kLogHeadBytes = 64 * 1024;
+    static constexpr std::size_t kLogHeadBytes = std::size_t{64} * 1024;
     std::string engine_;
     EnvList engineEnv_;
     std::string container_, dir_, imageName_;

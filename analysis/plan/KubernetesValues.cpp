@@ -96,7 +96,7 @@ std::string prefixProblem(const std::string& prefix) {
 } // namespace
 
 std::string quantityProblem(const std::string& q) {
-    const std::string shape =
+    std::string shape =
         "'" + q +
         "' is not a Kubernetes quantity (a number and an optional suffix: 16, 500m, 128Gi, "
         "1.5G, 1e3)";

@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::uintmax_t kMaxManifestBytes = 64 * 1024;
+constexpr std::uintmax_t kMaxManifestBytes = std::uintmax_t{64} * 1024;
 constexpr int kFormatVersion = 1;
 
 // The manifest file of `path`: the folder's, or `path` itself when it names the manifest.

@@ -400,6 +400,7 @@ Workspace& Workspace::shard(int k) {
 
 std::vector<sqlite3*> Workspace::writeConnections() const {
     std::vector<sqlite3*> dbs;
+    dbs.reserve(static_cast<std::size_t>(shardCount()) + 1);
     for (int k = 0; k < shardCount(); ++k)
         dbs.push_back(study_->shard(k).db());
     dbs.push_back(db_);
