@@ -96,10 +96,9 @@ std::string prefixProblem(const std::string& prefix) {
 } // namespace
 
 std::string quantityProblem(const std::string& q) {
-    std::string shape =
-        "'" + q +
-        "' is not a Kubernetes quantity (a number and an optional suffix: 16, 500m, 128Gi, "
-        "1.5G, 1e3)";
+    std::string shape = "'" + q +
+                        "' is not a Kubernetes quantity (a number and an optional suffix: 16, 500m, 128Gi, "
+                        "1.5G, 1e3)";
     std::size_t at = 0;
     bool negative = false;
     if (at < q.size() && (q[at] == '+' || q[at] == '-')) {
