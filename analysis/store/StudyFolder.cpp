@@ -71,24 +71,27 @@ StudyFolder StudyFolder::open(const std::string& path) {
     };
     if (!doc.IsObject())
         refuse("its manifest is not a JSON object");
-    const auto format = doc.FindMember("format");
-    if (format == doc.MemberEnd() || !format->value.IsString() ||
-        std::string_view(format->value.GetString(), format->value.GetStringLength()) != "cnp-study")
+    // HasMember then operator[]: RapidJSON's member iterators compare ambiguously under C++20 (clang).
+    auto member = [&](const char* key) -> const rapidjson::Value* {
+        return doc.HasMember(key) ? &doc[key] : nullptr;
+    };
+    const rapidjson::Value* format = member("format");
+    if (!format || !format->IsString() ||
+        std::string_view(format->GetString(), format->GetStringLength()) != "cnp-study")
         refuse("its manifest's \"format\" is not \"cnp-study\"");
-    const auto version = doc.FindMember("version");
-    if (version == doc.MemberEnd() || !version->value.IsInt())
+    const rapidjson::Value* version = member("version");
+    if (!version || !version->IsInt())
         refuse("its manifest has no integer \"version\"");
-    if (version->value.GetInt() > kFormatVersion)
-        refuse("study format version " + std::to_string(version->value.GetInt()) +
+    if (version->GetInt() > kFormatVersion)
+        refuse("study format version " + std::to_string(version->GetInt()) +
                " is newer than this program's (" + std::to_string(kFormatVersion) + ")");
-    if (version->value.GetInt() < 1)
-        refuse("unknown study format version " + std::to_string(version->value.GetInt()));
-    const auto shards = doc.FindMember("shards");
-    if (shards == doc.MemberEnd() || !shards->value.IsInt() || shards->value.GetInt() < 1 ||
-        shards->value.GetInt() > kMaxShards)
+    if (version->GetInt() < 1)
+        refuse("unknown study format version " + std::to_string(version->GetInt()));
+    const rapidjson::Value* shards = member("shards");
+    if (!shards || !shards->IsInt() || shards->GetInt() < 1 || shards->GetInt() > kMaxShards)
         refuse("its manifest's \"shards\" is not a whole number from 1 to " + std::to_string(kMaxShards));
     return StudyFolder(manifest.parent_path().empty() ? fs::path(".") : manifest.parent_path(),
-                       shards->value.GetInt());
+                       shards->GetInt());
 }
 
 StudyFolder StudyFolder::create(const std::string& path, int shards) {
