@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
         return args.empty() ? UsageError : Ok;
     }
     if (args[0] == "--version") {
-        std::cout << "cnp 0.1.0\n";
+        std::cout << "cnp " CNP_VERSION "\n";
         return Ok;
     }
     const auto& reg = commandRegistry();

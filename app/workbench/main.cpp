@@ -12,6 +12,7 @@
 
 #include <QApplication>
 #include <QFileInfo>
+#include <QIcon>
 #include <QTextStream>
 
 #include <cstdio>
@@ -23,8 +24,16 @@ int main(int argc, char** argv) {
     WorkbenchApplication app(argc, argv); // no exception of a slot or event handler ends the application
     QApplication::setOrganizationName(QStringLiteral("CNP"));
     QApplication::setApplicationName(QStringLiteral("CNP Workbench"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setApplicationVersion(QStringLiteral(CNP_VERSION));
+    // The installed theme's icon (the package puts it in hicolor), else the one built in.
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("cnp-workbench"),
+                                                 QIcon(QStringLiteral(":/icons/cnp-workbench.svg"))));
+    QGuiApplication::setDesktopFileName(QStringLiteral("cnp-workbench"));
     const WorkbenchCommandLine cl = WorkbenchCommandLine::parse(QApplication::arguments());
+    if (cl.versionRequested) {
+        std::fprintf(stdout, "cnp-workbench %s\n", CNP_VERSION);
+        return 0;
+    }
     if (cl.helpRequested) {
         std::fprintf(stdout, "%s\n", qPrintable(WorkbenchCommandLine::usage()));
         return 0;

@@ -9,6 +9,7 @@ namespace testpaths {
 QString sourceDir(); // the checkout's root
 QString dataDir();   // tests/data
 QString cliPath();   // the built `cnp`
+QString buildDir();  // the build folder (CPackConfig.cmake: tests/package)
 // The built `cnp-workbench`; empty without the GUI (CNP_BUILD_GUI=OFF).
 QString workbenchPath();
 // The collector, its fake-CUPTI harness and the fake libcupti: empty where they are not built (no CUPTI

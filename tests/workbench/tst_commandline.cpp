@@ -10,6 +10,7 @@ class TestCommandLine : public QObject {
 private slots:
     void parse_data();
     void parse();
+    void version();
 };
 
 void TestCommandLine::parse_data() {
@@ -90,4 +91,14 @@ void TestCommandLine::parse() {
 }
 
 QTEST_MAIN(TestCommandLine)
+// --version wins over everything after it (as --help does) and is off by default.
+void TestCommandLine::version() {
+    QVERIFY(WorkbenchCommandLine::parse({"cnp-workbench", "--version"}).versionRequested);
+    const auto late = WorkbenchCommandLine::parse({"cnp-workbench", "w.cnpdb", "--version", "--bogus"});
+    QVERIFY(late.versionRequested);
+    QVERIFY(late.error.isEmpty());
+    QVERIFY(!WorkbenchCommandLine::parse({"cnp-workbench", "w.cnpdb"}).versionRequested);
+    QVERIFY(!WorkbenchCommandLine::parse({"cnp-workbench", "--help"}).versionRequested);
+}
+
 #include "tst_commandline.moc"

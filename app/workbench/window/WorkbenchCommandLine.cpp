@@ -6,7 +6,8 @@ namespace cnp::wb {
 
 QString WorkbenchCommandLine::usage() {
     return QStringLiteral(
-        "usage: cnp-workbench [WORKSPACE.cnpdb] [--page ablation|compare|kernels|insights|"
+        "usage: cnp-workbench [--version] [WORKSPACE.cnpdb|STUDY.cnpstudy] [--page "
+        "ablation|compare|kernels|insights|"
         "timeline|run|ranks|plans] [--run NAME] [--configs A,B,...] [--plan FILE.yaml] [--theme "
         "system|light|dark] [--screenshot FILE.png [--size WxH]]\n  --size is in "
         "device-independent pixels: at QT_SCALE_FACTOR=2 the PNG has twice as many pixels "
@@ -25,6 +26,10 @@ WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
             }
             return arguments[++i];
         };
+        if (a == QLatin1String("--version")) {
+            cl.versionRequested = true;
+            return cl;
+        }
         if (a == QLatin1String("-h") || a == QLatin1String("--help")) {
             cl.helpRequested = true;
         } else if (a == QLatin1String("--page")) {

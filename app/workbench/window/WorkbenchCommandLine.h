@@ -26,6 +26,7 @@ struct WorkbenchCommandLine {
     QSize size = QSize(1280, 800);  // window size for --screenshot
     QString error;                  // non-empty when the arguments were invalid (one line)
     bool helpRequested = false;
+    bool versionRequested = false; // --version: print it and exit 0
 
     // Parses arguments (argv[0] included). Never exits the process.
     static WorkbenchCommandLine parse(const QStringList& arguments);
