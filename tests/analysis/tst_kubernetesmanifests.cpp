@@ -6,6 +6,7 @@
 // emptyDir, traces on the PVC, GPU limits, the node selector, labels, no privileged container and no
 // hostPath anywhere, plan values escaped against the kubelet's $(VAR) expansion; mounts without a PVC are
 // refused. The bundled plans (resources/plans) have goldens too: the first repeat of each configuration.
+#include "ClusterPlans.h"
 #include "TestPaths.h"
 #include "TestPlans.h"
 #include "core/InputError.h"
@@ -19,29 +20,9 @@
 
 using namespace cnp;
 using namespace cnp::launch;
+using cnp::testing::clusterPlan;
 
 namespace {
-
-plan::Plan clusterPlan(const std::string& jobKind) {
-    auto plan = testing::twoConfigPlan({"ljperf", "benchmark", "--model", "deepspeed/llama3-8b"});
-    plan.resources.nodes = 2;
-    plan.resources.gpusPerNode = 8;
-    plan.resources.cpu = "64";
-    plan.resources.memory = "512Gi";
-    plan.kubernetes.namespace_ = "ablation";
-    plan.kubernetes.collectorImage = "registry.local/cnp-collector:0.1";
-    plan.kubernetes.tracesPvc = "cnp-traces";
-    plan.kubernetes.jobKind = jobKind;
-    plan.capture = "steps:10:5";
-    auto& base = plan.configurations[0].resolved;
-    base.env.push_back({"NCCL_SOCKET_IFNAME", "eth0", {}});
-    base.env.push_back({"LITERAL", "$(HOME) stays", {}});
-    base.nodePool = "ac2";
-    base.nodeSelector["cloud/gpu"] = "h200";
-    base.mounts.push_back({"", "/data", true, "datasets", {}});
-    plan.configurations.resize(1);
-    return plan;
-}
 
 QString golden(const QString& name) {
     QFile f(testpaths::dataDir() + "/golden/launch/" + name);
@@ -168,21 +149,7 @@ private slots:
     }
     void clusterAdminFieldsPassThrough() {
         QFETCH(QString, jobKind);
-        const std::string text =
-            "name: admin\nworkload: {command: [python, train.py]}\n"
-            "resources: {gpusPerNode: 1, cpu: '8', memory: 64Gi, cpuLimit: '16', memoryLimit: 96Gi}\n"
-            "kubernetes:\n  jobKind: " +
-            jobKind.toStdString() +
-            "\n  collectorImage: registry.local/cnp-collector:0.1\n"
-            "  priorityClassName: training-high\n  serviceAccountName: cnp-runner\n"
-            "  imagePullSecrets: [nvcr-pull]\n"
-            "  tolerations:\n    - {key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}\n"
-            "    - {key: dedicated, value: ml, effect: NoExecute, tolerationSeconds: 600}\n"
-            "  podAnnotations: {k8s.v1.cni.cncf.io/networks: rdma-net}\n"
-            "  extraResources: {rdma/rdma_shared_device_a: '1'}\n"
-            "  hostNetwork: true\n  addCapabilities: [IPC_LOCK]\n  ttlSecondsAfterFinished: 3600\n"
-            "  shmSizeLimit: 32Gi\n  helperCpu: 200m\n  helperMemory: 64Mi\n"
-            "configurations: [{name: Base, image: 'nvcr.io/nvidia/pytorch:25.01-py3'}]\n";
+        const std::string text = testing::adminFieldsPlanText(jobKind.toStdString());
         const auto parsed = plan::parsePlanText(text, "/plans/admin.yaml");
         QVERIFY2(parsed.findings.empty(), parsed.findings.empty() ? "" : parsed.findings[0].message.c_str());
         const plan::Plan& plan = parsed.plan;
