@@ -32,6 +32,10 @@ public:
     // What only the backend knows of the run this job becomes, as run attributes (docs/schema.md,
     // run_attributes: fetch.*), once collect() has returned. None by default.
     virtual std::vector<std::pair<std::string, std::string>> runAttributes() const { return {}; }
+    // True once the workload itself runs on every rank: after queueing (Kueue), scheduling and image
+    // pulls, which a cluster may take hours over. The run's timeout counts from then. Called after
+    // poll(); true from the start by default (a local process, a container whose image was checked).
+    virtual bool workloadRunning() const { return true; }
     // Why the job ended with `exitCode` when its engine rather than the workload failed (a container
     // engine's bad flag, missing image or GPU runtime: launch/EngineFailure), from what it printed. None
     // by default.

@@ -184,6 +184,15 @@ public:
         return result_;
     }
 
+    // Every rank's pod has left Pending (it runs, or already ended): admitted by the queue, scheduled, its
+    // images pulled. From the pods' watch, as poll() read it.
+    bool workloadRunning() const override {
+        int started = 0;
+        for (const auto& [rank, phase] : phases_)
+            started += !phase.empty() && phase != "Pending";
+        return started >= job_.nodes;
+    }
+
     void cancel() override {
         stopWatches();
         cancelled_ = true;

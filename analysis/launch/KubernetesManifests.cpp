@@ -23,8 +23,13 @@ void keyStr(YAML::Emitter& out, const char* key, const std::string& value) {
 
 // `role`: "workload" for the job's pods (what the Service selects and the driver lists as ranks), "fetch"
 // for the trace fetch pod, "" for the job's other objects.
-void labels(YAML::Emitter& out, const plan::Plan& plan, const JobSpec& job, const std::string& role = {}) {
+// `queue`: the Kueue LocalQueue label, on the job object only (Kueue admits the Job or PyTorchJob, never
+// its pods one by one).
+void labels(YAML::Emitter& out, const plan::Plan& plan, const JobSpec& job, const std::string& role = {},
+            bool queue = false) {
     out << YAML::Key << "labels" << YAML::Value << YAML::BeginMap;
+    if (queue && !plan.kubernetes.queueName.empty())
+        keyStr(out, "kueue.x-k8s.io/queue-name", plan.kubernetes.queueName);
     keyStr(out, "app.kubernetes.io/managed-by", "cnp");
     keyStr(out, "cnp.plan", dnsLabel(plan.name, 63));
     keyStr(out, "cnp.config", dnsLabel(job.config, 63));
@@ -36,12 +41,12 @@ void labels(YAML::Emitter& out, const plan::Plan& plan, const JobSpec& job, cons
 }
 
 void metadata(YAML::Emitter& out, const plan::Plan& plan, const JobSpec& job, const std::string& name,
-              const std::string& role = {}) {
+              const std::string& role = {}, bool queue = false) {
     out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
     keyStr(out, "name", name);
     if (!plan.kubernetes.namespace_.empty())
         keyStr(out, "namespace", plan.kubernetes.namespace_);
-    labels(out, plan, job, role);
+    labels(out, plan, job, role, queue);
     out << YAML::Key << "annotations" << YAML::Value << YAML::BeginMap;
     keyStr(out, "cnp.plan/name", plan.name);
     keyStr(out, "cnp.plan/hash", plan.hash);
@@ -136,9 +141,42 @@ void helperResources(YAML::Emitter& out, const plan::Plan& plan) {
     out << YAML::EndMap;
 }
 
+// A container's securityContext: never privileged, no privilege escalation; `add` capabilities (the
+// workload's IPC_LOCK, SYS_NICE only: linted). Under Pod Security "restricted" every capability is
+// dropped instead (lint refuses adding any then).
+void containerSecurity(YAML::Emitter& out, const plan::Plan& plan, const std::vector<std::string>& add) {
+    out << YAML::Key << "securityContext" << YAML::Value << YAML::BeginMap << YAML::Key << "privileged"
+        << YAML::Value << false << YAML::Key << "allowPrivilegeEscalation" << YAML::Value << false;
+    if (plan.kubernetes.restricted || !add.empty()) {
+        out << YAML::Key << "capabilities" << YAML::Value << YAML::BeginMap;
+        if (plan.kubernetes.restricted)
+            stringList(out, "drop", {"ALL"}, false);
+        else
+            stringList(out, "add", add, false);
+        out << YAML::EndMap;
+    }
+    out << YAML::EndMap;
+}
+
+// The pod's securityContext under Pod Security "restricted": non-root (a stated UID, or the image's,
+// which the kubelet then checks is not root) and the runtime's default seccomp profile. Nothing otherwise.
+void podSecurity(YAML::Emitter& out, const plan::Plan& plan) {
+    const plan::KubernetesOptions& k = plan.kubernetes;
+    if (!k.restricted)
+        return;
+    out << YAML::Key << "securityContext" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "runAsNonRoot" << YAML::Value << true;
+    if (k.runAsUser >= 0)
+        out << YAML::Key << "runAsUser" << YAML::Value << k.runAsUser;
+    out << YAML::Key << "seccompProfile" << YAML::Value << YAML::BeginMap;
+    keyStr(out, "type", "RuntimeDefault");
+    out << YAML::EndMap << YAML::EndMap;
+}
+
 // What cluster admins require of every pod of ours: service account, priority, pull secrets, tolerations.
 void podPolicy(YAML::Emitter& out, const plan::Plan& plan) {
     const plan::KubernetesOptions& k = plan.kubernetes;
+    podSecurity(out, plan);
     if (!k.serviceAccountName.empty())
         keyStr(out, "serviceAccountName", k.serviceAccountName);
     if (!k.priorityClassName.empty())
@@ -184,14 +222,7 @@ void workloadContainer(YAML::Emitter& out, const plan::Plan& plan, const JobSpec
         keyStr(out, "workingDir", job.workingDir);
     env(out, job, indexedJob);
     resources(out, plan, job);
-    out << YAML::Key << "securityContext" << YAML::Value << YAML::BeginMap << YAML::Key << "privileged"
-        << YAML::Value << false << YAML::Key << "allowPrivilegeEscalation" << YAML::Value << false;
-    if (!plan.kubernetes.addCapabilities.empty()) { // IPC_LOCK (RDMA memory registration), SYS_NICE only
-        out << YAML::Key << "capabilities" << YAML::Value << YAML::BeginMap;
-        stringList(out, "add", plan.kubernetes.addCapabilities, false);
-        out << YAML::EndMap;
-    }
-    out << YAML::EndMap;
+    containerSecurity(out, plan, plan.kubernetes.addCapabilities);
     out << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq;
     if (job.traced)
         volumeMount(out, "cnp-collector", kPodCollectorDir, true);
@@ -209,8 +240,7 @@ void collectorInitContainer(YAML::Emitter& out, const plan::Plan& plan) {
     keyStr(out, "image", plan.kubernetes.collectorImage);
     stringList(out, "command", {"cp", kCollectorImageLibrary, std::string(kPodCollectorDir) + "/"}, false);
     helperResources(out, plan);
-    out << YAML::Key << "securityContext" << YAML::Value << YAML::BeginMap << YAML::Key << "privileged"
-        << YAML::Value << false << YAML::EndMap;
+    containerSecurity(out, plan, {});
     out << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq;
     volumeMount(out, "cnp-collector", kPodCollectorDir, false);
     out << YAML::EndSeq << YAML::EndMap << YAML::EndSeq;
@@ -305,19 +335,30 @@ std::string serviceDoc(const plan::Plan& plan, const JobSpec& job) {
     return out.c_str();
 }
 
+// activeDeadlineSeconds: the cluster's own bound, for when cnp is gone (killed, detached). It counts from
+// the job's start, which Kubernetes resets when a suspended job is resumed (Kueue's admission), so
+// queueing never counts; scheduling and image pulls do, hence the plan's startup allowance on top of the
+// run's timeout, which cnp itself counts from when every rank runs (RunningJob::workloadRunning).
+void clusterDeadline(YAML::Emitter& out, const plan::Plan& plan, const JobSpec& job) {
+    if (job.timeoutSeconds > 0)
+        out << YAML::Key << "activeDeadlineSeconds" << YAML::Value
+            << job.timeoutSeconds + plan.kubernetes.startupAllowanceSeconds;
+}
+
 std::string indexedJobDoc(const plan::Plan& plan, const JobSpec& job) {
     YAML::Emitter out;
     out << YAML::BeginMap;
     keyStr(out, "apiVersion", "batch/v1");
     keyStr(out, "kind", "Job");
-    metadata(out, plan, job, job.jobName);
+    metadata(out, plan, job, job.jobName, {}, true);
     out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
     keyStr(out, "completionMode", "Indexed");
     out << YAML::Key << "completions" << YAML::Value << job.nodes;
     out << YAML::Key << "parallelism" << YAML::Value << job.nodes;
     out << YAML::Key << "backoffLimit" << YAML::Value << 0; // a failed rank fails the run: no retries
-    if (job.timeoutSeconds > 0)
-        out << YAML::Key << "activeDeadlineSeconds" << YAML::Value << job.timeoutSeconds;
+    if (!plan.kubernetes.queueName.empty()) // Kueue admits it (all pods or none) by resuming it
+        out << YAML::Key << "suspend" << YAML::Value << true;
+    clusterDeadline(out, plan, job);
     if (plan.kubernetes.ttlSecondsAfterFinished >= 0)
         out << YAML::Key << "ttlSecondsAfterFinished" << YAML::Value
             << plan.kubernetes.ttlSecondsAfterFinished;
@@ -340,12 +381,13 @@ std::string pyTorchJobDoc(const plan::Plan& plan, const JobSpec& job) {
     out << YAML::BeginMap;
     keyStr(out, "apiVersion", "kubeflow.org/v1");
     keyStr(out, "kind", "PyTorchJob");
-    metadata(out, plan, job, job.jobName);
+    metadata(out, plan, job, job.jobName, {}, true);
     out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
     out << YAML::Key << "runPolicy" << YAML::Value << YAML::BeginMap << YAML::Key << "backoffLimit"
         << YAML::Value << 0;
-    if (job.timeoutSeconds > 0)
-        out << YAML::Key << "activeDeadlineSeconds" << YAML::Value << job.timeoutSeconds;
+    if (!plan.kubernetes.queueName.empty()) // the training operator's suspend, which Kueue resumes
+        out << YAML::Key << "suspend" << YAML::Value << true;
+    clusterDeadline(out, plan, job);
     if (plan.kubernetes.ttlSecondsAfterFinished >= 0)
         out << YAML::Key << "ttlSecondsAfterFinished" << YAML::Value
             << plan.kubernetes.ttlSecondsAfterFinished;
@@ -420,6 +462,7 @@ std::string traceFetcherManifest(const plan::Plan& plan, const JobSpec& job) {
     keyStr(out, "image", plan.kubernetes.collectorImage);
     stringList(out, "command", {"sleep", std::to_string(kFetchPodSeconds)}, true);
     helperResources(out, plan);
+    containerSecurity(out, plan, {});
     out << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq;
     volumeMount(out, "cnp-traces", kPodTracesDir, true);
     out << YAML::EndSeq << YAML::EndMap << YAML::EndSeq;

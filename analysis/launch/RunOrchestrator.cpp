@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -114,16 +115,20 @@ JobState RunOrchestrator::runJob(const JobSpec& job, const std::atomic<bool>& ca
 
 JobState RunOrchestrator::runStarted(const JobSpec& job, RunningJob& running, const std::atomic<bool>& cancel,
                                      std::string& message) {
-    const auto started = Clock::now();
+    // The timeout counts from when the workload runs on every rank (RunningJob::workloadRunning), not
+    // from submission: queueing, scheduling and image pulls are not the run's time.
+    std::optional<Clock::time_point> started;
     const auto limit = std::chrono::seconds(job.timeoutSeconds);
     while (!running.poll()) {
+        if (!started && running.workloadRunning())
+            started = Clock::now();
         if (cancel.load()) {
             running.cancel();
             running.collect(); // the logs stay in the output folder
             message = "stopped on request";
             return JobState::Cancelled;
         }
-        if (job.timeoutSeconds > 0 && Clock::now() - started > limit) {
+        if (job.timeoutSeconds > 0 && started && Clock::now() - *started > limit) {
             running.cancel();
             running.collect();
             message = "timed out after " + std::to_string(job.timeoutSeconds) + " s";

@@ -144,6 +144,23 @@ void labelKey(std::vector<ValueProblem>& out, const std::string& key, const std:
         out.push_back({key, "kubernetes-label", why});
 }
 
+// What Pod Security "restricted" forbids and the plan asks for as well.
+void restrictedConflicts(std::vector<ValueProblem>& out, const KubernetesOptions& k) {
+    if (!k.restricted)
+        return;
+    if (k.hostNetwork)
+        out.push_back({"kubernetes.hostNetwork", "kubernetes-value",
+                       "Pod Security \"restricted\" (kubernetes.restricted) forbids hostNetwork"});
+    if (!k.addCapabilities.empty())
+        out.push_back({"kubernetes.addCapabilities", "kubernetes-value",
+                       "Pod Security \"restricted\" (kubernetes.restricted) drops every capability: "
+                       "addCapabilities cannot be granted"});
+    if (k.runAsUser == 0)
+        out.push_back(
+            {"kubernetes.runAsUser", "kubernetes-value",
+             "Pod Security \"restricted\" (kubernetes.restricted) wants a non-root user, not UID 0"});
+}
+
 void tolerations(std::vector<ValueProblem>& out, const std::vector<Toleration>& list) {
     for (std::size_t i = 0; i < list.size(); ++i) {
         const Toleration& t = list[i];
@@ -183,6 +200,9 @@ std::vector<ValueProblem> kubernetesValueProblems(const Plan& plan) {
     for (const auto& [name, value] : k.podAnnotations)
         labelKey(out, "kubernetes.podAnnotations." + name, name);
     tolerations(out, k.tolerations);
+    if (std::string why = labelValueProblem(k.queueName); !why.empty())
+        out.push_back({"kubernetes.queueName", "kubernetes-label", why});
+    restrictedConflicts(out, k);
     for (std::size_t i = 0; i < k.addCapabilities.size(); ++i)
         if (k.addCapabilities[i] != "IPC_LOCK" && k.addCapabilities[i] != "SYS_NICE")
             out.push_back({"kubernetes.addCapabilities." + std::to_string(i), "privileged",

@@ -129,6 +129,17 @@ struct KubernetesOptions {
     std::string shmSizeLimit;                 // sizeLimit of the /dev/shm emptyDir (quantity); "" = none
     std::string helperCpu = "100m";           // requests = limits of the collector's init container
     std::string helperMemory = "128Mi";       // and of the fetch pod (a ResourceQuota wants limits)
+    // Gang scheduling through Kueue: the LocalQueue the job is submitted to (label
+    // kueue.x-k8s.io/queue-name); the job is created suspended and Kueue admits all its pods at once or
+    // none. "" = no queue.
+    std::string queueName;
+    // Pod Security "restricted": pods runAsNonRoot with seccomp RuntimeDefault, every container drops all
+    // capabilities (so no addCapabilities, no hostNetwork).
+    bool restricted = false;
+    int runAsUser = -1; // the pods' UID (restricted wants a non-root one); -1 = the image's user
+    // activeDeadlineSeconds = the run's timeout + this: the cluster's backstop should cnp be gone, with
+    // room for scheduling and image pulls, which cnp's own timeout does not count.
+    int startupAllowanceSeconds = 1800;
 };
 
 struct ContainerOptions {

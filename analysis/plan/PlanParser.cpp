@@ -286,6 +286,15 @@ private:
                     {"shmSizeLimit", str(k8s.shmSizeLimit, "kubernetes.shmSizeLimit")},
                     {"helperCpu", str(k8s.helperCpu, "kubernetes.helperCpu")},
                     {"helperMemory", str(k8s.helperMemory, "kubernetes.helperMemory")},
+                    {"queueName", str(k8s.queueName, "kubernetes.queueName")},
+                    {"runAsUser", count(k8s.runAsUser, "kubernetes.runAsUser", 0, 2147483647)},
+                    {"startupAllowanceSeconds",
+                     count(k8s.startupAllowanceSeconds, "kubernetes.startupAllowanceSeconds", 0, 86400)},
+                    {"restricted",
+                     [this](const YAML::Node& n, SourcePos k) {
+                         plan_.kubernetes.restricted = r_.boolean(n, "kubernetes.restricted").value_or(false);
+                         setPos(plan_.positions, "kubernetes.restricted", n, k);
+                     }},
                     {"ttlSecondsAfterFinished",
                      count(k8s.ttlSecondsAfterFinished, "kubernetes.ttlSecondsAfterFinished", 0, 31536000)},
                     {"hostNetwork",

@@ -98,7 +98,7 @@ private slots:
         QCOMPARE(spec["completionMode"].as<std::string>(), std::string("Indexed"));
         QCOMPARE(spec["completions"].as<int>(), 2);
         QCOMPARE(spec["parallelism"].as<int>(), 2);
-        QCOMPARE(spec["activeDeadlineSeconds"].as<int>(), 60);
+        QCOMPARE(spec["activeDeadlineSeconds"].as<int>(), 60 + 1800); // timeout + default startup allowance
         const YAML::Node pod = spec["template"]["spec"];
         QCOMPARE(pod["subdomain"].as<std::string>(), name);
         QCOMPARE(pod["restartPolicy"].as<std::string>(), std::string("Never"));
@@ -195,6 +195,54 @@ private slots:
             if (v["name"].as<std::string>() == "cnp-shm")
                 shm = v["emptyDir"]["sizeLimit"].as<std::string>() == "32Gi";
         QVERIFY(shm);
+    }
+
+    // Kueue gang scheduling and Pod Security "restricted" (issue 28.1, 28.2): the queue label on the job
+    // object only, created suspended; the deadline is the timeout plus the startup allowance; every pod
+    // non-root with seccomp RuntimeDefault, every container (workload, collector, fetch) dropping all
+    // capabilities.
+    void gangSchedulingAndRestricted_data() {
+        QTest::addColumn<QString>("jobKind");
+        QTest::newRow("IndexedJob") << "IndexedJob";
+        QTest::newRow("PyTorchJob") << "PyTorchJob";
+    }
+    void gangSchedulingAndRestricted() {
+        QFETCH(QString, jobKind);
+        auto plan = clusterPlan(jobKind.toStdString());
+        plan.kubernetes.queueName = "team-a";
+        plan.kubernetes.restricted = true;
+        plan.kubernetes.runAsUser = 1000;
+        plan.kubernetes.startupAllowanceSeconds = 900;
+        plan.timeoutSeconds = 3600;
+        const auto job = planJobs(plan, {}, "/out")[0];
+        const auto docs = YAML::LoadAll(jobManifests(plan, job) + traceFetcherManifest(plan, job));
+        const bool indexed = jobKind == "IndexedJob";
+        const YAML::Node top = docs[docs.size() - 2], fetch = docs.back();
+        for (const auto& d : docs) // the queue label on the job object, nowhere else
+            QCOMPARE(bool(d["metadata"]["labels"]["kueue.x-k8s.io/queue-name"]), d == top);
+        QCOMPARE(top["metadata"]["labels"]["kueue.x-k8s.io/queue-name"].as<std::string>(),
+                 std::string("team-a"));
+        const YAML::Node policy = indexed ? top["spec"] : top["spec"]["runPolicy"];
+        QCOMPARE(policy["suspend"].as<bool>(), true);
+        QCOMPARE(policy["activeDeadlineSeconds"].as<int>(), 3600 + 900);
+        const YAML::Node tmpl =
+            indexed ? top["spec"]["template"] : top["spec"]["pytorchReplicaSpecs"]["Master"]["template"];
+        QVERIFY(!tmpl["metadata"]["labels"]["kueue.x-k8s.io/queue-name"]);
+        for (const YAML::Node& pod : {tmpl["spec"], fetch["spec"]}) {
+            QCOMPARE(pod["securityContext"]["runAsNonRoot"].as<bool>(), true);
+            QCOMPARE(pod["securityContext"]["runAsUser"].as<int>(), 1000);
+            QCOMPARE(pod["securityContext"]["seccompProfile"]["type"].as<std::string>(),
+                     std::string("RuntimeDefault"));
+        }
+        const YAML::Node containers[] = {tmpl["spec"]["containers"][0], tmpl["spec"]["initContainers"][0],
+                                         fetch["spec"]["containers"][0]};
+        for (const YAML::Node& c : containers) {
+            const YAML::Node sc = c["securityContext"];
+            QCOMPARE(sc["allowPrivilegeEscalation"].as<bool>(), false);
+            QCOMPARE(sc["privileged"].as<bool>(), false);
+            QCOMPARE(sc["capabilities"]["drop"][0].as<std::string>(), std::string("ALL"));
+            QVERIFY(!sc["capabilities"]["add"]);
+        }
     }
 
     void nothingPrivilegedNoHostPath_data() {

@@ -97,11 +97,13 @@ private slots:
     }
 
     void emittedObjectsAreValid_data() {
-        QTest::addColumn<QString>("source"); // cluster:KIND, admin:KIND or a bundled plan's name
+        QTest::addColumn<QString>("source"); // cluster:KIND, gang:KIND, admin:KIND or a bundled plan's name
         QTest::newRow("2-node IndexedJob") << "cluster:IndexedJob";
         QTest::newRow("2-node PyTorchJob") << "cluster:PyTorchJob";
         QTest::newRow("admin fields IndexedJob") << "admin:IndexedJob";
         QTest::newRow("admin fields PyTorchJob") << "admin:PyTorchJob";
+        QTest::newRow("Kueue, restricted IndexedJob") << "gang:IndexedJob";
+        QTest::newRow("Kueue, restricted PyTorchJob") << "gang:PyTorchJob";
         QTest::newRow("bundled acs-ablation-llama3-8b") << "acs-ablation-llama3-8b";
         QTest::newRow("bundled single-gpu-llama") << "single-gpu-llama";
     }
@@ -111,6 +113,13 @@ private slots:
         std::string yaml;
         if (source.startsWith("cluster:")) {
             yaml = manifestsOf(testing::clusterPlan(kind));
+        } else if (source.startsWith("gang:")) {
+            auto plan = testing::clusterPlan(kind);
+            plan.kubernetes.queueName = "team-a";
+            plan.kubernetes.restricted = true;
+            plan.kubernetes.runAsUser = 1000;
+            plan.timeoutSeconds = 3600;
+            yaml = manifestsOf(plan);
         } else if (source.startsWith("admin:")) {
             const auto parsed = plan::parsePlanText(testing::adminFieldsPlanText(kind), "/plans/admin.yaml");
             QVERIFY(parsed.findings.empty());

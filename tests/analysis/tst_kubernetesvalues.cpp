@@ -103,6 +103,57 @@ private slots:
         else
             QVERIFY2(why.contains(problem), qPrintable(why));
     }
+
+    // Plan-wide: the Kueue queue is a label value, and Pod Security "restricted" refuses what it forbids.
+    void planProblems_data() {
+        QTest::addColumn<QString>("setting");
+        QTest::addColumn<QString>("key");     // "" = no problem
+        QTest::addColumn<QString>("problem"); // part of the reason
+        QTest::newRow("queue ok") << "queue:team-a"
+                                  << ""
+                                  << "";
+        QTest::newRow("queue with a space") << "queue:team a"
+                                            << "kubernetes.queueName"
+                                            << "label value 'team a'";
+        QTest::newRow("restricted alone") << "restricted"
+                                          << ""
+                                          << "";
+        QTest::newRow("restricted, hostNetwork") << "restricted+hostNetwork"
+                                                 << "kubernetes.hostNetwork"
+                                                 << "forbids hostNetwork";
+        QTest::newRow("restricted, IPC_LOCK") << "restricted+IPC_LOCK"
+                                              << "kubernetes.addCapabilities"
+                                              << "drops every capability";
+        QTest::newRow("restricted, root") << "restricted+root"
+                                          << "kubernetes.runAsUser"
+                                          << "not UID 0";
+        QTest::newRow("root without restricted") << "root"
+                                                 << ""
+                                                 << "";
+    }
+    void planProblems() {
+        QFETCH(QString, setting);
+        QFETCH(QString, key);
+        QFETCH(QString, problem);
+        Plan plan;
+        KubernetesOptions& k = plan.kubernetes;
+        if (setting.startsWith("queue:"))
+            k.queueName = setting.mid(6).toStdString();
+        k.restricted = setting.startsWith("restricted");
+        k.hostNetwork = setting.endsWith("+hostNetwork");
+        if (setting.endsWith("+IPC_LOCK"))
+            k.addCapabilities = {"IPC_LOCK"};
+        if (setting.endsWith("root"))
+            k.runAsUser = 0;
+        const auto problems = kubernetesValueProblems(plan);
+        if (key.isEmpty()) {
+            QVERIFY2(problems.empty(), problems.empty() ? "" : problems[0].message.c_str());
+            return;
+        }
+        QCOMPARE(problems.size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(problems[0].key), key);
+        QVERIFY2(QString::fromStdString(problems[0].message).contains(problem), problems[0].message.c_str());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestKubernetesValues)
