@@ -37,7 +37,7 @@ struct StepEvents {
     std::int32_t rank = 0;
     std::int32_t stepIndex = -1;       // -1: not a detected step (an annotation or the whole trace)
     std::string label;                 // what the window is: "step 3", an annotation's name, "whole trace"
-    Ns windowStart = 0, windowEnd = 0; // CPU events starting in [windowStart, windowEnd] belong to it
+    Ns windowStart = 0, windowEnd = 0; // CPU events starting in [windowStart, windowEnd) belong to it
     std::int64_t mainTid = -1;         // the thread that ran the window's range; -1 = the busiest thread
     std::vector<StepCpuEvent> cpu;
     std::vector<StepGpuEvent> gpu; // activities launched by an API call of `cpu` (joined by correlation)

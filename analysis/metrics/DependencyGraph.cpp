@@ -1,6 +1,7 @@
 #include "metrics/DependencyGraph.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <tuple>
@@ -17,6 +18,9 @@ bool contains(std::string_view s, std::string_view p) {
 // How far back among activities ending before a time a search for a matching one looks: bounds the
 // inferred waits and sync resolution to O(log V + this) each.
 constexpr std::size_t kBackwardScan = 256;
+// A GPU activity that starts this much later than both its launch call's start and its stream
+// predecessor's end waited for something else: another stream's activity (docs/metrics.md).
+constexpr Ns kUnexplainedStartNs = 50'000;
 
 PathKind kindOfGpu(const StepGpuEvent& g) {
     if (g.kind != EventKind::Kernel || g.category == "memory")
@@ -231,18 +235,26 @@ void DependencyGraph::addGpuEdges(std::vector<std::vector<Candidate>>& into) {
             into[static_cast<std::size_t>(startOfGpu(k))].push_back(
                 Candidate{endOfGpu(ids[n - 1]), PathKind::KernelGap, -1, k, 1});
         const std::int32_t wait = waitBefore_[static_cast<std::size_t>(launch)];
-        if (wait < 0)
+        // Another stream's activity this one waited for: after a cudaStreamWaitEvent, the latest activity
+        // launched before that call; otherwise, when neither its launch nor its stream predecessor explains
+        // a start more than kUnexplainedStartNs later, the latest launched before it that ended in between.
+        Ns explained = ev.cpu[static_cast<std::size_t>(launch)].start;
+        if (n > 0 && gpuAt(ids[n - 1]).device == a.device && gpuAt(ids[n - 1]).stream == a.stream)
+            explained = std::max(explained, gpuAt(ids[n - 1]).end);
+        if (wait < 0 && a.start - explained <= kUnexplainedStartNs)
             continue;
-        // The latest activity on another stream of the device, launched before the wait call, ended by
-        // this one's start.
-        const Ns waitStart = ev.cpu[static_cast<std::size_t>(wait)].start;
+        const Ns launchedBefore = ev.cpu[static_cast<std::size_t>(wait >= 0 ? wait : launch)].start;
+        const Ns endedAfter = wait >= 0 ? std::numeric_limits<Ns>::min() : explained;
         const auto& ends = endsByDevice[a.device];
         auto it = std::upper_bound(ends.begin(), ends.end(), std::make_pair(a.start, INT32_MAX));
         for (std::size_t scanned = 0; it != ends.begin() && scanned < kBackwardScan; ++scanned) {
             --it;
+            if (it->first <= endedAfter)
+                break;
             const auto& src = gpuAt(it->second);
             const std::int32_t srcLaunch = launchOf_[static_cast<std::size_t>(it->second)];
-            if (src.stream != a.stream && ev.cpu[static_cast<std::size_t>(srcLaunch)].start < waitStart) {
+            if (src.stream != a.stream &&
+                ev.cpu[static_cast<std::size_t>(srcLaunch)].start < launchedBefore) {
                 into[static_cast<std::size_t>(startOfGpu(k))].push_back(
                     Candidate{endOfGpu(it->second), PathKind::Sync, wait, k, 2});
                 ++inferredWaits_;

@@ -9,9 +9,11 @@
 //    the thread's untraced CPU time between events; a second thread enters from the latest earlier point
 //    of the window's main thread;
 //  - GPU: an activity's duration (compute, communication or memory by category); into its start, the
-//    launch call's start (launch overhead), the previous activity of its stream (kernel-to-kernel gap), and,
-//    for the first launch after a cudaStreamWaitEvent on the thread, the latest activity on another stream
-//    of the device launched before that call (an inferred event wait: stored traces keep no event record);
+//    launch call's start (launch overhead), the previous activity of its stream (kernel-to-kernel gap), and
+//    an inferred event wait (stored traces keep no event record): for the first launch after a
+//    cudaStreamWaitEvent on the thread, the latest activity on another stream of the device launched
+//    before that call; for an activity starting more than 50 us after both its launch and its stream
+//    predecessor allowed, the latest activity on another stream launched before it that ended in between;
 //  - synchronisation: into the end of a blocking call (device/stream/event synchronise, a copy the call
 //    waited for), the end of the latest GPU activity launched before the call that ended inside it.
 // Of the edges into one node, the binding one — the dependency satisfied last, the largest source

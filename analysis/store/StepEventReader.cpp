@@ -163,9 +163,11 @@ StepEvents StepEventReader::read(const Window& w) const {
     out.windowEnd = w.end;
     out.mainTid = w.tid;
     NameCache names(ws_);
+    // Half-open: the next step's range starts where this one ends.
+    const Ns lastStart = w.end > w.start ? w.end - 1 : w.end;
 
     {
-        const RowSpan rows = rowsBetween(ws_, runId_, w.rank, "api_calls", w.start, w.end);
+        const RowSpan rows = rowsBetween(ws_, runId_, w.rank, "api_calls", w.start, lastStart);
         if (rows.store != nullptr) {
             Statement st(rows.store->db(),
                          "SELECT start_ns, end_ns, tid, correlation, name_id FROM api_calls "
@@ -179,7 +181,7 @@ StepEvents StepEventReader::read(const Window& w) const {
         }
     }
     {
-        const RowSpan rows = rowsBetween(ws_, runId_, w.rank, "cpu_ranges", w.start, w.end);
+        const RowSpan rows = rowsBetween(ws_, runId_, w.rank, "cpu_ranges", w.start, lastStart);
         if (rows.store != nullptr) {
             Statement st(rows.store->db(), "SELECT start_ns, end_ns, tid, kind, name_id FROM cpu_ranges "
                                            "WHERE id >= ? AND id < ?");

@@ -22,7 +22,8 @@ public:
         std::int32_t rank = 0;
         std::int32_t stepIndex = -1; // -1: not a detected step
         std::string label;
-        Ns start = 0, end = 0; // CPU events starting in [start, end] belong to the window
+        Ns start = 0,
+           end = 0;     // CPU events starting in [start, end) belong to the window ([start, start] if empty)
         Ns gpuEnd = -1; // the step's GPU end (-1 unknown): GPU activities are read up to a horizon past it
         std::int64_t tid = -1; // the thread of the window's CPU range, -1 unknown
     };
