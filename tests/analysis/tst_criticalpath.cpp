@@ -9,7 +9,9 @@
 #include "metrics/DependencyGraph.h"
 #include "requests/CriticalPathRequest.h"
 #include "store/StepEventReader.h"
+#include "store/StudyFolder.h"
 #include "store/Workspace.h"
+#include "synth/StudyGenerator.h"
 
 #include "TestPaths.h"
 
@@ -398,6 +400,59 @@ private slots:
             sum += k;
         QCOMPARE(sum, r.path.length);
         QVERIFY(!report.notes.empty());
+    }
+
+    // A multi-rank synthetic run (2 nodes x 2 GPUs) read from one file and from a study of 2 shards: the
+    // same path on every rank; its collectives joined across ranks, each rank waiting on others' arrivals.
+    void studyOfShardsAndCollectives() {
+        const auto params = synth::SynthParams::fromFile(synth::SynthParams::studyPath("acs-llama3-8b"));
+        synth::StudyOptions o;
+        o.outDir = dir.filePath("synth").toStdString();
+        o.nodes = 2;
+        o.gpusPerNode = 2;
+        o.steps = 2;
+        o.layers = 2;
+        o.seed = 3;
+        o.seedSet = true;
+        o.configs = {"Base"};
+        const auto runs = synth::generateStudy(params, synth::resolveOptions(params, o));
+        QCOMPARE(runs.size(), std::size_t(1));
+        const std::string studyPath = dir.filePath("s.cnpstudy").toStdString();
+        StudyFolder::create(studyPath, 2);
+        std::vector<CriticalPathReport> reports;
+        for (const std::string& path : {dir.filePath("single.cnpdb").toStdString(), studyPath}) {
+            Workspace w(path, Workspace::Mode::CreateIfMissing);
+            IngestRequest req;
+            req.inputs = {runs[0].folder};
+            req.runName = "base";
+            ingest(w, req);
+            WindowChoice c;
+            c.step = 1;
+            reports.push_back(computeCriticalPath(w, "base", c, false));
+        }
+        const auto& single = reports[0];
+        const auto& study = reports[1];
+        QCOMPARE(single.ranks.size(), std::size_t(4));
+        QVERIFY(single.collectivesJoined);
+        Ns waited = 0;
+        for (std::size_t r = 0; r < 4; ++r) {
+            QCOMPARE(study.ranks[r].rank, single.ranks[r].rank);
+            QCOMPARE(study.ranks[r].path.length, single.ranks[r].path.length);
+            QVERIFY(study.ranks[r].path.byKind == single.ranks[r].path.byKind);
+            Ns sum = 0;
+            for (Ns k : single.ranks[r].path.byKind)
+                sum += k;
+            QCOMPARE(sum, single.ranks[r].path.length);
+            QVERIFY(single.ranks[r].path.byKind[static_cast<std::size_t>(PathKind::Communication)] > 0);
+            waited += single.ranks[r].path.byKind[static_cast<std::size_t>(PathKind::CollectiveWait)];
+            // Only communication segments are kept for many ranks; each wait names the rank that arrived last.
+            for (const auto& s : single.ranks[r].path.segments) {
+                QVERIFY(s.kind == PathKind::Communication || s.kind == PathKind::CollectiveWait);
+                if (s.kind == PathKind::CollectiveWait)
+                    QVERIFY(s.waitedOnRank >= 0 && s.waitedOnRank != single.ranks[r].rank);
+            }
+        }
+        QVERIFY(waited > 0);
     }
 
     void unknownWindowsAreRefused() {
