@@ -98,6 +98,7 @@ CriticalPathResult CriticalPath::of(const DependencyGraph& graph, const std::vec
             s.kind = e.kind;
             s.cpuEvent = e.cpuEvent;
             s.gpuEvent = e.gpuEvent;
+            s.onGpu = graph.nodes()[static_cast<std::size_t>(e.to)].gpu;
             r.segments.push_back(s);
         }
         v = static_cast<std::size_t>(e.from);

@@ -17,9 +17,10 @@ struct PathSegment {
     Ns weight = 0;
     PathKind kind = PathKind::Cpu;
     std::int32_t cpuEvent = -1, gpuEvent = -1; // as in GraphEdge
-    std::int32_t waitedOnRank = -1;            // CollectiveWait: the rank that arrived last
-    std::int32_t collective = -1; // Communication: ordinal of the collective among the rank's in the window
-    Ns arrival = 0;               // Communication: the collective kernel's start on this rank
+    bool onGpu = false; // the edge leads into a GPU activity's point: its time lies on that stream
+    std::int32_t waitedOnRank = -1; // CollectiveWait: the rank that arrived last
+    std::int32_t collective = -1;   // Communication: ordinal of the collective among the rank's in the window
+    Ns arrival = 0;                 // Communication: the collective kernel's start on this rank
 };
 
 struct CriticalPathResult {

@@ -93,14 +93,30 @@ void numberCommunication(const DependencyGraph& g, std::vector<std::int32_t>& or
     }
 }
 
-std::string nameOf(const StepEvents& ev, const PathSegment& s) {
-    if (s.gpuEvent >= 0 && s.kind != PathKind::Cpu && s.kind != PathKind::Launch)
-        return ev.gpu[static_cast<std::size_t>(s.gpuEvent)].name;
-    if (s.cpuEvent >= 0)
-        return ev.cpu[static_cast<std::size_t>(s.cpuEvent)].name;
-    if (s.gpuEvent >= 0)
-        return ev.gpu[static_cast<std::size_t>(s.gpuEvent)].name;
-    return {};
+NamedSegment namedSegment(const StepEvents& ev, const PathSegment& s) {
+    NamedSegment n{s, {}, -1, -1, -1};
+    if (s.onGpu && s.gpuEvent >= 0) {
+        const auto& g = ev.gpu[static_cast<std::size_t>(s.gpuEvent)];
+        n.name = g.name;
+        n.device = g.device;
+        n.stream = g.stream;
+        return n;
+    }
+    if (s.cpuEvent >= 0) {
+        const auto& c = ev.cpu[static_cast<std::size_t>(s.cpuEvent)];
+        n.name = c.name;
+        n.tid = c.tid;
+    } else if (s.gpuEvent >= 0) {
+        n.name = ev.gpu[static_cast<std::size_t>(s.gpuEvent)].name;
+    }
+    return n;
+}
+
+// The thread of an untraced CPU segment: the main thread's (the window's range ran there).
+void placeUntraced(std::vector<NamedSegment>& segments, const StepEvents& ev) {
+    for (auto& n : segments)
+        if (n.tid < 0 && n.stream < 0)
+            n.tid = ev.mainTid >= 0 ? ev.mainTid : (ev.cpu.empty() ? -1 : ev.cpu.front().tid);
 }
 
 DependencyGraph buildGraph(const Workspace& ws, const StepEvents& ev, const WindowChoice& choice) {
@@ -151,7 +167,8 @@ CriticalPathReport computeCriticalPath(const Workspace& ws, const std::string& r
         CriticalPath::numberCollectives(r.path, ordinalOf, ev);
         if (keepSegments) {
             for (const auto& s : r.path.segments)
-                r.segments.push_back(NamedSegment{s, nameOf(ev, s)});
+                r.segments.push_back(namedSegment(ev, s));
+            placeUntraced(r.segments, ev);
         } else {
             std::erase_if(r.path.segments,
                           [](const PathSegment& s) { return s.kind != PathKind::Communication; });
@@ -192,7 +209,8 @@ CriticalPathReport computeCriticalPath(const Workspace& ws, const std::string& r
             const auto windows = windowsOf(ws, reader, runName, r.rank, choice, false, step);
             const StepEvents ev = reader.read(windows.front());
             for (const auto& s : r.path.segments)
-                r.segments.push_back(NamedSegment{s, nameOf(ev, s)});
+                r.segments.push_back(namedSegment(ev, s));
+            placeUntraced(r.segments, ev);
         }
     }
     return report;

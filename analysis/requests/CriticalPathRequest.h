@@ -26,9 +26,14 @@ struct WindowChoice {
     DependencyGraphOptions graph;     // how the graphs weigh untraced CPU time
 };
 
+// A path segment with where it lies on the timeline: the thread of a CPU segment, the device and stream
+// of a GPU one (a launch delay, a kernel gap or an event wait lies on the activity's stream).
 struct NamedSegment {
     PathSegment segment;
-    std::string name; // the event the time is attributed to ("" for untraced CPU time)
+    std::string name;      // the event the time is attributed to ("" for untraced CPU time)
+    std::int64_t tid = -1; // CPU segments
+    std::int32_t device = -1;
+    std::int64_t stream = -1; // GPU segments
 };
 
 struct RankCriticalPath {

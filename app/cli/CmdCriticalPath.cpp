@@ -50,6 +50,10 @@ void writeJson(const CriticalPathReport& report) {
                     .key("start_ns")
                     .num(s.segment.start);
                 j.key("end_ns").num(s.segment.end).key("ns").num(s.segment.weight).key("name").str(s.name);
+                if (s.stream >= 0)
+                    j.key("device").num(s.device).key("stream").num(s.stream);
+                else if (s.tid >= 0)
+                    j.key("tid").num(s.tid);
                 if (s.segment.waitedOnRank >= 0)
                     j.key("waited_on_rank").num(s.segment.waitedOnRank);
                 j.endObject();

@@ -445,7 +445,8 @@ private slots:
             QCOMPARE(sum, single.ranks[r].path.length);
             QVERIFY(single.ranks[r].path.byKind[static_cast<std::size_t>(PathKind::Communication)] > 0);
             waited += single.ranks[r].path.byKind[static_cast<std::size_t>(PathKind::CollectiveWait)];
-            // Only communication segments are kept for many ranks; each wait names the rank that arrived last.
+            // Only communication segments are kept for many ranks; each wait names the rank that arrived
+            // last.
             for (const auto& s : single.ranks[r].path.segments) {
                 QVERIFY(s.kind == PathKind::Communication || s.kind == PathKind::CollectiveWait);
                 if (s.kind == PathKind::CollectiveWait)

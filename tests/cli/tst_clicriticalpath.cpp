@@ -71,6 +71,14 @@ private slots:
             at = s["end_ns"].toInteger();
             total += s["ns"].toInteger();
             QVERIFY(breakdown.contains(s["kind"].toString()));
+            // Where it lies: a thread, or a GPU stream (for GPU time, launch delays, gaps, event waits).
+            const QString kind = s["kind"].toString();
+            if (kind == "compute" || kind == "memory" || kind == "kernel_gap")
+                QVERIFY(s.contains("stream") && s.contains("device"));
+            else if (kind == "cpu")
+                QCOMPARE(s["tid"].toInteger(), qint64(948300));
+            else
+                QVERIFY(s.contains("stream") || s.contains("tid"));
         }
         QCOMPARE(at, qint64(1707417525512489000));
         QCOMPARE(total, qint64(3154000));
