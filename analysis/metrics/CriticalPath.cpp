@@ -8,6 +8,9 @@ namespace cnp {
 namespace {
 
 constexpr Ns kUnreached = std::numeric_limits<Ns>::min() / 4;
+// Distances saturate here: re-weighted hostile windows (times up to +-3e18 ns, factors up to 1000) cannot
+// overflow.
+constexpr Ns kSaturated = std::numeric_limits<Ns>::max();
 
 // Longest distances in topological order; `via[v]` the in-edge that achieved dist[v] (-1 none). Among equal
 // distances the binding edge wins, so the measured graph's path follows the dependencies satisfied last.
@@ -34,7 +37,9 @@ void longest(const DependencyGraph& g, const std::vector<Ns>& w, std::vector<Ns>
             const Ns from = dist[static_cast<std::size_t>(g.edges()[e].from)];
             if (from == kUnreached)
                 continue;
-            const Ns d = from + w[e];
+            Ns d = 0;
+            if (__builtin_add_overflow(from, w[e], &d))
+                d = kSaturated;
             if (d > best || (d == best && bestEdge >= 0 && g.edges()[e].binding &&
                              !g.edges()[static_cast<std::size_t>(bestEdge)].binding)) {
                 best = d;

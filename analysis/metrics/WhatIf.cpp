@@ -11,8 +11,13 @@ namespace {
 
 constexpr std::string_view kRecomputeCategory = "recompute";
 
+// A weight times a factor, at most 9e18 whatever the factor (a hostile window spans up to 6e18 ns);
+// longest paths saturate at the largest Ns.
 Ns scaled(Ns w, double f) {
-    return static_cast<Ns>(std::llround(static_cast<double>(w) * f));
+    if (f == 1.0)
+        return w;
+    const double x = static_cast<double>(w) * f;
+    return x >= 9e18 ? Ns(9'000'000'000'000'000'000) : static_cast<Ns>(std::llround(x));
 }
 
 // The factor of one GPU activity's duration.

@@ -28,6 +28,7 @@ std::vector<std::int32_t> ranksOf(const Workspace& ws, const StepEventReader& re
 // The median step by CPU duration (the lower middle for an even count).
 std::int32_t medianStep(const std::vector<Window>& steps) {
     std::vector<const Window*> byLength;
+    byLength.reserve(steps.size());
     for (const auto& s : steps)
         byLength.push_back(&s);
     std::sort(byLength.begin(), byLength.end(), [](const Window* a, const Window* b) {

@@ -95,6 +95,7 @@ void writeText(const CriticalPathReport& report) {
             byEvent[{s.name.empty() ? std::string("(untraced CPU time)") : s.name, s.segment.kind}] +=
                 s.segment.weight;
         std::vector<std::pair<Ns, std::pair<std::string, PathKind>>> top;
+        top.reserve(byEvent.size());
         for (const auto& [key, ns] : byEvent)
             top.emplace_back(ns, key);
         std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.first > b.first; });

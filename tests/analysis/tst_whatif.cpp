@@ -14,6 +14,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <limits>
 
 using namespace cnp;
 
@@ -160,6 +161,27 @@ private slots:
         s.exposedCommunicationFactor = 0.5;
         QCOMPARE(predicted(recomputeThenCollective(), s), Ns(145));
         QCOMPARE(s.describe(), std::string("communication x0.5"));
+    }
+
+    // A hostile window (times 6e18 ns apart) scaled 1000x is capped instead of overflowing; two such
+    // activities in a row saturate the path at the largest Ns.
+    void hugeFactorsSaturate() {
+        StepEvents ev;
+        ev.windowStart = -3'000'000'000'000'000'000;
+        ev.windowEnd = 3'000'000'000'000'000'000;
+        ev.cpu = {api(-3'000'000'000'000'000'000, -2'999'999'999'999'999'000, "cudaLaunchKernel", 1)};
+        ev.gpu = {kernel(-2'999'999'999'999'999'000, 3'000'000'000'000'000'000, 7, 1, "gemm", "k")};
+        WhatIfScenario s;
+        s.categoryFactors = {{"gemm", 1000}};
+        const Ns p = predicted(ev, s);
+        QCOMPARE(p, Ns(9'000'000'000'000'001'000)); // launch delay 1000 + the kernel capped at 9e18
+        QCOMPARE(predicted(ev, WhatIfScenario{}), Ns(6'000'000'000'000'000'000));
+        ev.cpu.push_back(api(-2'999'999'999'999'999'000, -2'999'999'999'999'998'000, "cudaLaunchKernel", 2));
+        ev.gpu.push_back(kernel(3'000'000'000'000'000'000, 3'000'000'000'000'000'000, 7, 2, "gemm", "k2"));
+        ev.gpu[0].end = 0;
+        ev.gpu[1].start = 0;
+        s.categoryFactors = {{"gemm", 1000}};
+        QCOMPARE(predicted(ev, s), std::numeric_limits<Ns>::max());
     }
 
     // The simulator's ground truth: from each configuration's trace, the transformation the next
