@@ -39,9 +39,12 @@ static void printTopHelp() {
     std::cout << "usage: cnp COMMAND [ARGS...]   (cnp COMMAND --help for details)\n\n"
                  "CNP Workbench command line: ingest GPU traces into a workspace and analyse them.\n\n"
                  "commands:\n";
+    std::size_t width = 12; // the summaries' column: the longest name and a space at least
+    for (const auto& c : cmds)
+        width = std::max(width, c.name.size() + 1);
     for (const auto& c : cmds) {
         std::cout << "  " << c.name;
-        for (std::size_t i = c.name.size(); i < 12; ++i)
+        for (std::size_t i = c.name.size(); i < width; ++i)
             std::cout << ' ';
         std::cout << c.summary << '\n';
     }
