@@ -81,6 +81,8 @@ RunSimulator::RunSimulator(const SynthParams& params, const ConfigSpec& config, 
         r->mainTid = static_cast<std::uint32_t>(r->id.pid);
         r->autogradTid = r->mainTid + 1;
         r->speed = r->rng.jitter(p_.host.gpuSpeedSpread);
+        if (rank == shape.plants.slowGpuRank)
+            r->speed *= shape.plants.slowGpuFactor;
         r->cpu = shape.startNs + scaled(kStartSkewNs, r->rng.uniform());
         char file[32];
         std::snprintf(file, sizeof file, "/rank-%05d.cnpt", rank);
@@ -125,6 +127,8 @@ void RunSimulator::beginStep(Rank& r) {
     r.stepRange = o.rangeStart(r.cpu, r.mainTid, r.sStep);
     const std::uint32_t data = o.rangeStart(r.cpu, r.mainTid, r.sData);
     r.cpu += scaled(p_.host.dataLoadingNs, r.rng.jitter(p_.host.dataLoadingJitter));
+    if (r.id.rank == shape_.plants.slowLoaderRank)
+        r.cpu += shape_.plants.slowLoaderExtraNs;
     o.rangeEnd(r.cpu, data, r.mainTid);
     // The batch's host -> device copy, then the forward.
     const std::uint32_t corr = o.nextCorrelation();
@@ -278,12 +282,18 @@ Ns RunSimulator::collective(const std::string& name, Ns durationNs, bool afterCo
         lastArrival = std::max(lastArrival, ready[i]);
         r.cpu = callEnd + scaled(c_.hostOverheadNs, r.rng.jitter(kHostJitter));
     }
-    const Ns end = lastArrival + scaled(durationNs, shared_.jitter(p_.collectives.jitter));
+    const Ns transfer = scaled(durationNs, shared_.jitter(p_.collectives.jitter));
+    const Ns end = lastArrival + transfer;
     for (std::size_t i = 0; i < ranks_.size(); ++i) {
         Rank& r = *ranks_[i];
-        r.out->kernel(ready[i], end, corr[i], static_cast<std::uint32_t>(Stream::Comm), r.out->intern(name),
+        // A planted slow link: this rank's part of the transfer takes longer and its kernel ends later (the
+        // layer's compute dependency keeps the others' end).
+        const Ns own = r.id.rank == shape_.plants.slowLinkRank
+                           ? lastArrival + scaled(transfer, shape_.plants.slowLinkFactor)
+                           : end;
+        r.out->kernel(ready[i], own, corr[i], static_cast<std::uint32_t>(Stream::Comm), r.out->intern(name),
                       32, 512);
-        r.stream(Stream::Comm) = end;
+        r.stream(Stream::Comm) = own;
     }
     return end;
 }
