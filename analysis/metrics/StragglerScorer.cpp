@@ -53,7 +53,8 @@ void tallyCalls(const CollectiveMatch& match, std::map<std::int32_t, CallTally>&
     }
 }
 
-// The median rank's view of one kernel name: the median of the ranks' median durations and of their totals.
+// The median rank's view of one kernel name: the median of the ranks' median durations (of the ranks that
+// ran it) and of their totals (of every rank, 0 where it did not run).
 struct NameReference {
     std::vector<double> medians;
     std::vector<Ns> totals;
@@ -75,6 +76,8 @@ std::unordered_map<std::string, NameReference> nameReferences(const std::vector<
                 ref.totals.push_back(k.totalNs);
             }
     for (auto& [name, ref] : refs) {
+        // A rank without the kernel spent no time in it: its total counts as 0 for the median rank's.
+        ref.totals.resize(evidence.size(), 0);
         ref.medianNs = medianOf(ref.medians);
         ref.totalNs = medianOf(ref.totals);
     }

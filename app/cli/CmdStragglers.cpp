@@ -5,6 +5,7 @@
 #include "TableOutput.h"
 
 #include "core/Units.h"
+#include "metrics/StragglerEvidence.h"
 #include "requests/CollectivesRequest.h"
 #include "store/Workspace.h"
 
@@ -15,13 +16,6 @@ namespace {
 
 std::string dur(Ns ns) {
     return units::duration(static_cast<double>(ns));
-}
-
-std::string causesText(const RankStraggling& r) {
-    std::string s;
-    for (const auto c : r.causes)
-        s += (s.empty() ? "" : ", ") + std::string(stragglerCauseName(c));
-    return s.empty() ? "-" : s;
 }
 
 void writeJson(const std::string& runName, const StragglersResult& r) {
@@ -48,18 +42,9 @@ void writeJson(const std::string& runName, const StragglersResult& r) {
 }
 
 void printEvidence(const RankStraggling& s) {
-    std::cout << "rank " << s.rank << ": last at " << units::count(s.lastCount) << " of "
-              << units::count(s.calls) << " calls, " << dur(s.latenessNs)
-              << " later than the median arrival in all; causes: " << causesText(s) << "\n";
-    std::cout << "  compute " << dur(s.computeNs) << " (median rank " << dur(s.medianComputeNs)
-              << "), GPU time at " << units::ratio(s.gpuTimeRatio) << " the median rank's speed\n";
-    std::cout << "  idle while the host was busy " << dur(s.hostIdleNs) << " (median rank "
-              << dur(s.medianHostIdleNs) << ")\n";
-    std::cout << "  transfer " << units::ratio(s.transferRatio) << " the call's median ("
-              << dur(s.transferExcessNs) << " longer in all)\n";
-    for (const auto& k : s.slowerKernels)
-        std::cout << "  +" << dur(k.excessNs) << " " << (k.name.size() > 70 ? k.name.substr(0, 67) + "..." : k.name)
-                  << " (" << units::ratio(k.ratio) << " the median duration)\n";
+    const auto lines = stragglerEvidenceLines(s);
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        std::cout << (i == 0 ? "" : "  ") << lines[i] << '\n';
 }
 
 void printText(const std::string& runName, const StragglersResult& r) {
@@ -73,7 +58,7 @@ void printText(const std::string& runName, const StragglersResult& r) {
     for (const auto& s : rep.ranks)
         t.addRow({std::to_string(s.rank), units::count(s.lastCount), units::percent(s.lastShare),
                   dur(s.latenessNs), dur(s.waitNs), units::ratio(s.gpuTimeRatio), units::ratio(s.transferRatio),
-                  causesText(s)});
+                  stragglerCausesText(s)});
     t.print(std::cout, "  ");
     std::cout << '\n';
     for (const auto& s : rep.ranks)
