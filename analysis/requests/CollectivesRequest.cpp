@@ -33,11 +33,17 @@ std::vector<RankStepWindows> stepWindowsOf(const std::vector<StepSummary>& steps
     return out;
 }
 
-// Reads the run's communication kernels rank by rank and matches them. Inside the caller's read snapshot.
-CollectiveMatch matchRun(const Workspace& ws, const RunRecord& run, const std::vector<StepSummary>& steps) {
+using HostOfRank = std::vector<std::pair<std::int32_t, std::string>>;
+
+// Reads the run's communication kernels rank by rank and matches them; `hosts` (optional) receives each
+// rank's host. Inside the caller's read snapshot.
+CollectiveMatch matchRun(const Workspace& ws, const RunRecord& run, const std::vector<StepSummary>& steps,
+                         HostOfRank* hosts = nullptr) {
     CollectiveInput input;
     CollectiveKernelQueries q(ws, run.id, kCommunication);
     for (const RankInfo& r : RankQueries(ws).ranksOfRun(run.id)) {
+        if (hosts)
+            hosts->emplace_back(r.rank, r.host);
         RankCollectives k = q.rankKernels(r.rank);
         if (!k.kernels.empty())
             input.ranks.push_back(std::move(k));
@@ -54,8 +60,10 @@ template <class Key> CollectivesResult collectivesOf(const Workspace& ws, const 
     RunSnapshotParts parts;
     parts.steps = true;
     const RunSnapshot s = readRunSnapshot(ws, out.run, CategoryOrder{}, parts);
-    out.match = matchRun(ws, out.run, s.steps);
+    HostOfRank hosts;
+    out.match = matchRun(ws, out.run, s.steps, &hosts);
     out.steps = collectiveStepTotals(out.match);
+    out.clocks = estimateClockAlignment(out.match, hosts);
     return out;
 }
 

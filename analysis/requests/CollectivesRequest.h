@@ -4,6 +4,7 @@
 // communication kernels rank by rank from the event tables (a study's shards included), the steps and the
 // evidence from the summaries.
 #include "core/RunRecord.h"
+#include "metrics/ClockAligner.h"
 #include "metrics/CollectiveMatcher.h"
 #include "metrics/StragglerScorer.h"
 #include "store/Workspace.h"
@@ -20,6 +21,7 @@ struct CollectivesResult {
     // The workspace stores no process group or message size of a collective: calls are paired by the
     // order of the communication kernels on each stream, and bytes (so algbw and busbw) are unknown.
     bool matchedByKernelOrder = true;
+    ClockAlignment clocks; // the hosts' clocks as the collectives see them (metrics/ClockAligner.h)
 };
 
 struct StragglersResult {

@@ -46,6 +46,7 @@ struct RunSimulator::Rank {
     Ns free[2] = {0, 0}; // compute, comm stream: when its last queued work ends
     double speed = 1;    // persistent GPU speed factor (> 1 = slower)
     double slow = 1;     // this step's straggler factor
+    Ns clockErrorNs = 0; // planted: how late its host's realtime clock reads
     std::uint32_t mainTid = 0, autogradTid = 0;
     std::uint32_t stepRange = 0, phaseRange = 0;
     std::uint32_t sLaunch = 0, sMemcpy = 0, sEventSync = 0, sStreamSync = 0;
@@ -84,6 +85,8 @@ RunSimulator::RunSimulator(const SynthParams& params, const ConfigSpec& config, 
         if (rank == shape.plants.slowGpuRank)
             r->speed *= shape.plants.slowGpuFactor;
         r->cpu = shape.startNs + scaled(kStartSkewNs, r->rng.uniform());
+        if (static_cast<std::size_t>(r->id.node) < shape.plants.nodeClockErrorNs.size())
+            r->clockErrorNs = shape.plants.nodeClockErrorNs[static_cast<std::size_t>(r->id.node)];
         char file[32];
         std::snprintf(file, sizeof file, "/rank-%05d.cnpt", rank);
         r->out = std::make_unique<RankTraceWriter>(folder + file, r->id, header, p_.gpuName,
@@ -99,7 +102,7 @@ RunSimulator::RunSimulator(const SynthParams& params, const ConfigSpec& config, 
         r->sBackward = o.intern("backward");
         r->sRecompute = o.intern("recompute");
         r->sOptimizer = o.intern("optimizer.step");
-        o.clockPair(r->cpu, p_.clock.pairBracketNs, r->rng);
+        o.clockPair(r->cpu, p_.clock.pairBracketNs, r->rng, r->clockErrorNs);
         ranks_.push_back(std::move(r));
     }
 }
@@ -145,7 +148,7 @@ void RunSimulator::beginStep(Rank& r) {
 
 void RunSimulator::endStep(Rank& r) {
     r.out->rangeEnd(r.cpu, r.stepRange, r.mainTid);
-    r.out->clockPair(r.cpu, p_.clock.pairBracketNs, r.rng);
+    r.out->clockPair(r.cpu, p_.clock.pairBracketNs, r.rng, r.clockErrorNs);
     r.out->flush();
 }
 
@@ -307,7 +310,7 @@ void RunSimulator::hostWait(Rank& r, Ns untilNs, std::uint32_t call, Ns afterNs)
 std::uint64_t RunSimulator::finish() {
     std::uint64_t records = 0;
     for (auto& r : ranks_) {
-        r->out->clockPair(r->cpu, p_.clock.pairBracketNs, r->rng);
+        r->out->clockPair(r->cpu, p_.clock.pairBracketNs, r->rng, r->clockErrorNs);
         r->out->finish(r->cpu);
         records += r->out->records();
     }

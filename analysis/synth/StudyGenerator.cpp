@@ -68,6 +68,12 @@ void checkPlants(const SynthParams& p, const StudyOptions& o) {
     if (k.slowLoaderExtraNs < 0 || !(k.slowGpuFactor >= 1) || !(k.slowLinkFactor >= 1) ||
         k.slowGpuFactor > 100 || k.slowLinkFactor > 100)
         throw InputError(p.sourcePath, "a planted problem must slow its rank down (factors 1 to 100)");
+    constexpr Ns kMaxClockError = 3'600'000'000'000; // an hour
+    if (static_cast<int>(k.nodeClockErrorNs.size()) > o.nodes)
+        throw InputError(p.sourcePath, "a planted clock error names a node the run does not have");
+    for (const Ns e : k.nodeClockErrorNs)
+        if (e < -kMaxClockError || e > kMaxClockError)
+            throw InputError(p.sourcePath, "a planted clock error must be within an hour");
 }
 
 } // namespace

@@ -77,6 +77,9 @@ struct SynthPlants {
     double slowGpuFactor = 1;
     int slowLinkRank = -1;     // this rank's part of every collective transfers slowLinkFactor times longer
     double slowLinkFactor = 1;
+    // Node k's realtime clock reads nodeClockErrorNs[k] late (an NTP error the clock pairs carry into the
+    // aligned times); nodes past the end: 0.
+    std::vector<Ns> nodeClockErrorNs;
 };
 
 struct RunDefaults {

@@ -35,7 +35,15 @@ void writeJson(const std::string& runName, const CollectivesResult& r) {
     for (const auto& s : r.steps)
         j.beginObject().key("step").num(s.step).key("calls").num(s.calls).key("wait_ns").num(s.waitNs)
             .key("transfer_ns").num(s.transferNs).endObject();
-    j.endArray().key("collectives").beginArray();
+    j.endArray().key("clocks").beginObject().key("reference_host").str(r.clocks.referenceHost);
+    j.key("stored_error_ns").num(r.clocks.storedErrorNs).key("fitted_error_ns").num(r.clocks.fittedErrorNs);
+    j.key("hosts").beginArray();
+    for (const auto& h : r.clocks.hosts)
+        j.beginObject().key("host").str(h.host).key("ranks").num(h.ranks).key("calls").num(h.calls)
+            .key("offset_ns").num(h.offsetNs).key("drift_ppm").real(h.driftPpm).key("residual_ns").num(h.residualNs)
+            .key("max_abs_difference_ns").num(h.maxAbsDifferenceNs).endObject();
+    j.endArray().endObject();
+    j.key("collectives").beginArray();
     for (const auto& c : m.calls) {
         j.beginObject().key("stream").num(c.stream).key("sequence").num(c.sequence);
         j.key("op").str(collectiveOpName(c.op)).key("name").str(m.nameOf(c)).key("step").num(c.step);
@@ -113,6 +121,16 @@ void printText(const std::string& runName, const CollectivesResult& r, std::size
         TableOutput t({">step", ">calls", ">wait", ">transfer"});
         for (const auto& s : r.steps)
             t.addRow({std::to_string(s.step), units::count(s.calls), dur(s.waitNs), dur(s.transferNs)});
+        t.print(std::cout, "  ");
+    }
+    if (r.clocks.hosts.size() > 1) {
+        std::cout << "\nclocks (departures from the same calls, against host " << r.clocks.referenceHost
+                  << "): aligned to +-" << dur(r.clocks.storedErrorNs) << "; with each host's offset and drift removed +-"
+                  << dur(r.clocks.fittedErrorNs) << "\n";
+        TableOutput t({"host", ">ranks", ">calls", ">offset", ">drift (ppm)", ">residual"});
+        for (const auto& h : r.clocks.hosts)
+            t.addRow({h.host, std::to_string(h.ranks), units::count(h.calls), units::durationExact(h.offsetNs),
+                      units::fixed(h.driftPpm, 2), dur(h.residualNs)});
         t.print(std::cout, "  ");
     }
     std::cout << "\nlongest waits (" << std::min(limit, m.calls.size()) << " of "

@@ -1,7 +1,8 @@
 // Planted problems recovered (docs/synth.md, "Planted problems"; docs/metrics.md, "Stragglers"): a
 // synthetic study with a slow data loader on one rank, a GPU 8 % slower on another and one slow link is
 // generated, ingested through the real pipeline, matched and scored; every planted rank is named with its
-// cause and no other rank is given one. The plants off leave the generated files byte-identical.
+// cause and no other rank is given one; host clock offsets of 100 µs to 5 ms are recovered from the
+// collectives within 10 µs. The plants off leave the generated files byte-identical.
 #include "ingest/IngestPipeline.h"
 #include "requests/CollectivesRequest.h"
 #include "store/Workspace.h"
@@ -168,9 +169,43 @@ private slots:
         neutral.slowLoaderRank = 2;
         neutral.slowGpuRank = 3;
         neutral.slowLinkRank = 5;
+        neutral.nodeClockErrorNs = {0, 0};
         const auto a = generateStudy(quietStudy(), options(tmp.filePath("off"), {}));
         const auto b = generateStudy(quietStudy(), options(tmp.filePath("neutral"), neutral));
         QCOMPARE(folderDigest(a.front().folder), folderDigest(b.front().folder));
+    }
+
+    // Host clock offsets the clock pairs carry into the aligned times (an NTP error of 100 µs to 5 ms) are
+    // recovered from the collectives' departures within 10 µs.
+    void hostClockOffsetsRecovered_data() {
+        QTest::addColumn<qlonglong>("errorNs");
+        QTest::newRow("100 us") << qlonglong(100'000);
+        QTest::newRow("1.3 ms") << qlonglong(1'300'000);
+        QTest::newRow("-5 ms") << qlonglong(-5'000'000);
+    }
+    void hostClockOffsetsRecovered() {
+        QFETCH(qlonglong, errorNs);
+        SynthPlants plants;
+        plants.nodeClockErrorNs = {0, errorNs};
+        const QString name = QStringLiteral("clock%1").arg(errorNs);
+        const auto runs = generateStudy(quietStudy(), options(tmp.filePath(name), plants));
+        Workspace ws(tmp.filePath(name + ".cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        IngestRequest r;
+        r.inputs = {runs.front().folder};
+        r.runName = "clock";
+        r.config = "Base";
+        ingest(ws, r);
+        const CollectivesResult c = computeCollectives(ws, std::string("clock"));
+        QCOMPARE(c.clocks.hosts.size(), std::size_t(2));
+        const HostClockEstimate& other = c.clocks.hosts[1];
+        qInfo("planted %lld ns: recovered %lld ns, drift %.3f ppm, residual %lld ns", errorNs,
+              static_cast<long long>(other.offsetNs), other.driftPpm, static_cast<long long>(other.residualNs));
+        QCOMPARE(other.ranks, 4);
+        QCOMPARE(other.calls, std::int64_t(48));
+        QVERIFY2(std::abs(other.offsetNs - errorNs) <= 10'000,
+                 qPrintable(QString("%1 vs %2").arg(other.offsetNs).arg(errorNs)));
+        QVERIFY2(std::abs(other.driftPpm) < 1, qPrintable(QString::number(other.driftPpm)));
+        QVERIFY(c.clocks.fittedErrorNs <= 10'000);
     }
 
     void plantOutOfRangeRefused() {
@@ -179,6 +214,9 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, options(tmp.filePath("bad"), bad));
         bad.slowGpuRank = 0;
         bad.slowGpuFactor = 0.5;
+        QVERIFY_THROWS_EXCEPTION(InputError, options(tmp.filePath("bad"), bad));
+        bad.slowGpuFactor = 1;
+        bad.nodeClockErrorNs = {0, 0, 0}; // 2 nodes
         QVERIFY_THROWS_EXCEPTION(InputError, options(tmp.filePath("bad"), bad));
     }
 };
