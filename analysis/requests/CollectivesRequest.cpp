@@ -102,8 +102,10 @@ StragglersResult stragglersOf(const Workspace& ws, const Key& key, const Straggl
         parts.rankKernels.push_back(r.rank);
     parts.ranks = parts.steps = parts.gaps = false;
     s.rankKernels = readRunSnapshot(ws, out.run, order, parts).rankKernels;
-    out.match = matchRun(ws, out.run, s.steps);
+    HostOfRank hosts;
+    out.match = matchRun(ws, out.run, s.steps, &hosts);
     out.report = scoreStragglers(out.match, evidenceOf(s), thresholds);
+    out.clocks = estimateClockAlignment(out.match, hosts);
     return out;
 }
 

@@ -28,6 +28,7 @@ struct StragglersResult {
     RunRecord run;
     CollectiveMatch match;
     StragglerReport report;
+    ClockAlignment clocks;
 };
 
 // Throw InputError when the run does not exist or has no summaries. By name at the CLI's edge; by id

@@ -233,6 +233,11 @@ void TestRanksPage::collectivesTabListsCalls() {
     QCOMPARE(panel->model()->rowCount(), 4 * 6);
     QVERIFY2(panel->statusText().startsWith(QStringLiteral("24 collective calls across 4 ranks")),
              qPrintable(panel->statusText()));
+    // 2 nodes: the clocks' agreement is stated.
+    QCOMPARE(stragglers_.clocks.hosts.size(), std::size_t(2));
+    QVERIFY2(panel->statusText().contains(QStringLiteral("clocks aligned to ±%1 across 2 hosts")
+                                              .arg(UnitFormat::duration(double(stragglers_.clocks.storedErrorNs)))),
+             qPrintable(panel->statusText()));
     page->tabs()->setCurrentWidget(panel);
     QSignalSpy spy(page, &WorkbenchPage::timelineJumpRequested);
     QTableView* view = panel->table();

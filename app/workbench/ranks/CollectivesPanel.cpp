@@ -50,7 +50,7 @@ QString CollectivesPanel::statusText() const {
     return status_->text();
 }
 
-void CollectivesPanel::setMatch(const CollectiveMatch* match, const QString& why) {
+void CollectivesPanel::setMatch(const CollectiveMatch* match, const ClockAlignment& clocks, const QString& why) {
     if (!match || match->calls.empty()) {
         model_->setMatch({});
         drawSteps({});
@@ -64,6 +64,11 @@ void CollectivesPanel::setMatch(const CollectiveMatch* match, const QString& why
                       "click: timeline")
                        .arg(UnitFormat::integer(static_cast<std::int64_t>(match->calls.size())))
                        .arg(match->ranks);
+    if (clocks.hosts.size() > 1)
+        text += tr(" · clocks aligned to ±%1 across %2 hosts (±%3 with each host's offset and drift removed)")
+                    .arg(UnitFormat::duration(double(clocks.storedErrorNs)))
+                    .arg(clocks.hosts.size())
+                    .arg(UnitFormat::duration(double(clocks.fittedErrorNs)));
     if (match->unmatchedKernels > 0)
         text += tr(" · %1 kernels unmatched").arg(UnitFormat::integer(match->unmatchedKernels));
     status_->setText(text);

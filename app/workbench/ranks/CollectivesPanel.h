@@ -4,6 +4,7 @@
 // table of every call; clicking a call asks for the timeline over the call's extent, from its first
 // arrival to its last departure, so every rank's lane shows its part side by side.
 #include "core/Ids.h"
+#include "metrics/ClockAligner.h"
 #include "metrics/CollectiveMatcher.h"
 
 #include <QWidget>
@@ -22,8 +23,8 @@ class CollectivesPanel : public QWidget {
 public:
     explicit CollectivesPanel(QWidget* parent = nullptr);
 
-    // Shows `match` (nullptr: nothing, with `why` as the status line).
-    void setMatch(const CollectiveMatch* match, const QString& why = {});
+    // Shows `match` and how well its hosts' clocks agree (nullptr: nothing, with `why` as the status line).
+    void setMatch(const CollectiveMatch* match, const ClockAlignment& clocks = {}, const QString& why = {});
     CollectiveCallModel* model() const { return model_; }
     QTableView* table() const { return table_; }
     ChartView* chart() const { return chart_; }

@@ -205,6 +205,7 @@ void RanksPage::load() {
             }
             stragglers_ = std::move(o.value->stragglers);
             collectives_->setMatch(stragglers_ ? &stragglers_->match : nullptr,
+                                   stragglers_ ? stragglers_->clocks : ClockAlignment{},
                                    o.value->stragglersError.isEmpty()
                                        ? QString()
                                        : tr("Cannot match the run's collectives: %1").arg(o.value->stragglersError));
