@@ -57,7 +57,8 @@ CollectiveInput buildInput(int ranks, int steps) {
     in.steps.resize(static_cast<std::size_t>(ranks));
     for (int r = 0; r < ranks; ++r) {
         in.ranks[static_cast<std::size_t>(r)].rank = r;
-        in.ranks[static_cast<std::size_t>(r)].kernels.reserve(static_cast<std::size_t>(steps) * kCallsPerStep);
+        in.ranks[static_cast<std::size_t>(r)].kernels.reserve(static_cast<std::size_t>(steps) *
+                                                              kCallsPerStep);
         in.steps[static_cast<std::size_t>(r)].rank = r;
     }
     const Ns stepNs = 100'000'000;
@@ -84,7 +85,7 @@ CollectiveInput buildInput(int ranks, int steps) {
         }
         for (int r = 0; r < ranks; ++r)
             in.steps[static_cast<std::size_t>(r)].windows.emplace_back(static_cast<Ns>(s) * stepNs,
-                                                                      static_cast<Ns>(s + 1) * stepNs);
+                                                                       static_cast<Ns>(s + 1) * stepNs);
     }
     return in;
 }
@@ -118,7 +119,8 @@ int main(int argc, char** argv) {
     const int steps = argc > 2 ? std::max(1, std::atoi(argv[2])) : 1000;
     const CollectiveInput input = buildInput(ranks, steps);
     const auto evidence = buildEvidence(ranks, steps);
-    const std::size_t kernels = static_cast<std::size_t>(ranks) * static_cast<std::size_t>(steps) * kCallsPerStep;
+    const std::size_t kernels =
+        static_cast<std::size_t>(ranks) * static_cast<std::size_t>(steps) * kCallsPerStep;
     std::printf("%d ranks x %d steps: %zu communication kernels, %d calls\n", ranks, steps, kernels,
                 steps * kCallsPerStep);
 
@@ -139,7 +141,7 @@ int main(int argc, char** argv) {
     std::printf("match + score               %8.3f s  (target <= 2 s)\n", matchS + scoreS);
     const auto& top = report.ranks.front();
     std::printf("check: %zu calls, first straggler rank %d (planted %d), last at %lld calls, causes %zu%s\n",
-                match.calls.size(), top.rank, kSlowRank, static_cast<long long>(top.lastCount), top.causes.size(),
-                sink == 0 ? " (sink 0)" : "");
+                match.calls.size(), top.rank, kSlowRank, static_cast<long long>(top.lastCount),
+                top.causes.size(), sink == 0 ? " (sink 0)" : "");
     return top.rank == kSlowRank ? 0 : 1;
 }

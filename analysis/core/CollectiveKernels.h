@@ -14,7 +14,7 @@ struct CollectiveKernel {
     Ns start = 0, end = 0;
     std::uint32_t nameIndex = 0; // into the names table that comes with them
     std::int64_t bytes = 0;      // nccl-tests' "size" of the operation (see docs/metrics.md); 0 = unknown
-    std::int64_t id = -1;   // the stored kernel row, -1 when none
+    std::int64_t id = -1;        // the stored kernel row, -1 when none
 };
 
 // One rank's communication kernels, in any order (the matcher sorts them per stream by start).

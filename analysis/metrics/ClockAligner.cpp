@@ -45,7 +45,8 @@ void fit(const Samples& s, HostClockEstimate& e) {
     residuals.reserve(s.t.size());
     for (std::size_t i = 0; i < s.t.size(); ++i) {
         residuals.push_back(static_cast<Ns>(std::llround(std::abs(s.d[i] - (intercept + slope * s.t[i])))));
-        e.maxAbsDifferenceNs = std::max(e.maxAbsDifferenceNs, static_cast<Ns>(std::llround(std::abs(s.d[i]))));
+        e.maxAbsDifferenceNs =
+            std::max(e.maxAbsDifferenceNs, static_cast<Ns>(std::llround(std::abs(s.d[i]))));
     }
     std::sort(residuals.begin(), residuals.end());
     const auto at95 = static_cast<std::size_t>(0.95 * static_cast<double>(residuals.size()));

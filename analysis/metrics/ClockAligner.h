@@ -17,10 +17,10 @@ namespace cnp {
 struct HostClockEstimate {
     std::string host;
     std::int32_t ranks = 0;
-    std::int64_t calls = 0;  // calls shared with the reference host
-    Ns offsetNs = 0;         // host's clock - the reference's at t0 (its departures are this much later)
-    double driftPpm = 0;     // change of that offset, ns per ms (= parts per million)
-    Ns residualNs = 0;       // 95th percentile of |difference - fit| over its calls
+    std::int64_t calls = 0;    // calls shared with the reference host
+    Ns offsetNs = 0;           // host's clock - the reference's at t0 (its departures are this much later)
+    double driftPpm = 0;       // change of that offset, ns per ms (= parts per million)
+    Ns residualNs = 0;         // 95th percentile of |difference - fit| over its calls
     Ns maxAbsDifferenceNs = 0; // the largest |difference| itself: how far apart the stored clocks are
 };
 

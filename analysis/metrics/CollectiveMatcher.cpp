@@ -113,10 +113,10 @@ CollectiveOp collectiveOpOfKernel(std::string_view kernelName) {
     const std::string s = folded(kernelName.substr(0, std::min<std::size_t>(kernelName.size(), 256)));
     // Longer names first: "reducescatter" and "allreduce" contain "reduce".
     static const std::pair<const char*, CollectiveOp> kNames[] = {
-        {"allreduce", CollectiveOp::AllReduce},       {"reducescatter", CollectiveOp::ReduceScatter},
-        {"allgather", CollectiveOp::AllGather},       {"alltoall", CollectiveOp::AllToAll},
-        {"broadcast", CollectiveOp::Broadcast},       {"sendrecv", CollectiveOp::SendRecv},
-        {"send", CollectiveOp::SendRecv},             {"recv", CollectiveOp::SendRecv},
+        {"allreduce", CollectiveOp::AllReduce}, {"reducescatter", CollectiveOp::ReduceScatter},
+        {"allgather", CollectiveOp::AllGather}, {"alltoall", CollectiveOp::AllToAll},
+        {"broadcast", CollectiveOp::Broadcast}, {"sendrecv", CollectiveOp::SendRecv},
+        {"send", CollectiveOp::SendRecv},       {"recv", CollectiveOp::SendRecv},
         {"reduce", CollectiveOp::Reduce}};
     for (const auto& [text, op] : kNames)
         if (s.find(text) != std::string::npos)

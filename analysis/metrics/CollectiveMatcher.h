@@ -53,15 +53,15 @@ struct CollectiveCall {
     std::int32_t sequence = 0; // position on its communicator, from 0
     CollectiveOp op = CollectiveOp::Unknown;
     std::uint32_t nameIndex = 0; // the last-arriving rank's kernel name, into CollectiveMatch::names
-    std::int32_t step = -1; // the last-arriving rank's step containing lastArrival, -1 when none
+    std::int32_t step = -1;      // the last-arriving rank's step containing lastArrival, -1 when none
     Ns firstArrival = 0, lastArrival = 0;
     std::int32_t lastRank = 0;
     Ns medianArrival = 0;
-    Ns waitNs = 0;     // lastArrival - firstArrival: how long the earliest member waited
-    Ns totalWaitNs = 0; // sum of every member's wait
-    Ns transferNs = 0; // median over members of their transfer
+    Ns waitNs = 0;          // lastArrival - firstArrival: how long the earliest member waited
+    Ns totalWaitNs = 0;     // sum of every member's wait
+    Ns transferNs = 0;      // median over members of their transfer
     std::int64_t bytes = 0; // 0 = unknown
-    std::optional<double> algBwGBs, busBwGBs; // bytes / transferNs (GB/s) and x busBandwidthFactor
+    std::optional<double> algBwGBs, busBwGBs;     // bytes / transferNs (GB/s) and x busBandwidthFactor
     std::size_t firstMember = 0, memberCount = 0; // its members: CollectiveMatch::members[first, first+count)
 };
 
@@ -79,11 +79,11 @@ struct CollectiveInput {
 };
 
 struct CollectiveMatch {
-    std::vector<std::string> names;     // CollectiveInput::names
-    std::vector<CollectiveCall> calls;  // by (stream, sequence)
-    std::vector<CallMember> members;    // of every call, each call's by rank
-    std::int32_t ranks = 0;             // ranks that had communication kernels
-    std::int64_t unmatchedKernels = 0;  // kernels past the shortest member's count on their stream
+    std::vector<std::string> names;          // CollectiveInput::names
+    std::vector<CollectiveCall> calls;       // by (stream, sequence)
+    std::vector<CallMember> members;         // of every call, each call's by rank
+    std::int32_t ranks = 0;                  // ranks that had communication kernels
+    std::int64_t unmatchedKernels = 0;       // kernels past the shortest member's count on their stream
     std::vector<std::int64_t> unevenStreams; // streams whose members have different kernel counts
 
     std::string_view nameOf(const CollectiveCall& c) const {

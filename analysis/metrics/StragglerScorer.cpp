@@ -43,7 +43,8 @@ void tallyCalls(const CollectiveMatch& match, std::map<std::int32_t, CallTally>&
             ++t.r.calls;
             t.r.waitNs += m.waitNs;
             if (c.transferNs > 0)
-                t.transferRatios.push_back(static_cast<double>(m.transferNs) / static_cast<double>(c.transferNs));
+                t.transferRatios.push_back(static_cast<double>(m.transferNs) /
+                                           static_cast<double>(c.transferNs));
             t.r.transferExcessNs += std::max<Ns>(0, m.transferNs - c.transferNs);
             if (m.rank == c.lastRank) {
                 ++t.r.lastCount;
@@ -66,7 +67,8 @@ bool isCommunication(const KernelStatRow& k) {
     return k.category == kCommunication;
 }
 
-std::unordered_map<std::string, NameReference> nameReferences(const std::vector<RankEvidenceInput>& evidence) {
+std::unordered_map<std::string, NameReference>
+nameReferences(const std::vector<RankEvidenceInput>& evidence) {
     std::unordered_map<std::string, NameReference> refs;
     for (const auto& e : evidence)
         for (const auto& k : e.kernels)
@@ -142,7 +144,8 @@ void decideCauses(RankStraggling& r, Ns medianWindowNs, const StragglerThreshold
         found.emplace_back(idleExcess, StragglerCause::HostIdle);
     if (r.transferRatio >= t.slowLinkRatio)
         found.emplace_back(r.transferExcessNs, StragglerCause::SlowLink);
-    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::stable_sort(found.begin(), found.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
     for (const auto& f : found)
         r.causes.push_back(f.second);
 }

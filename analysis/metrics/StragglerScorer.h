@@ -41,11 +41,11 @@ struct RankStraggling {
     double lastShare = 0;       // lastCount / calls
     Ns latenessNs = 0;          // over the calls it was last at: sum of lastArrival - medianArrival
     Ns waitNs = 0;              // its own wait summed over its calls
-    Ns computeNs = 0, medianComputeNs = 0;   // non-communication kernel time, and the median rank's
+    Ns computeNs = 0, medianComputeNs = 0; // non-communication kernel time, and the median rank's
     double gpuTimeRatio = 1; // time-weighted median over its kernel names of its median / the ranks' median
     Ns hostIdleNs = 0, medianHostIdleNs = 0; // waiting-on-data + launch-bound idle, and the median rank's
-    double transferRatio = 1;   // median over its calls of (its transfer / the call's transfer)
-    Ns transferExcessNs = 0;    // sum over its calls of max(0, its transfer - the call's transfer)
+    double transferRatio = 1;                // median over its calls of (its transfer / the call's transfer)
+    Ns transferExcessNs = 0; // sum over its calls of max(0, its transfer - the call's transfer)
     std::vector<KernelExcess> slowerKernels; // largest excess first, at most 5
     std::vector<StragglerCause> causes;      // strongest first (docs/metrics.md for the thresholds)
 };
@@ -58,9 +58,9 @@ struct StragglerReport {
 
 // Thresholds (docs/metrics.md, "Stragglers").
 struct StragglerThresholds {
-    double slowerGpuRatio = 1.04;     // gpuTimeRatio at or above: slower GPU
-    double slowLinkRatio = 1.10;      // transferRatio at or above: slow link
-    double excessShare = 0.01;        // compute or host-idle excess at or above this share of the median window
+    double slowerGpuRatio = 1.04; // gpuTimeRatio at or above: slower GPU
+    double slowLinkRatio = 1.10;  // transferRatio at or above: slow link
+    double excessShare = 0.01;    // compute or host-idle excess at or above this share of the median window
 };
 
 StragglerReport scoreStragglers(const CollectiveMatch& match, const std::vector<RankEvidenceInput>& evidence,

@@ -64,6 +64,7 @@ template <class Key> CollectivesResult collectivesOf(const Workspace& ws, const 
     out.match = matchRun(ws, out.run, s.steps, &hosts);
     out.steps = collectiveStepTotals(out.match);
     out.clocks = estimateClockAlignment(out.match, hosts);
+    out.communication = communicationPerStep(s.steps);
     return out;
 }
 

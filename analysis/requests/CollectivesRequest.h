@@ -6,6 +6,7 @@
 #include "core/RunRecord.h"
 #include "metrics/ClockAligner.h"
 #include "metrics/CollectiveMatcher.h"
+#include "metrics/CommunicationPerStep.h"
 #include "metrics/StragglerScorer.h"
 #include "store/Workspace.h"
 
@@ -22,6 +23,7 @@ struct CollectivesResult {
     // order of the communication kernels on each stream, and bytes (so algbw and busbw) are unknown.
     bool matchedByKernelOrder = true;
     ClockAlignment clocks; // the hosts' clocks as the collectives see them (metrics/ClockAligner.h)
+    std::vector<StepCommunication> communication; // exposed vs overlapped communication per step
 };
 
 struct StragglersResult {
@@ -37,6 +39,7 @@ CollectivesResult computeCollectives(const Workspace& ws, const std::string& run
 CollectivesResult computeCollectives(const Workspace& ws, RunId runId);
 StragglersResult computeStragglers(const Workspace& ws, const std::string& runName,
                                    const StragglerThresholds& thresholds = {});
-StragglersResult computeStragglers(const Workspace& ws, RunId runId, const StragglerThresholds& thresholds = {});
+StragglersResult computeStragglers(const Workspace& ws, RunId runId,
+                                   const StragglerThresholds& thresholds = {});
 
 } // namespace cnp

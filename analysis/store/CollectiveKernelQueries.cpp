@@ -6,7 +6,8 @@
 
 namespace cnp {
 
-CollectiveKernelQueries::CollectiveKernelQueries(const Workspace& ws, RunId runId, const std::string& category)
+CollectiveKernelQueries::CollectiveKernelQueries(const Workspace& ws, RunId runId,
+                                                 const std::string& category)
     : ws_(ws), runId_(runId) {
     Statement st(ws.db(), "SELECT id FROM strings WHERE value = ?");
     st.bind(1, std::string_view(category));

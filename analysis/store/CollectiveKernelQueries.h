@@ -2,9 +2,9 @@
 // The communication kernels of a run's ranks, read from table `kernels` one rank at a time (the rank's id
 // range found by binary search, Workspace::eventStoreOf / lowerBoundId): what the collective matcher
 // (metrics/CollectiveMatcher.h) pairs across ranks. O(rows of the rank) per rank.
+#include "core/CollectiveKernels.h"
 #include "core/Ids.h"
 #include "core/TraceData.h"
-#include "core/CollectiveKernels.h"
 
 #include <cstdint>
 #include <optional>

@@ -71,11 +71,11 @@ struct ClockSpec {
 // Problems planted on purpose (tests of the straggler analysis, docs/synth.md "Planted problems"): never
 // read from the study file; all off by default, and off they change no byte of the generated files.
 struct SynthPlants {
-    int slowLoaderRank = -1;   // this rank's DataLoader takes slowLoaderExtraNs longer every step
+    int slowLoaderRank = -1; // this rank's DataLoader takes slowLoaderExtraNs longer every step
     Ns slowLoaderExtraNs = 0;
-    int slowGpuRank = -1;      // this rank's GPU runs every kernel slowGpuFactor times longer
+    int slowGpuRank = -1; // this rank's GPU runs every kernel slowGpuFactor times longer
     double slowGpuFactor = 1;
-    int slowLinkRank = -1;     // this rank's part of every collective transfers slowLinkFactor times longer
+    int slowLinkRank = -1; // this rank's part of every collective transfers slowLinkFactor times longer
     double slowLinkFactor = 1;
     // Node k's realtime clock reads nodeClockErrorNs[k] late (an NTP error the clock pairs carry into the
     // aligned times); nodes past the end: 0.

@@ -33,22 +33,62 @@ void writeJson(const std::string& runName, const CollectivesResult& r) {
         j.num(s);
     j.endArray().key("steps").beginArray();
     for (const auto& s : r.steps)
-        j.beginObject().key("step").num(s.step).key("calls").num(s.calls).key("wait_ns").num(s.waitNs)
-            .key("transfer_ns").num(s.transferNs).endObject();
+        j.beginObject()
+            .key("step")
+            .num(s.step)
+            .key("calls")
+            .num(s.calls)
+            .key("wait_ns")
+            .num(s.waitNs)
+            .key("transfer_ns")
+            .num(s.transferNs)
+            .endObject();
+    j.endArray().key("communication_per_step").beginArray();
+    for (const auto& c : r.communication)
+        j.beginObject()
+            .key("step")
+            .num(c.step)
+            .key("ranks")
+            .num(c.ranks)
+            .key("exposed_ns")
+            .num(c.exposedNs)
+            .key("overlapped_ns")
+            .num(c.overlappedNs)
+            .key("overlap_share")
+            .real(c.overlapShare())
+            .endObject();
     j.endArray().key("clocks").beginObject().key("reference_host").str(r.clocks.referenceHost);
     j.key("stored_error_ns").num(r.clocks.storedErrorNs).key("fitted_error_ns").num(r.clocks.fittedErrorNs);
     j.key("hosts").beginArray();
     for (const auto& h : r.clocks.hosts)
-        j.beginObject().key("host").str(h.host).key("ranks").num(h.ranks).key("calls").num(h.calls)
-            .key("offset_ns").num(h.offsetNs).key("drift_ppm").real(h.driftPpm).key("residual_ns").num(h.residualNs)
-            .key("max_abs_difference_ns").num(h.maxAbsDifferenceNs).endObject();
+        j.beginObject()
+            .key("host")
+            .str(h.host)
+            .key("ranks")
+            .num(h.ranks)
+            .key("calls")
+            .num(h.calls)
+            .key("offset_ns")
+            .num(h.offsetNs)
+            .key("drift_ppm")
+            .real(h.driftPpm)
+            .key("residual_ns")
+            .num(h.residualNs)
+            .key("max_abs_difference_ns")
+            .num(h.maxAbsDifferenceNs)
+            .endObject();
     j.endArray().endObject();
     j.key("collectives").beginArray();
     for (const auto& c : m.calls) {
         j.beginObject().key("stream").num(c.stream).key("sequence").num(c.sequence);
         j.key("op").str(collectiveOpName(c.op)).key("name").str(m.nameOf(c)).key("step").num(c.step);
         j.key("first_arrival_ns").num(c.firstArrival).key("last_arrival_ns").num(c.lastArrival);
-        j.key("last_rank").num(c.lastRank).key("wait_ns").num(c.waitNs).key("total_wait_ns").num(c.totalWaitNs);
+        j.key("last_rank")
+            .num(c.lastRank)
+            .key("wait_ns")
+            .num(c.waitNs)
+            .key("total_wait_ns")
+            .num(c.totalWaitNs);
         j.key("transfer_ns").num(c.transferNs).key("bytes").num(c.bytes);
         j.key("algbw_gbs").real(c.algBwGBs).key("busbw_gbs").real(c.busBwGBs).key("members").beginArray();
         for (std::size_t i = c.firstMember; i < c.firstMember + c.memberCount; ++i) {
@@ -90,14 +130,32 @@ void printCalls(const CollectiveMatch& m, std::size_t limit) {
                      [](const CollectiveCall* a, const CollectiveCall* b) { return a->waitNs > b->waitNs; });
     if (order.size() > limit)
         order.resize(limit);
-    TableOutput t({">stream", ">#", "operation", ">step", ">ranks", ">last rank", ">wait", ">transfer", ">bytes",
-                   ">algbw", ">busbw"});
+    TableOutput t({">stream", ">#", "operation", ">step", ">ranks", ">last rank", ">wait", ">transfer",
+                   ">bytes", ">algbw", ">busbw"});
     for (const auto* c : order)
-        t.addRow({std::to_string(c->stream), std::to_string(c->sequence), std::string(collectiveOpName(c->op)),
-                  c->step >= 0 ? std::to_string(c->step) : "-", std::to_string(c->memberCount),
-                  std::to_string(c->lastRank), dur(c->waitNs), dur(c->transferNs),
-                  c->bytes > 0 ? units::bytes(static_cast<double>(c->bytes)) : "-", gbs(c->algBwGBs),
-                  gbs(c->busBwGBs)});
+        t.addRow({std::to_string(c->stream), std::to_string(c->sequence),
+                  std::string(collectiveOpName(c->op)), c->step >= 0 ? std::to_string(c->step) : "-",
+                  std::to_string(c->memberCount), std::to_string(c->lastRank), dur(c->waitNs),
+                  dur(c->transferNs), c->bytes > 0 ? units::bytes(static_cast<double>(c->bytes)) : "-",
+                  gbs(c->algBwGBs), gbs(c->busBwGBs)});
+    t.print(std::cout, "  ");
+}
+
+// Per step: the calls' summed wait and transfer, and the ranks' mean exposed and overlapped communication.
+void printPerStep(const CollectivesResult& r) {
+    std::map<std::int32_t, const StepCommunication*> comm;
+    for (const auto& c : r.communication)
+        comm[c.step] = &c;
+    std::cout << "\nper step (exposed and overlapped: the ranks' mean)\n";
+    TableOutput t({">step", ">calls", ">wait", ">transfer", ">exposed", ">overlapped", ">overlap"});
+    for (const auto& s : r.steps) {
+        const auto it = comm.find(s.step);
+        const StepCommunication* c = it == comm.end() ? nullptr : it->second;
+        const auto share = c ? c->overlapShare() : std::nullopt;
+        t.addRow({std::to_string(s.step), units::count(s.calls), dur(s.waitNs), dur(s.transferNs),
+                  c ? dur(c->exposedNs) : "-", c ? dur(c->overlappedNs) : "-",
+                  share ? units::percent(*share) : "-"});
+    }
     t.print(std::cout, "  ");
 }
 
@@ -116,21 +174,16 @@ void printText(const std::string& runName, const CollectivesResult& r, std::size
                   << m.unevenStreams.size() << " streams whose ranks have different kernel counts\n";
     std::cout << "\nper operation\n";
     printPerOp(m);
-    if (!r.steps.empty()) {
-        std::cout << "\nper step\n";
-        TableOutput t({">step", ">calls", ">wait", ">transfer"});
-        for (const auto& s : r.steps)
-            t.addRow({std::to_string(s.step), units::count(s.calls), dur(s.waitNs), dur(s.transferNs)});
-        t.print(std::cout, "  ");
-    }
+    if (!r.steps.empty())
+        printPerStep(r);
     if (r.clocks.hosts.size() > 1) {
         std::cout << "\nclocks (departures from the same calls, against host " << r.clocks.referenceHost
-                  << "): aligned to +-" << dur(r.clocks.storedErrorNs) << "; with each host's offset and drift removed +-"
-                  << dur(r.clocks.fittedErrorNs) << "\n";
+                  << "): aligned to +-" << dur(r.clocks.storedErrorNs)
+                  << "; with each host's offset and drift removed +-" << dur(r.clocks.fittedErrorNs) << "\n";
         TableOutput t({"host", ">ranks", ">calls", ">offset", ">drift (ppm)", ">residual"});
         for (const auto& h : r.clocks.hosts)
-            t.addRow({h.host, std::to_string(h.ranks), units::count(h.calls), units::durationExact(h.offsetNs),
-                      units::fixed(h.driftPpm, 2), dur(h.residualNs)});
+            t.addRow({h.host, std::to_string(h.ranks), units::count(h.calls),
+                      units::durationExact(h.offsetNs), units::fixed(h.driftPpm, 2), dur(h.residualNs)});
         t.print(std::cout, "  ");
     }
     std::cout << "\nlongest waits (" << std::min(limit, m.calls.size()) << " of "

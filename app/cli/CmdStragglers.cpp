@@ -24,7 +24,12 @@ void writeJson(const std::string& runName, const StragglersResult& r) {
     j.key("median_window_ns").num(r.report.medianWindowNs).key("ranks").beginArray();
     for (const auto& s : r.report.ranks) {
         j.beginObject().key("rank").num(s.rank).key("calls").num(s.calls).key("last_count").num(s.lastCount);
-        j.key("last_share").real(s.lastShare).key("lateness_ns").num(s.latenessNs).key("wait_ns").num(s.waitNs);
+        j.key("last_share")
+            .real(s.lastShare)
+            .key("lateness_ns")
+            .num(s.latenessNs)
+            .key("wait_ns")
+            .num(s.waitNs);
         j.key("compute_ns").num(s.computeNs).key("median_compute_ns").num(s.medianComputeNs);
         j.key("gpu_time_ratio").real(s.gpuTimeRatio).key("host_idle_ns").num(s.hostIdleNs);
         j.key("median_host_idle_ns").num(s.medianHostIdleNs).key("transfer_ratio").real(s.transferRatio);
@@ -33,7 +38,13 @@ void writeJson(const std::string& runName, const StragglersResult& r) {
             j.str(stragglerCauseName(c));
         j.endArray().key("slower_kernels").beginArray();
         for (const auto& k : s.slowerKernels)
-            j.beginObject().key("name").str(k.name).key("excess_ns").num(k.excessNs).key("ratio").real(k.ratio)
+            j.beginObject()
+                .key("name")
+                .str(k.name)
+                .key("excess_ns")
+                .num(k.excessNs)
+                .key("ratio")
+                .real(k.ratio)
                 .endObject();
         j.endArray().endObject();
     }
@@ -49,7 +60,8 @@ void printEvidence(const RankStraggling& s) {
 
 void printText(const std::string& runName, const StragglersResult& r) {
     const StragglerReport& rep = r.report;
-    std::cout << "run " << runName << ": " << units::count(rep.calls) << " collective calls of two or more ranks\n";
+    std::cout << "run " << runName << ": " << units::count(rep.calls)
+              << " collective calls of two or more ranks\n";
     if (rep.calls == 0) {
         std::cout << "  no collectives to score\n";
         return;
@@ -57,8 +69,8 @@ void printText(const std::string& runName, const StragglersResult& r) {
     TableOutput t({">rank", ">last", ">share", ">lateness", ">wait", ">GPU time", ">transfer", "causes"});
     for (const auto& s : rep.ranks)
         t.addRow({std::to_string(s.rank), units::count(s.lastCount), units::percent(s.lastShare),
-                  dur(s.latenessNs), dur(s.waitNs), units::ratio(s.gpuTimeRatio), units::ratio(s.transferRatio),
-                  stragglerCausesText(s)});
+                  dur(s.latenessNs), dur(s.waitNs), units::ratio(s.gpuTimeRatio),
+                  units::ratio(s.transferRatio), stragglerCausesText(s)});
     t.print(std::cout, "  ");
     std::cout << '\n';
     for (const auto& s : rep.ranks)
@@ -84,15 +96,16 @@ int runStragglers(const std::vector<std::string>& args) {
 
 } // namespace
 
-CNP_COMMAND("stragglers", "per rank: how often and by how much it arrives last at collectives, and why",
-            "usage: cnp stragglers WS --run NAME [--json]\n\n"
-            "Scores every rank of run NAME on the collectives matched across ranks (cnp collectives): how\n"
-            "often it arrived last and how much later than the median rank, and the evidence of its own\n"
-            "trace against the median rank's: longer compute (which kernels), GPU idle while its host was\n"
-            "busy (data loading, launch-bound), a GPU slower across all kernels, a slow link (longer\n"
-            "transfers). Most often last first. Definitions and thresholds: docs/metrics.md, \"Stragglers\".\n\n"
-            "  --run NAME   the run\n"
-            "  --json       machine-readable output (docs/cli.md)\n",
-            runStragglers);
+CNP_COMMAND(
+    "stragglers", "per rank: how often and by how much it arrives last at collectives, and why",
+    "usage: cnp stragglers WS --run NAME [--json]\n\n"
+    "Scores every rank of run NAME on the collectives matched across ranks (cnp collectives): how\n"
+    "often it arrived last and how much later than the median rank, and the evidence of its own\n"
+    "trace against the median rank's: longer compute (which kernels), GPU idle while its host was\n"
+    "busy (data loading, launch-bound), a GPU slower across all kernels, a slow link (longer\n"
+    "transfers). Most often last first. Definitions and thresholds: docs/metrics.md, \"Stragglers\".\n\n"
+    "  --run NAME   the run\n"
+    "  --json       machine-readable output (docs/cli.md)\n",
+    runStragglers);
 
 } // namespace cnp::cli

@@ -10,7 +10,8 @@ using namespace cnp;
 
 namespace {
 
-// Calls on `ranks` ranks (rank r on host hosts[r]); call k departs at departure(k, rank), arrives 1 ms before.
+// Calls on `ranks` ranks (rank r on host hosts[r]); call k departs at departure(k, rank), arrives 1 ms
+// before.
 CollectiveMatch calls(int count, int ranks, const std::function<Ns(int, int)>& departure) {
     CollectiveInput in;
     in.names = {"ncclKernel_AllReduce"};
@@ -44,7 +45,9 @@ private slots:
     // Host b's ranks depart 1000, 2000, 3000 ns after host a's at t0, t0 + 1 ms, t0 + 2 ms: offset 1000 ns,
     // drift 1000 ns per ms = 1000 ppm, residual 0; the stored clocks disagree by up to 3000 ns.
     void exactLine() {
-        const auto m = calls(3, 2, [](int k, int r) { return Ns(5'000'000) + k * Ns(1'000'000) + (r == 1 ? (k + 1) * 1000 : 0); });
+        const auto m = calls(3, 2, [](int k, int r) {
+            return Ns(5'000'000) + k * Ns(1'000'000) + (r == 1 ? (k + 1) * 1000 : 0);
+        });
         const ClockAlignment a = estimateClockAlignment(m, {{0, "a"}, {1, "b"}});
         QCOMPARE(a.referenceHost, std::string("a"));
         QCOMPARE(a.t0, Ns(5'000'000));
@@ -68,9 +71,10 @@ private slots:
         auto departure = [&](int k, int r) {
             const Ns t = Ns(1'000'000'000) + Ns(k) * 10'000'000;
             const int host = r / 2;
-            const Ns error = host == 1 ? 100'000
-                             : host == 2 ? 5'000'000 + static_cast<Ns>(std::llround(20e-6 * double(t - 1'000'000'000)))
-                                         : 0;
+            const Ns error =
+                host == 1   ? 100'000
+                : host == 2 ? 5'000'000 + static_cast<Ns>(std::llround(20e-6 * double(t - 1'000'000'000)))
+                            : 0;
             return t + error + jitter(k, r);
         };
         const auto m = calls(200, 6, departure);

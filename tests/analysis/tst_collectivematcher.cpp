@@ -8,7 +8,8 @@ using namespace cnp;
 
 namespace {
 
-CollectiveKernel kernel(std::int64_t stream, Ns start, Ns end, std::uint32_t name = 0, std::int64_t bytes = 0) {
+CollectiveKernel kernel(std::int64_t stream, Ns start, Ns end, std::uint32_t name = 0,
+                        std::int64_t bytes = 0) {
     CollectiveKernel k;
     k.stream = stream;
     k.start = start;
@@ -38,14 +39,17 @@ private slots:
     void operationOfKernelName_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<int>("op");
-        QTest::newRow("nccl all-reduce") << "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)"
-                                         << int(CollectiveOp::AllReduce);
+        QTest::newRow("nccl all-reduce")
+            << "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)"
+            << int(CollectiveOp::AllReduce);
         QTest::newRow("dev reduce-scatter") << "ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL(ncclDevComm*)"
                                             << int(CollectiveOp::ReduceScatter);
-        QTest::newRow("dev all-gather") << "ncclDevKernel_AllGather_RING_LL(ncclDevComm*)" << int(CollectiveOp::AllGather);
+        QTest::newRow("dev all-gather")
+            << "ncclDevKernel_AllGather_RING_LL(ncclDevComm*)" << int(CollectiveOp::AllGather);
         QTest::newRow("send/recv") << "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*)"
                                    << int(CollectiveOp::SendRecv);
-        QTest::newRow("broadcast") << "ncclKernel_Broadcast_RING_LL_Sum_int8_t(ncclDevComm*)" << int(CollectiveOp::Broadcast);
+        QTest::newRow("broadcast") << "ncclKernel_Broadcast_RING_LL_Sum_int8_t(ncclDevComm*)"
+                                   << int(CollectiveOp::Broadcast);
         QTest::newRow("reduce") << "ncclDevKernel_Reduce_Sum_f32_RING_LL" << int(CollectiveOp::Reduce);
         QTest::newRow("pytorch all_to_all") << "nccl:all_to_all" << int(CollectiveOp::AllToAll);
         QTest::newRow("not a collective") << "ampere_sgemm_32x128_nn" << int(CollectiveOp::Unknown);
@@ -86,7 +90,8 @@ private slots:
     void oneCallTimedByHand() {
         CollectiveInput in;
         in.names = {"ncclKernel_AllReduce_RING_LL_Sum_float"};
-        in.ranks = {rank(0, {kernel(5, 100, 1000, 0, 1'000'000)}), rank(1, {kernel(5, 300, 1010, 0, 1'000'000)}),
+        in.ranks = {rank(0, {kernel(5, 100, 1000, 0, 1'000'000)}),
+                    rank(1, {kernel(5, 300, 1010, 0, 1'000'000)}),
                     rank(2, {kernel(5, 600, 1000, 0, 1'000'000)})};
         in.steps = {{2, {{0, 500}, {500, 2000}}}};
         const CollectiveMatch m = matchCollectives(in);
@@ -124,7 +129,8 @@ private slots:
     void pairedByOrderPerStream() {
         CollectiveInput in;
         in.names = {"ncclDevKernel_AllGather_RING_LL"};
-        in.ranks = {rank(1, {kernel(1, 180, 300), kernel(1, 50, 101)}), rank(0, {kernel(1, 10, 100), kernel(1, 200, 300)})};
+        in.ranks = {rank(1, {kernel(1, 180, 300), kernel(1, 50, 101)}),
+                    rank(0, {kernel(1, 10, 100), kernel(1, 200, 300)})};
         const CollectiveMatch m = matchCollectives(in);
         QCOMPARE(m.calls.size(), std::size_t(2));
         QCOMPARE(m.calls[0].sequence, 0);
@@ -135,7 +141,7 @@ private slots:
         QCOMPARE(member(m, m.calls[1], 1).waitNs, Ns(20));
         QCOMPARE(m.calls[1].transferNs, Ns(100));
         QVERIFY(!m.calls[0].algBwGBs); // no bytes: no bandwidth
-        QCOMPARE(m.calls[0].step, -1);  // no steps given
+        QCOMPARE(m.calls[0].step, -1); // no steps given
         QCOMPARE(m.unmatchedKernels, std::int64_t(0));
     }
 
@@ -143,7 +149,8 @@ private slots:
     void departureBeforeLastArrivalIsZeroTransfer() {
         CollectiveInput in;
         in.names = {"ncclKernel_Broadcast"};
-        in.ranks = {rank(0, {kernel(3, 0, 90)}), rank(1, {kernel(3, 100, 150)}), rank(2, {kernel(3, 20, 150)})};
+        in.ranks = {rank(0, {kernel(3, 0, 90)}), rank(1, {kernel(3, 100, 150)}),
+                    rank(2, {kernel(3, 20, 150)})};
         const CollectiveMatch m = matchCollectives(in);
         const CollectiveCall& c = m.calls.front();
         QCOMPARE(member(m, c, 0).transferNs, Ns(0));

@@ -95,7 +95,8 @@ private slots:
             std::string causes;
             for (const auto c : s.causes)
                 causes += std::string(stragglerCauseName(c)) + " ";
-            qInfo("rank %d last %lld/%lld late %lld gpu %.4f idle %lld/%lld compute %lld/%lld transfer %.3f: %s",
+            qInfo("rank %d last %lld/%lld late %lld gpu %.4f idle %lld/%lld compute %lld/%lld transfer %.3f: "
+                  "%s",
                   s.rank, static_cast<long long>(s.lastCount), static_cast<long long>(s.calls),
                   static_cast<long long>(s.latenessNs), s.gpuTimeRatio, static_cast<long long>(s.hostIdleNs),
                   static_cast<long long>(s.medianHostIdleNs), static_cast<long long>(s.computeNs),
@@ -103,7 +104,8 @@ private slots:
         }
     }
 
-    // 4 layers: per step 4 + 4 all-gathers (forward, backward) and 4 reduce-scatters on one stream, on 8 ranks.
+    // 4 layers: per step 4 + 4 all-gathers (forward, backward) and 4 reduce-scatters on one stream, on 8
+    // ranks.
     void everyCallMatched() {
         const CollectiveMatch& m = planted.match;
         QCOMPARE(m.ranks, 8);
@@ -159,7 +161,8 @@ private slots:
             if (s.rank != kSlowLoader && s.rank != kSlowGpu && s.rank != kSlowLink)
                 others = std::max(others, s.lastCount);
         for (const int rank : {kSlowLoader, kSlowGpu, kSlowLink})
-            QVERIFY2(rankOf(planted.report, rank).lastCount > others, qPrintable(QString("rank %1").arg(rank)));
+            QVERIFY2(rankOf(planted.report, rank).lastCount > others,
+                     qPrintable(QString("rank %1").arg(rank)));
     }
 
     // Plants off (the default) and plants at their neutral values write the same bytes: the demo's numbers
@@ -199,7 +202,8 @@ private slots:
         QCOMPARE(c.clocks.hosts.size(), std::size_t(2));
         const HostClockEstimate& other = c.clocks.hosts[1];
         qInfo("planted %lld ns: recovered %lld ns, drift %.3f ppm, residual %lld ns", errorNs,
-              static_cast<long long>(other.offsetNs), other.driftPpm, static_cast<long long>(other.residualNs));
+              static_cast<long long>(other.offsetNs), other.driftPpm,
+              static_cast<long long>(other.residualNs));
         QCOMPARE(other.ranks, 4);
         QCOMPARE(other.calls, std::int64_t(48));
         QVERIFY2(std::abs(other.offsetNs - errorNs) <= 10'000,

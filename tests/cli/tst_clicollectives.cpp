@@ -43,7 +43,8 @@ private slots:
         const QString traces = testpaths::dataDir() + QStringLiteral("/hta/trace_filter");
         auto r = runCli({"ingest", ws, traces, "--run", "tf", "--config", "Base"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        r = runCli({"ingest", study, traces, "--run", "tf", "--config", "Base", "--shards", "2", "--jobs", "2"});
+        r = runCli(
+            {"ingest", study, traces, "--run", "tf", "--config", "Base", "--shards", "2", "--jobs", "2"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
     }
 
@@ -56,6 +57,13 @@ private slots:
         QCOMPARE(d["ranks"].toInt(), 2);
         QCOMPARE(d["calls"].toInt(), 10);
         QCOMPARE(d["unmatched_kernels"].toInt(), 0);
+        // The trace's two profiler steps, each with its ranks' exposed and overlapped communication.
+        const auto comm = d["communication_per_step"].toArray();
+        QCOMPARE(comm.size(), 2);
+        for (const auto& v : comm) {
+            QCOMPARE(v.toObject()["ranks"].toInt(), 2);
+            QVERIFY(v.toObject()["exposed_ns"].toInteger() + v.toObject()["overlapped_ns"].toInteger() > 0);
+        }
         const auto calls = d["collectives"].toArray();
         QCOMPARE(calls.size(), 10);
         int lastOne = 0;
@@ -94,7 +102,8 @@ private slots:
         QCOMPARE(ranks[0].toObject()["rank"].toInt(), 1);
         QCOMPARE(ranks[0].toObject()["last_count"].toInt(), 8);
         QCOMPARE(ranks[1].toObject()["last_count"].toInt(), 2);
-        QVERIFY(ranks[0].toObject()["lateness_ns"].toInteger() > ranks[1].toObject()["lateness_ns"].toInteger());
+        QVERIFY(ranks[0].toObject()["lateness_ns"].toInteger() >
+                ranks[1].toObject()["lateness_ns"].toInteger());
         for (const char* k : {"gpu_time_ratio", "transfer_ratio", "host_idle_ns", "causes", "slower_kernels"})
             QVERIFY2(ranks[0].toObject().contains(k), k);
     }

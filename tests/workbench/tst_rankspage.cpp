@@ -5,6 +5,8 @@
 // rank in the summary shows its straggler evidence (computeStragglers' figures); the Collectives tab lists
 // every call matched across ranks (2 layers: 2 + 2 all-gathers and 2 reduce-scatters per step) and a click
 // asks for the timeline over the call.
+#include "CollectiveCallModel.h"
+#include "CollectivesPanel.h"
 #include "MainWindow.h"
 #include "RankHeatmapModel.h"
 #include "RankSummaryModel.h"
@@ -14,12 +16,10 @@
 #include "UnitFormat.h"
 #include "WorkspaceDock.h"
 #include "WorkspaceSession.h"
-#include "CollectiveCallModel.h"
-#include "CollectivesPanel.h"
-#include "metrics/StragglerEvidence.h"
-#include "requests/CollectivesRequest.h"
 #include "ingest/IngestPipeline.h"
 #include "metrics/MultiRankSteps.h"
+#include "metrics/StragglerEvidence.h"
+#include "requests/CollectivesRequest.h"
 #include "requests/WorkspaceCategories.h"
 #include "synth/StudyGenerator.h"
 
@@ -235,8 +235,9 @@ void TestRanksPage::collectivesTabListsCalls() {
              qPrintable(panel->statusText()));
     // 2 nodes: the clocks' agreement is stated.
     QCOMPARE(stragglers_.clocks.hosts.size(), std::size_t(2));
-    QVERIFY2(panel->statusText().contains(QStringLiteral("clocks aligned to ±%1 across 2 hosts")
-                                              .arg(UnitFormat::duration(double(stragglers_.clocks.storedErrorNs)))),
+    QVERIFY2(panel->statusText().contains(
+                 QStringLiteral("clocks aligned to ±%1 across 2 hosts")
+                     .arg(UnitFormat::duration(double(stragglers_.clocks.storedErrorNs)))),
              qPrintable(panel->statusText()));
     page->tabs()->setCurrentWidget(panel);
     QSignalSpy spy(page, &WorkbenchPage::timelineJumpRequested);

@@ -10,29 +10,37 @@ CollectiveCallModel::CollectiveCallModel(QObject* parent) : RowTableModel(parent
     using R = const CollectiveCallRow&;
     auto number = [](auto f) { return [f](R r) { return QVariant(qlonglong(f(r))); }; };
     auto duration = [](auto f) { return [f](R r) { return QVariant(UnitFormat::duration(double(f(r)))); }; };
-    setColumns(
-        {{tr("Stream"), number([](R r) { return r.stream; }), kNumberAlignment, number([](R r) { return r.stream; })},
-         {tr("#"), number([](R r) { return r.sequence; }), kNumberAlignment, number([](R r) { return r.sequence; })},
-         {tr("Operation"), [](R r) { return QVariant(r.op); }, Qt::AlignLeft | Qt::AlignVCenter,
-          [](R r) { return QVariant(r.op); }, [](R r) { return QVariant(r.name); }},
-         {tr("Step"), [](R r) { return QVariant(r.step >= 0 ? QString::number(r.step) : QStringLiteral("—")); },
-          kNumberAlignment, number([](R r) { return r.step; })},
-         {tr("Ranks"), number([](R r) { return r.members; }), kNumberAlignment, number([](R r) { return r.members; })},
-         {tr("Last rank"), number([](R r) { return r.lastRank; }), kNumberAlignment,
-          number([](R r) { return r.lastRank; })},
-         {tr("Wait"), duration([](R r) { return r.waitNs; }), kNumberAlignment, number([](R r) { return r.waitNs; }),
-          [](R r) { return QVariant(UnitFormat::durationExact(r.waitNs)); }},
-         {tr("Transfer"), duration([](R r) { return r.transferNs; }), kNumberAlignment,
-          number([](R r) { return r.transferNs; }), [](R r) { return QVariant(UnitFormat::durationExact(r.transferNs)); }},
-         {tr("Bytes"),
-          [](R r) { return QVariant(r.bytes > 0 ? UnitFormat::bytes(double(r.bytes)) : QStringLiteral("—")); },
-          kNumberAlignment, number([](R r) { return r.bytes; })},
-         {tr("Bus bandwidth"),
-          [](R r) {
-              return QVariant(r.busBwGBs ? QStringLiteral("%1 GB/s").arg(*r.busBwGBs, 0, 'f', 2) : QStringLiteral("—"));
-          },
-          kNumberAlignment, [](R r) { return QVariant(r.busBwGBs.value_or(-1.0)); }}},
-        ColumnCount);
+    setColumns({{tr("Stream"), number([](R r) { return r.stream; }), kNumberAlignment,
+                 number([](R r) { return r.stream; })},
+                {tr("#"), number([](R r) { return r.sequence; }), kNumberAlignment,
+                 number([](R r) { return r.sequence; })},
+                {tr("Operation"), [](R r) { return QVariant(r.op); }, Qt::AlignLeft | Qt::AlignVCenter,
+                 [](R r) { return QVariant(r.op); }, [](R r) { return QVariant(r.name); }},
+                {tr("Step"),
+                 [](R r) { return QVariant(r.step >= 0 ? QString::number(r.step) : QStringLiteral("—")); },
+                 kNumberAlignment, number([](R r) { return r.step; })},
+                {tr("Ranks"), number([](R r) { return r.members; }), kNumberAlignment,
+                 number([](R r) { return r.members; })},
+                {tr("Last rank"), number([](R r) { return r.lastRank; }), kNumberAlignment,
+                 number([](R r) { return r.lastRank; })},
+                {tr("Wait"), duration([](R r) { return r.waitNs; }), kNumberAlignment,
+                 number([](R r) { return r.waitNs; }),
+                 [](R r) { return QVariant(UnitFormat::durationExact(r.waitNs)); }},
+                {tr("Transfer"), duration([](R r) { return r.transferNs; }), kNumberAlignment,
+                 number([](R r) { return r.transferNs; }),
+                 [](R r) { return QVariant(UnitFormat::durationExact(r.transferNs)); }},
+                {tr("Bytes"),
+                 [](R r) {
+                     return QVariant(r.bytes > 0 ? UnitFormat::bytes(double(r.bytes)) : QStringLiteral("—"));
+                 },
+                 kNumberAlignment, number([](R r) { return r.bytes; })},
+                {tr("Bus bandwidth"),
+                 [](R r) {
+                     return QVariant(r.busBwGBs ? QStringLiteral("%1 GB/s").arg(*r.busBwGBs, 0, 'f', 2)
+                                                : QStringLiteral("—"));
+                 },
+                 kNumberAlignment, [](R r) { return QVariant(r.busBwGBs.value_or(-1.0)); }}},
+               ColumnCount);
 }
 
 void CollectiveCallModel::setMatch(const CollectiveMatch& match) {

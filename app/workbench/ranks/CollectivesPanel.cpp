@@ -50,7 +50,8 @@ QString CollectivesPanel::statusText() const {
     return status_->text();
 }
 
-void CollectivesPanel::setMatch(const CollectiveMatch* match, const ClockAlignment& clocks, const QString& why) {
+void CollectivesPanel::setMatch(const CollectiveMatch* match, const ClockAlignment& clocks,
+                                const QString& why) {
     if (!match || match->calls.empty()) {
         model_->setMatch({});
         drawSteps({});
@@ -59,11 +60,12 @@ void CollectivesPanel::setMatch(const CollectiveMatch* match, const ClockAlignme
     }
     model_->setMatch(*match);
     drawSteps(collectiveStepTotals(*match));
-    QString text = tr("%1 collective calls across %2 ranks · matched by the order of communication kernels on "
-                      "each stream (no process group or message size stored: bytes and bandwidth unknown) · "
-                      "click: timeline")
-                       .arg(UnitFormat::integer(static_cast<std::int64_t>(match->calls.size())))
-                       .arg(match->ranks);
+    QString text =
+        tr("%1 collective calls across %2 ranks · matched by the order of communication kernels on "
+           "each stream (no process group or message size stored: bytes and bandwidth unknown) · "
+           "click: timeline")
+            .arg(UnitFormat::integer(static_cast<std::int64_t>(match->calls.size())))
+            .arg(match->ranks);
     if (clocks.hosts.size() > 1)
         text += tr(" · clocks aligned to ±%1 across %2 hosts (±%3 with each host's offset and drift removed)")
                     .arg(UnitFormat::duration(double(clocks.storedErrorNs)))
@@ -95,7 +97,10 @@ void CollectivesPanel::drawSteps(const std::vector<CollectiveStepTotals>& steps)
     for (const auto& s : steps) {
         wait->addData(s.step, double(s.waitNs) / scale.nsPerUnit);
         transfer->addData(s.step, double(s.transferNs) / scale.nsPerUnit);
-        waitTips << tr("step %1: %2 calls, wait %3").arg(s.step).arg(s.calls).arg(UnitFormat::durationExact(s.waitNs));
+        waitTips << tr("step %1: %2 calls, wait %3")
+                        .arg(s.step)
+                        .arg(s.calls)
+                        .arg(UnitFormat::durationExact(s.waitNs));
         transferTips << tr("step %1: transfer %2").arg(s.step).arg(UnitFormat::durationExact(s.transferNs));
     }
     ChartView::setPointTooltips(wait, waitTips);

@@ -130,9 +130,10 @@ RanksPage::RanksPage(WorkspaceSession* session, QWidget* parent)
     tabs_->addTab(collectives_, tr("Collectives"));
     layout->addWidget(tabs_, 1);
     connect(summaryView_, &QTableView::clicked, this, &RanksPage::showEvidence);
-    connect(collectives_, &CollectivesPanel::callActivated, this, [this](RankId rank, qint64 start, qint64 end) {
-        emit timelineJumpRequested(currentRunId(runBox_), rank, start, end);
-    });
+    connect(collectives_, &CollectivesPanel::callActivated, this,
+            [this](RankId rank, qint64 start, qint64 end) {
+                emit timelineJumpRequested(currentRunId(runBox_), rank, start, end);
+            });
 
     connect(runBox_, &QComboBox::activated, this, [this]() {
         wanted_ = currentRunId(runBox_);
@@ -204,11 +205,12 @@ void RanksPage::load() {
                 return;
             }
             stragglers_ = std::move(o.value->stragglers);
-            collectives_->setMatch(stragglers_ ? &stragglers_->match : nullptr,
-                                   stragglers_ ? stragglers_->clocks : ClockAlignment{},
-                                   o.value->stragglersError.isEmpty()
-                                       ? QString()
-                                       : tr("Cannot match the run's collectives: %1").arg(o.value->stragglersError));
+            collectives_->setMatch(
+                stragglers_ ? &stragglers_->match : nullptr,
+                stragglers_ ? stragglers_->clocks : ClockAlignment{},
+                o.value->stragglersError.isEmpty()
+                    ? QString()
+                    : tr("Cannot match the run's collectives: %1").arg(o.value->stragglersError));
             summary_->setGrid(o.value->grid);
             heatmap_->setGrid(std::move(o.value->grid));
             followSummaryOrder();
@@ -233,7 +235,8 @@ void RanksPage::showEvidence(const QModelIndex& summaryIndex) {
     if (!summaryIndex.isValid())
         return;
     const auto& g = heatmap_->grid();
-    const auto rankIndex = summarySort_->index(summaryIndex.row(), 0).data(RankSummaryModel::RankIndexRole).toULongLong();
+    const auto rankIndex =
+        summarySort_->index(summaryIndex.row(), 0).data(RankSummaryModel::RankIndexRole).toULongLong();
     if (rankIndex >= g.ranks.size())
         return;
     const std::int32_t rank = g.ranks[rankIndex];
