@@ -67,7 +67,7 @@ private:
     QTabWidget* tabs_;
     CollectivesPanel* collectives_;
     std::optional<StragglersResult> stragglers_; // of the run shown; nullopt when it could not be read
-    RunId wanted_; // the run chosen here or in the dock (RunId(): none yet)
+    RunId wanted_;                               // the run chosen here or in the dock (RunId(): none yet)
     quint64 request_ = 0;
 };
 
