@@ -110,10 +110,10 @@ void RankTraceWriter::rangeEnd(Ns at, std::uint32_t id, std::uint32_t tid) {
     out_.add(RecordType::Marker, m);
 }
 
-void RankTraceWriter::clockPair(Ns at, Ns bracketNs, SplitMix64& rng) {
+void RankTraceWriter::clockPair(Ns at, Ns bracketNs, SplitMix64& rng, Ns realtimeErrorNs) {
     const Ns before = static_cast<Ns>(rng.uniform() * static_cast<double>(bracketNs));
     ClockPairRecord c{};
-    c.realtimeNs = static_cast<std::uint64_t>(at);
+    c.realtimeNs = static_cast<std::uint64_t>(at + realtimeErrorNs);
     c.cuptiBefore = raw(at - before);
     c.cuptiAfter = raw(at - before + bracketNs);
     out_.add(RecordType::ClockPair, c);

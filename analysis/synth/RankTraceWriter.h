@@ -43,7 +43,8 @@ public:
     void rangeEnd(Ns at, std::uint32_t id, std::uint32_t tid);
     // One clock reading at true time `at`: the bracket is split at random around the true instant, so the
     // importer's offset estimate carries a real (bounded) error.
-    void clockPair(Ns at, Ns bracketNs, SplitMix64& rng);
+    // `realtimeErrorNs`: how late the host's realtime clock reads (a planted clock error; 0 = exact).
+    void clockPair(Ns at, Ns bracketNs, SplitMix64& rng, Ns realtimeErrorNs = 0);
 
     // Writes pending records as whole chunks (memory stays bounded per step).
     void flush() { out_.flush(); }

@@ -46,6 +46,7 @@ struct RunSimulator::Rank {
     Ns free[2] = {0, 0}; // compute, comm stream: when its last queued work ends
     double speed = 1;    // persistent GPU speed factor (> 1 = slower)
     double slow = 1;     // this step's straggler factor
+    Ns clockErrorNs = 0; // planted: how late its host's realtime clock reads
     std::uint32_t mainTid = 0, autogradTid = 0;
     std::uint32_t stepRange = 0, phaseRange = 0;
     std::uint32_t sLaunch = 0, sMemcpy = 0, sEventSync = 0, sStreamSync = 0;
@@ -81,7 +82,11 @@ RunSimulator::RunSimulator(const SynthParams& params, const ConfigSpec& config, 
         r->mainTid = static_cast<std::uint32_t>(r->id.pid);
         r->autogradTid = r->mainTid + 1;
         r->speed = r->rng.jitter(p_.host.gpuSpeedSpread);
+        if (rank == shape.plants.slowGpuRank)
+            r->speed *= shape.plants.slowGpuFactor;
         r->cpu = shape.startNs + scaled(kStartSkewNs, r->rng.uniform());
+        if (static_cast<std::size_t>(r->id.node) < shape.plants.nodeClockErrorNs.size())
+            r->clockErrorNs = shape.plants.nodeClockErrorNs[static_cast<std::size_t>(r->id.node)];
         char file[32];
         std::snprintf(file, sizeof file, "/rank-%05d.cnpt", rank);
         r->out = std::make_unique<RankTraceWriter>(folder + file, r->id, header, p_.gpuName,
@@ -97,7 +102,7 @@ RunSimulator::RunSimulator(const SynthParams& params, const ConfigSpec& config, 
         r->sBackward = o.intern("backward");
         r->sRecompute = o.intern("recompute");
         r->sOptimizer = o.intern("optimizer.step");
-        o.clockPair(r->cpu, p_.clock.pairBracketNs, r->rng);
+        o.clockPair(r->cpu, p_.clock.pairBracketNs, r->rng, r->clockErrorNs);
         ranks_.push_back(std::move(r));
     }
 }
@@ -125,6 +130,8 @@ void RunSimulator::beginStep(Rank& r) {
     r.stepRange = o.rangeStart(r.cpu, r.mainTid, r.sStep);
     const std::uint32_t data = o.rangeStart(r.cpu, r.mainTid, r.sData);
     r.cpu += scaled(p_.host.dataLoadingNs, r.rng.jitter(p_.host.dataLoadingJitter));
+    if (r.id.rank == shape_.plants.slowLoaderRank)
+        r.cpu += shape_.plants.slowLoaderExtraNs;
     o.rangeEnd(r.cpu, data, r.mainTid);
     // The batch's host -> device copy, then the forward.
     const std::uint32_t corr = o.nextCorrelation();
@@ -141,7 +148,7 @@ void RunSimulator::beginStep(Rank& r) {
 
 void RunSimulator::endStep(Rank& r) {
     r.out->rangeEnd(r.cpu, r.stepRange, r.mainTid);
-    r.out->clockPair(r.cpu, p_.clock.pairBracketNs, r.rng);
+    r.out->clockPair(r.cpu, p_.clock.pairBracketNs, r.rng, r.clockErrorNs);
     r.out->flush();
 }
 
@@ -278,12 +285,18 @@ Ns RunSimulator::collective(const std::string& name, Ns durationNs, bool afterCo
         lastArrival = std::max(lastArrival, ready[i]);
         r.cpu = callEnd + scaled(c_.hostOverheadNs, r.rng.jitter(kHostJitter));
     }
-    const Ns end = lastArrival + scaled(durationNs, shared_.jitter(p_.collectives.jitter));
+    const Ns transfer = scaled(durationNs, shared_.jitter(p_.collectives.jitter));
+    const Ns end = lastArrival + transfer;
     for (std::size_t i = 0; i < ranks_.size(); ++i) {
         Rank& r = *ranks_[i];
-        r.out->kernel(ready[i], end, corr[i], static_cast<std::uint32_t>(Stream::Comm), r.out->intern(name),
+        // A planted slow link: this rank's part of the transfer takes longer and its kernel ends later (the
+        // layer's compute dependency keeps the others' end).
+        const Ns own = r.id.rank == shape_.plants.slowLinkRank
+                           ? lastArrival + scaled(transfer, shape_.plants.slowLinkFactor)
+                           : end;
+        r.out->kernel(ready[i], own, corr[i], static_cast<std::uint32_t>(Stream::Comm), r.out->intern(name),
                       32, 512);
-        r.stream(Stream::Comm) = end;
+        r.stream(Stream::Comm) = own;
     }
     return end;
 }
@@ -297,7 +310,7 @@ void RunSimulator::hostWait(Rank& r, Ns untilNs, std::uint32_t call, Ns afterNs)
 std::uint64_t RunSimulator::finish() {
     std::uint64_t records = 0;
     for (auto& r : ranks_) {
-        r->out->clockPair(r->cpu, p_.clock.pairBracketNs, r->rng);
+        r->out->clockPair(r->cpu, p_.clock.pairBracketNs, r->rng, r->clockErrorNs);
         r->out->finish(r->cpu);
         records += r->out->records();
     }

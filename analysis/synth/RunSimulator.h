@@ -18,6 +18,7 @@ struct RunShape {
     int split = 1; // every kernel is issued as `split` equal pieces (the --kernels-per-step knob)
     std::uint64_t seed = 0;
     Ns startNs = 0; // true (Unix) time of the run's first step
+    SynthPlants plants;
     int worldSize() const { return nodes * gpusPerNode; }
 };
 

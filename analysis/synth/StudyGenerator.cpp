@@ -57,6 +57,25 @@ std::vector<std::pair<std::string, std::string>> runHeader(const SynthParams& p,
             {cnpt::key::kPeakFlops, num(run.peakFlops)}};
 }
 
+// A planted problem names a rank of the run (or -1) and slows it down, never speeds it up.
+void checkPlants(const SynthParams& p, const StudyOptions& o) {
+    const int world = o.nodes * o.gpusPerNode;
+    const SynthPlants& k = o.plants;
+    for (const int rank : {k.slowLoaderRank, k.slowGpuRank, k.slowLinkRank})
+        if (rank < -1 || rank >= world)
+            throw InputError(p.sourcePath, "a planted problem names rank " + std::to_string(rank) + " of " +
+                                               std::to_string(world));
+    if (k.slowLoaderExtraNs < 0 || !(k.slowGpuFactor >= 1) || !(k.slowLinkFactor >= 1) ||
+        k.slowGpuFactor > 100 || k.slowLinkFactor > 100)
+        throw InputError(p.sourcePath, "a planted problem must slow its rank down (factors 1 to 100)");
+    constexpr Ns kMaxClockError = 3'600'000'000'000; // an hour
+    if (static_cast<int>(k.nodeClockErrorNs.size()) > o.nodes)
+        throw InputError(p.sourcePath, "a planted clock error names a node the run does not have");
+    for (const Ns e : k.nodeClockErrorNs)
+        if (e < -kMaxClockError || e > kMaxClockError)
+            throw InputError(p.sourcePath, "a planted clock error must be within an hour");
+}
+
 } // namespace
 
 StudyOptions resolveOptions(const SynthParams& p, StudyOptions o) {
@@ -88,6 +107,7 @@ StudyOptions resolveOptions(const SynthParams& p, StudyOptions o) {
             o.configs.push_back(c.name);
     for (const auto& name : o.configs)
         p.config(name); // throws for an unknown name
+    checkPlants(p, o);
     return o;
 }
 
@@ -127,6 +147,7 @@ std::vector<GeneratedRun> generateStudy(const SynthParams& p, const StudyOptions
             shape.seed = SplitMix64::derive(o.seed, static_cast<std::uint64_t>(repeat));
             const std::int64_t runIndex = static_cast<std::int64_t>(runs.size());
             shape.startNs = p.clock.startRealtimeNs + runIndex * kRunSpacingNs;
+            shape.plants = o.plants;
 
             RunSimulator sim(p, c, shape, run.folder, runHeader(p, run, o.seed, shape.startNs));
             for (int s = 0; s < o.steps; ++s) {

@@ -29,6 +29,7 @@ struct StudyOptions {
     std::uint64_t seed = 0;
     bool seedSet = false;             // else the study file's seed
     std::vector<std::string> configs; // empty: all, in the study's order
+    SynthPlants plants;               // problems planted in every run (off by default)
 };
 
 struct GeneratedRun {

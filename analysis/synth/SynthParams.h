@@ -68,6 +68,20 @@ struct ClockSpec {
     Ns nodeSpreadNs = 0, rankSpreadNs = 0, pairBracketNs = 0;
 };
 
+// Problems planted on purpose (tests of the straggler analysis, docs/synth.md "Planted problems"): never
+// read from the study file; all off by default, and off they change no byte of the generated files.
+struct SynthPlants {
+    int slowLoaderRank = -1; // this rank's DataLoader takes slowLoaderExtraNs longer every step
+    Ns slowLoaderExtraNs = 0;
+    int slowGpuRank = -1; // this rank's GPU runs every kernel slowGpuFactor times longer
+    double slowGpuFactor = 1;
+    int slowLinkRank = -1; // this rank's part of every collective transfers slowLinkFactor times longer
+    double slowLinkFactor = 1;
+    // Node k's realtime clock reads nodeClockErrorNs[k] late (an NTP error the clock pairs carry into the
+    // aligned times); nodes past the end: 0.
+    std::vector<Ns> nodeClockErrorNs;
+};
+
 struct RunDefaults {
     int nodes = 2, gpusPerNode = 8, steps = 10, repeats = 1;
     std::uint64_t seed = 1;

@@ -1,7 +1,12 @@
 // The Ranks page on a small synthetic cluster run (2 nodes x 2 GPUs, cnp synth core): every heatmap cell
 // equals the analysis' per-rank step figure (RunSummaryReader's step summaries), the straggler mark sits
 // on the rank with the most compute, sorting the summary reorders the heatmap, and clicking a cell asks
-// for the timeline at that rank's step window. Both models run under QAbstractItemModelTester.
+// for the timeline at that rank's step window. Both models run under QAbstractItemModelTester. Clicking a
+// rank in the summary shows its straggler evidence (computeStragglers' figures); the Collectives tab lists
+// every call matched across ranks (2 layers: 2 + 2 all-gathers and 2 reduce-scatters per step) and a click
+// asks for the timeline over the call.
+#include "CollectiveCallModel.h"
+#include "CollectivesPanel.h"
 #include "MainWindow.h"
 #include "RankHeatmapModel.h"
 #include "RankSummaryModel.h"
@@ -13,6 +18,8 @@
 #include "WorkspaceSession.h"
 #include "ingest/IngestPipeline.h"
 #include "metrics/MultiRankSteps.h"
+#include "metrics/StragglerEvidence.h"
+#include "requests/CollectivesRequest.h"
 #include "requests/WorkspaceCategories.h"
 #include "synth/StudyGenerator.h"
 
@@ -22,6 +29,7 @@
 #include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QtTest>
 
@@ -42,6 +50,8 @@ private slots:
     void clickOpensTimeline();
     void syntheticBadgeShown();
     void legendStatesTheSpread();
+    void rankClickShowsEvidence();
+    void collectivesTabListsCalls();
     void barFiguresReadableInEveryTheme_data();
     void barFiguresReadableInEveryTheme();
 
@@ -50,6 +60,7 @@ private:
     QTemporaryDir dir_;
     QString ws_;
     std::vector<StepSummary> steps_;
+    StragglersResult stragglers_;
 };
 
 void TestRanksPage::initTestCase() {
@@ -72,6 +83,7 @@ void TestRanksPage::initTestCase() {
     req.config = "Base";
     const auto res = ingest(ws, req);
     steps_ = summaryReaderOf(ws, res.runId).steps();
+    stragglers_ = computeStragglers(ws, res.runId);
     QCOMPARE(steps_.size(), std::size_t(16)); // 4 ranks x 4 steps
 }
 
@@ -188,6 +200,62 @@ void TestRanksPage::syntheticBadgeShown() {
     }
     QVERIFY2(badge->text().startsWith(QStringLiteral("SYNTHETIC run")), qPrintable(badge->text()));
     QVERIFY(badge->text().contains(QStringLiteral("1 of 1")));
+}
+
+void TestRanksPage::rankClickShowsEvidence() {
+    MainWindow w;
+    RanksPage* page = openPage(w);
+    QVERIFY(page);
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && page->heatmapModel()->rowCount() == 4, 20000);
+    QTableView* view = page->summaryView();
+    // The summary is sorted by rank: row 3 is rank 3.
+    const QModelIndex cell = view->model()->index(3, 0);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(cell).center());
+    const RankStraggling* three = nullptr;
+    for (const auto& s : stragglers_.report.ranks)
+        if (s.rank == 3)
+            three = &s;
+    QVERIFY(three);
+    QCOMPARE(three->calls, std::int64_t(24));
+    const QString text = page->evidenceText();
+    QVERIFY2(text.startsWith(QStringLiteral("rank 3: last at %1 of 24 calls").arg(three->lastCount)),
+             qPrintable(text));
+    QVERIFY(text.contains(QString::fromStdString(stragglerEvidenceLines(*three)[1])));
+}
+
+void TestRanksPage::collectivesTabListsCalls() {
+    MainWindow w;
+    RanksPage* page = openPage(w);
+    QVERIFY(page);
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && page->heatmapModel()->rowCount() == 4, 20000);
+    CollectivesPanel* panel = page->collectivesPanel();
+    QAbstractItemModelTester t(panel->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(panel->model()->rowCount(), 4 * 6);
+    QVERIFY2(panel->statusText().startsWith(QStringLiteral("24 collective calls across 4 ranks")),
+             qPrintable(panel->statusText()));
+    // 2 nodes: the clocks' agreement is stated.
+    QCOMPARE(stragglers_.clocks.hosts.size(), std::size_t(2));
+    QVERIFY2(panel->statusText().contains(
+                 QStringLiteral("clocks aligned to ±%1 across 2 hosts")
+                     .arg(UnitFormat::duration(double(stragglers_.clocks.storedErrorNs)))),
+             qPrintable(panel->statusText()));
+    page->tabs()->setCurrentWidget(panel);
+    QSignalSpy spy(page, &WorkbenchPage::timelineJumpRequested);
+    QTableView* view = panel->table();
+    const QModelIndex first = view->model()->index(0, 0);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(first).center());
+    QCOMPARE(spy.count(), 1);
+    // Sorted by wait, longest first: the first row is the call with the longest wait.
+    Ns longest = 0;
+    const CollectiveCall* call = nullptr;
+    for (const auto& c : stragglers_.match.calls)
+        if (!call || c.waitNs > longest) {
+            longest = c.waitNs;
+            call = &c;
+        }
+    QCOMPARE(spy.at(0).at(1).value<RankId>(), RankId(call->lastRank));
+    QCOMPARE(spy.at(0).at(2).toLongLong(), call->firstArrival);
+    QVERIFY(spy.at(0).at(3).toLongLong() > call->lastArrival);
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #include "RanksPage.h"
 
 #include "BackgroundTask.h"
+#include "CollectivesPanel.h"
 #include "RankHeatmapModel.h"
 #include "RankSummaryModel.h"
 #include "RunPicker.h"
@@ -9,6 +10,7 @@
 #include "WorkspaceSession.h"
 
 #include "metrics/MultiRankSteps.h"
+#include "metrics/StragglerEvidence.h"
 #include "requests/WorkspaceCategories.h"
 
 #include <QComboBox>
@@ -18,6 +20,7 @@
 #include <QShortcut>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -48,13 +51,22 @@ void setUpHeatmapView(QTableView* v) {
     v->verticalHeader()->setMinimumSectionSize(kCellHeight);
 }
 
+// What the page reads on its worker thread: the rank x step grid, and the collectives with their
+// stragglers (absent, with the reason, when they cannot be read).
+struct RanksData {
+    RankStepGrid grid;
+    std::optional<StragglersResult> stragglers;
+    QString stragglersError;
+};
+
 } // namespace
 
 RanksPage::RanksPage(WorkspaceSession* session, QWidget* parent)
     : WorkbenchPage(session, parent), runBox_(new QComboBox), figureBox_(new QComboBox), status_(new QLabel),
       heatmapView_(new QTableView), summaryView_(new QTableView), heatmap_(new RankHeatmapModel(this)),
       summary_(new RankSummaryModel(this)), summarySort_(new QSortFilterProxyModel(this)),
-      legendLow_(new QLabel), legendHigh_(new QLabel) {
+      legendLow_(new QLabel), legendHigh_(new QLabel), evidence_(new QLabel), tabs_(new QTabWidget),
+      collectives_(new CollectivesPanel) {
     auto* layout = new QVBoxLayout(this);
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Run:")));
@@ -98,12 +110,30 @@ RanksPage::RanksPage(WorkspaceSession* session, QWidget* parent)
     summaryView_->setItemDelegate(
         new SummaryBarDelegate(RankSummaryModel::BarRole, QColor(0x9e, 0xca, 0xe1), summaryView_));
 
+    evidence_->setObjectName(QStringLiteral("rankEvidence"));
+    evidence_->setWordWrap(true);
+    evidence_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    evidence_->setText(tr("Click a rank in the table for its straggler evidence."));
+    auto* lower = new QWidget;
+    auto* lowerLayout = new QVBoxLayout(lower);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    lowerLayout->addWidget(summaryView_, 1);
+    lowerLayout->addWidget(evidence_);
+
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(heatmapView_);
-    split->addWidget(summaryView_);
+    split->addWidget(lower);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
-    layout->addWidget(split, 1);
+    tabs_->setObjectName(QStringLiteral("ranksTabs"));
+    tabs_->addTab(split, tr("Steps"));
+    tabs_->addTab(collectives_, tr("Collectives"));
+    layout->addWidget(tabs_, 1);
+    connect(summaryView_, &QTableView::clicked, this, &RanksPage::showEvidence);
+    connect(collectives_, &CollectivesPanel::callActivated, this,
+            [this](RankId rank, qint64 start, qint64 end) {
+                emit timelineJumpRequested(currentRunId(runBox_), rank, start, end);
+            });
 
     connect(runBox_, &QComboBox::activated, this, [this]() {
         wanted_ = currentRunId(runBox_);
@@ -148,24 +178,41 @@ void RanksPage::load() {
         return;
     }
     status_->setText(tr("Loading…"));
-    runInBackground<RankStepGrid>(
+    runInBackground<RanksData>(
         this,
         [path = session()->path().toStdString(), runId = run->id]() {
             Workspace ws(path, Workspace::Mode::ReadOnly);
-            return computeRankStepGrid(summaryReaderOf(ws, runId).steps());
+            RanksData d;
+            d.grid = computeRankStepGrid(summaryReaderOf(ws, runId).steps());
+            try {
+                d.stragglers = computeStragglers(ws, runId);
+            } catch (const std::exception& e) {
+                d.stragglersError = QString::fromStdString(e.what());
+            }
+            return d;
         },
-        [this, id](TaskOutcome<RankStepGrid>& o) {
+        [this, id](TaskOutcome<RanksData>& o) {
             if (id != request_)
                 return;
+            stragglers_.reset();
+            evidence_->setText(tr("Click a rank in the table for its straggler evidence."));
             if (!o.value) {
                 heatmap_->setGrid({});
                 summary_->setGrid({});
+                collectives_->setMatch(nullptr);
                 status_->setText(tr("Cannot read the run's steps: %1").arg(o.error));
                 markReady();
                 return;
             }
-            summary_->setGrid(*o.value);
-            heatmap_->setGrid(std::move(*o.value));
+            stragglers_ = std::move(o.value->stragglers);
+            collectives_->setMatch(
+                stragglers_ ? &stragglers_->match : nullptr,
+                stragglers_ ? stragglers_->clocks : ClockAlignment{},
+                o.value->stragglersError.isEmpty()
+                    ? QString()
+                    : tr("Cannot match the run's collectives: %1").arg(o.value->stragglersError));
+            summary_->setGrid(o.value->grid);
+            heatmap_->setGrid(std::move(o.value->grid));
             followSummaryOrder();
             updateLegend();
             const auto& g = heatmap_->grid();
@@ -175,9 +222,37 @@ void RanksPage::load() {
             status_->setToolTip(
                 tr("● marks each step's straggler: the rank with the most compute, which the "
                    "others wait for. Click a cell to open the timeline at that rank and step; "
-                   "sort the table below to reorder the rows."));
+                   "sort the table below to reorder the rows, click a rank for why it is late."));
             markReady();
         });
+}
+
+QString RanksPage::evidenceText() const {
+    return evidence_->text();
+}
+
+void RanksPage::showEvidence(const QModelIndex& summaryIndex) {
+    if (!summaryIndex.isValid())
+        return;
+    const auto& g = heatmap_->grid();
+    const auto rankIndex =
+        summarySort_->index(summaryIndex.row(), 0).data(RankSummaryModel::RankIndexRole).toULongLong();
+    if (rankIndex >= g.ranks.size())
+        return;
+    const std::int32_t rank = g.ranks[rankIndex];
+    if (!stragglers_ || stragglers_->report.calls == 0) {
+        evidence_->setText(tr("Rank %1: no collectives matched in this run.").arg(rank));
+        return;
+    }
+    for (const auto& s : stragglers_->report.ranks)
+        if (s.rank == rank) {
+            QStringList lines;
+            for (const auto& line : stragglerEvidenceLines(s))
+                lines << QString::fromStdString(line);
+            evidence_->setText(lines.join(QStringLiteral("\n    ")));
+            return;
+        }
+    evidence_->setText(tr("Rank %1 took part in no matched collective.").arg(rank));
 }
 
 void RanksPage::updateLegend() {

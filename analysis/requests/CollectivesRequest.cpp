@@ -1,0 +1,132 @@
+#include "requests/CollectivesRequest.h"
+
+#include "requests/WorkspaceCategories.h"
+#include "store/CollectiveKernelQueries.h"
+#include "store/RankQueries.h"
+#include "store/RunSnapshotReader.h"
+#include "store/WorkspaceTransactions.h"
+
+#include <algorithm>
+#include <map>
+
+namespace cnp {
+
+namespace {
+
+constexpr const char* kCommunication = "communication";
+
+// Each rank's steps as windows from the earlier to the later of their CPU and GPU starts and ends.
+std::vector<RankStepWindows> stepWindowsOf(const std::vector<StepSummary>& steps) {
+    std::map<std::int32_t, RankStepWindows> byRank;
+    for (const auto& s : steps) {
+        auto& w = byRank[s.rank];
+        w.rank = s.rank;
+        const Ns start = s.hasGpu() ? std::min(s.cpuStart, s.gpuStart) : s.cpuStart;
+        const Ns end = s.hasGpu() ? std::max(s.cpuEnd, s.gpuEnd) : s.cpuEnd;
+        w.windows.emplace_back(start, end);
+    }
+    std::vector<RankStepWindows> out;
+    for (auto& [rank, w] : byRank) {
+        std::sort(w.windows.begin(), w.windows.end());
+        out.push_back(std::move(w));
+    }
+    return out;
+}
+
+using HostOfRank = std::vector<std::pair<std::int32_t, std::string>>;
+
+// Reads the run's communication kernels rank by rank and matches them; `hosts` (optional) receives each
+// rank's host. Inside the caller's read snapshot.
+CollectiveMatch matchRun(const Workspace& ws, const RunRecord& run, const std::vector<StepSummary>& steps,
+                         HostOfRank* hosts = nullptr) {
+    CollectiveInput input;
+    CollectiveKernelQueries q(ws, run.id, kCommunication);
+    for (const RankInfo& r : RankQueries(ws).ranksOfRun(run.id)) {
+        if (hosts)
+            hosts->emplace_back(r.rank, r.host);
+        RankCollectives k = q.rankKernels(r.rank);
+        if (!k.kernels.empty())
+            input.ranks.push_back(std::move(k));
+    }
+    input.names = q.takeNames();
+    input.steps = stepWindowsOf(steps);
+    return matchCollectives(std::move(input));
+}
+
+template <class Key> CollectivesResult collectivesOf(const Workspace& ws, const Key& key) {
+    const auto snapshot = readSnapshot(ws);
+    CollectivesResult out;
+    out.run = ws.runOrThrow(key);
+    RunSnapshotParts parts;
+    parts.steps = true;
+    const RunSnapshot s = readRunSnapshot(ws, out.run, CategoryOrder{}, parts);
+    HostOfRank hosts;
+    out.match = matchRun(ws, out.run, s.steps, &hosts);
+    out.steps = collectiveStepTotals(out.match);
+    out.clocks = estimateClockAlignment(out.match, hosts);
+    out.communication = communicationPerStep(s.steps);
+    return out;
+}
+
+// Each rank's evidence from its summaries: its kernel statistics, its data-wait and launch-bound idle.
+std::vector<RankEvidenceInput> evidenceOf(RunSnapshot& s) {
+    std::map<std::int32_t, RankEvidenceInput> byRank;
+    for (const auto& r : s.ranks) {
+        auto& e = byRank[r.rank];
+        e.rank = r.rank;
+        e.windowNs = r.window ? r.window->end - r.window->start : 0;
+        e.launchBoundNs = r.launchBoundIdleNs;
+    }
+    for (const auto& g : s.gaps)
+        if (g.cpuState == "waiting-on-data")
+            byRank[g.rank].dataWaitNs += g.length();
+    for (auto& [rank, kernels] : s.rankKernels)
+        byRank[rank].kernels = std::move(kernels);
+    std::vector<RankEvidenceInput> out;
+    for (auto& [rank, e] : byRank) {
+        e.rank = rank;
+        out.push_back(std::move(e));
+    }
+    return out;
+}
+
+template <class Key>
+StragglersResult stragglersOf(const Workspace& ws, const Key& key, const StragglerThresholds& thresholds) {
+    const auto snapshot = readSnapshot(ws);
+    StragglersResult out;
+    out.run = ws.runOrThrow(key);
+    const CategoryOrder order = categoryOrderOf(categoryRulesOf(ws));
+    RunSnapshotParts parts;
+    parts.ranks = parts.steps = parts.gaps = true;
+    RunSnapshot s = readRunSnapshot(ws, out.run, order, parts);
+    for (const auto& r : s.ranks)
+        parts.rankKernels.push_back(r.rank);
+    parts.ranks = parts.steps = parts.gaps = false;
+    s.rankKernels = readRunSnapshot(ws, out.run, order, parts).rankKernels;
+    HostOfRank hosts;
+    out.match = matchRun(ws, out.run, s.steps, &hosts);
+    out.report = scoreStragglers(out.match, evidenceOf(s), thresholds);
+    out.clocks = estimateClockAlignment(out.match, hosts);
+    return out;
+}
+
+} // namespace
+
+CollectivesResult computeCollectives(const Workspace& ws, const std::string& runName) {
+    return collectivesOf(ws, runName);
+}
+
+CollectivesResult computeCollectives(const Workspace& ws, RunId runId) {
+    return collectivesOf(ws, runId);
+}
+
+StragglersResult computeStragglers(const Workspace& ws, const std::string& runName,
+                                   const StragglerThresholds& thresholds) {
+    return stragglersOf(ws, runName, thresholds);
+}
+
+StragglersResult computeStragglers(const Workspace& ws, RunId runId, const StragglerThresholds& thresholds) {
+    return stragglersOf(ws, runId, thresholds);
+}
+
+} // namespace cnp

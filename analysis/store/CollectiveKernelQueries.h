@@ -1,0 +1,41 @@
+#pragma once
+// The communication kernels of a run's ranks, read from table `kernels` one rank at a time (the rank's id
+// range found by binary search, Workspace::eventStoreOf / lowerBoundId): what the collective matcher
+// (metrics/CollectiveMatcher.h) pairs across ranks. O(rows of the rank) per rank.
+#include "core/CollectiveKernels.h"
+#include "core/Ids.h"
+#include "core/TraceData.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+namespace cnp {
+
+class Workspace;
+
+class CollectiveKernelQueries {
+public:
+    // `category`: the category name of communication kernels ("communication").
+    CollectiveKernelQueries(const Workspace& ws, RunId runId, const std::string& category);
+
+    // Whether any kernel of the workspace has the category (else every rank reads empty).
+    bool categoryKnown() const { return categoryId_.has_value(); }
+    // The rank's kernels of the category, naming them by index into names() (appended as new ones are
+    // met). Rows whose end precedes their start (a hostile workspace) are left out.
+    RankCollectives rankKernels(std::int32_t rank);
+    // The names met so far, by index.
+    std::vector<std::string> takeNames() { return std::move(names_); }
+
+private:
+    std::uint32_t nameIndexOf(std::int64_t nameId);
+
+    const Workspace& ws_;
+    RunId runId_;
+    std::optional<std::int64_t> categoryId_;
+    std::unordered_map<std::int64_t, std::uint32_t> nameIndex_;
+    std::vector<std::string> names_;
+};
+
+} // namespace cnp

@@ -1,0 +1,125 @@
+#include "CollectivesPanel.h"
+
+#include "ChartPalette.h"
+#include "ChartView.h"
+#include "CollectiveCallModel.h"
+#include "UnitFormat.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace cnp::wb {
+
+CollectivesPanel::CollectivesPanel(QWidget* parent)
+    : QWidget(parent), status_(new QLabel), chart_(new ChartView), table_(new QTableView),
+      model_(new CollectiveCallModel(this)), sort_(new QSortFilterProxyModel(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    status_->setObjectName(QStringLiteral("collectivesStatus"));
+    status_->setWordWrap(true);
+    layout->addWidget(status_);
+    chart_->setObjectName(QStringLiteral("collectivesChart"));
+    chart_->setMinimumHeight(140);
+    sort_->setSourceModel(model_);
+    sort_->setSortRole(CollectiveCallModel::SortRole);
+    table_->setObjectName(QStringLiteral("collectivesTable"));
+    table_->setModel(sort_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(CollectiveCallModel::WaitColumn, Qt::DescendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->verticalHeader()->setVisible(false);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(chart_);
+    split->addWidget(table_);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    layout->addWidget(split, 1);
+    connect(table_, &QTableView::clicked, this, &CollectivesPanel::openRow);
+}
+
+QString CollectivesPanel::statusText() const {
+    return status_->text();
+}
+
+void CollectivesPanel::setMatch(const CollectiveMatch* match, const ClockAlignment& clocks,
+                                const QString& why) {
+    if (!match || match->calls.empty()) {
+        model_->setMatch({});
+        drawSteps({});
+        status_->setText(why.isEmpty() ? tr("No collectives matched in this run.") : why);
+        return;
+    }
+    model_->setMatch(*match);
+    drawSteps(collectiveStepTotals(*match));
+    QString text =
+        tr("%1 collective calls across %2 ranks · matched by the order of communication kernels on "
+           "each stream (no process group or message size stored: bytes and bandwidth unknown) · "
+           "click: timeline")
+            .arg(UnitFormat::integer(static_cast<std::int64_t>(match->calls.size())))
+            .arg(match->ranks);
+    if (clocks.hosts.size() > 1)
+        text += tr(" · clocks aligned to ±%1 across %2 hosts (±%3 with each host's offset and drift removed)")
+                    .arg(UnitFormat::duration(double(clocks.storedErrorNs)))
+                    .arg(clocks.hosts.size())
+                    .arg(UnitFormat::duration(double(clocks.fittedErrorNs)));
+    if (match->unmatchedKernels > 0)
+        text += tr(" · %1 kernels unmatched").arg(UnitFormat::integer(match->unmatchedKernels));
+    status_->setText(text);
+}
+
+void CollectivesPanel::drawSteps(const std::vector<CollectiveStepTotals>& steps) {
+    ChartView* c = chart_;
+    c->clearChart();
+    c->setTitle(tr("Collectives per step: wait and transfer"));
+    double top = 0;
+    for (const auto& s : steps)
+        top = std::max(top, double(s.waitNs + s.transferNs));
+    const TimeScale scale = UnitFormat::scaleFor(top);
+    auto* wait = new QCPBars(c->xAxis, c->yAxis);
+    auto* transfer = new QCPBars(c->xAxis, c->yAxis);
+    wait->setName(tr("wait"));
+    transfer->setName(tr("transfer"));
+    wait->setBrush(ChartPalette::categoryColor(QStringLiteral("idle")));
+    transfer->setBrush(ChartPalette::categoryColor(QStringLiteral("communication")));
+    wait->setPen(Qt::NoPen);
+    transfer->setPen(Qt::NoPen);
+    transfer->moveAbove(wait);
+    QStringList waitTips, transferTips;
+    for (const auto& s : steps) {
+        wait->addData(s.step, double(s.waitNs) / scale.nsPerUnit);
+        transfer->addData(s.step, double(s.transferNs) / scale.nsPerUnit);
+        waitTips << tr("step %1: %2 calls, wait %3")
+                        .arg(s.step)
+                        .arg(s.calls)
+                        .arg(UnitFormat::durationExact(s.waitNs));
+        transferTips << tr("step %1: transfer %2").arg(s.step).arg(UnitFormat::durationExact(s.transferNs));
+    }
+    ChartView::setPointTooltips(wait, waitTips);
+    ChartView::setPointTooltips(transfer, transferTips);
+    c->xAxis->setLabel(tr("step"));
+    c->yAxis->setLabel(tr("summed over the step's calls (%1)").arg(scale.suffix));
+    const double lastStep = steps.empty() ? 1.0 : double(steps.back().step);
+    c->xAxis->setRange(-0.6, lastStep + 0.6);
+    c->yAxis->setRange(0, top / scale.nsPerUnit * 1.08 + 1e-9);
+    c->placeLegendBelow();
+    c->applyTheme();
+    c->replot();
+}
+
+void CollectivesPanel::openRow(const QModelIndex& index) {
+    if (!index.isValid())
+        return;
+    const CollectiveCallRow& r = model_->row(sort_->mapToSource(index).row());
+    emit callActivated(RankId(r.lastRank), r.firstArrival, r.lastDeparture);
+}
+
+} // namespace cnp::wb
