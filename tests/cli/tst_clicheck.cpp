@@ -31,6 +31,17 @@ class TestCliCheck : public QObject {
         return path(name + ".cnpdb");
     }
 
+    QString seriesStudy(const QString& name, int seed, const QStringList& extra) const {
+        QStringList args{"synth", "--out", path(name + "-traces"), "--nodes", "1", "--gpus-per-node", "2",
+                         "--layers", "1", "--steps", "20", "--seed", QString::number(seed),
+                         "--configs", "Base,Base+ACCL", "--quiet", "--ingest", path(name + ".cnpdb")};
+        args << extra;
+        const CliResult r = runCli(args);
+        if (r.exitCode != 0)
+            qWarning("%s", r.err.constData());
+        return path(name + ".cnpdb");
+    }
+
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
@@ -132,6 +143,39 @@ private slots:
         const CliResult text = runCli({"history", "show", path("hist")});
         QCOMPARE(text.exitCode, 0);
         QVERIFY(text.out.contains("2 releases in"));
+    }
+
+    // A release series as the benchmark builds them, small: three releases from seeds 101..103 (another
+    // cluster draw each), candidates from seed 104 without and with an injected 5 % regression. Fixed
+    // seeds, so the verdicts are fixed: no change (exit 0) and a regression of both configurations (exit 1),
+    // each measured against the pooled window r1 .. r3.
+    void releaseSeries_data() {
+        QTest::addColumn<QString>("regression");
+        QTest::addColumn<int>("exitCode");
+        QTest::newRow("no change") << "0" << 0;
+        QTest::newRow("5 %") << "5%" << 1;
+    }
+    void releaseSeries() {
+        QFETCH(QString, regression);
+        QFETCH(int, exitCode);
+        if (!QFile::exists(path("series/cnp-history.json")))
+            for (int r = 1; r <= 3; ++r) {
+                const QString ws = seriesStudy("h" + QString::number(r), 100 + r, {});
+                QVERIFY(runCli({"history", "add", path("series"), ws, "--release", "r" + QString::number(r)})
+                            .exitCode == 0);
+            }
+        const QString ws = seriesStudy("c" + QString::number(exitCode), 104, {"--regression", regression});
+        const CliResult r = runCli({"check", ws, "--against", path("series"), "--json"});
+        QVERIFY2(r.exitCode == exitCode, r.out.constData());
+        const QJsonArray checks = QJsonDocument::fromJson(r.out).object()["checks"].toArray();
+        QCOMPARE(checks.size(), 2);
+        for (const auto& v : checks) {
+            const QJsonObject c = v.toObject();
+            QCOMPARE(c["verdict"].toString(), QString(exitCode ? "regression" : "no-change"));
+            QCOMPARE(c["baseline_releases"].toArray().size(), 3);
+            QCOMPARE(c["baseline_steps"].toInt(), 60);
+            QVERIFY(c["release_spread"].toDouble() > 0);
+        }
     }
 
     void refused_data() {
