@@ -54,8 +54,9 @@ BenchOptions parse(int argc, char** argv) {
         else if (a == "--keep")
             o.keep = true;
         else {
-            std::fprintf(stderr, "usage: bench_regression_gate [--seeds N] [--releases R] [--steps S] [--gpus G] "
-                                 "[--layers L] [--keep]\n");
+            std::fprintf(stderr,
+                         "usage: bench_regression_gate [--seeds N] [--releases R] [--steps S] [--gpus G] "
+                         "[--layers L] [--keep]\n");
             std::exit(1);
         }
     }
@@ -163,9 +164,10 @@ int main(int argc, char** argv) {
     }
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double n = o.seeds;
-    std::printf("regression gate: %d seeds, history of %d releases, 1 node x %d GPUs, %d layers, %d steps per run, "
-                "5 configurations, step_time, tolerance 2%%\n",
-                o.seeds, o.releases, o.gpus, o.layers, o.steps);
+    std::printf(
+        "regression gate: %d seeds, history of %d releases, 1 node x %d GPUs, %d layers, %d steps per run, "
+        "5 configurations, step_time, tolerance 2%%\n",
+        o.seeds, o.releases, o.gpus, o.layers, o.steps);
     std::printf("  no change:     false alarms %d/%d = %.1f%%   cannot judge %d\n", flagged[0], o.seeds,
                 100 * flagged[0] / n, unjudged[0]);
     std::printf("  2%% regression: detected %d/%d = %.1f%%   cannot judge %d\n", flagged[1], o.seeds,
@@ -175,9 +177,10 @@ int main(int argc, char** argv) {
     std::printf("  mean 95%% CI width of the step-time ratio (no change): %.4f\n",
                 widthCount ? widthSum / widthCount : 0.0);
     std::printf("change points (E-divisive, step_time, per configuration series):\n");
-    std::printf("  history + 3 releases at +5%%: series with a change point %d/%d, at the onset %d\n", cpFound,
-                5 * o.seeds, cpAtOnset);
-    std::printf("  history alone (no change): series with a change point %d/%d\n", cpNoChangeSeries, 5 * o.seeds);
+    std::printf("  history + 3 releases at +5%%: series with a change point %d/%d, at the onset %d\n",
+                cpFound, 5 * o.seeds, cpAtOnset);
+    std::printf("  history alone (no change): series with a change point %d/%d\n", cpNoChangeSeries,
+                5 * o.seeds);
     std::printf("  %.0f s\n", secs);
     return 0;
 }

@@ -23,7 +23,8 @@ fs::path manifestOf(const std::string& path) {
 }
 
 bool hasControl(const std::string& s) {
-    return std::any_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+    return std::any_of(s.begin(), s.end(),
+                       [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
 }
 
 // A relative path that stays inside the folder after lexical normalisation.
@@ -62,8 +63,9 @@ HistoryEntry entryOf(const rapidjson::Value& v, std::size_t index, const fs::pat
     HistoryEntry e;
     e.release = textMember(v, "release", where, manifest, true);
     if (!HistoryManifest::validReleaseName(e.release))
-        throw InputError(manifest.string(), where + ": release \"" + e.release +
-                                                "\" is not 1 to 64 of A-Z a-z 0-9 . _ + - (not starting with .)");
+        throw InputError(manifest.string(),
+                         where + ": release \"" + e.release +
+                             "\" is not 1 to 64 of A-Z a-z 0-9 . _ + - (not starting with .)");
     const std::string named = where + " (" + e.release + ")";
     std::string* fields[] = {&e.date, &e.commit, &e.driver, &e.cuda, &e.nccl, &e.image};
     for (std::size_t i = 0; i < std::size(kTextFields); ++i)
@@ -73,12 +75,13 @@ HistoryEntry entryOf(const rapidjson::Value& v, std::size_t index, const fs::pat
         throw InputError(manifest.string(), named + ": \"study\" is empty");
     const fs::path study(e.study);
     if (study.is_relative() && !staysInside(study))
-        throw InputError(manifest.string(), named + ": study \"" + e.study +
-                                                "\" leaves the history folder (write an absolute path to mean it)");
+        throw InputError(manifest.string(),
+                         named + ": study \"" + e.study +
+                             "\" leaves the history folder (write an absolute path to mean it)");
     e.summary = textMember(v, "summary", named, manifest, true);
     if (e.summary != summaryNameOf(e.release))
-        throw InputError(manifest.string(),
-                         named + ": summary must be \"" + summaryNameOf(e.release) + "\", not \"" + e.summary + "\"");
+        throw InputError(manifest.string(), named + ": summary must be \"" + summaryNameOf(e.release) +
+                                                "\", not \"" + e.summary + "\"");
     return e;
 }
 
@@ -92,8 +95,8 @@ bool HistoryManifest::validReleaseName(const std::string& r) {
     if (r.empty() || r.size() > kMaxReleaseBytes || r.front() == '.')
         return false;
     return std::all_of(r.begin(), r.end(), [](char c) {
-        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-               c == '+' || c == '-';
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+               c == '_' || c == '+' || c == '-';
     });
 }
 
@@ -124,12 +127,14 @@ HistoryManifest HistoryManifest::fromJson(const std::string& text, const fs::pat
         std::string(doc["format"].GetString()) != "cnp-history")
         throw InputError(manifest.string(), "not a history manifest: \"format\" is not \"cnp-history\"");
     if (!doc.HasMember("version") || !doc["version"].IsInt() || doc["version"].GetInt() != kFormatVersion)
-        throw InputError(manifest.string(), "unsupported history manifest version (this program reads version 1)");
+        throw InputError(manifest.string(),
+                         "unsupported history manifest version (this program reads version 1)");
     if (!doc.HasMember("entries") || !doc["entries"].IsArray())
         throw InputError(manifest.string(), "history manifest: \"entries\" is not an array");
     const auto& arr = doc["entries"];
     if (arr.Size() > kMaxEntries)
-        throw InputError(manifest.string(), "history manifest: more than " + std::to_string(kMaxEntries) + " entries");
+        throw InputError(manifest.string(),
+                         "history manifest: more than " + std::to_string(kMaxEntries) + " entries");
     for (rapidjson::SizeType i = 0; i < arr.Size(); ++i) {
         HistoryEntry e = entryOf(arr[i], i, manifest);
         if (h.entry(e.release))
@@ -198,12 +203,14 @@ std::string HistoryManifest::storedStudyPath(const std::string& study) const {
 void HistoryManifest::add(HistoryEntry e) {
     const fs::path manifest = manifestPath();
     if (!validReleaseName(e.release))
-        throw InputError(manifest.string(), "release \"" + e.release +
-                                                "\" is not 1 to 64 of A-Z a-z 0-9 . _ + - (not starting with .)");
+        throw InputError(manifest.string(),
+                         "release \"" + e.release +
+                             "\" is not 1 to 64 of A-Z a-z 0-9 . _ + - (not starting with .)");
     if (entry(e.release))
         throw InputError(manifest.string(), "release " + e.release + " is already in the history");
     if (entries_.size() >= kMaxEntries)
-        throw InputError(manifest.string(), "the history holds " + std::to_string(kMaxEntries) + " releases already");
+        throw InputError(manifest.string(),
+                         "the history holds " + std::to_string(kMaxEntries) + " releases already");
     for (const std::string* f : {&e.date, &e.commit, &e.driver, &e.cuda, &e.nccl, &e.image, &e.study})
         if (f->size() > kMaxFieldBytes || hasControl(*f))
             throw InputError(manifest.string(), "release " + e.release + ": a field is longer than " +

@@ -52,14 +52,16 @@ std::string describe(const ConfigCheck& c) {
     if (!c.moved.empty()) {
         m << "; moved most:";
         for (const auto& mv : c.moved)
-            m << " " << mv.category << " " << (mv.deltaNs() >= 0 ? "+" : "") << mv.deltaNs() / 1e6 << " ms/step";
+            m << " " << mv.category << " " << (mv.deltaNs() >= 0 ? "+" : "") << mv.deltaNs() / 1e6
+              << " ms/step";
     }
     return m.str();
 }
 
 } // namespace
 
-std::string junitReport(const ReleaseCheck& check, const std::string& baselineRelease, const std::string& candidate) {
+std::string junitReport(const ReleaseCheck& check, const std::string& baselineRelease,
+                        const std::string& candidate) {
     std::size_t failures = 0, errors = check.problems.empty() ? 0 : 1;
     for (const auto& c : check.checks) {
         failures += c.outcome.verdict == GateVerdict::Regression;

@@ -11,7 +11,8 @@
 namespace cnp {
 
 // `baselineRelease` / `candidate`: named in the suite's properties and messages.
-std::string junitReport(const ReleaseCheck& check, const std::string& baselineRelease, const std::string& candidate);
+std::string junitReport(const ReleaseCheck& check, const std::string& baselineRelease,
+                        const std::string& candidate);
 // XML text escaping (&, <, >, ", ') of UTF-8 text.
 std::string xmlEscape(const std::string& s);
 

@@ -93,7 +93,8 @@ public:
     [[noreturn]] void fail(const std::string& where, const std::string& cause) const {
         throw InputError(path_, "not a release summary: " + where + ": " + cause);
     }
-    const rapidjson::Value& member(const rapidjson::Value& v, const char* key, const std::string& where) const {
+    const rapidjson::Value& member(const rapidjson::Value& v, const char* key,
+                                   const std::string& where) const {
         if (!v.IsObject() || !v.HasMember(key))
             fail(where, std::string("no \"") + key + "\"");
         return v[key];
@@ -115,7 +116,8 @@ public:
             fail(where, "a time is not a non-negative integer of ns");
         return m.GetInt64();
     }
-    const rapidjson::Value& array(const rapidjson::Value& m, rapidjson::SizeType maxSize, const std::string& where) const {
+    const rapidjson::Value& array(const rapidjson::Value& m, rapidjson::SizeType maxSize,
+                                  const std::string& where) const {
         if (!m.IsArray())
             fail(where, "not an array");
         if (m.Size() > maxSize)

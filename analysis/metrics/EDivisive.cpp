@@ -64,8 +64,8 @@ EDivisive::Split EDivisive::bestSplit(const std::vector<double>& s, std::size_t 
         const auto m = static_cast<double>(t + 1 - begin), n = static_cast<double>(end - t - 1);
         if (t + 1 - begin < minSegment)
             continue;
-        const double q = m * n / (m + n) *
-                         (2 * b / (m * n) - wx / (m * (m - 1) / 2) - wy / (n * (n - 1) / 2));
+        const double q =
+            m * n / (m + n) * (2 * b / (m * n) - wx / (m * (m - 1) / 2) - wy / (n * (n - 1) / 2));
         if (best.at == 0 || q > best.q)
             best = {t + 1, q};
     }

@@ -23,9 +23,9 @@ struct EDivisiveOptions {
 };
 
 struct ChangePoint {
-    std::size_t index = 0; // the first point of the new segment (1 .. n - 1)
-    double statistic = 0;  // Q of the split
-    double pValue = 1;     // permutation p-value
+    std::size_t index = 0;                // the first point of the new segment (1 .. n - 1)
+    double statistic = 0;                 // Q of the split
+    double pValue = 1;                    // permutation p-value
     double meanBefore = 0, meanAfter = 0; // of the adjacent segments when the point was found
 };
 

@@ -24,7 +24,8 @@ std::vector<double> pooled(const std::vector<std::vector<double>>& groups) {
 }
 
 // One circular moving-block resample of every run (each keeps its length), pooled into `out`.
-void blockResample(const std::vector<std::vector<double>>& groups, SeededRandom& rng, std::vector<double>& out) {
+void blockResample(const std::vector<std::vector<double>>& groups, SeededRandom& rng,
+                   std::vector<double>& out) {
     out.clear();
     for (const auto& run : groups) {
         const std::size_t n = run.size();
@@ -71,7 +72,8 @@ RegressionGate::RegressionGate(GateOptions options) : options_(options) {
 }
 
 double RegressionGate::twoSidedZ(double confidence) {
-    // Bisection on erfc(z / sqrt 2) = 1 - confidence: monotone, 80 halvings of [0, 40] reach double precision.
+    // Bisection on erfc(z / sqrt 2) = 1 - confidence: monotone, 80 halvings of [0, 40] reach double
+    // precision.
     const double alpha = 1 - std::clamp(confidence, 1e-12, 1 - 1e-12);
     double lo = 0, hi = 40;
     for (int i = 0; i < 80; ++i) {

@@ -39,11 +39,11 @@ struct GateOptions {
 struct GateOutcome {
     GateVerdict verdict = GateVerdict::CannotJudge;
     double baselineMedian = 0, candidateMedian = 0;
-    double ratio = 0;                        // candidateMedian / baselineMedian (0 when not judged)
-    ConfidenceInterval ci;                   // of the ratio, block bootstrap
+    double ratio = 0;      // candidateMedian / baselineMedian (0 when not judged)
+    ConfidenceInterval ci; // of the ratio, block bootstrap
     std::size_t baselineSteps = 0, candidateSteps = 0;
-    double releaseSd = 0;                    // the between-release spread that widened the CI (log scale)
-    std::string reason;                      // why CannotJudge, else empty
+    double releaseSd = 0; // the between-release spread that widened the CI (log scale)
+    std::string reason;   // why CannotJudge, else empty
 };
 
 class RegressionGate {

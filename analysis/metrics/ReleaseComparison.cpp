@@ -38,8 +38,8 @@ bool ReleaseCheck::anyRegression() const {
 
 bool ReleaseCheck::anyUnjudged() const {
     return !problems.empty() || std::any_of(checks.begin(), checks.end(), [](const ConfigCheck& c) {
-               return c.outcome.verdict == GateVerdict::CannotJudge;
-           });
+        return c.outcome.verdict == GateVerdict::CannotJudge;
+    });
 }
 
 int ReleaseCheck::exitCode() const {
@@ -68,7 +68,8 @@ std::vector<CategoryMove> categoryMoves(const ConfigReleaseSummary& b, const Con
     std::vector<CategoryMove> moves;
     for (std::size_t i = 0; i < b.categories.size(); ++i) {
         const std::size_t j = c.categoryIndex(b.categories[i]);
-        moves.push_back({b.categories[i], b.categoryMeanNs(i), j < c.categories.size() ? c.categoryMeanNs(j) : 0});
+        moves.push_back(
+            {b.categories[i], b.categoryMeanNs(i), j < c.categories.size() ? c.categoryMeanNs(j) : 0});
     }
     for (std::size_t j = 0; j < c.categories.size(); ++j)
         if (b.categoryIndex(c.categories[j]) == b.categories.size())
@@ -87,7 +88,8 @@ void addPlanProblems(const ReleaseSummary& baseline, const ReleaseSummary& candi
     std::vector<std::string> common;
     for (const auto& b : baseline.configs) {
         if (!candidate.config(b.config))
-            problems.push_back("configuration " + b.config + " of the baseline is missing from the candidate");
+            problems.push_back("configuration " + b.config +
+                               " of the baseline is missing from the candidate");
         else
             common.push_back(b.config);
     }
@@ -161,7 +163,8 @@ double releaseSpread(const std::vector<double>& medians) {
 namespace {
 
 // The window releases (oldest first) that have `config` at `worldSize`, limited to the last `limit`.
-std::vector<std::size_t> windowFor(const BaselineWindow& w, const std::string& config, std::int32_t worldSize) {
+std::vector<std::size_t> windowFor(const BaselineWindow& w, const std::string& config,
+                                   std::int32_t worldSize) {
     std::size_t limit = w.releases.size();
     if (auto it = w.lastReleasesOf.find(config); it != w.lastReleasesOf.end())
         limit = std::max<std::size_t>(1, it->second);
@@ -174,13 +177,14 @@ std::vector<std::size_t> windowFor(const BaselineWindow& w, const std::string& c
     return out;
 }
 
-ConfigCheck checkOne(const BaselineWindow& w, const std::vector<std::size_t>& used, const ConfigReleaseSummary& ref,
-                     const ConfigReleaseSummary& cand, const GateMetric& metric, const RegressionGate& gate,
-                     std::size_t topMoves) {
+ConfigCheck checkOne(const BaselineWindow& w, const std::vector<std::size_t>& used,
+                     const ConfigReleaseSummary& ref, const ConfigReleaseSummary& cand,
+                     const GateMetric& metric, const RegressionGate& gate, std::size_t topMoves) {
     ConfigCheck check{ref.config, metric, {}, {}, categoryMoves(ref, cand, topMoves)};
     std::string why;
     if (ref.worldSize != cand.worldSize)
-        why = "world sizes differ (" + std::to_string(ref.worldSize) + " vs " + std::to_string(cand.worldSize) + ")";
+        why = "world sizes differ (" + std::to_string(ref.worldSize) + " vs " +
+              std::to_string(cand.worldSize) + ")";
     else if (metric.kind == GateMetricKind::Throughput && ref.throughputUnit != cand.throughputUnit)
         why = "throughput units differ (" + ref.throughputUnit + " vs " + cand.throughputUnit + ")";
     std::vector<std::vector<double>> base;
@@ -208,7 +212,8 @@ ConfigCheck checkOne(const BaselineWindow& w, const std::vector<std::size_t>& us
 } // namespace
 
 ReleaseCheck checkRelease(const BaselineWindow& window, const ReleaseSummary& candidate,
-                          const std::vector<GateMetric>& metrics, const GateOptions& options, std::size_t topMoves) {
+                          const std::vector<GateMetric>& metrics, const GateOptions& options,
+                          std::size_t topMoves) {
     ReleaseCheck out;
     if (window.releases.empty()) {
         out.problems.push_back("no baseline release");
@@ -229,7 +234,8 @@ ReleaseCheck checkRelease(const BaselineWindow& window, const ReleaseSummary& ca
 }
 
 ReleaseCheck checkRelease(const ReleaseSummary& baseline, const ReleaseSummary& candidate,
-                          const std::vector<GateMetric>& metrics, const GateOptions& options, std::size_t topMoves) {
+                          const std::vector<GateMetric>& metrics, const GateOptions& options,
+                          std::size_t topMoves) {
     BaselineWindow w;
     w.releases = {&baseline};
     w.names = {"baseline"};

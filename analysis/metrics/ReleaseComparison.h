@@ -18,9 +18,11 @@ enum class GateMetricKind { StepTime, Throughput, Mfu, Category };
 
 struct GateMetric {
     GateMetricKind kind = GateMetricKind::StepTime;
-    std::string category; // for Category: the exclusive category ("gemm", "idle", ...)
+    std::string category;     // for Category: the exclusive category ("gemm", "idle", ...)
     std::string name() const; // "step_time", "throughput", "mfu" or the category
-    bool higherIsWorse() const { return kind == GateMetricKind::StepTime || kind == GateMetricKind::Category; }
+    bool higherIsWorse() const {
+        return kind == GateMetricKind::StepTime || kind == GateMetricKind::Category;
+    }
 };
 
 // "step_time", "throughput", "mfu", otherwise a category name (1 .. 256 bytes); nullopt for an empty or
@@ -38,7 +40,7 @@ struct ConfigCheck {
     GateMetric metric;
     GateOutcome outcome;
     std::vector<std::string> baselineReleases; // the window releases pooled for this configuration
-    std::vector<CategoryMove> moved; // largest |delta| first, at most the requested count
+    std::vector<CategoryMove> moved;           // largest |delta| first, at most the requested count
 };
 
 struct ReleaseCheck {

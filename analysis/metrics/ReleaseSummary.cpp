@@ -67,7 +67,8 @@ void addRunSamples(ConfigReleaseSummary& cs, const AblationRun& run, int skipFir
 
 } // namespace
 
-ReleaseSummary summarizeRelease(const AblationInputs& inputs, const AblationResult& result, int skipFirstSteps) {
+ReleaseSummary summarizeRelease(const AblationInputs& inputs, const AblationResult& result,
+                                int skipFirstSteps) {
     ReleaseSummary out;
     for (const auto& r : inputs.runs) {
         out.synthetic = out.synthetic || r.run.info.synthetic;

@@ -42,8 +42,8 @@ struct ConfigReleaseSummary {
 };
 
 struct ReleaseSummary {
-    std::vector<ConfigReleaseSummary> configs; // plan order
-    bool synthetic = false;                    // a run of the study was flagged synthetic
+    std::vector<ConfigReleaseSummary> configs;              // plan order
+    bool synthetic = false;                                 // a run of the study was flagged synthetic
     std::string driverVersion, cudaVersion, containerImage; // of the first run that records them
 
     const ConfigReleaseSummary* config(const std::string& name) const;
@@ -51,6 +51,7 @@ struct ReleaseSummary {
 
 // From an ablation's inputs and its result (computeAblation(inputs, options) with the same options'
 // skipFirstSteps): figures from the result, per-step samples from the inputs. O(runs x steps x categories).
-ReleaseSummary summarizeRelease(const AblationInputs& inputs, const AblationResult& result, int skipFirstSteps);
+ReleaseSummary summarizeRelease(const AblationInputs& inputs, const AblationResult& result,
+                                int skipFirstSteps);
 
 } // namespace cnp

@@ -20,7 +20,7 @@ struct TrendPoint {
 struct TrendSeries {
     std::string config, metric; // metric: "step_time" (ns), "throughput" (its unit), "mfu" (fraction)
     std::string unit;
-    std::vector<TrendPoint> points; // one per release, history order
+    std::vector<TrendPoint> points;   // one per release, history order
     std::vector<ChangePoint> changes; // indices into points
 };
 

@@ -62,8 +62,10 @@ RunSimulator::RunSimulator(const SynthParams& params, const ConfigSpec& config, 
     // runs over NVLink instead of the network.
     const double worldScale = world > 1 ? (static_cast<double>(world - 1) / world) / (15.0 / 16.0) : 0.0;
     const double linkScale = shape.nodes == 1 ? 1.0 / p_.collectives.intraNodeSpeedup : 1.0;
-    gatherNs_ = scaled(p_.collectives.allGatherNs, worldScale * linkScale / c_.collectiveSpeed * shape_.slowdown);
-    reduceNs_ = scaled(p_.collectives.reduceScatterNs, worldScale * linkScale / c_.collectiveSpeed * shape_.slowdown);
+    gatherNs_ =
+        scaled(p_.collectives.allGatherNs, worldScale * linkScale / c_.collectiveSpeed * shape_.slowdown);
+    reduceNs_ =
+        scaled(p_.collectives.reduceScatterNs, worldScale * linkScale / c_.collectiveSpeed * shape_.slowdown);
 
     std::vector<Ns> nodeOffset(static_cast<std::size_t>(shape.nodes));
     for (auto& o : nodeOffset)
@@ -254,7 +256,8 @@ void RunSimulator::launchKernel(Rank& r, const KernelSpec& k, Ns durationNs, Ns 
     o.api(r.cpu, callEnd, corr, tid, r.sLaunch, kLaunchCbid);
     Ns& compute = r.stream(Stream::Compute);
     const Ns start = std::max({r.cpu + c_.launchLatencyNs, compute, waitNs});
-    compute = start + scaled(durationNs, r.speed * r.slow * r.rng.jitter(p_.host.kernelJitter) * shape_.slowdown);
+    compute =
+        start + scaled(durationNs, r.speed * r.slow * r.rng.jitter(p_.host.kernelJitter) * shape_.slowdown);
     const LaunchShape shape = launchShape(k.kind);
     o.kernel(start, compute, corr, static_cast<std::uint32_t>(Stream::Compute), o.intern(k.name), shape.grid,
              shape.block);

@@ -63,7 +63,8 @@ std::string changeText(double ratio) {
 
 void printText(const ReleaseCheck& check, const std::string& baseline) {
     std::cout << "against release " << baseline << " (baseline window per configuration below):\n";
-    TableOutput t({"configuration", "metric", ">change", ">95% CI", ">steps", "verdict", "baseline", "moved most"});
+    TableOutput t(
+        {"configuration", "metric", ">change", ">95% CI", ">steps", "verdict", "baseline", "moved most"});
     for (const auto& c : check.checks) {
         const auto& o = c.outcome;
         std::string moved;
@@ -75,10 +76,10 @@ void printText(const ReleaseCheck& check, const std::string& baseline) {
                   judged ? changeText(o.ci.lo) + " .. " + changeText(o.ci.hi) : "-",
                   std::to_string(o.baselineSteps) + " / " + std::to_string(o.candidateSteps),
                   judged ? toString(o.verdict) : std::string("cannot judge: ") + o.reason,
-                  c.baselineReleases.empty() ? "-"
-                                             : c.baselineReleases.front() + (c.baselineReleases.size() > 1
-                                                                                 ? " .. " + c.baselineReleases.back()
-                                                                                 : ""),
+                  c.baselineReleases.empty()
+                      ? "-"
+                      : c.baselineReleases.front() +
+                            (c.baselineReleases.size() > 1 ? " .. " + c.baselineReleases.back() : ""),
                   moved});
     }
     t.print(std::cout, "  ");
@@ -90,7 +91,10 @@ void printJson(const ReleaseCheck& check, const std::string& baseline, const std
                const GateOptions& options) {
     JsonOutput j;
     j.beginObject().key("baseline_release").str(baseline).key("candidate").str(candidate);
-    j.key("tolerance").real(options.tolerance).key("min_steps").num(static_cast<std::int64_t>(kMinGateSamples));
+    j.key("tolerance")
+        .real(options.tolerance)
+        .key("min_steps")
+        .num(static_cast<std::int64_t>(kMinGateSamples));
     j.key("exit_code").num(check.exitCode()).key("problems").beginArray();
     for (const auto& p : check.problems)
         j.str(p);
@@ -155,8 +159,8 @@ BaselineWindow baselineWindow(const HistoryManifest& history, std::size_t base, 
 }
 
 int check(const std::vector<std::string>& args) {
-    ArgParser p({"--against", "--baseline-release", "--metric", "--tolerance", "--skip-steps", "--junit", "--seed",
-                 "--window"},
+    ArgParser p({"--against", "--baseline-release", "--metric", "--tolerance", "--skip-steps", "--junit",
+                 "--seed", "--window"},
                 {"--json"});
     p.parse(args);
     p.requirePositionals(1, 1, "NEW (a workspace or study folder)");
@@ -178,8 +182,8 @@ int check(const std::vector<std::string>& args) {
     }
     const auto windowSize = static_cast<std::size_t>(p.number("--window", 1, 100).value_or(kDefaultWindow));
     std::vector<ReleaseSummary> summaries;
-    const BaselineWindow window =
-        baselineWindow(history, static_cast<std::size_t>(base - history.entries().data()), windowSize, summaries);
+    const BaselineWindow window = baselineWindow(
+        history, static_cast<std::size_t>(base - history.entries().data()), windowSize, summaries);
     AblationOptions ablation;
     ablation.skipFirstSteps = static_cast<int>(p.number("--skip-steps", 0, 1e6).value_or(0));
     ReleaseSummary candidate;
@@ -198,9 +202,10 @@ int check(const std::vector<std::string>& args) {
     else
         printText(result, base->release);
     const int code = result.exitCode();
-    std::cerr << "check: " << (code == 0 ? "no significant change beyond the tolerance"
-                               : code == 1 ? "REGRESSION"
-                                           : "cannot judge")
+    std::cerr << "check: "
+              << (code == 0   ? "no significant change beyond the tolerance"
+                  : code == 1 ? "REGRESSION"
+                              : "cannot judge")
               << " (exit " << code << ")\n";
     return code;
 }

@@ -1,6 +1,6 @@
 // cnp history add HISTORY STUDY --release R [--date D] [--commit C] [--driver V] [--cuda V] [--nccl V]
 //                  [--image I] [--skip-steps N]
-// cnp history show HISTORY [--json]
+// cnp history show HISTORY [--json] [--html FILE]
 // A history is a folder of releases (history/HistoryManifest.h); each release's study is summarised once,
 // at `add`, into HISTORY/summaries/RELEASE.json, so `show` and `check` never re-open the studies.
 #include "ArgParser.h"
@@ -10,8 +10,10 @@
 
 #include "core/InputError.h"
 #include "core/Units.h"
+#include "export/OutputFile.h"
 #include "history/HistoryManifest.h"
 #include "history/ReleaseSummaryJson.h"
+#include "history/TrendReport.h"
 #include "metrics/ReleaseTrend.h"
 #include "requests/ReleaseSummaryRequest.h"
 #include "store/Workspace.h"
@@ -25,7 +27,8 @@ namespace {
 namespace fs = std::filesystem;
 
 int historyAdd(const std::vector<std::string>& args) {
-    ArgParser p({"--release", "--date", "--commit", "--driver", "--cuda", "--nccl", "--image", "--skip-steps"}, {});
+    ArgParser p(
+        {"--release", "--date", "--commit", "--driver", "--cuda", "--nccl", "--image", "--skip-steps"}, {});
     p.parse(args);
     p.requirePositionals(2, 2, "HISTORY STUDY");
     if (!p.value("--release"))
@@ -37,7 +40,8 @@ int historyAdd(const std::vector<std::string>& args) {
     if (!HistoryManifest::validReleaseName(e.release))
         throw UsageFailure{"--release must be 1 to 64 of A-Z a-z 0-9 . _ + - (not starting with .)"};
     if (history.entry(e.release))
-        throw InputError(history.manifestPath().string(), "release " + e.release + " is already in the history");
+        throw InputError(history.manifestPath().string(),
+                         "release " + e.release + " is already in the history");
     AblationOptions options;
     options.skipFirstSteps = static_cast<int>(p.number("--skip-steps", 0, 1e6).value_or(0));
     ReleaseSummary summary;
@@ -59,8 +63,8 @@ int historyAdd(const std::vector<std::string>& args) {
     std::size_t steps = 0;
     for (const auto& c : summary.configs)
         steps += c.stepCount();
-    std::cerr << "history: added " << e.release << " (" << summary.configs.size() << " configurations, " << steps
-              << " steps) to " << history.manifestPath().string() << "\n";
+    std::cerr << "history: added " << e.release << " (" << summary.configs.size() << " configurations, "
+              << steps << " steps) to " << history.manifestPath().string() << "\n";
     return Ok;
 }
 
@@ -86,7 +90,8 @@ void showJson(const HistoryManifest& history, const std::vector<TrendSeries>& se
     j.beginObject().key("history").str(history.folder().string()).key("releases").beginArray();
     for (const auto& e : history.entries()) {
         j.beginObject().key("release").str(e.release).key("date").str(e.date).key("commit").str(e.commit);
-        j.key("driver").str(e.driver).key("cuda").str(e.cuda).key("nccl").str(e.nccl).key("image").str(e.image);
+        j.key("driver").str(e.driver).key("cuda").str(e.cuda).key("nccl").str(e.nccl).key("image").str(
+            e.image);
         j.key("study").str(e.study).key("summary").str(e.summary).endObject();
     }
     j.endArray().key("series").beginArray();
@@ -128,7 +133,8 @@ void showText(const HistoryManifest& history, const std::vector<TrendSeries>& se
     std::cout << history.entries().size() << " releases in " << history.folder().string() << "\n";
     releases.print(std::cout, "  ");
     for (const auto& s : series) {
-        if (s.metric == "mfu" && std::none_of(s.points.begin(), s.points.end(), [](const auto& p) { return p.present; }))
+        if (s.metric == "mfu" &&
+            std::none_of(s.points.begin(), s.points.end(), [](const auto& p) { return p.present; }))
             continue;
         std::cout << "\n" << s.config << " " << s.metric << ":\n";
         TableOutput t({"release", ">value [95% CI]", "change"});
@@ -136,7 +142,8 @@ void showText(const HistoryManifest& history, const std::vector<TrendSeries>& se
             std::string mark;
             for (const auto& c : s.changes)
                 if (c.index == i)
-                    mark = "change point: mean " + units::ratio(c.meanBefore > 0 ? c.meanAfter / c.meanBefore : 0) +
+                    mark = "change point: mean " +
+                           units::ratio(c.meanBefore > 0 ? c.meanAfter / c.meanBefore : 0) +
                            " (p = " + units::fixed(c.pValue, 3) + ")";
             t.addRow({s.points[i].release, pointText(s, s.points[i]), mark});
         }
@@ -145,11 +152,18 @@ void showText(const HistoryManifest& history, const std::vector<TrendSeries>& se
 }
 
 int historyShow(const std::vector<std::string>& args) {
-    ArgParser p({}, {"--json"});
+    ArgParser p({"--html"}, {"--json"});
     p.parse(args);
     p.requirePositionals(1, 1, "HISTORY");
     const HistoryManifest history = HistoryManifest::open(p.positionals()[0]);
     const auto series = trendOf(history).series();
+    if (auto html = p.value("--html")) {
+        OutputFile out(*html);
+        out.write(
+            trendReportHtml(history.entries(), series, "Release history: " + history.folder().string()));
+        out.commit();
+        std::cerr << "history: trend report written to " << *html << "\n";
+    }
     if (p.has("--json"))
         showJson(history, series);
     else
@@ -171,7 +185,7 @@ int runHistory(const std::vector<std::string>& args) {
 CNP_COMMAND("history", "a folder of releases' studies: add a release, show the trend with change points",
             "usage: cnp history add HISTORY STUDY --release NAME [--date D] [--commit C] [--driver V]\n"
             "                       [--cuda V] [--nccl V] [--image I] [--skip-steps N]\n"
-            "       cnp history show HISTORY [--json]\n\n"
+            "       cnp history show HISTORY [--json] [--html FILE]\n\n"
             "A history is a folder (created by the first add) with a manifest, cnp-history.json, that\n"
             "lists one study (a workspace *.cnpdb or a study folder *.cnpstudy) per image release, and a\n"
             "summary of each release (summaries/NAME.json: per configuration the median step time,\n"
@@ -183,7 +197,9 @@ CNP_COMMAND("history", "a folder of releases' studies: add a release, show the t
             "  --skip-steps N  warm-up steps dropped from every run before summarising (default 0)\n"
             "  show     the releases and, per configuration, the median step time [95% CI], throughput\n"
             "           and MFU of every release, with the change points E-divisive finds (p <= 0.05)\n"
-            "  --json   the same as JSON (docs/cli.md)\n",
+            "  --json   the same as JSON (docs/cli.md)\n"
+            "  --html FILE  also write the trend report: a chart per configuration and metric with\n"
+            "               95% CIs and the change points marked\n",
             runHistory);
 
 } // namespace

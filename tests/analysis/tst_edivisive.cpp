@@ -35,7 +35,8 @@ private slots:
         QTest::newRow("two steps") << QList<double>{0, 0, 0, 0, 0, 10, 10, 10, 10, 10, 20, 20, 20, 20, 20}
                                    << QList<int>{5, 10};
         QTest::newRow("noisy step at 6")
-            << QList<double>{100, 101, 99, 100.5, 99.5, 100, 105, 106, 104, 105.5, 104.5, 105} << QList<int>{6};
+            << QList<double>{100, 101, 99, 100.5, 99.5, 100, 105, 106, 104, 105.5, 104.5, 105}
+            << QList<int>{6};
         QTest::newRow("constant") << QList<double>{3, 3, 3, 3, 3, 3, 3, 3} << QList<int>{};
         QTest::newRow("too short") << QList<double>{0, 0, 10} << QList<int>{};
         QTest::newRow("noise only") << QList<double>{100, 101, 99, 100.5, 99.5, 100, 100.8, 99.2, 100.3, 99.7}

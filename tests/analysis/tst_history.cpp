@@ -4,6 +4,7 @@
 #include "core/InputError.h"
 #include "history/HistoryManifest.h"
 #include "history/ReleaseSummaryJson.h"
+#include "history/TrendReport.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -80,21 +81,26 @@ private slots:
         const auto ok = [](const std::string& release) {
             return entryJson(release, "s.cnpdb", "summaries/" + release + ".json");
         };
-        QTest::newRow("not JSON") << "{\"format\": " << "not JSON";
-        QTest::newRow("not an object") << "[1, 2]" << "not a JSON object";
+        QTest::newRow("not JSON") << "{\"format\": "
+                                  << "not JSON";
+        QTest::newRow("not an object") << "[1, 2]"
+                                       << "not a JSON object";
         QTest::newRow("another format") << "{\"format\": \"cnp-study\", \"version\": 1, \"entries\": []}"
                                         << "\"format\" is not \"cnp-history\"";
         QTest::newRow("another version") << "{\"format\": \"cnp-history\", \"version\": 2, \"entries\": []}"
                                          << "unsupported history manifest version";
-        QTest::newRow("entries not an array") << "{\"format\": \"cnp-history\", \"version\": 1, \"entries\": {}}"
-                                              << "\"entries\" is not an array";
-        QTest::newRow("entry not an object") << QString::fromStdString(manifestJson("3")) << "entry 1 is not an object";
+        QTest::newRow("entries not an array")
+            << "{\"format\": \"cnp-history\", \"version\": 1, \"entries\": {}}"
+            << "\"entries\" is not an array";
+        QTest::newRow("entry not an object")
+            << QString::fromStdString(manifestJson("3")) << "entry 1 is not an object";
         QTest::newRow("no release") << QString::fromStdString(manifestJson("{\"study\": \"s.cnpdb\"}"))
                                     << "entry 1: no \"release\"";
         QTest::newRow("release with a slash")
             << QString::fromStdString(manifestJson(entryJson("a/b", "s.cnpdb", "summaries/a/b.json")))
             << "release \"a/b\" is not";
-        QTest::newRow("release ..") << QString::fromStdString(manifestJson(entryJson("..", "s.cnpdb", "summaries/...json")))
+        QTest::newRow("release ..") << QString::fromStdString(
+                                           manifestJson(entryJson("..", "s.cnpdb", "summaries/...json")))
                                     << "release \"..\" is not";
         QTest::newRow("release too long")
             << QString::fromStdString(manifestJson(entryJson(std::string(65, 'a'), "s.cnpdb", "x")))
@@ -105,21 +111,26 @@ private slots:
         QTest::newRow("duplicate") << QString::fromStdString(manifestJson(ok("26.01") + ", " + ok("26.01")))
                                    << "release 26.01 appears twice";
         QTest::newRow("study leaves the folder")
-            << QString::fromStdString(manifestJson(entryJson("26.01", "../other/x.cnpdb", "summaries/26.01.json")))
+            << QString::fromStdString(
+                   manifestJson(entryJson("26.01", "../other/x.cnpdb", "summaries/26.01.json")))
             << "leaves the history folder";
         QTest::newRow("study leaves after normalising")
-            << QString::fromStdString(manifestJson(entryJson("26.01", "a/../../x.cnpdb", "summaries/26.01.json")))
+            << QString::fromStdString(
+                   manifestJson(entryJson("26.01", "a/../../x.cnpdb", "summaries/26.01.json")))
             << "leaves the history folder";
-        QTest::newRow("empty study") << QString::fromStdString(manifestJson(entryJson("26.01", "", "summaries/26.01.json")))
+        QTest::newRow("empty study") << QString::fromStdString(
+                                            manifestJson(entryJson("26.01", "", "summaries/26.01.json")))
                                      << "\"study\" is empty";
         QTest::newRow("summary elsewhere")
             << QString::fromStdString(manifestJson(entryJson("26.01", "s.cnpdb", "../../etc/passwd")))
             << "summary must be \"summaries/26.01.json\"";
         QTest::newRow("control character")
-            << QString::fromStdString(manifestJson(entryJson("26.01", "s\\u001b[2J.cnpdb", "summaries/26.01.json")))
+            << QString::fromStdString(
+                   manifestJson(entryJson("26.01", "s\\u001b[2J.cnpdb", "summaries/26.01.json")))
             << "holds control characters";
         QTest::newRow("field too long")
-            << QString::fromStdString(manifestJson(entryJson("26.01", std::string(1025, 's'), "summaries/26.01.json")))
+            << QString::fromStdString(
+                   manifestJson(entryJson("26.01", std::string(1025, 's'), "summaries/26.01.json")))
             << "longer than 1024 bytes";
         QTest::newRow("deep nesting") << QString(2000, '[') << "not JSON";
     }
@@ -166,7 +177,8 @@ private slots:
 
         QVERIFY_THROWS_EXCEPTION(InputError, HistoryManifest::open(dir.filePath("none").toStdString()));
         fs::create_directories(dir.filePath("dirmanifest/cnp-history.json").toStdString());
-        QVERIFY_THROWS_EXCEPTION(InputError, HistoryManifest::open(dir.filePath("dirmanifest").toStdString()));
+        QVERIFY_THROWS_EXCEPTION(InputError,
+                                 HistoryManifest::open(dir.filePath("dirmanifest").toStdString()));
         const std::string big = dir.filePath("big").toStdString();
         fs::create_directories(big);
         std::ofstream(big + "/cnp-history.json") << std::string(HistoryManifest::kMaxManifestBytes + 1, ' ');
@@ -202,17 +214,33 @@ private slots:
         QTest::addColumn<QString>("from");
         QTest::addColumn<QString>("to");
         QTest::addColumn<QString>("cause");
-        QTest::newRow("negative ns") << "[1000,1010,990]" << "[1000,-1,990]" << "not a non-negative integer";
-        QTest::newRow("fractional ns") << "[1000,1010,990]" << "[1000,1.5,990]" << "not a non-negative integer";
-        QTest::newRow("category steps misshapen") << "[[600,610,590],[605]]" << "[[600,610],[605]]"
+        QTest::newRow("negative ns") << "[1000,1010,990]"
+                                     << "[1000,-1,990]"
+                                     << "not a non-negative integer";
+        QTest::newRow("fractional ns") << "[1000,1010,990]"
+                                       << "[1000,1.5,990]"
+                                       << "not a non-negative integer";
+        QTest::newRow("category steps misshapen") << "[[600,610,590],[605]]"
+                                                  << "[[600,610],[605]]"
                                                   << "one value per step";
-        QTest::newRow("category runs missing") << "[[600,610,590],[605]]" << "[[600,610,590]]" << "one array per run";
-        QTest::newRow("world size 0") << "\"worldSize\":16" << "\"worldSize\":0" << "not a positive integer";
-        QTest::newRow("format") << "cnp-release-summary" << "cnp-history" << "\"format\" is not";
-        QTest::newRow("mfu text") << "\"mfu\":0.41" << "\"mfu\":\"high\"" << "\"mfu\" is neither null";
-        QTest::newRow("throughput NaN-like") << "\"throughput\":131072.5" << "\"throughput\":-3"
+        QTest::newRow("category runs missing") << "[[600,610,590],[605]]"
+                                               << "[[600,610,590]]"
+                                               << "one array per run";
+        QTest::newRow("world size 0") << "\"worldSize\":16"
+                                      << "\"worldSize\":0"
+                                      << "not a positive integer";
+        QTest::newRow("format") << "cnp-release-summary"
+                                << "cnp-history"
+                                << "\"format\" is not";
+        QTest::newRow("mfu text") << "\"mfu\":0.41"
+                                  << "\"mfu\":\"high\""
+                                  << "\"mfu\" is neither null";
+        QTest::newRow("throughput NaN-like") << "\"throughput\":131072.5"
+                                             << "\"throughput\":-3"
                                              << "finite non-negative";
-        QTest::newRow("duplicate configuration") << "\"Base+ACCL\"" << "\"Base\"" << "appears twice";
+        QTest::newRow("duplicate configuration") << "\"Base+ACCL\""
+                                                 << "\"Base\""
+                                                 << "appears twice";
     }
     void summaryRefused() {
         QFETCH(QString, from);
@@ -229,6 +257,57 @@ private slots:
             QCOMPARE(e.file(), std::string("s.json"));
             QVERIFY2(std::string(e.what()).find(cause.toStdString()) != std::string::npos, e.what());
         }
+    }
+
+    // The trend: 4 releases at 1000 ns then 4 at 1100 ns give one change point at the fifth release
+    // (E-divisive, 4 + 4 points); the report charts it with the change marked, the configuration's name
+    // escaped, and a configuration absent from a release leaves a gap.
+    void trendReport() {
+        ReleaseTrend trend;
+        std::vector<HistoryEntry> entries;
+        for (int r = 0; r < 8; ++r) {
+            ReleaseSummary s;
+            ConfigReleaseSummary c;
+            c.config = "<b>&x";
+            c.medianStepNs = r < 4 ? 1000 : 1100;
+            c.hasCi = true;
+            c.ciLoNs = c.medianStepNs - 10;
+            c.ciHiNs = c.medianStepNs + 10;
+            c.throughput = 1e9 / static_cast<double>(c.medianStepNs);
+            c.throughputUnit = "steps/s";
+            s.configs.push_back(c);
+            if (r == 7) {
+                c.config = "Late";
+                s.configs.push_back(c);
+            }
+            const std::string name = "26.0" + std::to_string(r + 1);
+            trend.addRelease(name, s);
+            entries.push_back({name, "", "", "", "", "", "", "s.cnpdb", "summaries/" + name + ".json"});
+        }
+        const auto series = trend.series();
+        QCOMPARE(series.size(), std::size_t{6}); // 2 configurations x 3 metrics
+        QCOMPARE(series[0].metric, std::string("step_time"));
+        QCOMPARE(series[0].changes.size(), std::size_t{1});
+        QCOMPARE(series[0].changes[0].index, std::size_t{4});
+        QCOMPARE(series[0].changes[0].meanAfter / series[0].changes[0].meanBefore, 1.1);
+        QCOMPARE(series[1].metric, std::string("throughput"));
+        QCOMPARE(series[1].changes.size(), std::size_t{1});
+        QVERIFY(series[2].changes.empty()); // no MFU: no points
+        QCOMPARE(series[3].config, std::string("Late"));
+        QVERIFY(!series[3].points[0].present && series[3].points[7].present);
+        const std::string html = trendReportHtml(entries, series, "History");
+        QVERIFY(html.find("<b>&x") == std::string::npos);
+        QVERIFY(html.find("&lt;b&gt;&amp;x") != std::string::npos);
+        auto count = [&](const std::string& what) {
+            std::size_t n = 0;
+            for (auto at = html.find(what); at != std::string::npos; at = html.find(what, at + 1))
+                ++n;
+            return n;
+        };
+        QCOMPARE(count("<svg"), std::size_t{4}); // step time and throughput of both; no MFU charts
+        QCOMPARE(count("class=\"change-point\""), std::size_t{2});
+        QCOMPARE(count("class=\"ci\""), std::size_t{8 + 8 + 1 + 1});
+        QVERIFY(html.find("change 1.10×") != std::string::npos);
     }
 
     // More steps in one run than a summary keeps is refused (bounded memory on read).

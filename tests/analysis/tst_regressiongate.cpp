@@ -118,7 +118,8 @@ private slots:
         QFETCH(QString, verdict);
         GateOptions o;
         o.tolerance = tolerance;
-        const auto out = RegressionGate(o).compare({steps(31, 100)}, {steps(31, 100 * factor)}, higherIsWorse);
+        const auto out =
+            RegressionGate(o).compare({steps(31, 100)}, {steps(31, 100 * factor)}, higherIsWorse);
         QCOMPARE(QString(toString(out.verdict)), verdict);
         QVERIFY(std::abs(out.ratio - factor) < 1e-12);
         QVERIFY(std::abs(out.baselineMedian - 100) < 1e-12);
@@ -174,7 +175,8 @@ private slots:
         QTest::newRow("no change") << 0 << 0 << "";
         QTest::newRow("regression") << 1 << 1 << "";
         QTest::newRow("missing configuration") << 2 << 2 << "configuration B of the baseline is missing";
-        QTest::newRow("extra configuration") << 3 << 2 << "configuration C of the candidate is not in the baseline";
+        QTest::newRow("extra configuration")
+            << 3 << 2 << "configuration C of the candidate is not in the baseline";
         QTest::newRow("plan order") << 4 << 2 << "the plans order the configurations differently";
         QTest::newRow("world size") << 5 << 2 << "";
         QTest::newRow("too few steps") << 6 << 2 << "";
@@ -195,7 +197,8 @@ private slots:
             release({config("A", 31, 1000), config("B", 9, 2000)}),
             release({config("A", 31, 1100)}),
         };
-        const auto check = checkRelease(base, candidates[static_cast<std::size_t>(scenario)], {GateMetric{}}, {});
+        const auto check =
+            checkRelease(base, candidates[static_cast<std::size_t>(scenario)], {GateMetric{}}, {});
         QCOMPARE(check.exitCode(), exitCode);
         if (!problem.isEmpty()) {
             QVERIFY(!check.problems.empty());
@@ -221,7 +224,8 @@ private slots:
         w.releases = {&r1, &r2, &r3, &r4};
         w.names = {"r1", "r2", "r3", "r4"};
         const ReleaseSummary cand = release({config("A", 31, 1000)});
-        auto check = checkRelease(w, cand, {GateMetric{}, *gateMetricFrom("gemm"), *gateMetricFrom("nccl")}, {});
+        auto check =
+            checkRelease(w, cand, {GateMetric{}, *gateMetricFrom("gemm"), *gateMetricFrom("nccl")}, {});
         QCOMPARE(check.checks[0].baselineReleases, (std::vector<std::string>{"r1", "r3", "r4"}));
         QCOMPARE(check.checks[0].outcome.baselineSteps, std::size_t{93});
         QCOMPARE(check.checks[0].outcome.verdict, GateVerdict::NoChange);

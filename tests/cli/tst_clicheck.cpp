@@ -21,9 +21,24 @@ class TestCliCheck : public QObject {
 
     // A two-configuration study of `steps` steps, ingested into NAME.cnpdb; `extra` adds synth options.
     QString study(const QString& name, int seed, int steps, const QStringList& extra = {}) const {
-        QStringList args{"synth", "--out", path(name + "-traces"), "--nodes", "1", "--gpus-per-node", "2",
-                         "--layers", "1", "--steps", QString::number(steps), "--seed", QString::number(seed),
-                         "--configs", "Base,Base+ACCL", "--quiet", "--ingest", path(name + ".cnpdb")};
+        QStringList args{"synth",
+                         "--out",
+                         path(name + "-traces"),
+                         "--nodes",
+                         "1",
+                         "--gpus-per-node",
+                         "2",
+                         "--layers",
+                         "1",
+                         "--steps",
+                         QString::number(steps),
+                         "--seed",
+                         QString::number(seed),
+                         "--configs",
+                         "Base,Base+ACCL",
+                         "--quiet",
+                         "--ingest",
+                         path(name + ".cnpdb")};
         args << extra;
         const CliResult r = runCli(args);
         if (r.exitCode != 0)
@@ -32,9 +47,24 @@ class TestCliCheck : public QObject {
     }
 
     QString seriesStudy(const QString& name, int seed, const QStringList& extra) const {
-        QStringList args{"synth", "--out", path(name + "-traces"), "--nodes", "1", "--gpus-per-node", "2",
-                         "--layers", "1", "--steps", "20", "--seed", QString::number(seed),
-                         "--configs", "Base,Base+ACCL", "--quiet", "--ingest", path(name + ".cnpdb")};
+        QStringList args{"synth",
+                         "--out",
+                         path(name + "-traces"),
+                         "--nodes",
+                         "1",
+                         "--gpus-per-node",
+                         "2",
+                         "--layers",
+                         "1",
+                         "--steps",
+                         "20",
+                         "--seed",
+                         QString::number(seed),
+                         "--configs",
+                         "Base,Base+ACCL",
+                         "--quiet",
+                         "--ingest",
+                         path(name + ".cnpdb")};
         args << extra;
         const CliResult r = runCli(args);
         if (r.exitCode != 0)
@@ -45,8 +75,9 @@ class TestCliCheck : public QObject {
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        const CliResult add = runCli({"history", "add", path("hist"), study("r1", 1, 12), "--release", "26.01",
-                                      "--date", "2026-01-15", "--commit", "abc123", "--nccl", "2.21.5"});
+        const CliResult add =
+            runCli({"history", "add", path("hist"), study("r1", 1, 12), "--release", "26.01", "--date",
+                    "2026-01-15", "--commit", "abc123", "--nccl", "2.21.5"});
         QVERIFY2(add.exitCode == 0, add.err.constData());
         QVERIFY(QFile::exists(path("hist/cnp-history.json")));
         QVERIFY(QFile::exists(path("hist/summaries/26.01.json")));
@@ -60,10 +91,11 @@ private slots:
         QTest::addColumn<QString>("says");
         // The same seed and no regression: every step identical, ratio exactly 1.
         QTest::newRow("no change") << "same" << QStringList{} << 12 << 0 << "no-change";
-        QTest::newRow("10 % regression") << "slow" << QStringList{"--regression", "10%"} << 12 << 1 << "regression";
+        QTest::newRow("10 % regression")
+            << "slow" << QStringList{"--regression", "10%"} << 12 << 1 << "regression";
         QTest::newRow("regression of one configuration")
-            << "slowaccl" << QStringList{"--regression", "0.1", "--regression-configs", "Base+ACCL"} << 12 << 1
-            << "regression";
+            << "slowaccl" << QStringList{"--regression", "0.1", "--regression-configs", "Base+ACCL"} << 12
+            << 1 << "regression";
         QTest::newRow("too few steps") << "short" << QStringList{} << 9 << 2 << "too few steps";
         QTest::newRow("missing configuration") << "base" << QStringList{"--configs", "Base"} << 12 << 2
                                                << "configuration Base+ACCL of the baseline is missing";
@@ -95,7 +127,8 @@ private slots:
     // The regression's size and CI in JSON: one configuration x metric per check, the other configuration
     // unchanged (common random numbers: the same seed draws the same jitter).
     void regressionJson() {
-        const QString ws = study("slowjson", 1, 12, {"--regression", "10%", "--regression-configs", "Base+ACCL"});
+        const QString ws =
+            study("slowjson", 1, 12, {"--regression", "10%", "--regression-configs", "Base+ACCL"});
         const CliResult r =
             runCli({"check", ws, "--against", path("hist"), "--metric", "step_time,throughput", "--json"});
         QCOMPARE(r.exitCode, 1);
@@ -123,7 +156,9 @@ private slots:
     }
 
     void historyShow() {
-        QVERIFY(runCli({"history", "add", path("hist"), study("same", 1, 12), "--release", "26.02"}).exitCode == 0);
+        QVERIFY(
+            runCli({"history", "add", path("hist"), study("same", 1, 12), "--release", "26.02"}).exitCode ==
+            0);
         const CliResult r = runCli({"history", "show", path("hist"), "--json"});
         QCOMPARE(r.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
@@ -131,7 +166,8 @@ private slots:
         QCOMPARE(releases.size(), 2);
         QCOMPARE(releases[0].toObject()["commit"].toString(), QString("abc123"));
         QCOMPARE(releases[0].toObject()["nccl"].toString(), QString("2.21.5"));
-        QCOMPARE(releases[0].toObject()["study"].toString(), QString("../r1.cnpdb").mid(3).prepend(dir_.path() + "/"));
+        QCOMPARE(releases[0].toObject()["study"].toString(),
+                 QString("../r1.cnpdb").mid(3).prepend(dir_.path() + "/"));
         const QJsonArray series = o["series"].toArray();
         QCOMPARE(series.size(), 6); // 2 configurations x step_time, throughput, mfu
         const QJsonObject first = series[0].toObject();
@@ -182,15 +218,17 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("message");
-        QTest::newRow("check without --against") << QStringList{"check", "x.cnpdb"} << 2 << "--against HISTORY is required";
-        QTest::newRow("bad tolerance") << QStringList{"check", "x.cnpdb", "--against", "h", "--tolerance", "lots"} << 2
-                                       << "--tolerance must be";
+        QTest::newRow("check without --against")
+            << QStringList{"check", "x.cnpdb"} << 2 << "--against HISTORY is required";
+        QTest::newRow("bad tolerance")
+            << QStringList{"check", "x.cnpdb", "--against", "h", "--tolerance", "lots"} << 2
+            << "--tolerance must be";
         QTest::newRow("no history") << QStringList{"check", "x.cnpdb", "--against", "nohist"} << 2
                                     << "cnp-history.json";
-        QTest::newRow("add without --release") << QStringList{"history", "add", "h", "x.cnpdb"} << 1
-                                               << "--release NAME is required";
-        QTest::newRow("bad release name") << QStringList{"history", "add", "h", "x.cnpdb", "--release", "../x"} << 1
-                                          << "--release must be";
+        QTest::newRow("add without --release")
+            << QStringList{"history", "add", "h", "x.cnpdb"} << 1 << "--release NAME is required";
+        QTest::newRow("bad release name")
+            << QStringList{"history", "add", "h", "x.cnpdb", "--release", "../x"} << 1 << "--release must be";
         QTest::newRow("unknown subcommand") << QStringList{"history", "drop"} << 1 << "unknown subcommand";
     }
     void refused() {
@@ -211,7 +249,8 @@ private slots:
         QVERIFY(manifest.open(QIODevice::ReadOnly));
         const QByteArray before = manifest.readAll();
         manifest.close();
-        const CliResult dup = runCli({"history", "add", path("hist"), path("r1.cnpdb"), "--release", "26.01"});
+        const CliResult dup =
+            runCli({"history", "add", path("hist"), path("r1.cnpdb"), "--release", "26.01"});
         QCOMPARE(dup.exitCode, 2);
         QVERIFY(dup.err.contains("already in the history"));
         QVERIFY(manifest.open(QIODevice::ReadOnly));
@@ -221,12 +260,14 @@ private slots:
         QDir().mkpath(path("evil"));
         QFile evil(path("evil/cnp-history.json"));
         QVERIFY(evil.open(QIODevice::WriteOnly));
-        evil.write("{\"format\": \"cnp-history\", \"version\": 1, \"entries\": [{\"release\": \"x\", \"study\": "
-                   "\"../../etc/passwd\", \"summary\": \"summaries/x.json\"}]}");
+        evil.write(
+            "{\"format\": \"cnp-history\", \"version\": 1, \"entries\": [{\"release\": \"x\", \"study\": "
+            "\"../../etc/passwd\", \"summary\": \"summaries/x.json\"}]}");
         evil.close();
         const CliResult r = runCli({"check", path("r1.cnpdb"), "--against", path("evil")});
         QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains("cnp-history.json") && r.err.contains("leaves the history folder"), r.err.constData());
+        QVERIFY2(r.err.contains("cnp-history.json") && r.err.contains("leaves the history folder"),
+                 r.err.constData());
     }
 };
 
