@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <sstream>
 
 namespace cnp {
@@ -30,7 +31,7 @@ std::string valueText(const TrendSeries& s, double v) {
 
 // The y range of the present points' CIs, padded by 5 % (a flat series gets +-1 % of its value).
 std::pair<double, double> yRange(const TrendSeries& s) {
-    double lo = INFINITY, hi = -INFINITY;
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (const auto& p : s.points)
         if (p.present && std::isfinite(p.lo) && std::isfinite(p.hi)) {
             lo = std::min(lo, std::min(p.lo, p.value));
@@ -48,7 +49,8 @@ std::pair<double, double> yRange(const TrendSeries& s) {
 
 void chart(std::ostringstream& h, const TrendSeries& s) {
     const std::size_t n = s.points.size();
-    const auto [y0, y1] = yRange(s);
+    const auto range = yRange(s);
+    const double y0 = range.first, y1 = range.second;
     const double plotW = kWidth - kLeft - kRight, plotH = kHeight - kTop - kBottom;
     auto x = [&](std::size_t i) {
         return kLeft + (n <= 1 ? plotW / 2 : plotW * static_cast<double>(i) / static_cast<double>(n - 1));

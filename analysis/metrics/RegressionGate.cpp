@@ -83,6 +83,22 @@ double RegressionGate::twoSidedZ(double confidence) {
     return (lo + hi) / 2;
 }
 
+double RegressionGate::twoSidedT(double confidence, int dof) {
+    const double z = twoSidedZ(confidence);
+    if (dof <= 0)
+        return z;
+    const double c = std::clamp(confidence, 1e-12, 1 - 1e-12);
+    if (dof == 1) // Cauchy: P(|T| <= t) = 2/pi atan t
+        return std::tan(c * std::acos(-1.0) / 2);
+    if (dof == 2) // P(|T| <= t) = t / sqrt(2 + t^2)
+        return c * std::sqrt(2 / (1 - c * c));
+    const double n = dof, z2 = z * z;
+    const double z3 = z2 * z, z5 = z3 * z2, z7 = z5 * z2, z9 = z7 * z2;
+    return z + (z3 + z) / (4 * n) + (5 * z5 + 16 * z3 + 3 * z) / (96 * n * n) +
+           (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * n * n * n) +
+           (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / (92160 * n * n * n * n);
+}
+
 std::size_t RegressionGate::blockLength(std::size_t n) {
     const auto len = static_cast<std::size_t>(std::ceil(std::cbrt(static_cast<double>(n)) - 1e-9));
     return std::max<std::size_t>(1, len);
@@ -90,7 +106,7 @@ std::size_t RegressionGate::blockLength(std::size_t n) {
 
 GateOutcome RegressionGate::compare(const std::vector<std::vector<double>>& baseline,
                                     const std::vector<std::vector<double>>& candidate, bool higherIsWorse,
-                                    double releaseSd) const {
+                                    double releaseSd, int releaseDof) const {
     GateOutcome out;
     out.baselineSteps = totalSize(baseline);
     out.candidateSteps = totalSize(candidate);
@@ -123,7 +139,8 @@ GateOutcome RegressionGate::compare(const std::vector<std::vector<double>>& base
     out.ci = {quantileOfSorted(ratios, alpha / 2), quantileOfSorted(ratios, 1 - alpha / 2)};
     if (releaseSd > 0 && std::isfinite(releaseSd) && out.ci.lo > 0 && out.ratio > 0) {
         // Widen on the log scale: each half-width combined in quadrature with z x releaseSd.
-        const double logR = std::log(out.ratio), extra = twoSidedZ(options_.confidence) * releaseSd;
+        const double logR = std::log(out.ratio),
+                     extra = twoSidedT(options_.confidence, releaseDof) * releaseSd;
         const double lo = logR - std::log(out.ci.lo), hi = std::log(out.ci.hi) - logR;
         out.ci = {std::exp(logR - std::hypot(std::max(lo, 0.0), extra)),
                   std::exp(logR + std::hypot(std::max(hi, 0.0), extra))};

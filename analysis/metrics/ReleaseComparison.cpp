@@ -203,7 +203,8 @@ ConfigCheck checkOne(const BaselineWindow& w, const std::vector<std::size_t>& us
     }
     const auto cs = why.empty() ? gateSamples(cand, metric, why) : std::vector<std::vector<double>>{};
     if (why.empty())
-        check.outcome = gate.compare(base, cs, metric.higherIsWorse(), releaseSpread(medians));
+        check.outcome = gate.compare(base, cs, metric.higherIsWorse(), releaseSpread(medians),
+                                     static_cast<int>(medians.size()) - 1);
     else
         check.outcome.reason = why;
     return check;

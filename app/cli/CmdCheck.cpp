@@ -20,6 +20,8 @@
 #include "requests/ReleaseSummaryRequest.h"
 #include "store/Workspace.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <iostream>
 
@@ -61,6 +63,9 @@ std::string changeText(double ratio) {
     return (ratio >= 1 ? "+" : "") + units::percent(ratio - 1, 2);
 }
 
+// Below this many baseline releases `check` notes that the between-release spread is not (well) known.
+constexpr std::size_t kMinWindowForSpread = 3;
+
 void printText(const ReleaseCheck& check, const std::string& baseline) {
     std::cout << "against release " << baseline << " (baseline window per configuration below):\n";
     TableOutput t(
@@ -85,6 +90,13 @@ void printText(const ReleaseCheck& check, const std::string& baseline) {
     t.print(std::cout, "  ");
     for (const auto& p : check.problems)
         std::cout << "cannot judge: " << p << "\n";
+    std::size_t fewest = SIZE_MAX;
+    for (const auto& c : check.checks)
+        fewest = std::min(fewest, c.baselineReleases.size());
+    if (fewest < kMinWindowForSpread)
+        std::cout << "note: a baseline window holds " << fewest << " release(s): with fewer than "
+                  << kMinWindowForSpread << " the spread between releases is unknown or rough, and the CI "
+                  << "understates it (docs/metrics.md, \"Regression gate\")\n";
 }
 
 void printJson(const ReleaseCheck& check, const std::string& baseline, const std::string& candidate,

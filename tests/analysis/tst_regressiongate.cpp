@@ -146,6 +146,33 @@ private slots:
         QCOMPARE(wider.releaseSd, 0.03);
     }
 
+    // Student's t at 95 % from tables: 12.706 (1), 4.303 (2), 3.182 (3), 2.776 (4), 2.228 (10); dof 0: z.
+    void twoSidedT_data() {
+        QTest::addColumn<int>("dof");
+        QTest::addColumn<double>("t");
+        QTest::newRow("0") << 0 << 1.960;
+        QTest::newRow("1") << 1 << 12.706;
+        QTest::newRow("2") << 2 << 4.303;
+        QTest::newRow("3") << 3 << 3.182;
+        QTest::newRow("4") << 4 << 2.776;
+        QTest::newRow("10") << 10 << 2.228;
+    }
+    void twoSidedT() {
+        QFETCH(int, dof);
+        QFETCH(double, t);
+        QVERIFY2(std::abs(RegressionGate::twoSidedT(0.95, dof) - t) < 0.006,
+                 qPrintable(QString::number(RegressionGate::twoSidedT(0.95, dof))));
+    }
+
+    // With the spread's degrees of freedom the widening uses t: 4 releases (3 dof), s = 0.02:
+    // lo = 1.05 x exp(-3.1786 x 0.02) = 0.98529: not significant, where the normal quantile said regression.
+    void releaseSpreadWithDof() {
+        const auto out = RegressionGate().compare({constant(20, 100)}, {constant(20, 105)}, true, 0.02, 3);
+        QVERIFY(std::abs(out.ci.lo - 1.05 * std::exp(-RegressionGate::twoSidedT(0.95, 3) * 0.02)) < 1e-9);
+        QVERIFY(std::abs(out.ci.lo - 0.98529) < 2e-4);
+        QCOMPARE(out.verdict, GateVerdict::NoChange);
+    }
+
     void twoSidedZ() {
         QVERIFY(std::abs(RegressionGate::twoSidedZ(0.95) - 1.959964) < 1e-6);
         QVERIFY(std::abs(RegressionGate::twoSidedZ(0.99) - 2.575829) < 1e-6);
