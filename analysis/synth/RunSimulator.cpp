@@ -63,8 +63,10 @@ RunSimulator::RunSimulator(const SynthParams& params, const ConfigSpec& config, 
     // runs over NVLink instead of the network.
     const double worldScale = world > 1 ? (static_cast<double>(world - 1) / world) / (15.0 / 16.0) : 0.0;
     const double linkScale = shape.nodes == 1 ? 1.0 / p_.collectives.intraNodeSpeedup : 1.0;
-    gatherNs_ = scaled(p_.collectives.allGatherNs, worldScale * linkScale / c_.collectiveSpeed);
-    reduceNs_ = scaled(p_.collectives.reduceScatterNs, worldScale * linkScale / c_.collectiveSpeed);
+    gatherNs_ =
+        scaled(p_.collectives.allGatherNs, worldScale * linkScale / c_.collectiveSpeed * shape_.slowdown);
+    reduceNs_ =
+        scaled(p_.collectives.reduceScatterNs, worldScale * linkScale / c_.collectiveSpeed * shape_.slowdown);
 
     std::vector<Ns> nodeOffset(static_cast<std::size_t>(shape.nodes));
     for (auto& o : nodeOffset)
@@ -129,17 +131,17 @@ void RunSimulator::beginStep(Rank& r) {
     RankTraceWriter& o = *r.out;
     r.stepRange = o.rangeStart(r.cpu, r.mainTid, r.sStep);
     const std::uint32_t data = o.rangeStart(r.cpu, r.mainTid, r.sData);
-    r.cpu += scaled(p_.host.dataLoadingNs, r.rng.jitter(p_.host.dataLoadingJitter));
+    r.cpu += scaled(p_.host.dataLoadingNs, r.rng.jitter(p_.host.dataLoadingJitter) * shape_.slowdown);
     if (r.id.rank == shape_.plants.slowLoaderRank)
         r.cpu += shape_.plants.slowLoaderExtraNs;
     o.rangeEnd(r.cpu, data, r.mainTid);
     // The batch's host -> device copy, then the forward.
     const std::uint32_t corr = o.nextCorrelation();
-    const Ns callEnd = r.cpu + scaled(c_.launchApiNs, r.rng.jitter(kHostJitter));
+    const Ns callEnd = r.cpu + scaled(c_.launchApiNs, r.rng.jitter(kHostJitter) * shape_.slowdown);
     o.api(r.cpu, callEnd, corr, r.mainTid, r.sMemcpy, kOtherCbid);
     Ns& compute = r.stream(Stream::Compute);
     const Ns start = std::max(r.cpu + c_.launchLatencyNs, compute);
-    compute = start + scaled(p_.host.batchBytes, 1.0 / kHtoDBytesPerNs);
+    compute = start + scaled(p_.host.batchBytes, 1.0 / kHtoDBytesPerNs * shape_.slowdown);
     o.memcpyHtoD(start, compute, corr, static_cast<std::uint32_t>(Stream::Compute),
                  static_cast<std::uint64_t>(p_.host.batchBytes));
     r.cpu = callEnd + c_.hostOverheadNs;
@@ -254,18 +256,19 @@ void RunSimulator::launchKernel(Rank& r, const KernelSpec& k, Ns durationNs, Ns 
     const bool stall = r.rng.chance(c_.cpuStallProbability);
     const double stallScale = 0.5 + r.rng.uniform();
     if (stall)
-        r.cpu += scaled(c_.cpuStallNs, stallScale);
+        r.cpu += scaled(c_.cpuStallNs, stallScale * shape_.slowdown);
     RankTraceWriter& o = *r.out;
     const std::uint32_t corr = o.nextCorrelation();
-    const Ns callEnd = r.cpu + scaled(c_.launchApiNs, r.rng.jitter(kHostJitter));
+    const Ns callEnd = r.cpu + scaled(c_.launchApiNs, r.rng.jitter(kHostJitter) * shape_.slowdown);
     o.api(r.cpu, callEnd, corr, tid, r.sLaunch, kLaunchCbid);
     Ns& compute = r.stream(Stream::Compute);
     const Ns start = std::max({r.cpu + c_.launchLatencyNs, compute, waitNs});
-    compute = start + scaled(durationNs, r.speed * r.slow * r.rng.jitter(p_.host.kernelJitter));
+    compute =
+        start + scaled(durationNs, r.speed * r.slow * r.rng.jitter(p_.host.kernelJitter) * shape_.slowdown);
     const LaunchShape shape = launchShape(k.kind);
     o.kernel(start, compute, corr, static_cast<std::uint32_t>(Stream::Compute), o.intern(k.name), shape.grid,
              shape.block);
-    r.cpu = callEnd + scaled(c_.hostOverheadNs, r.rng.jitter(kHostJitter));
+    r.cpu = callEnd + scaled(c_.hostOverheadNs, r.rng.jitter(kHostJitter) * shape_.slowdown);
 }
 
 Ns RunSimulator::collective(const std::string& name, Ns durationNs, bool afterCompute) {
@@ -277,13 +280,13 @@ Ns RunSimulator::collective(const std::string& name, Ns durationNs, bool afterCo
     for (std::size_t i = 0; i < ranks_.size(); ++i) {
         Rank& r = *ranks_[i];
         corr[i] = r.out->nextCorrelation();
-        const Ns callEnd = r.cpu + scaled(c_.launchApiNs, r.rng.jitter(kHostJitter));
+        const Ns callEnd = r.cpu + scaled(c_.launchApiNs, r.rng.jitter(kHostJitter) * shape_.slowdown);
         r.out->api(r.cpu, callEnd, corr[i], r.mainTid, r.sLaunch, kLaunchCbid);
         ready[i] = std::max(r.cpu + c_.launchLatencyNs, r.stream(Stream::Comm));
         if (afterCompute)
             ready[i] = std::max(ready[i], r.stream(Stream::Compute));
         lastArrival = std::max(lastArrival, ready[i]);
-        r.cpu = callEnd + scaled(c_.hostOverheadNs, r.rng.jitter(kHostJitter));
+        r.cpu = callEnd + scaled(c_.hostOverheadNs, r.rng.jitter(kHostJitter) * shape_.slowdown);
     }
     const Ns transfer = scaled(durationNs, shared_.jitter(p_.collectives.jitter));
     const Ns end = lastArrival + transfer;

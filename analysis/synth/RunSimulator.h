@@ -17,6 +17,9 @@ struct RunShape {
     int nodes = 1, gpusPerNode = 1, layers = 1;
     int split = 1; // every kernel is issued as `split` equal pieces (the --kernels-per-step knob)
     std::uint64_t seed = 0;
+    // Every simulated duration (kernels, collectives, host calls, data loading, copies) x this factor: an
+    // injected step-time regression (1.05 = 5 % slower). Exactly 1 leaves every draw and byte unchanged.
+    double slowdown = 1;
     Ns startNs = 0; // true (Unix) time of the run's first step
     SynthPlants plants;
     int worldSize() const { return nodes * gpusPerNode; }

@@ -108,6 +108,10 @@ StudyOptions resolveOptions(const SynthParams& p, StudyOptions o) {
     for (const auto& name : o.configs)
         p.config(name); // throws for an unknown name
     checkPlants(p, o);
+    if (!(o.regression >= 0 && o.regression <= 1))
+        throw InputError(p.sourcePath, "--regression must lie in [0, 1] (0% to 100%)");
+    for (const auto& name : o.regressionConfigs)
+        p.config(name);
     return o;
 }
 
@@ -138,6 +142,10 @@ std::vector<GeneratedRun> generateStudy(const SynthParams& p, const StudyOptions
             shape.nodes = o.nodes;
             shape.gpusPerNode = o.gpusPerNode;
             shape.layers = o.layers;
+            const bool regressed = o.regressionConfigs.empty() ||
+                                   std::find(o.regressionConfigs.begin(), o.regressionConfigs.end(), name) !=
+                                       o.regressionConfigs.end();
+            shape.slowdown = regressed ? 1 + o.regression : 1;
             const std::int64_t natural = naturalKernelsPerStep(p, c, o.layers);
             shape.split =
                 static_cast<int>(std::max<std::int64_t>(1, (o.kernelsPerStep + natural - 1) / natural));

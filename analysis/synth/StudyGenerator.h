@@ -30,6 +30,11 @@ struct StudyOptions {
     bool seedSet = false;             // else the study file's seed
     std::vector<std::string> configs; // empty: all, in the study's order
     SynthPlants plants;               // problems planted in every run (off by default)
+    // An injected step-time regression (the release-history benchmark, docs/synth.md): every duration of
+    // the runs of `regressionConfigs` (empty: every configuration) x (1 + regression). 0: none, and the
+    // output is byte-identical to a study generated without it. In [0, 1].
+    double regression = 0;
+    std::vector<std::string> regressionConfigs;
 };
 
 struct GeneratedRun {

@@ -1,5 +1,6 @@
 // cnp synth --out DIR [--study NAME] [--nodes N] [--gpus-per-node G] [--steps S] [--repeats R] [--seed K]
 //           [--configs A,B,...] [--layers L] [--kernels-per-step K] [--ingest WS]
+//           [--regression R] [--regression-configs A,B,...]
 #include "ArgParser.h"
 #include "CommandRegistry.h"
 #include "ProgressBar.h"
@@ -10,6 +11,7 @@
 #include "synth/StudyGenerator.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -21,6 +23,19 @@ int intOption(const ArgParser& p, const std::string& name) {
     if (v < 0 || v != static_cast<double>(static_cast<long long>(v)) || v > 1e9)
         throw UsageFailure{name + " must be a non-negative integer"};
     return static_cast<int>(v);
+}
+
+// "5%" or "0.05" -> 0.05; UsageFailure unless a finite number in [0, 1].
+double fractionOption(const std::string& name, std::string text) {
+    const bool pct = !text.empty() && text.back() == '%';
+    if (pct)
+        text.pop_back();
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    const double f = pct ? v / 100 : v;
+    if (text.empty() || end != text.c_str() + text.size() || !(f >= 0 && f <= 1))
+        throw UsageFailure{name + " must be a fraction in [0, 1] or a percentage, e.g. 5% or 0.05"};
+    return f;
 }
 
 synth::StudyOptions studyOptions(const ArgParser& p) {
@@ -38,6 +53,10 @@ synth::StudyOptions studyOptions(const ArgParser& p) {
     }
     if (auto c = p.value("--configs"))
         o.configs = splitCommaList(*c);
+    if (auto r = p.value("--regression"))
+        o.regression = fractionOption("--regression", *r);
+    if (auto c = p.value("--regression-configs"))
+        o.regressionConfigs = splitCommaList(*c);
     return o;
 }
 
@@ -76,7 +95,8 @@ void ingestRuns(const std::string& wsPath, const synth::SynthParams& params,
 
 int runSynth(const std::vector<std::string>& args) {
     ArgParser p({"--out", "--study", "--nodes", "--gpus-per-node", "--steps", "--repeats", "--seed",
-                 "--configs", "--layers", "--kernels-per-step", "--ingest"},
+                 "--configs", "--layers", "--kernels-per-step", "--ingest", "--regression",
+                 "--regression-configs"},
                 {"--quiet"});
     p.parse(args);
     p.requirePositionals(0, 0, "no positional arguments");
@@ -110,7 +130,8 @@ CNP_COMMAND(
     "synth", "generate a synthetic multi-rank ablation study (.cnpt per rank), optionally ingest it",
     "usage: cnp synth --out DIR [--study NAME] [--nodes N] [--gpus-per-node G] [--steps S]\n"
     "                 [--repeats R] [--seed K] [--configs A,B,...] [--layers L]\n"
-    "                 [--kernels-per-step K] [--ingest WORKSPACE] [--quiet]\n\n"
+    "                 [--kernels-per-step K] [--ingest WORKSPACE] [--quiet]\n"
+    "                 [--regression 5%] [--regression-configs A,B,...]\n\n"
     "Simulates ZeRO-3 data-parallel training under each configuration of a study\n"
     "(resources/synth/NAME.yaml, default acs-llama3-8b) and writes one folder per configuration x\n"
     "repeat (DIR/NN-CONFIG-rR/rank-XXXXX.cnpt). Every file is flagged synthetic: it is a model, not a\n"
@@ -123,7 +144,10 @@ CNP_COMMAND(
     "  --layers L                     decoder layers (default: the model's)\n"
     "  --kernels-per-step K           split kernels so one rank's step has at least K (scale tests)\n"
     "  --ingest WORKSPACE             also ingest every run, labelled with its configuration and\n"
-    "                                 repeat, and append the study to the plan order\n",
+    "                                 repeat, and append the study to the plan order\n"
+    "  --regression R                 an injected step-time regression: every simulated duration\n"
+    "                                 x (1 + R), R a fraction or percentage (default 0: none)\n"
+    "  --regression-configs A,B,...   the configurations it applies to (default: all)\n",
     runSynth);
 
 } // namespace

@@ -290,6 +290,7 @@ void TestLayering::layerIncludesOnlyBelow_data() {
     QTest::newRow("ingest") << "ingest"
                             << QStringList{"core", "import", "metrics", "requests", "store", "timeline"};
     QTest::newRow("launch") << "launch" << QStringList{"core", "ingest", "plan", "store"};
+    QTest::newRow("history") << "history" << QStringList{"core", "metrics", "requests", "store"};
 }
 
 void TestLayering::layerIncludesOnlyBelow() {
