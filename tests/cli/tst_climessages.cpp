@@ -331,6 +331,11 @@ private slots:
                                "(0 to 1e+12 tokens)";
         QTest::newRow("ingest --tokens-per-step 1e308")
             << QStringList{"ingest", "NEW", kTrace, "--tokens-per-step", "1e308"} << tokens;
+        // The value is shown as given, not rounded onto the bound (it printed "1e+12 is outside ... 1e+12").
+        QTest::newRow("ingest --tokens-per-step just above its bound")
+            << QStringList{"ingest", "NEW", kTrace, "--tokens-per-step", "1.0000001e12"}
+            << "option --tokens-per-step: 1.0000001e+12 is outside the range of tokens per step (0 to 1e+12 "
+               "tokens)";
         QTest::newRow("ingest --tokens-per-step inf")
             << QStringList{"ingest", "NEW", kTrace, "--tokens-per-step", "inf"}
             << "option --tokens-per-step expects a finite number, got 'inf'";
