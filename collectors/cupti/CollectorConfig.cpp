@@ -20,6 +20,28 @@ bool parseInt(const std::string& s, long& v) {
     return end && *end == '\0';
 }
 
+// `v` as a warning shows it on the job's stderr, often a terminal: every C0 control (newline and tab
+// included: a warning is one line), DEL and every C1 control (UTF-8 C2 80..9F) becomes '?', so a hostile
+// value cannot move the cursor, retitle the window or start a second line; and at most `maxShown` bytes
+// of it are shown, then "..." (a megabyte value would otherwise be printed whole).
+std::string shown(std::string_view v, std::size_t maxShown = 64) {
+    std::string out;
+    std::size_t i = 0;
+    for (; i < v.size() && out.size() < maxShown; ++i) {
+        const auto c = static_cast<unsigned char>(v[i]);
+        const auto next = i + 1 < v.size() ? static_cast<unsigned char>(v[i + 1]) : 0u;
+        if (c == 0xC2 && next >= 0x80 && next <= 0x9F) {
+            out += '?';
+            ++i;
+        } else {
+            out += c < 0x20 || c == 0x7F ? '?' : static_cast<char>(c);
+        }
+    }
+    if (i < v.size())
+        out += "...";
+    return out;
+}
+
 } // namespace
 
 CollectorConfig CollectorConfig::fromEnvironment(char** envp) {
@@ -42,8 +64,9 @@ CollectorConfig CollectorConfig::fromEnvironment(char** envp) {
         if (v.empty())
             return fallback;
         if (!parseInt(v, n) || n < lo || n > hi) {
-            c.warnings.push_back(std::string(k) + "='" + v + "' is not a number in [" + std::to_string(lo) +
-                                 ", " + std::to_string(hi) + "]; using " + std::to_string(fallback));
+            c.warnings.push_back(std::string(k) + "='" + shown(v) + "' is not a number in [" +
+                                 std::to_string(lo) + ", " + std::to_string(hi) + "]; using " +
+                                 std::to_string(fallback));
             return fallback;
         }
         return n;
@@ -64,7 +87,7 @@ CollectorConfig CollectorConfig::fromEnvironment(char** envp) {
     c.image = get("CNP_IMAGE");
     c.capture = CaptureSpec::parse(get("CNP_CAPTURE"));
     if (!c.capture.error.empty())
-        c.warnings.push_back(c.capture.error + "; capturing the whole run");
+        c.warnings.push_back(shown(c.capture.error, 512) + "; capturing the whole run");
     c.flushMs = static_cast<std::uint32_t>(number("CNP_FLUSH_MS", 50, 3600000, 2000));
     c.bufferBytes = static_cast<std::size_t>(
                         number("CNP_BUFFER_KB", static_cast<long>(kMinBufferBytes >> 10), 1 << 20, 2048)) *
@@ -77,12 +100,12 @@ CollectorConfig CollectorConfig::fromEnvironment(char** envp) {
     else if (drv == "none")
         c.driverApi = DriverApi::None;
     else if (!drv.empty() && drv != "launch")
-        c.warnings.push_back("CNP_DRIVER_API='" + drv + "' is not launch, all or none; using launch");
+        c.warnings.push_back("CNP_DRIVER_API='" + shown(drv) + "' is not launch, all or none; using launch");
     const std::string rt = get("CNP_RUNTIME_API");
     if (rt == "all")
         c.allRuntimeApis = true;
     else if (!rt.empty() && rt != "quiet")
-        c.warnings.push_back("CNP_RUNTIME_API='" + rt + "' is not quiet or all; using quiet");
+        c.warnings.push_back("CNP_RUNTIME_API='" + shown(rt) + "' is not quiet or all; using quiet");
     c.disabled = get("CNP_COLLECTOR_DISABLE") == "1";
     c.rank = firstInt({"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"});
     c.localRank = firstInt({"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"});

@@ -113,6 +113,50 @@ private slots:
         }
     }
 
+    // Issue 33.6: `edit --plan` committed the new plan_order, then failed reading the order back from a
+    // corrupt `runs` table (exit 2, yet the workspace changed). The root page of `runs` is overwritten (meta
+    // stays readable, so the write itself succeeds): the edit must fail and leave the file as it was.
+    void failedPlanEditChangesNothing() {
+        const QString ws = copyOfWorkspace("plan-corrupt-runs.cnpdb");
+        rawExec(ws, "INSERT INTO meta(key, value) VALUES('plan_order', 'before') "
+                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value; PRAGMA wal_checkpoint(TRUNCATE)");
+        int pageSize = 0, runsRoot = 0;
+        {
+            sqlite3* db = nullptr;
+            QCOMPARE(sqlite3_open(ws.toUtf8().constData(), &db), SQLITE_OK);
+            sqlite3_stmt* st = nullptr;
+            QCOMPARE(sqlite3_prepare_v2(db,
+                                        "SELECT (SELECT page_size FROM pragma_page_size), rootpage FROM "
+                                        "sqlite_master WHERE name = 'runs'",
+                                        -1, &st, nullptr),
+                     SQLITE_OK);
+            QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+            pageSize = sqlite3_column_int(st, 0);
+            runsRoot = sqlite3_column_int(st, 1);
+            sqlite3_finalize(st);
+            sqlite3_close(db);
+        }
+        QVERIFY(pageSize > 0 && runsRoot > 1);
+        QFile f(ws);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QVERIFY(f.seek(qint64(runsRoot - 1) * pageSize));
+        f.write(QByteArray(pageSize, '\xa5'));
+        f.close();
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray before = f.readAll();
+        f.close();
+
+        expectError(runCli({"edit", ws, "--plan", "x,y"}), "edit", ws,
+                    "the file is corrupt (database disk image is malformed)");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray after = f.readAll();
+        f.close();
+        QFile wal(ws + "-wal");
+        QVERIFY(!wal.exists() || wal.size() == 0);
+        QVERIFY2(after == before, "the failed edit changed the workspace");
+        QVERIFY(!after.contains("x,y"));
+    }
+
     void otherFilesAsWorkspace_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("cause");
@@ -287,6 +331,11 @@ private slots:
                                "(0 to 1e+12 tokens)";
         QTest::newRow("ingest --tokens-per-step 1e308")
             << QStringList{"ingest", "NEW", kTrace, "--tokens-per-step", "1e308"} << tokens;
+        // The value is shown as given, not rounded onto the bound (it printed "1e+12 is outside ... 1e+12").
+        QTest::newRow("ingest --tokens-per-step just above its bound")
+            << QStringList{"ingest", "NEW", kTrace, "--tokens-per-step", "1.0000001e12"}
+            << "option --tokens-per-step: 1.0000001e+12 is outside the range of tokens per step (0 to 1e+12 "
+               "tokens)";
         QTest::newRow("ingest --tokens-per-step inf")
             << QStringList{"ingest", "NEW", kTrace, "--tokens-per-step", "inf"}
             << "option --tokens-per-step expects a finite number, got 'inf'";

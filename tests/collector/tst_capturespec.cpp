@@ -176,6 +176,39 @@ private slots:
             QVERIFY(!c.allRuntimeApis);
         }
     }
+
+    // The hostile-input campaign (issue 33, round two): a bad value was quoted raw in the warning the
+    // collector prints on the job's stderr, so `CNP_BUFFER_KB=$'\e[2J'` cleared the user's terminal and a
+    // megabyte value was printed whole. Every control byte is shown as '?' and a value is cut to 64 bytes.
+    void warningsShowValuesSafely_data() {
+        QTest::addColumn<QByteArray>("var");
+        QTest::addColumn<QString>("warning");
+        QTest::newRow("escape in CNP_BUFFER_KB")
+            << QByteArray("CNP_BUFFER_KB=\x1b[2J")
+            << "CNP_BUFFER_KB='?[2J' is not a number in [64, 1048576]; using 2048";
+        QTest::newRow("OSC title and BEL in CNP_FLUSH_MS")
+            << QByteArray("CNP_FLUSH_MS=\x1b]0;pwned\x07")
+            << "CNP_FLUSH_MS='?]0;pwned?' is not a number in [50, 3600000]; using 2000";
+        QTest::newRow("newline and C1 CSI in CNP_DRIVER_API")
+            << QByteArray("CNP_DRIVER_API=a\nb\xc2\x9b"
+                          "31m")
+            << "CNP_DRIVER_API='a?b?31m' is not launch, all or none; using launch";
+        QTest::newRow("DEL and tab in CNP_RUNTIME_API")
+            << QByteArray("CNP_RUNTIME_API=\x7f\tx")
+            << "CNP_RUNTIME_API='??x' is not quiet or all; using quiet";
+        QTest::newRow("a megabyte CNP_BUFFER_COUNT")
+            << QByteArray("CNP_BUFFER_COUNT=") + QByteArray(1 << 20, '7')
+            << "CNP_BUFFER_COUNT='" + QString(64, '7') + "...' is not a number in [2, 1024]; using 32";
+    }
+    void warningsShowValuesSafely() {
+        QFETCH(QByteArray, var);
+        QFETCH(QString, warning);
+        QList<QByteArray> storage{"CNP_OUTPUT_DIR=out", var};
+        auto env = makeEnviron(storage);
+        const auto c = CollectorConfig::fromEnvironment(env.data());
+        QCOMPARE(int(c.warnings.size()), 1);
+        QCOMPARE(QString::fromStdString(c.warnings.front()), warning);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCaptureSpec)
