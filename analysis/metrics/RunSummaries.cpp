@@ -61,7 +61,7 @@ bool isDataLoading(std::string_view n) {
 constexpr std::string_view kLaunchBound = "launch-bound";
 
 // What the CPU was doing during an idle gap (docs/metrics.md, "Insights", idle-gaps). `nextLaunch`: start
-// of the launch call of the kernel that ended the gap, -1 unknown.
+// of the launch call of the GPU activity (kernel, copy or memset) that ended the gap, -1 unknown.
 const char* cpuStateOf(Interval gap, Ns dataNs, Ns syncNs, Ns nextLaunch) {
     if (dataNs * 2 >= gap.length())
         return "waiting-on-data";
@@ -168,6 +168,13 @@ private:
                     const LaunchBoundIdle& launchBound); // summary_step, with each GPU step's exclusive rows
     void writeBlockingSyncs(std::int32_t rank, const RankEvents& ev,
                             const std::vector<const StepRange*>& steps);
+    // A GPU activity of any kind as a candidate for the one that ended an idle gap.
+    struct NextActivity {
+        Ns start = 0;
+        StringId name = 0;
+        std::int64_t correlation = 0;
+    };
+    static std::vector<NextActivity> activitiesByStart(const RankEvents& ev);
     std::vector<SummaryGapRow> gapRows(std::int32_t rank, const RankEvents& ev, const RankTimeline& timeline,
                                        const std::vector<const StepRange*>& steps);
     void writeKernelStats();
@@ -581,6 +588,22 @@ void SummaryWriter::writeBlockingSyncs(std::int32_t rank, const RankEvents& ev,
     }
 }
 
+// The rank's kernels, copies and memsets by start (ties: kernels, then copies, then memsets, each in
+// collection order): the candidates for the activity that ends an idle gap. O(n log n).
+std::vector<SummaryWriter::NextActivity> SummaryWriter::activitiesByStart(const RankEvents& ev) {
+    std::vector<NextActivity> out;
+    out.reserve(ev.kernels.size() + ev.copies.size() + ev.memsets.size());
+    for (const auto* k : ev.kernels)
+        out.push_back({k->start, k->name, k->correlation});
+    for (const auto* m : ev.copies)
+        out.push_back({m->start, m->name, m->correlation});
+    for (const auto* m : ev.memsets)
+        out.push_back({m->start, m->name, m->correlation});
+    std::stable_sort(out.begin(), out.end(),
+                     [](const NextActivity& a, const NextActivity& b) { return a.start < b.start; });
+    return out;
+}
+
 // Every idle gap >= kMinStoredGapNs of the rank's whole window, with what the CPU was doing meanwhile.
 // O(gaps log n + API calls inside gaps).
 std::vector<SummaryGapRow> SummaryWriter::gapRows(std::int32_t rank, const RankEvents& ev,
@@ -595,9 +618,7 @@ std::vector<SummaryGapRow> SummaryWriter::gapRows(std::int32_t rank, const RankE
             gpuSteps.push_back(s);
     std::sort(gpuSteps.begin(), gpuSteps.end(),
               [](const StepRange* a, const StepRange* b) { return a->gpuStart < b->gpuStart; });
-    std::vector<const KernelEvent*> byStart = ev.kernels;
-    std::sort(byStart.begin(), byStart.end(),
-              [](const KernelEvent* a, const KernelEvent* b) { return a->start < b->start; });
+    const std::vector<NextActivity> byStart = activitiesByStart(ev);
     for (const auto& g : gaps) {
         int stepIndex = -1;
         auto st = std::upper_bound(gpuSteps.begin(), gpuSteps.end(), g.start,
@@ -616,14 +637,15 @@ std::vector<SummaryGapRow> SummaryWriter::gapRows(std::int32_t rank, const RankE
                 syncNs = saturatingAdd(syncNs, std::min((*it)->end, g.end) - (*it)->start);
         }
         const Ns dataNs = totalLength(clip(ev.dataLoading, g));
-        // Next activity: the first kernel starting at or after the gap end.
+        // Next activity: the first GPU activity of any kind (kernel, copy, memset) starting at or after the
+        // gap end; the one that ended the gap (an idle gap ends where some activity starts).
         auto nk = std::lower_bound(byStart.begin(), byStart.end(), g.end,
-                                   [](const KernelEvent* k, Ns t) { return k->start < t; });
+                                   [](const NextActivity& a, Ns t) { return a.start < t; });
         SummaryGapRow row;
         Ns nextLaunch = -1;
         if (nk != byStart.end()) {
-            row.nextName = t_.strings.at((*nk)->name);
-            if (const ApiCall* call = ev.launchOf((*nk)->correlation))
+            row.nextName = t_.strings.at(nk->name);
+            if (const ApiCall* call = ev.launchOf(nk->correlation))
                 nextLaunch = call->start;
         }
         row.rank = rank;
@@ -634,7 +656,7 @@ std::vector<SummaryGapRow> SummaryWriter::gapRows(std::int32_t rank, const RankE
         row.launches = launches;
         row.syncNs = syncNs;
         row.dataWaitNs = dataNs;
-        row.nextLaunchNs = nextLaunch; // row.nextName: nullopt (stored as id 0) when no kernel follows
+        row.nextLaunchNs = nextLaunch; // row.nextName: nullopt (stored as id 0) when no activity follows
         out.push_back(std::move(row));
     }
     return out;

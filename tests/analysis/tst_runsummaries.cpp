@@ -274,6 +274,51 @@ private slots:
         QCOMPARE(ranks.at(1).launchBoundIdleNs, 40 * us);
     }
 
+    // The cause of an idle gap is judged by the GPU activity that ended it, of any kind: a copy or memset
+    // as well as a kernel (issue 29). By hand, rank 0, times in us:
+    //   kernel a [0, 10) launched at 0
+    //   copy [500, 510), its cudaMemcpyAsync at 5 (before the gap began) -> gap [10, 500) gpu-dependency
+    //   kernel b [600, 610) launched at 550 -> gap [510, 600) launch-bound
+    //   memset [800, 810), its cudaMemsetAsync at 700 (after the gap began) -> gap [610, 800) launch-bound
+    //   kernel c [900, 910) launched at 20 (queued long before) -> gap [810, 900) gpu-dependency
+    // Judged by the next kernel only, [10, 500) would be launch-bound (b, launched at 550) and [610, 800)
+    // gpu-dependency (c, launched at 20).
+    void gapCauseIsTheNextActivityOfAnyKind() {
+        constexpr Ns us = 1000;
+        SyntheticTrace s("gap-cause");
+        s.kernel(0, 10 * us, "a", 1, 0, 0);
+        s.memcpy(500 * us, 510 * us, 2).api(5 * us, 6 * us, "cudaMemcpyAsync", 2);
+        s.kernel(600 * us, 610 * us, "b", 3, 0, 550 * us);
+        MemsetEvent m;
+        m.start = 800 * us;
+        m.end = 810 * us;
+        m.correlation = 4;
+        m.name = s.t.strings.intern("Memset (Device)");
+        s.t.memsets.push_back(m);
+        s.api(700 * us, 701 * us, "cudaMemsetAsync", 4);
+        s.kernel(900 * us, 910 * us, "c", 5, 0, 20 * us);
+        const auto id = storeRun(*ws, s.t);
+        auto gaps = summaryReaderOf(*ws, id).idleGaps(0);
+        std::sort(gaps.begin(), gaps.end(), [](const IdleGap& a, const IdleGap& b) { return a.start < b.start; });
+        QCOMPARE(gaps.size(), std::size_t{4});
+        const struct {
+            Ns start, end;
+            const char* state;
+            const char* next;
+            Ns launch;
+        } expected[] = {{10 * us, 500 * us, "gpu-dependency", "Memcpy HtoD", 5 * us},
+                        {510 * us, 600 * us, "launch-bound", "b", 550 * us},
+                        {610 * us, 800 * us, "launch-bound", "Memset (Device)", 700 * us},
+                        {810 * us, 900 * us, "gpu-dependency", "c", 20 * us}};
+        for (std::size_t i = 0; i < gaps.size(); ++i) {
+            QCOMPARE(gaps[i].start, expected[i].start);
+            QCOMPARE(gaps[i].end, expected[i].end);
+            QCOMPARE(gaps[i].cpuState, std::string(expected[i].state));
+            QCOMPARE(gaps[i].nextKernel, std::string(expected[i].next));
+            QCOMPARE(gaps[i].nextLaunchNs, expected[i].launch);
+        }
+    }
+
     // A run split by rank into parts, each part's summaries computed on a thread of its own into one pool,
     // gives the whole run's all-rank kernel rows bit for bit (and the same per-rank rows), in name order.
     void splitByRankEqualsWhole_data() {
