@@ -86,8 +86,8 @@ Ns percentile(const std::vector<Ns>& v, double p) { // nearest-rank, v sorted
 class SummaryWriter {
 public:
     SummaryWriter(const TraceData& t, const CategoryRules& rules, SummaryRowSink& out,
-                  KernelStatsPool& allRanks)
-        : t_(t), rules_(rules), out_(out), allRanks_(allRanks) {}
+                  KernelStatsPool& allRanks, const SummaryOptions& options)
+        : t_(t), rules_(rules), out_(out), allRanks_(allRanks), options_(options) {}
 
     void run();
 
@@ -161,7 +161,7 @@ private:
     SyncCounts syncCounts(const RankEvents& ev, const std::vector<const StepRange*>& steps);
     void writeRankRow(std::int32_t rank, const RankEvents& ev, const Interval& whole,
                       const WindowBreakdown& wb, const SyncCounts& syncs, bool hasGpu,
-                      const LaunchBoundIdle& launchBound);                           // summary_rank
+                      const LaunchBoundIdle& launchBound, const OrphanSummary& orphans); // summary_rank
     void writeExclusive(std::int32_t rank, int stepIndex, const WindowBreakdown& b); // summary_exclusive
     void writeSteps(std::int32_t rank, const RankTimeline& timeline,
                     const std::vector<const StepRange*>& steps, const SyncCounts& syncs,
@@ -193,6 +193,7 @@ private:
     const CategoryRules& rules_;
     SummaryRowSink& out_;
     KernelStatsPool& allRanks_; // takes every (rank, name) group for the all-rank rows
+    SummaryOptions options_;
     CategoryOrder order_;
     std::vector<int> catIndex_;                          // trace category string id -> order index, -1 unset
     std::unordered_map<const void*, bool> sortedByRank_; // per event vector of t_
@@ -269,9 +270,13 @@ void SummaryWriter::writeRank(std::int32_t rank) {
     const std::vector<SummaryGapRow> gaps =
         hasGpu ? gapRows(rank, ev, timeline, steps) : std::vector<SummaryGapRow>{};
     const LaunchBoundIdle launchBound(gaps);
-    writeRankRow(rank, ev, whole, wb, syncs, hasGpu, launchBound);
+    const OrphanSummary orphans = orphanSummary(ev);
+    writeRankRow(rank, ev, whole, wb, syncs, hasGpu, launchBound, orphans);
     writeExclusive(rank, -1, wb);
-    writeSteps(rank, timeline, steps, syncs, launchBound);
+    if (orphans.count > 0 && !options_.stepsIncludeOrphans)
+        writeSteps(rank, RankTimeline(orphans.launchedActs, order_), steps, syncs, launchBound);
+    else
+        writeSteps(rank, timeline, steps, syncs, launchBound);
     writeBlockingSyncs(rank, ev, steps);
     for (const auto& g : gaps)
         out_.add(g);
@@ -340,9 +345,8 @@ SummaryWriter::SyncCounts SummaryWriter::syncCounts(const RankEvents& ev,
 // orphan GPU work (the whole window when there is none).
 void SummaryWriter::writeRankRow(std::int32_t rank, const RankEvents& ev, const Interval& whole,
                                  const WindowBreakdown& wb, const SyncCounts& syncs, bool hasGpu,
-                                 const LaunchBoundIdle& launchBound) {
+                                 const LaunchBoundIdle& launchBound, const OrphanSummary& orphans) {
     const LaunchSummary launch = launchSummary(ev);
-    const OrphanSummary orphans = orphanSummary(ev);
     const CopyFlavours copies = copyFlavours(ev);
 
     SummaryRankRow r;
@@ -418,6 +422,7 @@ void SummaryWriter::writeExclusive(std::int32_t rank, int stepIndex, const Windo
     out_.add(SummaryExclusiveRow{rank, stepIndex, std::string(kIdleCategory), b.idle});
 }
 
+// `timeline`: the rank's launched GPU work (orphans left out, SummaryOptions), or all of it.
 void SummaryWriter::writeSteps(std::int32_t rank, const RankTimeline& timeline,
                                const std::vector<const StepRange*>& steps, const SyncCounts& syncs,
                                const LaunchBoundIdle& launchBound) {
@@ -706,18 +711,19 @@ void SummaryWriter::writeKernelStats() {
 
 } // namespace
 
-void computeRunSummaries(const TraceData& trace, const CategoryRules& rules, SummaryRowSink& out) {
-    computeRunSummaries(trace, rules, out, nullptr);
+void computeRunSummaries(const TraceData& trace, const CategoryRules& rules, SummaryRowSink& out,
+                         const SummaryOptions& options) {
+    computeRunSummaries(trace, rules, out, nullptr, options);
 }
 
 void computeRunSummaries(const TraceData& trace, const CategoryRules& rules, SummaryRowSink& out,
-                         KernelStatsPool* allRanks) {
+                         KernelStatsPool* allRanks, const SummaryOptions& options) {
     if (allRanks) {
-        SummaryWriter(trace, rules, out, *allRanks).run();
+        SummaryWriter(trace, rules, out, *allRanks, options).run();
         return;
     }
     KernelStatsPool pool;
-    SummaryWriter(trace, rules, out, pool).run();
+    SummaryWriter(trace, rules, out, pool, options).run();
     pool.write(out);
 }
 

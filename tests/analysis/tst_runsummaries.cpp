@@ -234,6 +234,54 @@ private slots:
         QCOMPARE(r.orphans.launchedBreakdown.idle, Ns{0});
     }
 
+    // Step windows leave out orphan work unless the workspace says otherwise (issue 29). By hand: one step
+    // (CPU [0, 1000)); launched kernels gemm [500, 1500) (launched at 100) and b [2500, 2600) (at 200),
+    // so the step's GPU window is [500, 2600); an orphan kernel (correlation 77, no launch) runs [1000,
+    // 3000). Without the orphan: compute 1000 + 100 = 1100, idle 1000. With it: compute [500, 2600) =
+    // 2100, idle 0. The whole-trace window keeps it either way: [500, 3000), all busy.
+    void stepsLeaveOutOrphans() {
+        QTemporaryDir d;
+        Workspace w(d.filePath("orph.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        SyntheticTrace s("step-orphans");
+        s.range(0, 1000, "ProfilerStep#1");
+        s.kernel(500, 1500, "gemm", 1, 0, 100).kernel(2500, 2600, "b", 2, 0, 200);
+        KernelEvent early;
+        early.start = 1000;
+        early.end = 3000;
+        early.correlation = 77;
+        early.name = s.t.strings.intern("early_gemm");
+        s.t.kernels.push_back(early);
+        const auto id = storeRun(w, s.t);
+        auto check = [&](Ns compute, Ns idle) {
+            const RunSummaryReader r = summaryReaderOf(w, id);
+            const auto steps = r.steps();
+            QCOMPARE(steps.size(), std::size_t{1});
+            QCOMPARE(steps[0].gpuStart, Ns{500});
+            QCOMPARE(steps[0].gpuEnd, Ns{2600});
+            QCOMPARE(steps[0].breakdown.compute, compute);
+            QCOMPARE(steps[0].breakdown.idle, idle);
+            Ns ex = 0, exIdle = 0;
+            for (const auto& [c, v] : steps[0].exclusive) {
+                ex += v;
+                if (c == "idle")
+                    exIdle = v;
+            }
+            QCOMPARE(ex, Ns{2100});
+            QCOMPARE(exIdle, idle);
+            const auto ranks = r.ranks();
+            QCOMPARE(*ranks.at(0).window, (Interval{500, 3000}));
+            QCOMPARE(ranks.at(0).breakdown.idle, Ns{0});
+        };
+        check(1100, 1000);
+        if (QTest::currentTestFailed())
+            return;
+        Transaction tx(w.db());
+        setStepsIncludeOrphans(w, true);
+        rebuildRunSummaries(w, id);
+        tx.commit();
+        check(2100, 0);
+    }
+
     // The real trace has no orphan (python over the JSON: every kernel/memcpy/memset correlation is
     // carried by a cuda_runtime call), so both windows are the same.
     void noOrphansInRealTrace() {
