@@ -199,7 +199,8 @@ void Pass::readPart(std::size_t k) {
         learnOnly = found_.outOfOrder;
     }
     if (!learnOnly)
-        p = std::make_unique<PreparedPart>(preparePart(std::move(part), rules_, plan_.steps, pool_, plan_.summary));
+        p = std::make_unique<PreparedPart>(
+            preparePart(std::move(part), rules_, plan_.steps, pool_, plan_.summary));
     std::lock_guard lock(m_);
     readerSeconds_["read"] += readSeconds;
     if (p)

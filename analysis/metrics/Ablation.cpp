@@ -400,16 +400,16 @@ void addOverheadWarnings(AblationResult& res) {
         const SpeedupRange range = unprofiledSpeedupRange(s, b, o.launchBoundShare);
         if (range.low / s > 1 - kSpeedupBiasWarn && range.high / s < 1 + kSpeedupBiasWarn)
             continue;
-        res.warnings.push_back(
-            {c.config, "profiler-overhead",
-             c.config + ": the traced speedup " + units::ratio(s) + " vs " + res.baseline +
-                 " is biased by profiler overhead: unprofiled it lies between " + units::ratio(range.low) +
-                 " and " + units::ratio(range.high) + ", depending on how much of the launch-bound idle of " +
-                 res.baseline + " (" + units::percent(b) + ") and " + c.config + " (" +
-                 units::percent(o.launchBoundShare) + ") was profiler overhead" +
-                 biasDirection(b, o.launchBoundShare) +
-                 "; compare with unprofiled figures (log source) before quoting it",
-             range});
+        res.warnings.push_back({c.config, "profiler-overhead",
+                                c.config + ": the traced speedup " + units::ratio(s) + " vs " + res.baseline +
+                                    " is biased by profiler overhead: unprofiled it lies between " +
+                                    units::ratio(range.low) + " and " + units::ratio(range.high) +
+                                    ", depending on how much of the launch-bound idle of " + res.baseline +
+                                    " (" + units::percent(b) + ") and " + c.config + " (" +
+                                    units::percent(o.launchBoundShare) + ") was profiler overhead" +
+                                    biasDirection(b, o.launchBoundShare) +
+                                    "; compare with unprofiled figures (log source) before quoting it",
+                                range});
     }
 }
 

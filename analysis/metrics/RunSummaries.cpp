@@ -7,6 +7,7 @@
 #include "metrics/CategoryRules.h"
 #include "metrics/KernelStat.h"
 #include "metrics/KernelStatsPool.h"
+#include "metrics/StreamQueueLength.h"
 
 #include <algorithm>
 #include <cmath>
@@ -162,12 +163,13 @@ private:
     void writeRankRow(std::int32_t rank, const RankEvents& ev, const Interval& whole,
                       const WindowBreakdown& wb, const SyncCounts& syncs, bool hasGpu,
                       const LaunchBoundIdle& launchBound, const OrphanSummary& orphans); // summary_rank
-    void writeExclusive(std::int32_t rank, int stepIndex, const WindowBreakdown& b); // summary_exclusive
+    void writeExclusive(std::int32_t rank, int stepIndex, const WindowBreakdown& b);     // summary_exclusive
     void writeSteps(std::int32_t rank, const RankTimeline& timeline,
                     const std::vector<const StepRange*>& steps, const SyncCounts& syncs,
                     const LaunchBoundIdle& launchBound); // summary_step, with each GPU step's exclusive rows
     void writeBlockingSyncs(std::int32_t rank, const RankEvents& ev,
                             const std::vector<const StepRange*>& steps);
+    void writeStreams(std::int32_t rank, const RankEvents& ev); // summary_stream
     // A GPU activity of any kind as a candidate for the one that ended an idle gap.
     struct NextActivity {
         Ns start = 0;
@@ -278,6 +280,7 @@ void SummaryWriter::writeRank(std::int32_t rank) {
     else
         writeSteps(rank, timeline, steps, syncs, launchBound);
     writeBlockingSyncs(rank, ev, steps);
+    writeStreams(rank, ev);
     for (const auto& g : gaps)
         out_.add(g);
 }
@@ -607,6 +610,63 @@ std::vector<SummaryWriter::NextActivity> SummaryWriter::activitiesByStart(const 
     std::stable_sort(out.begin(), out.end(),
                      [](const NextActivity& a, const NextActivity& b) { return a.start < b.start; });
     return out;
+}
+
+// One summary_stream row per (device, stream) of the rank: kernel, copy and memset time by kind, the
+// compute kernel with the most time, and the launch queue (metrics/StreamQueueLength.h) of the operations
+// whose launch call is in the trace. O(n log n).
+void SummaryWriter::writeStreams(std::int32_t rank, const RankEvents& ev) {
+    struct Stream {
+        SummaryStreamRow row;
+        std::map<StringId, Ns> computeByName;
+        std::vector<StreamQueueLength::Operation> queued;
+    };
+    std::map<std::pair<std::int32_t, std::int64_t>, Stream> streams; // (device, stream)
+    auto streamOf = [&](std::int32_t device, std::int64_t stream, Ns start,
+                        std::int64_t correlation) -> Stream& {
+        Stream& s = streams[{device, stream}];
+        if (const ApiCall* call = ev.launchOf(correlation))
+            s.queued.push_back({call->start, start});
+        return s;
+    };
+    for (const auto* k : ev.kernels) {
+        Stream& s = streamOf(k->device, k->stream, k->start, k->correlation);
+        const Ns d = k->end - k->start;
+        ++s.row.kernelCount;
+        if (order_.isCompute(catIndex_[k->category])) {
+            s.row.computeNs = saturatingAdd(s.row.computeNs, d);
+            s.computeByName[k->name] = saturatingAdd(s.computeByName[k->name], d);
+        } else {
+            s.row.communicationNs = saturatingAdd(s.row.communicationNs, d);
+        }
+    }
+    for (const auto* m : ev.copies) {
+        Stream& s = streamOf(m->device, m->stream, m->start, m->correlation);
+        s.row.memoryNs = saturatingAdd(s.row.memoryNs, m->end - m->start);
+    }
+    for (const auto* m : ev.memsets) {
+        Stream& s = streamOf(m->device, m->stream, m->start, m->correlation);
+        s.row.memoryNs = saturatingAdd(s.row.memoryNs, m->end - m->start);
+    }
+    for (auto& [key, s] : streams) {
+        s.row.rank = rank;
+        s.row.device = key.first;
+        s.row.stream = key.second;
+        const StringId* top = nullptr; // most time; a tie goes to the name that sorts first
+        for (const auto& [name, ns] : s.computeByName)
+            if (!top || ns > s.row.topKernelNs ||
+                (ns == s.row.topKernelNs && t_.strings.at(name) < t_.strings.at(*top))) {
+                top = &name;
+                s.row.topKernelNs = ns;
+            }
+        if (top)
+            s.row.topKernel = t_.strings.at(*top);
+        const StreamQueueLength queue(s.queued);
+        s.row.queueMax = queue.stats().max;
+        s.row.queueMean = queue.stats().mean;
+        s.row.queuedOps = queue.stats().operations;
+        out_.add(s.row);
+    }
 }
 
 // Every idle gap >= kMinStoredGapNs of the rank's whole window, with what the CPU was doing meanwhile.

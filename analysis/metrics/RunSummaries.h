@@ -8,6 +8,7 @@
 //                      (metrics/KernelStat.h); the all-rank rows by metrics/KernelStatsPool.h
 //   summary_gap        per (run, rank): every GPU idle gap >= 10 us and what the CPU was doing
 //   summary_sync       per (run, rank): CPU-blocking stream/event synchronisations inside steps
+//   summary_stream     per (run, rank, device, stream): work by kind, top compute kernel, launch queue
 #include "core/SummaryRows.h"
 #include "core/TraceData.h"
 #include "metrics/CategoryRules.h"

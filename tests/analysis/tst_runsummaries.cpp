@@ -282,6 +282,49 @@ private slots:
         check(2100, 0);
     }
 
+    // summary_stream, by hand: stream 7 runs sgemm [100, 200) and [200, 300) and elt [300, 350), launched
+    // at 0, 10, 20 -> compute 250, top kernel sgemm (200), queue 1, 2, 3 then 2, 1, 0 at 100, 200, 300:
+    // max 3, mean (1x10 + 2x10 + 3x80 + 2x100 + 1x100) / 300 = 1.9. Stream 9 runs an NCCL kernel
+    // [150, 400) without a launch call (communication 250, not queued) and a copy [400, 450) launched at
+    // 390 (memory 50, queue 1 over [390, 400): max 1, mean 1).
+    void streamRows() {
+        QTemporaryDir d;
+        Workspace w(d.filePath("streams.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        SyntheticTrace s("streams");
+        s.kernel(100, 200, "sgemm", 1, 0, 0)
+            .kernel(200, 300, "sgemm", 2, 0, 10)
+            .kernel(300, 350, "elt", 3, 0, 20);
+        for (auto& k : s.t.kernels)
+            k.stream = 7;
+        s.kernel(150, 400, "ncclKernel_AllReduce");
+        s.t.kernels.back().stream = 9;
+        s.memcpy(400, 450, 4).api(390, 395, "cudaMemcpyAsync", 4);
+        s.t.memcpys.back().stream = 9;
+        const auto id = storeRun(w, s.t);
+        const auto rows = summaryReaderOf(w, id).streams();
+        QCOMPARE(rows.size(), std::size_t{2});
+        const SummaryStreamRow& a = rows[0];
+        QCOMPARE(a.stream, std::int64_t{7});
+        QCOMPARE(a.kernelCount, std::int64_t{3});
+        QCOMPARE(a.computeNs, std::int64_t{250});
+        QCOMPARE(a.communicationNs, std::int64_t{0});
+        QCOMPARE(a.topKernel.value_or(""), std::string("sgemm"));
+        QCOMPARE(a.topKernelNs, std::int64_t{200});
+        QCOMPARE(a.queueMax, std::int64_t{3});
+        QCOMPARE(a.queueMean, 1.9);
+        QCOMPARE(a.queuedOps, std::int64_t{3});
+        const SummaryStreamRow& b = rows[1];
+        QCOMPARE(b.stream, std::int64_t{9});
+        QCOMPARE(b.kernelCount, std::int64_t{1});
+        QCOMPARE(b.computeNs, std::int64_t{0});
+        QCOMPARE(b.communicationNs, std::int64_t{250});
+        QCOMPARE(b.memoryNs, std::int64_t{50});
+        QVERIFY(!b.topKernel);
+        QCOMPARE(b.queueMax, std::int64_t{1});
+        QCOMPARE(b.queueMean, 1.0);
+        QCOMPARE(b.queuedOps, std::int64_t{1});
+    }
+
     // The real trace has no orphan (python over the JSON: every kernel/memcpy/memset correlation is
     // carried by a cuda_runtime call), so both windows are the same.
     void noOrphansInRealTrace() {
@@ -347,7 +390,8 @@ private slots:
         s.kernel(900 * us, 910 * us, "c", 5, 0, 20 * us);
         const auto id = storeRun(*ws, s.t);
         auto gaps = summaryReaderOf(*ws, id).idleGaps(0);
-        std::sort(gaps.begin(), gaps.end(), [](const IdleGap& a, const IdleGap& b) { return a.start < b.start; });
+        std::sort(gaps.begin(), gaps.end(),
+                  [](const IdleGap& a, const IdleGap& b) { return a.start < b.start; });
         QCOMPARE(gaps.size(), std::size_t{4});
         const struct {
             Ns start, end;
