@@ -22,7 +22,7 @@ struct SummaryOptions {
     // Step windows count only launched GPU work by default: orphan work (launched before the capture,
     // OrphanSummary) running inside a step's GPU window is left out of its breakdown and exclusive time.
     // True: counted like any other work (workspace meta steps_include_orphans, `cnp reclassify
-    // --steps-include-orphans`).
+    // --step-orphans include`).
     bool stepsIncludeOrphans = false;
 };
 
