@@ -4,6 +4,7 @@
 // metrics compute from it without knowing where it came from. Times in integer ns.
 #include "core/RunRecord.h"
 #include "core/RunSummaryTypes.h"
+#include "core/SummaryRows.h"
 
 #include <cstdint>
 #include <map>
@@ -23,6 +24,7 @@ struct RunSnapshot {
     std::map<std::int32_t, std::vector<KernelStatRow>> rankKernels;
     std::vector<IdleGap> gaps;                      // every stored gap (>= 10 us), longest first
     std::vector<BlockingSync> syncs;                // longest first
+    std::vector<SummaryStreamRow> streams;          // by (rank, device, stream)
     std::optional<std::int32_t> mostRanksOnOneHost; // nullopt: no rank rows (or not asked for)
 
     // The value of attribute `key`, nullopt when unset.
@@ -37,8 +39,9 @@ struct RunSnapshotParts {
     bool attributes = false, ranks = false, steps = false, kernels = false, gaps = false, syncs = false,
          hosts = false;
     std::vector<std::int32_t> rankKernels; // ranks whose own kernel statistics are read
+    bool streams = false;
 
-    static RunSnapshotParts all() { return {true, true, true, true, true, true, true, {}}; }
+    static RunSnapshotParts all() { return {true, true, true, true, true, true, true, {}, true}; }
 };
 
 } // namespace cnp

@@ -83,6 +83,19 @@ struct SummarySyncRow {
     std::int64_t startNs = 0, endNs = 0, dtohBytes = 0;
 };
 
+// summary_stream: one GPU stream of a rank, its work and launch queue (docs/metrics.md, "Streams").
+struct SummaryStreamRow {
+    std::int32_t rank = 0, device = 0;
+    std::int64_t stream = 0;
+    std::int64_t kernelCount = 0;
+    std::int64_t computeNs = 0, communicationNs = 0, memoryNs = 0; // summed durations on the stream
+    std::optional<std::string> topKernel; // the compute kernel with the most time on it; nullopt: none
+    std::int64_t topKernelNs = 0;
+    std::int64_t queueMax = 0;  // launch queue length (metrics/StreamQueueLength.h)
+    double queueMean = 0;       // time-weighted
+    std::int64_t queuedOps = 0; // operations with their launch call in the trace
+};
+
 // Where the summary rows of one run go as they are computed (metrics/RunSummaries.h): the store's
 // SummaryRowBuffers binds them for writing; a test may keep them as they are.
 class SummaryRowSink {
@@ -94,6 +107,7 @@ public:
     virtual void add(const SummaryKernelRow& r) = 0;
     virtual void add(const SummaryGapRow& r) = 0;
     virtual void add(const SummarySyncRow& r) = 0;
+    virtual void add(const SummaryStreamRow&) {} // a sink that keeps other rows may drop these
 };
 
 } // namespace cnp

@@ -73,6 +73,7 @@ void mergeRunInfo(RunInfo& info, RunInfo&& o) {
                                         &RunInfo::cuptiVersion, &RunInfo::host, &RunInfo::containerImage})
         if ((info.*field).empty())
             info.*field = o.*field;
+    info.importWarnings.insert(info.importWarnings.end(), o.importWarnings.begin(), o.importWarnings.end());
     for (auto& kv : o.env)
         if (std::find(info.env.begin(), info.env.end(), kv) == info.env.end())
             info.env.push_back(kv);

@@ -192,6 +192,9 @@ struct RunInfo {
     std::vector<std::pair<std::string, std::string>> env; // allow-listed only, see EnvAllowList
     bool synthetic = false;
     SkipReport skipped;
+    // What an importer found but does not analyse, one sentence each naming the file (e.g. a trace with
+    // only another accelerator's events); shown by ingest as warnings, not stored.
+    std::vector<std::string> importWarnings;
     double tokensPerStep = 0; // 0 = unknown
     double flopsPerStep = 0;  // model FLOPs per step, 0 = unknown
     double peakFlops = 0;     // peak FLOP/s of one GPU, 0 = unknown

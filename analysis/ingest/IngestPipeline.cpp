@@ -248,6 +248,7 @@ IngestResult ingest(Workspace& ws, const IngestRequest& req, const ProgressSink&
     res.events = run.events;
     res.ranks = run.ranks;
     res.skipped = run.info.skipped;
+    res.warnings = run.info.importWarnings;
     res.files = files;
     if (run.truncatedNames > 0)
         res.notes.push_back(std::to_string(run.truncatedNames) + " name(s) longer than " +

@@ -33,7 +33,8 @@ struct IngestResult {
     std::int32_t ranks = 0;
     SkipReport skipped;
     std::vector<std::string> files;
-    std::vector<std::string> notes;                           // e.g. estimated clock skew per rank
+    std::vector<std::string> notes;    // e.g. estimated clock skew per rank
+    std::vector<std::string> warnings; // what the importers found and skipped (RunInfo::importWarnings)
     std::vector<std::pair<std::string, double>> phaseSeconds; // wall time per pipeline phase
 };
 

@@ -13,7 +13,7 @@
 namespace cnp {
 
 PreparedPart preparePart(TraceData&& part, const CategoryRules& rules, const StepPattern& steps,
-                         KernelStatsPool& pool) {
+                         KernelStatsPool& pool, const SummaryOptions& summary) {
     PreparedPart p;
     p.trace = std::move(part);
     auto last = std::chrono::steady_clock::now();
@@ -28,7 +28,7 @@ PreparedPart preparePart(TraceData&& part, const CategoryRules& rules, const Ste
     mark("normalise, categorise");
     p.steps = detectSteps(t, steps);
     mark("steps");
-    computeRunSummaries(t, rules, p.summaries, &pool);
+    computeRunSummaries(t, rules, p.summaries, &pool, summary);
     mark("summaries");
     p.overview =
         timeline::makeOverview(timeline::TimelineBuilder::fromTrace(t, {}, timeline::BusyRows::Always));

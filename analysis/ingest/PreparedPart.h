@@ -7,6 +7,7 @@
 #include "core/TraceData.h"
 #include "metrics/CategoryRules.h"
 #include "metrics/KernelStatsPool.h"
+#include "metrics/RunSummaries.h"
 #include "metrics/StepDetector.h"
 #include "store/SummaryRowBuffers.h"
 #include "timeline/TimelineModel.h"
@@ -30,6 +31,6 @@ struct PreparedPart {
 // Everything a reader does after import and rank assignment. `pool` receives the part's kernel groups
 // (it is shared by the readers: KernelStatsPool::add is thread-safe). O(n log n) in the part's events.
 PreparedPart preparePart(TraceData&& part, const CategoryRules& rules, const StepPattern& steps,
-                         KernelStatsPool& pool);
+                         KernelStatsPool& pool, const SummaryOptions& summary = {});
 
 } // namespace cnp

@@ -4,6 +4,7 @@
 #include "ingest/RankAssigner.h"
 #include "ingest/ShardWriters.h"
 #include "metrics/KernelStatsPool.h"
+#include "requests/SummaryRequests.h"
 #include "requests/WorkspaceCategories.h"
 #include "store/RunAppender.h"
 #include "store/SummaryTables.h"
@@ -41,6 +42,7 @@ struct PassPlan {
     std::vector<std::size_t> order;                // position -> part index
     std::optional<std::vector<Renumbering>> ranks; // per part index; unset: RankAssigner decides
     StepPattern steps;
+    SummaryOptions summary; // the workspace's (requests/SummaryRequests.h)
 };
 
 // What a pass found: per part index its lowest rank and renumbering, whether parts came out of rank
@@ -197,7 +199,8 @@ void Pass::readPart(std::size_t k) {
         learnOnly = found_.outOfOrder;
     }
     if (!learnOnly)
-        p = std::make_unique<PreparedPart>(preparePart(std::move(part), rules_, plan_.steps, pool_));
+        p = std::make_unique<PreparedPart>(
+            preparePart(std::move(part), rules_, plan_.steps, pool_, plan_.summary));
     std::lock_guard lock(m_);
     readerSeconds_["read"] += readSeconds;
     if (p)
@@ -411,6 +414,7 @@ StreamedRun streamRun(Workspace& ws, const RunSource& source, const std::string&
         throw InputError(ws.path(), "nothing to ingest");
     const CategoryRules rules = categoryRulesOf(ws);
     PassPlan plan;
+    plan.summary = summaryOptionsOf(ws);
     plan.order.resize(source.names.size());
     std::iota(plan.order.begin(), plan.order.end(), 0);
     if (source.rankHints.size() == source.names.size())

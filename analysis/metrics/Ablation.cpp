@@ -125,6 +125,11 @@ RatioWithCi ratio(const Bootstrap& bs, const std::vector<std::vector<Ns>>& num,
 
 } // namespace
 
+SpeedupRange unprofiledSpeedupRange(double tracedSpeedup, double baselineShare, double configShare) {
+    const double b = std::clamp(baselineShare, 0.0, 1.0), c = std::clamp(configShare, 0.0, 0.99);
+    return {tracedSpeedup * (1 - b), tracedSpeedup / (1 - c)};
+}
+
 const char* toString(AblationSource s) {
     return s == AblationSource::Log ? "log" : "trace";
 }
@@ -355,11 +360,23 @@ void setMeans(AblationConfig& ac, const std::vector<AblationStepSample>& ss,
 }
 
 // Profiler-overhead caveats (docs/metrics.md, "Profiler overhead"): a traced step with launch-bound idle
-// is one the CPU could not feed, and a profiler's per-op CPU cost makes exactly that time longer. If all
-// of it were overhead the unprofiled step would be (1 - share) x the traced one, so a speedup vs the
-// baseline is bounded by speedup x (1 - share_baseline) / (1 - share_config).
+// is one the CPU could not feed, and a profiler's per-op CPU cost makes exactly that time longer. Anything
+// from none to all of it may be overhead, so a speedup vs the baseline is given as the range
+// unprofiledSpeedupRange() spans, with the direction of the bias when only one side has such idle.
 constexpr double kLaunchBoundWarnShare = 0.05;
 constexpr double kSpeedupBiasWarn = 0.02;
+
+// "the traced speedup can only understate ..." when only the configuration has launch-bound idle, and the
+// converse; empty when both (or neither) have some.
+std::string biasDirection(double baselineShare, double configShare) {
+    if (baselineShare <= 0 && configShare > 0)
+        return " (only this configuration has launch-bound idle: the traced speedup can only understate the "
+               "unprofiled one)";
+    if (configShare <= 0 && baselineShare > 0)
+        return " (only the baseline has launch-bound idle: the traced speedup can only overstate the "
+               "unprofiled one)";
+    return "";
+}
 
 void addOverheadWarnings(AblationResult& res) {
     const auto& base = *std::find_if(res.configs.begin(), res.configs.end(),
@@ -376,20 +393,23 @@ void addOverheadWarnings(AblationResult& res) {
             m += "; the unprofiled step may be up to " + units::percent(o.launchBoundShare) + " shorter";
             res.warnings.push_back({c.config, "profiler-overhead", m, std::nullopt});
         }
-        if (c.config == res.baseline || res.source != AblationSource::Trace || c.speedupVsBaseline.value <= 0)
+        const double s = c.speedupVsBaseline.value;
+        if (c.config == res.baseline || res.source != AblationSource::Trace || s <= 0)
             continue;
-        const double bounded = c.speedupVsBaseline.value * (1 - base.overhead.launchBoundShare) /
-                               (1 - std::min(0.99, o.launchBoundShare));
-        if (std::abs(bounded / c.speedupVsBaseline.value - 1) < kSpeedupBiasWarn)
+        const double b = base.overhead.launchBoundShare;
+        const SpeedupRange range = unprofiledSpeedupRange(s, b, o.launchBoundShare);
+        if (range.low / s > 1 - kSpeedupBiasWarn && range.high / s < 1 + kSpeedupBiasWarn)
             continue;
-        res.warnings.push_back(
-            {c.config, "profiler-overhead",
-             c.config + ": the traced speedup " + units::ratio(c.speedupVsBaseline.value) + " vs " +
-                 res.baseline + " would be " + units::ratio(bounded) + " if the launch-bound idle of both (" +
-                 units::percent(base.overhead.launchBoundShare) + " and " +
-                 units::percent(o.launchBoundShare) +
-                 ") were profiler overhead; compare with unprofiled figures (log source) before quoting it",
-             bounded});
+        res.warnings.push_back({c.config, "profiler-overhead",
+                                c.config + ": the traced speedup " + units::ratio(s) + " vs " + res.baseline +
+                                    " is biased by profiler overhead: unprofiled it lies between " +
+                                    units::ratio(range.low) + " and " + units::ratio(range.high) +
+                                    ", depending on how much of the launch-bound idle of " + res.baseline +
+                                    " (" + units::percent(b) + ") and " + c.config + " (" +
+                                    units::percent(o.launchBoundShare) + ") was profiler overhead" +
+                                    biasDirection(b, o.launchBoundShare) +
+                                    "; compare with unprofiled figures (log source) before quoting it",
+                                range});
     }
 }
 

@@ -74,14 +74,24 @@ struct ProfilerOverhead {
         0; // CPU ranges (ops, annotations) per ms of GPU window, a proxy of CPU op density
 };
 
+// Where an unprofiled speedup can lie given the traced one (docs/metrics.md, "Profiler overhead"): each
+// unprofiled step lies between (1 - its launch-bound share) x the traced step and the traced step, so the
+// speedup s = baseline / config lies in [s (1 - b), s / (1 - c)] for the baseline's share b and the
+// configuration's share c. Neither end is more likely than the other; no point inside is "the" correction.
+struct SpeedupRange {
+    double low = 0, high = 0;
+};
+// The range above; `configShare` is capped at 0.99 so `high` stays finite.
+SpeedupRange unprofiledSpeedupRange(double tracedSpeedup, double baselineShare, double configShare);
+
 // A caveat the ablation prints beside its figures.
 struct AblationWarning {
     std::string config; // empty: the whole ablation
     std::string kind;   // "profiler-overhead", "too-few-samples", "log-vs-trace"
     std::string message;
-    // The figure the caveat bounds: for profiler-overhead the speedup vs the baseline if every
-    // launch-bound idle ns were profiler overhead (nullopt when not a speedup caveat).
-    std::optional<double> boundedSpeedup;
+    // For a profiler-overhead caveat on a speedup vs the baseline: the range the unprofiled speedup lies
+    // in (nullopt when not a speedup caveat).
+    std::optional<SpeedupRange> speedupRange;
 };
 
 struct AblationConfig {

@@ -462,7 +462,72 @@ void stragglerInsight(const std::vector<RankSummary>& ranks, const std::vector<S
     }
 }
 
-// 8. Checks from the training image's release notes, on run metadata: the failed ones
+// 8. Compute on a side stream: a stream other than the one with most of the rank's compute. Each such stream
+// whose compute is at least o.sideStreamComputeShare of the rank's GPU window is evidence; value = the
+// largest such share. Info from the threshold (side-stream work may be deliberate overlap), warning from
+// 3x it. O(streams log streams).
+void sideStreamInsight(const std::vector<SummaryStreamRow>& streams, const std::vector<RankSummary>& ranks,
+                       const InsightOptions& o, std::vector<Insight>& out) {
+    std::map<std::int32_t, Ns> windowOf;
+    for (const auto& r : ranks)
+        if (r.window && r.window->length() > 0)
+            windowOf[r.rank] = r.window->length();
+    std::map<std::int32_t, const SummaryStreamRow*> mainOf; // the stream with the most compute per rank
+    for (const auto& s : streams) {
+        const SummaryStreamRow*& m = mainOf[s.rank];
+        if (!m || s.computeNs > m->computeNs)
+            m = &s;
+    }
+    struct Side {
+        const SummaryStreamRow* stream;
+        double share;
+    };
+    std::vector<Side> sides;
+    for (const auto& s : streams) {
+        const auto w = windowOf.find(s.rank);
+        if (w == windowOf.end() || &s == mainOf[s.rank] || s.computeNs <= 0)
+            continue;
+        const double share = static_cast<double>(s.computeNs) / static_cast<double>(w->second);
+        if (share >= o.sideStreamComputeShare)
+            sides.push_back({&s, share});
+    }
+    if (sides.empty())
+        return;
+    std::stable_sort(sides.begin(), sides.end(),
+                     [](const Side& a, const Side& b) { return a.share > b.share; });
+    const SummaryStreamRow& top = *sides.front().stream;
+    Insight in;
+    in.id = "side-stream";
+    in.value = sides.front().share;
+    in.severity = in.value >= 3 * o.sideStreamComputeShare ? InsightSeverity::Warning : InsightSeverity::Info;
+    in.title = "Compute on a side stream: " + ms(top.computeNs) + " on stream " + std::to_string(top.stream) +
+               " of rank " + std::to_string(top.rank) + " (" + pct(in.value) + " of its GPU window)";
+    in.explanation =
+        countOf(static_cast<std::int64_t>(sides.size()), "stream", "streams") +
+        " other than a rank's main compute stream (the one with most of its compute) ran compute kernels "
+        "for at least " +
+        pct(o.sideStreamComputeShare) +
+        " of the rank's GPU window. Work on a side "
+        "stream is either deliberate overlap — check on the timeline that it runs beside the main stream's "
+        "work rather than between it — or was put there by a library, a hook or a stream context, in which "
+        "case it synchronises with the main stream through events and can serialise the step. Its launch "
+        "queue (`cnp stats`, the timeline's queue lanes) shows whether the CPU kept it fed.";
+    in.evidenceTotal = sides.size();
+    for (std::size_t i = 0; i < sides.size() && i < o.maxEvidence; ++i) {
+        const SummaryStreamRow& s = *sides[i].stream;
+        InsightEvidence e;
+        e.rank = s.rank;
+        if (s.topKernel)
+            e.kernels.push_back(*s.topKernel);
+        e.detail = "stream " + std::to_string(s.stream) + ": " + ms(s.computeNs) + " compute in " +
+                   countOf(s.kernelCount, "kernel", "kernels") + " (" + pct(sides[i].share) +
+                   " of the GPU window; main stream " + std::to_string(mainOf[s.rank]->stream) + ")";
+        in.evidence.push_back(std::move(e));
+    }
+    out.push_back(std::move(in));
+}
+
+// 9. Checks from the training image's release notes, on run metadata: the failed ones
 // (metrics/EnvironmentChecks holds every check with its verdict).
 void releaseNoteInsights(const RunSnapshot& run, std::vector<Insight>& out) {
     for (auto& check : checkEnvironment(run))
@@ -504,6 +569,7 @@ std::vector<Insight> computeInsights(const RunSnapshot& run, const InsightOption
         deviceSyncInsight(r, steps, ctx, o, out);
     }
     stragglerInsight(ranks, steps, o, out);
+    sideStreamInsight(run.streams, ranks, o, out);
     releaseNoteInsights(run, out);
     sortBySeverity(out);
     return out;

@@ -1,7 +1,8 @@
 #pragma once
 // Insights: findings a performance engineer would act on, each with a severity, a one-paragraph
 // explanation and evidence (rank, step, time range, kernels) the GUI can jump to. Computed from the
-// run's summaries and metadata only (docs/metrics.md, "Insights"). O(ranks + steps + stored gaps).
+// run's summaries and metadata only (docs/metrics.md, "Insights"). O(ranks + steps + stored gaps +
+// streams).
 #include "core/RunSnapshot.h"
 #include "core/TraceData.h"
 
@@ -44,6 +45,9 @@ struct InsightOptions {
     double shortKernelShare = 0.30;       // kernels shorter than their launch call / launched kernels
     std::int64_t minKernelsForLaunchCheck = 100;
     double stragglerSkew = 0.05; // (max - min rank window) / step time -> warning
+    // Compute on a stream other than the rank's main compute stream / the rank's GPU window -> info (x3
+    // -> warning).
+    double sideStreamComputeShare = 0.05;
     std::size_t maxEvidence = 8;
 };
 

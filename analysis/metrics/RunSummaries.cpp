@@ -7,6 +7,7 @@
 #include "metrics/CategoryRules.h"
 #include "metrics/KernelStat.h"
 #include "metrics/KernelStatsPool.h"
+#include "metrics/StreamQueueLength.h"
 
 #include <algorithm>
 #include <cmath>
@@ -61,7 +62,7 @@ bool isDataLoading(std::string_view n) {
 constexpr std::string_view kLaunchBound = "launch-bound";
 
 // What the CPU was doing during an idle gap (docs/metrics.md, "Insights", idle-gaps). `nextLaunch`: start
-// of the launch call of the kernel that ended the gap, -1 unknown.
+// of the launch call of the GPU activity (kernel, copy or memset) that ended the gap, -1 unknown.
 const char* cpuStateOf(Interval gap, Ns dataNs, Ns syncNs, Ns nextLaunch) {
     if (dataNs * 2 >= gap.length())
         return "waiting-on-data";
@@ -86,8 +87,8 @@ Ns percentile(const std::vector<Ns>& v, double p) { // nearest-rank, v sorted
 class SummaryWriter {
 public:
     SummaryWriter(const TraceData& t, const CategoryRules& rules, SummaryRowSink& out,
-                  KernelStatsPool& allRanks)
-        : t_(t), rules_(rules), out_(out), allRanks_(allRanks) {}
+                  KernelStatsPool& allRanks, const SummaryOptions& options)
+        : t_(t), rules_(rules), out_(out), allRanks_(allRanks), options_(options) {}
 
     void run();
 
@@ -161,13 +162,21 @@ private:
     SyncCounts syncCounts(const RankEvents& ev, const std::vector<const StepRange*>& steps);
     void writeRankRow(std::int32_t rank, const RankEvents& ev, const Interval& whole,
                       const WindowBreakdown& wb, const SyncCounts& syncs, bool hasGpu,
-                      const LaunchBoundIdle& launchBound);                           // summary_rank
-    void writeExclusive(std::int32_t rank, int stepIndex, const WindowBreakdown& b); // summary_exclusive
+                      const LaunchBoundIdle& launchBound, const OrphanSummary& orphans); // summary_rank
+    void writeExclusive(std::int32_t rank, int stepIndex, const WindowBreakdown& b);     // summary_exclusive
     void writeSteps(std::int32_t rank, const RankTimeline& timeline,
                     const std::vector<const StepRange*>& steps, const SyncCounts& syncs,
                     const LaunchBoundIdle& launchBound); // summary_step, with each GPU step's exclusive rows
     void writeBlockingSyncs(std::int32_t rank, const RankEvents& ev,
                             const std::vector<const StepRange*>& steps);
+    void writeStreams(std::int32_t rank, const RankEvents& ev); // summary_stream
+    // A GPU activity of any kind as a candidate for the one that ended an idle gap.
+    struct NextActivity {
+        Ns start = 0;
+        StringId name = 0;
+        std::int64_t correlation = 0;
+    };
+    static std::vector<NextActivity> activitiesByStart(const RankEvents& ev);
     std::vector<SummaryGapRow> gapRows(std::int32_t rank, const RankEvents& ev, const RankTimeline& timeline,
                                        const std::vector<const StepRange*>& steps);
     void writeKernelStats();
@@ -186,6 +195,7 @@ private:
     const CategoryRules& rules_;
     SummaryRowSink& out_;
     KernelStatsPool& allRanks_; // takes every (rank, name) group for the all-rank rows
+    SummaryOptions options_;
     CategoryOrder order_;
     std::vector<int> catIndex_;                          // trace category string id -> order index, -1 unset
     std::unordered_map<const void*, bool> sortedByRank_; // per event vector of t_
@@ -262,10 +272,15 @@ void SummaryWriter::writeRank(std::int32_t rank) {
     const std::vector<SummaryGapRow> gaps =
         hasGpu ? gapRows(rank, ev, timeline, steps) : std::vector<SummaryGapRow>{};
     const LaunchBoundIdle launchBound(gaps);
-    writeRankRow(rank, ev, whole, wb, syncs, hasGpu, launchBound);
+    const OrphanSummary orphans = orphanSummary(ev);
+    writeRankRow(rank, ev, whole, wb, syncs, hasGpu, launchBound, orphans);
     writeExclusive(rank, -1, wb);
-    writeSteps(rank, timeline, steps, syncs, launchBound);
+    if (orphans.count > 0 && !options_.stepsIncludeOrphans)
+        writeSteps(rank, RankTimeline(orphans.launchedActs, order_), steps, syncs, launchBound);
+    else
+        writeSteps(rank, timeline, steps, syncs, launchBound);
     writeBlockingSyncs(rank, ev, steps);
+    writeStreams(rank, ev);
     for (const auto& g : gaps)
         out_.add(g);
 }
@@ -333,9 +348,8 @@ SummaryWriter::SyncCounts SummaryWriter::syncCounts(const RankEvents& ev,
 // orphan GPU work (the whole window when there is none).
 void SummaryWriter::writeRankRow(std::int32_t rank, const RankEvents& ev, const Interval& whole,
                                  const WindowBreakdown& wb, const SyncCounts& syncs, bool hasGpu,
-                                 const LaunchBoundIdle& launchBound) {
+                                 const LaunchBoundIdle& launchBound, const OrphanSummary& orphans) {
     const LaunchSummary launch = launchSummary(ev);
-    const OrphanSummary orphans = orphanSummary(ev);
     const CopyFlavours copies = copyFlavours(ev);
 
     SummaryRankRow r;
@@ -411,6 +425,7 @@ void SummaryWriter::writeExclusive(std::int32_t rank, int stepIndex, const Windo
     out_.add(SummaryExclusiveRow{rank, stepIndex, std::string(kIdleCategory), b.idle});
 }
 
+// `timeline`: the rank's launched GPU work (orphans left out, SummaryOptions), or all of it.
 void SummaryWriter::writeSteps(std::int32_t rank, const RankTimeline& timeline,
                                const std::vector<const StepRange*>& steps, const SyncCounts& syncs,
                                const LaunchBoundIdle& launchBound) {
@@ -581,6 +596,79 @@ void SummaryWriter::writeBlockingSyncs(std::int32_t rank, const RankEvents& ev,
     }
 }
 
+// The rank's kernels, copies and memsets by start (ties: kernels, then copies, then memsets, each in
+// collection order): the candidates for the activity that ends an idle gap. O(n log n).
+std::vector<SummaryWriter::NextActivity> SummaryWriter::activitiesByStart(const RankEvents& ev) {
+    std::vector<NextActivity> out;
+    out.reserve(ev.kernels.size() + ev.copies.size() + ev.memsets.size());
+    for (const auto* k : ev.kernels)
+        out.push_back({k->start, k->name, k->correlation});
+    for (const auto* m : ev.copies)
+        out.push_back({m->start, m->name, m->correlation});
+    for (const auto* m : ev.memsets)
+        out.push_back({m->start, m->name, m->correlation});
+    std::stable_sort(out.begin(), out.end(),
+                     [](const NextActivity& a, const NextActivity& b) { return a.start < b.start; });
+    return out;
+}
+
+// One summary_stream row per (device, stream) of the rank: kernel, copy and memset time by kind, the
+// compute kernel with the most time, and the launch queue (metrics/StreamQueueLength.h) of the operations
+// whose launch call is in the trace. O(n log n).
+void SummaryWriter::writeStreams(std::int32_t rank, const RankEvents& ev) {
+    struct Stream {
+        SummaryStreamRow row;
+        std::map<StringId, Ns> computeByName;
+        std::vector<StreamQueueLength::Operation> queued;
+    };
+    std::map<std::pair<std::int32_t, std::int64_t>, Stream> streams; // (device, stream)
+    auto streamOf = [&](std::int32_t device, std::int64_t stream, Ns start,
+                        std::int64_t correlation) -> Stream& {
+        Stream& s = streams[{device, stream}];
+        if (const ApiCall* call = ev.launchOf(correlation))
+            s.queued.push_back({call->start, start});
+        return s;
+    };
+    for (const auto* k : ev.kernels) {
+        Stream& s = streamOf(k->device, k->stream, k->start, k->correlation);
+        const Ns d = k->end - k->start;
+        ++s.row.kernelCount;
+        if (order_.isCompute(catIndex_[k->category])) {
+            s.row.computeNs = saturatingAdd(s.row.computeNs, d);
+            s.computeByName[k->name] = saturatingAdd(s.computeByName[k->name], d);
+        } else {
+            s.row.communicationNs = saturatingAdd(s.row.communicationNs, d);
+        }
+    }
+    for (const auto* m : ev.copies) {
+        Stream& s = streamOf(m->device, m->stream, m->start, m->correlation);
+        s.row.memoryNs = saturatingAdd(s.row.memoryNs, m->end - m->start);
+    }
+    for (const auto* m : ev.memsets) {
+        Stream& s = streamOf(m->device, m->stream, m->start, m->correlation);
+        s.row.memoryNs = saturatingAdd(s.row.memoryNs, m->end - m->start);
+    }
+    for (auto& [key, s] : streams) {
+        s.row.rank = rank;
+        s.row.device = key.first;
+        s.row.stream = key.second;
+        const StringId* top = nullptr; // most time; a tie goes to the name that sorts first
+        for (const auto& [name, ns] : s.computeByName)
+            if (!top || ns > s.row.topKernelNs ||
+                (ns == s.row.topKernelNs && t_.strings.at(name) < t_.strings.at(*top))) {
+                top = &name;
+                s.row.topKernelNs = ns;
+            }
+        if (top)
+            s.row.topKernel = t_.strings.at(*top);
+        const StreamQueueLength queue(s.queued);
+        s.row.queueMax = queue.stats().max;
+        s.row.queueMean = queue.stats().mean;
+        s.row.queuedOps = queue.stats().operations;
+        out_.add(s.row);
+    }
+}
+
 // Every idle gap >= kMinStoredGapNs of the rank's whole window, with what the CPU was doing meanwhile.
 // O(gaps log n + API calls inside gaps).
 std::vector<SummaryGapRow> SummaryWriter::gapRows(std::int32_t rank, const RankEvents& ev,
@@ -595,9 +683,7 @@ std::vector<SummaryGapRow> SummaryWriter::gapRows(std::int32_t rank, const RankE
             gpuSteps.push_back(s);
     std::sort(gpuSteps.begin(), gpuSteps.end(),
               [](const StepRange* a, const StepRange* b) { return a->gpuStart < b->gpuStart; });
-    std::vector<const KernelEvent*> byStart = ev.kernels;
-    std::sort(byStart.begin(), byStart.end(),
-              [](const KernelEvent* a, const KernelEvent* b) { return a->start < b->start; });
+    const std::vector<NextActivity> byStart = activitiesByStart(ev);
     for (const auto& g : gaps) {
         int stepIndex = -1;
         auto st = std::upper_bound(gpuSteps.begin(), gpuSteps.end(), g.start,
@@ -616,14 +702,15 @@ std::vector<SummaryGapRow> SummaryWriter::gapRows(std::int32_t rank, const RankE
                 syncNs = saturatingAdd(syncNs, std::min((*it)->end, g.end) - (*it)->start);
         }
         const Ns dataNs = totalLength(clip(ev.dataLoading, g));
-        // Next activity: the first kernel starting at or after the gap end.
+        // Next activity: the first GPU activity of any kind (kernel, copy, memset) starting at or after the
+        // gap end; the one that ended the gap (an idle gap ends where some activity starts).
         auto nk = std::lower_bound(byStart.begin(), byStart.end(), g.end,
-                                   [](const KernelEvent* k, Ns t) { return k->start < t; });
+                                   [](const NextActivity& a, Ns t) { return a.start < t; });
         SummaryGapRow row;
         Ns nextLaunch = -1;
         if (nk != byStart.end()) {
-            row.nextName = t_.strings.at((*nk)->name);
-            if (const ApiCall* call = ev.launchOf((*nk)->correlation))
+            row.nextName = t_.strings.at(nk->name);
+            if (const ApiCall* call = ev.launchOf(nk->correlation))
                 nextLaunch = call->start;
         }
         row.rank = rank;
@@ -634,7 +721,7 @@ std::vector<SummaryGapRow> SummaryWriter::gapRows(std::int32_t rank, const RankE
         row.launches = launches;
         row.syncNs = syncNs;
         row.dataWaitNs = dataNs;
-        row.nextLaunchNs = nextLaunch; // row.nextName: nullopt (stored as id 0) when no kernel follows
+        row.nextLaunchNs = nextLaunch; // row.nextName: nullopt (stored as id 0) when no activity follows
         out.push_back(std::move(row));
     }
     return out;
@@ -684,18 +771,19 @@ void SummaryWriter::writeKernelStats() {
 
 } // namespace
 
-void computeRunSummaries(const TraceData& trace, const CategoryRules& rules, SummaryRowSink& out) {
-    computeRunSummaries(trace, rules, out, nullptr);
+void computeRunSummaries(const TraceData& trace, const CategoryRules& rules, SummaryRowSink& out,
+                         const SummaryOptions& options) {
+    computeRunSummaries(trace, rules, out, nullptr, options);
 }
 
 void computeRunSummaries(const TraceData& trace, const CategoryRules& rules, SummaryRowSink& out,
-                         KernelStatsPool* allRanks) {
+                         KernelStatsPool* allRanks, const SummaryOptions& options) {
     if (allRanks) {
-        SummaryWriter(trace, rules, out, *allRanks).run();
+        SummaryWriter(trace, rules, out, *allRanks, options).run();
         return;
     }
     KernelStatsPool pool;
-    SummaryWriter(trace, rules, out, pool).run();
+    SummaryWriter(trace, rules, out, pool, options).run();
     pool.write(out);
 }
 

@@ -4,6 +4,7 @@
 #include "metrics/RunSummaries.h"
 #include "requests/WorkspaceCategories.h"
 #include "store/KernelCategoryUpdater.h"
+#include "store/MetaKeys.h"
 #include "store/SummaryRowBuffers.h"
 #include "store/Workspace.h"
 
@@ -15,11 +16,21 @@ namespace {
 
 void buildRunSummaries(Workspace& ws, RunId runId, const TraceData& trace, const CategoryRules& rules) {
     SummaryRowBuffers rows;
-    computeRunSummaries(trace, rules, rows);
+    computeRunSummaries(trace, rules, rows, summaryOptionsOf(ws));
     rows.write(ws, runId);
 }
 
 } // namespace
+
+SummaryOptions summaryOptionsOf(const Workspace& ws) {
+    SummaryOptions o;
+    o.stepsIncludeOrphans = ws.meta(std::string(metakeys::kStepsIncludeOrphans)).value_or("") == "1";
+    return o;
+}
+
+void setStepsIncludeOrphans(Workspace& ws, bool include) {
+    ws.setMeta(std::string(metakeys::kStepsIncludeOrphans), include ? "1" : "");
+}
 
 void buildRunSummaries(Workspace& ws, RunId runId, const TraceData& trace) {
     buildRunSummaries(ws, runId, trace, categoryRulesOf(ws));

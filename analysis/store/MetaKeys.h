@@ -10,5 +10,6 @@ inline constexpr std::string_view kAblationSource = "ablation_source";
 inline constexpr std::string_view kCategoryRules = "category_rules";
 inline constexpr std::string_view kMfuFlopsPerToken = "mfu_flops_per_token";
 inline constexpr std::string_view kMfuPeakFlops = "mfu_peak_flops";
+inline constexpr std::string_view kStepsIncludeOrphans = "steps_include_orphans"; // "1": SummaryOptions
 
 } // namespace cnp::metakeys

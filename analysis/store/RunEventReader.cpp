@@ -40,14 +40,14 @@ std::optional<std::string> RunEventReader::runName() const {
 
 void RunEventReader::forEachGpuSpan(EventKind kind, const std::function<void(const GpuSpan&)>& fn) const {
     // Fixed SQL per table: the sixth column is the table's `extra`.
-    const char* sql = "SELECT rank, device, stream, start_ns, end_ns, name_id, category_id FROM kernels "
-                      "WHERE id BETWEEN ? AND ?";
+    const char* sql = "SELECT rank, device, stream, start_ns, end_ns, name_id, category_id, correlation "
+                      "FROM kernels WHERE id BETWEEN ? AND ?";
     if (kind == EventKind::Memcpy) {
-        sql = "SELECT rank, device, stream, start_ns, end_ns, name_id, copy_kind FROM memcpys "
+        sql = "SELECT rank, device, stream, start_ns, end_ns, name_id, copy_kind, correlation FROM memcpys "
               "WHERE id BETWEEN ? AND ?";
     } else if (kind == EventKind::Memset) {
-        sql =
-            "SELECT rank, device, stream, start_ns, end_ns, name_id, 0 FROM memsets WHERE id BETWEEN ? AND ?";
+        sql = "SELECT rank, device, stream, start_ns, end_ns, name_id, 0, correlation FROM memsets "
+              "WHERE id BETWEEN ? AND ?";
     }
     GpuSpan r;
     for (const EventSegment& seg : ws_.eventSegments(runId_, schema::eventTableOf(kind))) {
@@ -61,6 +61,7 @@ void RunEventReader::forEachGpuSpan(EventKind kind, const std::function<void(con
             r.end = st.i64(4);
             r.nameId = st.i64(5);
             r.extra = st.i64(6);
+            r.correlation = st.i64(7);
             checkSpan(ws_, runId_, schema::eventTableOf(kind), r.rank, r.start, r.end);
             fn(r);
         }
@@ -85,8 +86,10 @@ void RunEventReader::forEachAnnotation(const std::function<void(const Annotation
 void RunEventReader::forEachCpuSpan(EventKind kind, const std::function<void(const CpuSpan&)>& fn) const {
     const bool api = kind == EventKind::ApiCall;
     const char* sql =
-        api ? "SELECT rank, pid, tid, start_ns, end_ns, name_id, kind FROM api_calls WHERE id BETWEEN ? AND ?"
-            : "SELECT rank, pid, tid, start_ns, end_ns, name_id, kind FROM cpu_ranges WHERE id BETWEEN ? AND "
+        api ? "SELECT rank, pid, tid, start_ns, end_ns, name_id, kind, correlation FROM api_calls WHERE id "
+              "BETWEEN ? AND ?"
+            : "SELECT rank, pid, tid, start_ns, end_ns, name_id, kind, 0 FROM cpu_ranges WHERE id BETWEEN ? "
+              "AND "
               "?";
     CpuSpan r;
     for (const EventSegment& seg :
@@ -101,6 +104,7 @@ void RunEventReader::forEachCpuSpan(EventKind kind, const std::function<void(con
             r.end = st.i64(4);
             r.nameId = st.i64(5);
             r.kind = st.i32(6);
+            r.correlation = st.i64(7);
             checkSpan(ws_, runId_, api ? "api_calls" : "cpu_ranges", r.rank, r.start, r.end);
             fn(r);
         }

@@ -26,6 +26,7 @@ public:
         std::int64_t stream = 0;
         Ns start = 0, end = 0;
         std::int64_t nameId = 0, extra = 0;
+        std::int64_t correlation = 0; // 0 = unknown
     };
     struct Annotation {
         std::int32_t rank = 0, device = 0;
@@ -39,6 +40,7 @@ public:
         Ns start = 0, end = 0;
         std::int64_t nameId = 0;
         std::int32_t kind = 0;
+        std::int64_t correlation = 0; // API calls; 0 for CPU ranges
     };
     struct Step {
         std::int32_t rank = 0, index = 0;

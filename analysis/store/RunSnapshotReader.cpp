@@ -9,7 +9,7 @@ namespace cnp {
 namespace {
 
 bool needsSummaries(const RunSnapshotParts& p) {
-    return p.ranks || p.steps || p.kernels || p.gaps || p.syncs || !p.rankKernels.empty();
+    return p.ranks || p.steps || p.kernels || p.gaps || p.syncs || p.streams || !p.rankKernels.empty();
 }
 
 void readSummaries(const Workspace& ws, const CategoryOrder& order, const RunSnapshotParts& parts,
@@ -27,6 +27,8 @@ void readSummaries(const Workspace& ws, const CategoryOrder& order, const RunSna
         s.gaps = reader.idleGaps(0);
     if (parts.syncs)
         s.syncs = reader.blockingSyncs();
+    if (parts.streams)
+        s.streams = reader.streams();
 }
 
 } // namespace

@@ -30,6 +30,9 @@ public:
     std::vector<IdleGap> idleGaps(Ns minLengthNs) const;
     // Every CPU-blocking stream/event synchronisation inside a step, longest first.
     std::vector<BlockingSync> blockingSyncs() const;
+    // Every GPU stream of every rank with its work and launch queue, by (rank, device, stream); empty for a
+    // run summarised before summary_stream existed.
+    std::vector<SummaryStreamRow> streams() const { return rows_.streams(); }
 
 private:
     ExclusiveNs exclusive(RankId rank, StepIndex step) const;

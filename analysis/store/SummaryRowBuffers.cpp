@@ -22,7 +22,7 @@ SummaryRowBuffers::SummaryRowBuffers()
     : rank_(schema::insertSql(schema::kSummaryRank)), step_(schema::insertSql(schema::kSummaryStep)),
       exclusive_(schema::insertSql(schema::kSummaryExclusive)),
       kernel_(schema::insertSql(schema::kSummaryKernel)), gap_(schema::insertSql(schema::kSummaryGap)),
-      sync_(schema::insertSql(schema::kSummarySync)) {}
+      sync_(schema::insertSql(schema::kSummarySync)), stream_(schema::insertSql(schema::kSummaryStream)) {}
 
 void SummaryRowBuffers::add(const SummaryRankRow& r) {
     addRow(rank_, schema::kSummaryRankRows, r);
@@ -43,13 +43,17 @@ void SummaryRowBuffers::add(const SummarySyncRow& r) {
     addRow(sync_, schema::kSummarySyncRows, r);
 }
 
+void SummaryRowBuffers::add(const SummaryStreamRow& r) {
+    addRow(stream_, schema::kSummaryStreamRows, r);
+}
+
 void SummaryRowBuffers::write(Workspace& ws, RunId runId) const {
     deleteRunSummaries(ws, runId); // creates the tables when missing
     append(ws, runId);
 }
 
 void SummaryRowBuffers::append(Workspace& ws, RunId runId) const {
-    for (const RowBuffer* b : {&rank_, &step_, &exclusive_, &kernel_, &gap_, &sync_})
+    for (const RowBuffer* b : {&rank_, &step_, &exclusive_, &kernel_, &gap_, &sync_, &stream_})
         b->flush(ws, runId);
 }
 

@@ -23,6 +23,7 @@ public:
     void add(const SummaryKernelRow& r) override;
     void add(const SummaryGapRow& r) override;
     void add(const SummarySyncRow& r) override;
+    void add(const SummaryStreamRow& r) override;
 
     // Replaces run `runId`'s summary rows with these (creating the tables when missing), inside the
     // caller's transaction. O(rows x columns).
@@ -32,7 +33,7 @@ public:
     void append(Workspace& ws, RunId runId) const;
 
 private:
-    RowBuffer rank_, step_, exclusive_, kernel_, gap_, sync_;
+    RowBuffer rank_, step_, exclusive_, kernel_, gap_, sync_, stream_;
 };
 
 } // namespace cnp

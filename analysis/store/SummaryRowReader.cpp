@@ -124,4 +124,15 @@ std::vector<SummarySyncRow> SummaryRowReader::syncs() const {
     return readAll<SummarySyncRow>(st, t, ws_, runId_);
 }
 
+std::vector<SummaryStreamRow> SummaryRowReader::streams() const {
+    const auto& t = schema::kSummaryStreamRows;
+    if (!hasTable(ws_, t.name))
+        return {};
+    Statement st(ws_.db(),
+                 "SELECT " + t.selectList("s.") +
+                     " FROM summary_stream s WHERE s.run_id = ? ORDER BY s.rank, s.device, s.stream");
+    st.bind(1, runId_);
+    return readAll<SummaryStreamRow>(st, t, ws_, runId_);
+}
+
 } // namespace cnp

@@ -37,6 +37,9 @@ public:
     std::vector<SummaryGapRow> gaps(std::int64_t minLengthNs) const;
     // summary_sync rows, longest first, then by (rank, start); none when the table does not exist.
     std::vector<SummarySyncRow> syncs() const;
+    // summary_stream rows by (rank, device, stream); none when the table does not exist (a workspace
+    // summarised before it, until `cnp reclassify`).
+    std::vector<SummaryStreamRow> streams() const;
 
 private:
     const Workspace& ws_;

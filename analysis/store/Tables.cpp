@@ -27,6 +27,7 @@ const Table kSummaryExclusive = kSummaryExclusiveRows.table();
 const Table kSummaryKernel = kSummaryKernelRows.table();
 const Table kSummaryGap = kSummaryGapRows.table();
 const Table kSummarySync = kSummarySyncRows.table();
+const Table kSummaryStream = kSummaryStreamRows.table();
 const Table kTimelineOverview{"timeline_overview", kTimelineOverviewColumns, ""};
 
 const std::vector<Table>& workspaceTables() {
@@ -49,8 +50,8 @@ const std::vector<Table>& workspaceTables() {
 }
 
 const std::vector<Table>& summaryTables() {
-    static const std::vector<Table> tables = {kSummaryRank,   kSummaryStep, kSummaryExclusive,
-                                              kSummaryKernel, kSummaryGap,  kSummarySync};
+    static const std::vector<Table> tables = {kSummaryRank, kSummaryStep, kSummaryExclusive, kSummaryKernel,
+                                              kSummaryGap,  kSummarySync, kSummaryStream};
     return tables;
 }
 

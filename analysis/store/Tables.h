@@ -279,6 +279,23 @@ inline constexpr auto kSummarySyncRows = [] {
         col<IntField<&E::dtohBytes>>("dtoh_bytes", I, O, BYTES));
 }();
 
+inline constexpr auto kSummaryStreamRows = [] {
+    using namespace detail;
+    using E = SummaryStreamRow;
+    constexpr std::string_view O = "";
+    return rowTable<E>(
+        "summary_stream", "run_id, rank, device, stream", col<KeyField>("run_id", I, NN),
+        col<IntField<&E::rank>>("rank", I, NN), col<IntField<&E::device>>("device", I, NN),
+        col<IntField<&E::stream>>("stream", I, NN), col<IntField<&E::kernelCount>>("kernel_count", I, O),
+        col<IntField<&E::computeNs>>("compute_ns", I, O, NS),
+        col<IntField<&E::communicationNs>>("communication_ns", I, O, NS),
+        col<IntField<&E::memoryNs>>("memory_ns", I, O, NS),
+        col<InternedTextField<&E::topKernel>>("top_kernel_id", I, O),
+        col<IntField<&E::topKernelNs>>("top_kernel_ns", I, O, NS),
+        col<IntField<&E::queueMax>>("queue_max", I, O), col<RealField<&E::queueMean>>("queue_mean", R, O),
+        col<IntField<&E::queuedOps>>("queued_ops", I, O));
+}();
+
 // ---- The runs table: Workspace binds and reads its columns by name (kRunsColumns' indexes, resolved
 // at compile time by runsColumn), so reordering the description cannot shift a value.
 inline constexpr Column kRunsColumns[] = {{"id", detail::I, detail::PK},
@@ -316,7 +333,8 @@ consteval int runsColumn(std::string_view name) {
 
 // ---- Tables read and written by hand-written code (their SQL text is still generated from these).
 extern const Table kMeta, kStrings, kRuns, kRunRows, kRunAttributes;
-extern const Table kSummaryRank, kSummaryStep, kSummaryExclusive, kSummaryKernel, kSummaryGap, kSummarySync;
+extern const Table kSummaryRank, kSummaryStep, kSummaryExclusive, kSummaryKernel, kSummaryGap, kSummarySync,
+    kSummaryStream;
 extern const Table kTimelineOverview;
 
 struct Index {

@@ -1,5 +1,7 @@
 #include "timeline/TimelineBuilder.h"
 
+#include "timeline/QueueLengthLanes.h"
+
 #include <algorithm>
 #include <set>
 
@@ -319,6 +321,16 @@ TimelineModel TimelineBuilder::fromTrace(const TraceData& t, const ProgressSink&
     }
     for (const auto& c : t.counters)
         b.addCounterSample(c.rank, c.device, nameOf[c.name], c.ts, c.value);
+    QueueLengthLanes queues;
+    for (const auto& k : t.kernels)
+        queues.addOperation(k.rank, k.device, k.stream, k.correlation, k.start);
+    for (const auto& c : t.memcpys)
+        queues.addOperation(c.rank, c.device, c.stream, c.correlation, c.start);
+    for (const auto& c : t.memsets)
+        queues.addOperation(c.rank, c.device, c.stream, c.correlation, c.start);
+    for (const auto& a : t.apiCalls)
+        queues.addLaunch(a.rank, a.correlation, a.start);
+    queues.emit(b);
     for (const auto& r : t.ranks)
         b.setRankLabel(r.rank, "Rank " + std::to_string(r.rank) + (r.host.empty() ? "" : " · " + r.host));
     return b.build(sink);

@@ -5,6 +5,7 @@
 #include "store/RunEventReader.h"
 #include "store/Schema.h"
 #include "store/WorkspaceTransactions.h"
+#include "timeline/QueueLengthLanes.h"
 #include "timeline/TimelineBuilder.h"
 
 #include <algorithm>
@@ -76,6 +77,7 @@ TimelineModel loadTimeline(const Workspace& ws, RunId runId, const ProgressSink&
 
     TimelineBuilder b;
     NameResolver name(b);
+    QueueLengthLanes queues;
     // Category styles: one per distinct category string id.
     std::unordered_map<std::int64_t, std::uint8_t> categoryStyle;
     reader.forEachGpuSpan(EventKind::Kernel, [&](const RunEventReader::GpuSpan& e) {
@@ -86,6 +88,7 @@ TimelineModel loadTimeline(const Workspace& ws, RunId runId, const ProgressSink&
         }
         b.addGpuEvent(e.rank, e.device, e.stream, EventKind::Kernel, e.start, e.end, name(e.nameId),
                       it->second);
+        queues.addOperation(e.rank, e.device, e.stream, e.correlation, e.start);
         tick();
     });
     const std::uint8_t memory = b.internStyle("memory");
@@ -95,11 +98,13 @@ TimelineModel loadTimeline(const Workspace& ws, RunId runId, const ProgressSink&
                      : b.internName(std::string("Memcpy ") +
                                     toString(static_cast<MemcpyKind>(static_cast<std::int32_t>(e.extra))));
         b.addGpuEvent(e.rank, e.device, e.stream, EventKind::Memcpy, e.start, e.end, nm, memory);
+        queues.addOperation(e.rank, e.device, e.stream, e.correlation, e.start);
         tick();
     });
     reader.forEachGpuSpan(EventKind::Memset, [&](const RunEventReader::GpuSpan& e) {
         b.addGpuEvent(e.rank, e.device, e.stream, EventKind::Memset, e.start, e.end,
                       e.nameId ? name(e.nameId) : b.internName("Memset"), memory);
+        queues.addOperation(e.rank, e.device, e.stream, e.correlation, e.start);
         tick();
     });
     reader.forEachAnnotation([&](const RunEventReader::Annotation& e) {
@@ -110,6 +115,7 @@ TimelineModel loadTimeline(const Workspace& ws, RunId runId, const ProgressSink&
     reader.forEachCpuSpan(EventKind::ApiCall, [&](const RunEventReader::CpuSpan& e) {
         b.addCpuEvent(e.rank, e.pid, e.tid, EventKind::ApiCall, e.start, e.end, name(e.nameId),
                       e.kind == static_cast<int>(ApiKind::Driver) ? driver : runtime);
+        queues.addLaunch(e.rank, e.correlation, e.start);
         tick();
     });
     std::uint8_t kindStyle[5];
@@ -134,6 +140,7 @@ TimelineModel loadTimeline(const Workspace& ws, RunId runId, const ProgressSink&
     reader.forEachSample([&](const RunEventReader::Sample& e) {
         b.addCounterSample(e.rank, e.device, name(e.nameId), e.ts, e.value);
     });
+    queues.emit(b);
     for (const RankInfo& r : RankQueries(ws).ranksOfRun(runId))
         b.setRankLabel(r.rank, "Rank " + std::to_string(r.rank) + (r.host.empty() ? "" : " · " + r.host));
     name.resolve(reader);

@@ -54,7 +54,17 @@ void warningsJson(JsonOutput& j, const std::vector<AblationWarning>& warnings) {
     j.beginArray();
     for (const auto& w : warnings) {
         j.beginObject().key("config").str(w.config).key("kind").str(w.kind).key("message").str(w.message);
-        j.key("bounded_speedup").real(w.boundedSpeedup).endObject();
+        j.key("speedup_range");
+        if (w.speedupRange)
+            j.beginObject()
+                .key("low")
+                .real(w.speedupRange->low)
+                .key("high")
+                .real(w.speedupRange->high)
+                .endObject();
+        else
+            j.null();
+        j.endObject();
     }
     j.endArray();
 }

@@ -102,6 +102,8 @@ int runIngest(const std::vector<std::string>& args) {
     if (p.has("--timing"))
         for (const auto& [phase, seconds] : res.phaseSeconds)
             std::fprintf(stderr, "  %-42s %8.3f s\n", phase.c_str(), seconds);
+    for (const auto& w : res.warnings)
+        std::cerr << "warning: " << w << '\n';
     if (res.skipped.count > 0)
         std::cerr << "warning: skipped " << res.skipped.count << " malformed event(s); first at byte "
                   << res.skipped.firstOffset << ": " << res.skipped.firstReason << '\n';

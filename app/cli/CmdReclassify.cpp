@@ -16,11 +16,14 @@ namespace cnp::cli {
 namespace {
 
 int runReclassify(const std::vector<std::string>& args) {
-    ArgParser p({"--rules"}, {"--reset", "--show"});
+    ArgParser p({"--rules", "--step-orphans"}, {"--reset", "--show"});
     p.parse(args);
     p.requirePositionals(1, 1, "WORKSPACE");
     if (p.value("--rules") && p.has("--reset"))
         throw UsageFailure{"--rules and --reset exclude each other"};
+    const auto stepOrphans = p.value("--step-orphans");
+    if (stepOrphans && *stepOrphans != "include" && *stepOrphans != "exclude")
+        throw UsageFailure{"--step-orphans takes include or exclude, not '" + *stepOrphans + "'"};
     if (p.has("--show")) {
         Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);
         std::cout << categoryRulesOf(ws).toJson() << '\n';
@@ -36,6 +39,8 @@ int runReclassify(const std::vector<std::string>& args) {
         ws.setMeta(std::string(metakeys::kCategoryRules), rules->toJson());
     else if (p.has("--reset"))
         ws.setMeta(std::string(metakeys::kCategoryRules), "");
+    if (stepOrphans)
+        setStepsIncludeOrphans(ws, *stepOrphans == "include");
     for (const auto& r : runs)
         rebuildRunSummaries(ws, r.id);
     tx.commit();
@@ -50,7 +55,7 @@ int runReclassify(const std::vector<std::string>& args) {
 } // namespace
 
 CNP_COMMAND("reclassify", "re-categorise kernels with new rules; rebuild summaries",
-            "usage: cnp reclassify WS [--rules FILE | --reset | --show]\n\n"
+            "usage: cnp reclassify WS [--rules FILE | --reset | --show] [--step-orphans include|exclude]\n\n"
             "Applies the kernel category rules to every run of the workspace and rebuilds the precomputed\n"
             "summaries (breakdowns, exclusive time, kernel statistics). No trace file is read again.\n"
             "Rule file format: resources/rules/categories.json (ordered regexes, case-insensitive, first\n"
@@ -58,7 +63,11 @@ CNP_COMMAND("reclassify", "re-categorise kernels with new rules; rebuild summari
             "used by later ingests too. One transaction: on any error the workspace is unchanged.\n\n"
             "  --rules FILE  validate FILE and make it the workspace's rules\n"
             "  --reset       drop the workspace's rules (back to resources/rules/categories.json)\n"
-            "  --show        print the rules in effect and change nothing\n",
+            "  --show        print the rules in effect and change nothing\n"
+            "  --step-orphans include|exclude\n"
+            "                count GPU work launched before the capture (orphans) in step windows, or\n"
+            "                leave it out (the default); stored in the workspace (meta\n"
+            "                steps_include_orphans) and used by later ingests too\n",
             runReclassify);
 
 } // namespace cnp::cli

@@ -44,8 +44,9 @@ struct StatsInput {
     RunSummaryReader reader;
     std::vector<RankSummary> ranks;
     std::vector<StepSummary> steps;
-    std::vector<MultiRankStep> multi; // points into `steps`
-    std::size_t limit = 10;           // top kernels per scope
+    std::vector<MultiRankStep> multi;      // points into `steps`
+    std::vector<SummaryStreamRow> streams; // by (rank, device, stream)
+    std::size_t limit = 10;                // top kernels per scope
     bool excludeOrphans = false;
 };
 
@@ -101,6 +102,24 @@ void rankJson(JsonOutput& j, const StatsInput& in, const RankSummary& r) {
             j.key("gpu_start_ns").null().key("gpu_end_ns").null().key("breakdown_ns").null();
             j.key("exclusive_ns").null();
         }
+        j.endObject();
+    }
+    j.endArray();
+    j.key("streams").beginArray();
+    for (const auto& s : in.streams) {
+        if (s.rank != r.rank)
+            continue;
+        j.beginObject().key("device").num(s.device).key("stream").num(s.stream);
+        j.key("kernels").num(s.kernelCount).key("compute_ns").num(s.computeNs);
+        j.key("communication_ns").num(s.communicationNs).key("memory_ns").num(s.memoryNs);
+        j.key("top_kernel");
+        if (s.topKernel)
+            j.str(*s.topKernel);
+        else
+            j.null();
+        j.key("top_kernel_ns").num(s.topKernelNs);
+        j.key("queue").beginObject().key("max").num(s.queueMax).key("mean").real(s.queueMean);
+        j.key("operations").num(s.queuedOps).endObject();
         j.endObject();
     }
     j.endArray();
@@ -251,6 +270,7 @@ int runStats(const std::vector<std::string>& args) {
                   {},
                   {},
                   {},
+                  {},
                   static_cast<std::size_t>(top),
                   p.has("--exclude-orphans")};
     in.ranks = in.reader.ranks();
@@ -261,6 +281,7 @@ int runStats(const std::vector<std::string>& args) {
         }
     in.steps = in.reader.steps();
     in.multi = aggregateSteps(in.steps);
+    in.streams = in.reader.streams();
     if (p.has("--json"))
         printStatsJson(in);
     else

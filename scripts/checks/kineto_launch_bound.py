@@ -4,9 +4,9 @@
 # (reference figures for tests/cli/tst_cliablation.cpp). Definitions of docs/metrics.md: ns = round(us *
 # 1000) of the decimal text; step window i = [earliest GPU activity launched inside step i's CPU range,
 # next step's start), the last ending at the latest end of its own work; an idle gap (>= 10 us, between
-# merged kernel/memcpy/memset intervals) is launch-bound when the launch call of the first kernel starting
-# at or after the gap's end began after the gap began, and no DataLoader range or blocking sync call
-# covers half of it.
+# merged kernel/memcpy/memset intervals) is launch-bound when the launch call of the first GPU activity of
+# any kind (kernel, memcpy, memset; a kernel first on a tie) starting at or after the gap's end began after
+# the gap began, and no DataLoader range or blocking sync call covers half of it.
 import gzip, json, sys, bisect
 from decimal import Decimal
 
@@ -44,8 +44,9 @@ for i, s in enumerate(starts):
     nxt = next((t for t in starts[i + 1:] if t is not None), None)
     wins.append((s, nxt if nxt is not None else ends[i]))
 iv = sorted((a, b) for a, b, _, _ in gpu)
-kernels = sorted((a, c) for a, b, c, k in gpu if k == 'kernel')
-kstarts = [a for a, _ in kernels]
+order = {'kernel': 0, 'gpu_memcpy': 1, 'gpu_memset': 2}
+acts = sorted((a, order[k], c) for a, b, c, k in gpu)
+astarts = [a for a, _, _ in acts]
 gaps = []
 cur = iv[0][1]
 for a, b in iv[1:]:
@@ -57,8 +58,8 @@ for (g0, g1) in gaps:
     if not any(w0 <= g0 < w1 for w0, w1 in wins): continue
     syncns = sum(max(0, min(e, g1) - s) for s, e in sync if g0 <= s < g1)
     if 2 * syncns >= g1 - g0: continue
-    k = bisect.bisect_left(kstarts, g1)
-    if k < len(kernels) and kernels[k][1] in api and api[kernels[k][1]] >= g0:
+    k = bisect.bisect_left(astarts, g1)
+    if k < len(acts) and acts[k][2] in api and api[acts[k][2]] >= g0:
         lb += g1 - g0
 total = sum(w1 - w0 for w0, w1 in wins)
 print('steps', len(wins), 'step_total_ns', total, 'launch_bound_ns', lb, 'share %.6f' % (lb / total))

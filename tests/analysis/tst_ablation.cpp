@@ -201,6 +201,45 @@ private slots:
         }
     }
 
+    // The profiler-overhead caveat on a speedup is a range, never one corrected figure (issue 29). By hand:
+    // A's five steps of 100 ns with 20 launch-bound (b = 0.2), B's five of 80 ns with 8 (c = 0.1); the
+    // traced speedup s = 100 / 80 = 1.25. Unprofiled, A's step lies in [80, 100] and B's in [72, 80], so
+    // the speedup lies in [s (1 - b), s / (1 - c)] = [1.0, 1.3889]; the old single figure
+    // s (1 - b) / (1 - c) = 1.111 was one point inside it, neither bound.
+    void overheadSpeedupRange() {
+        AblationInputs in;
+        in.settings.path = "study.cnpdb";
+        in.settings.planOrder = {"A", "B"};
+        in.categories = CategoryOrder::fromComputePriority({"gemm"});
+        AblationStepSample a = sample(100, 80), b = sample(80, 70);
+        a.launchBoundNs = 20;
+        b.launchBoundNs = 8;
+        in.runs.push_back(pureRun("a", "A", std::vector<AblationStepSample>(5, a)));
+        in.runs.push_back(pureRun("b", "B", std::vector<AblationStepSample>(5, b)));
+        AblationOptions o;
+        o.resamples = 50;
+        const AblationResult r = computeAblation(in, o);
+        QCOMPARE(r.configs[1].speedupVsBaseline.value, 1.25);
+        const AblationWarning* range = nullptr;
+        for (const auto& w : r.warnings)
+            if (w.config == "B" && w.kind == "profiler-overhead" &&
+                w.message.find("traced speedup") != std::string::npos)
+                range = &w;
+        QVERIFY(range);
+        const QString m = QString::fromStdString(range->message);
+        QVERIFY2(m.contains(QString::fromUtf8("between 1.00× and 1.39×")), qPrintable(m));
+        QVERIFY2(!m.contains(QString::fromUtf8("1.11×")), qPrintable(m));
+        QVERIFY(range->speedupRange);
+        QCOMPARE(range->speedupRange->low, 1.25 * (1 - 0.2));
+        QCOMPARE(range->speedupRange->high, 1.25 / (1 - 0.1));
+        // Only one side with launch-bound idle: the bias has one direction, and the message says which.
+        QCOMPARE(unprofiledSpeedupRange(2.0, 0, 0.5).low, 2.0);
+        QCOMPARE(unprofiledSpeedupRange(2.0, 0, 0.5).high, 4.0);
+        QCOMPARE(unprofiledSpeedupRange(2.0, 0.25, 0).low, 1.5);
+        QCOMPARE(unprofiledSpeedupRange(2.0, 0.25, 0).high, 2.0);
+        QCOMPARE(unprofiledSpeedupRange(1.0, 0, 1.0).high, 100.0); // the configuration's share capped at 0.99
+    }
+
     // A two-rank snapshot reduced to samples: step 0 lasts 120 (rank 1 is slowest, its launch-bound idle
     // of 15 counts, rank 0's 7 does not); step 1 lasts 90 (rank 0, with none).
     void samplesOfASnapshot() {

@@ -57,6 +57,48 @@ private slots:
         QCOMPARE(ids(run(s)), QString());
     }
 
+    // Compute on a side stream (issue 29: a GEMM on stream 17 went unflagged). By hand, one rank, window
+    // [0, 1000) ns: main compute stream 7 (k_main [0, 600) + [900, 1000) = 700 ns); stream 17 runs
+    // sgemm_side [100, 200) = 100 ns (10% of the window: reported, info below 15%); stream 18 runs an NCCL
+    // kernel [600, 900) (communication, never flagged); stream 19 small_k [950, 990) = 40 ns (4%: below
+    // the 5% threshold).
+    void sideStreamCompute() {
+        SyntheticTrace s("x");
+        auto onStream = [&](Ns b, Ns e, const std::string& name, std::int64_t stream) {
+            s.kernel(b, e, name);
+            s.t.kernels.back().stream = stream;
+        };
+        onStream(0, 600, "k_main", 7);
+        onStream(900, 1000, "k_main", 7);
+        onStream(100, 200, "sgemm_side", 17);
+        onStream(600, 900, "ncclKernel_AllReduce", 18);
+        onStream(950, 990, "small_k", 19);
+        const auto v = run(s);
+        const Insight* in = find(v, "side-stream");
+        QVERIFY2(in, qPrintable(ids(v)));
+        QCOMPARE(in->value, 0.1);
+        QCOMPARE(in->severity, InsightSeverity::Info);
+        QCOMPARE(in->evidenceTotal, std::size_t{1});
+        QCOMPARE(in->evidence.at(0).rank, 0);
+        QCOMPARE(in->evidence.at(0).kernels, std::vector<std::string>{"sgemm_side"});
+        QVERIFY2(QString::fromStdString(in->evidence.at(0).detail)
+                     .startsWith("stream 17: 100 ns compute in 1 kernel"),
+                 in->evidence.at(0).detail.c_str());
+        QVERIFY2(QString::fromStdString(in->title).contains("stream 17 of rank 0 (10.0%"), in->title.c_str());
+        // Three times the threshold: a warning (stream 17 now runs 200 ns of 1000).
+        SyntheticTrace w("y");
+        auto onW = [&](Ns b, Ns e, const std::string& name, std::int64_t stream) {
+            w.kernel(b, e, name);
+            w.t.kernels.back().stream = stream;
+        };
+        onW(0, 1000, "k_main", 7);
+        onW(100, 300, "sgemm_side", 17);
+        const Insight* warn = find(run(w), "side-stream");
+        QVERIFY(warn);
+        QCOMPARE(warn->value, 0.2);
+        QCOMPARE(warn->severity, InsightSeverity::Warning);
+    }
+
     void launchBoundGap() {
         SyntheticTrace s("x");
         // Kernel A [0,10us); kernel B launched at 490 us, runs [500,510) us: a 490 us gap (96% of the

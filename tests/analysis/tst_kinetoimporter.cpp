@@ -412,6 +412,30 @@ private slots:
         QVERIFY(cpuOnly.ranks[0].gpuNames.empty());
     }
 
+    // A trace of another accelerator (HTA's MTIA inference trace: cpu_op and user_annotation ranges, but its
+    // device work as mtia_ccp_events and mtia_runtime, 1313 and 823 complete events by a python count over
+    // the JSON) has no CUDA activity: the import says what it found and skipped instead of a silent "no GPU
+    // activity" (issue 29). A CPU-only trace (only Kineto's own "Trace" span besides CPU ranges) and a
+    // CUDA trace get no such warning.
+    void otherAcceleratorIsReported() {
+        const TraceData mtia =
+            readKinetoTrace(dataPath("hta/mtia_inference_trace/mtia_inference_rank_0.json.gz"));
+        QVERIFY(mtia.kernels.empty() && mtia.memcpys.empty() && mtia.memsets.empty());
+        QCOMPARE(mtia.info.importWarnings.size(), std::size_t{1});
+        const QString w = QString::fromStdString(mtia.info.importWarnings.front());
+        QVERIFY2(w.contains("no CUDA/ROCm GPU activity"), qPrintable(w));
+        QVERIFY2(w.contains("found and skipped 2136 complete events of other categories "
+                            "(mtia_ccp_events 1313, mtia_runtime 823)"),
+                 qPrintable(w));
+        QVERIFY2(w.startsWith(dataPath("hta/mtia_inference_trace/mtia_inference_rank_0.json.gz").c_str()),
+                 qPrintable(w));
+        const TraceData cpuOnly =
+            readKinetoTrace(dataPath("hta/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz"));
+        QVERIFY(cpuOnly.info.importWarnings.empty());
+        QVERIFY(readKinetoTrace(dataPath("hta/triton_example/triton_example.json.gz"))
+                    .info.importWarnings.empty());
+    }
+
     // Two rank files merge into one two-rank run (what IngestPipeline does for a folder).
     void twoRanksMerge() {
         TraceData run = readKinetoTrace(dataPath("hta/trace_filter/sampled_rank-0.json.gz"));

@@ -234,6 +234,97 @@ private slots:
         QCOMPARE(r.orphans.launchedBreakdown.idle, Ns{0});
     }
 
+    // Step windows leave out orphan work unless the workspace says otherwise (issue 29). By hand: one step
+    // (CPU [0, 1000)); launched kernels gemm [500, 1500) (launched at 100) and b [2500, 2600) (at 200),
+    // so the step's GPU window is [500, 2600); an orphan kernel (correlation 77, no launch) runs [1000,
+    // 3000). Without the orphan: compute 1000 + 100 = 1100, idle 1000. With it: compute [500, 2600) =
+    // 2100, idle 0. The whole-trace window keeps it either way: [500, 3000), all busy.
+    void stepsLeaveOutOrphans() {
+        QTemporaryDir d;
+        Workspace w(d.filePath("orph.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        SyntheticTrace s("step-orphans");
+        s.range(0, 1000, "ProfilerStep#1");
+        s.kernel(500, 1500, "gemm", 1, 0, 100).kernel(2500, 2600, "b", 2, 0, 200);
+        KernelEvent early;
+        early.start = 1000;
+        early.end = 3000;
+        early.correlation = 77;
+        early.name = s.t.strings.intern("early_gemm");
+        s.t.kernels.push_back(early);
+        const auto id = storeRun(w, s.t);
+        auto check = [&](Ns compute, Ns idle) {
+            const RunSummaryReader r = summaryReaderOf(w, id);
+            const auto steps = r.steps();
+            QCOMPARE(steps.size(), std::size_t{1});
+            QCOMPARE(steps[0].gpuStart, Ns{500});
+            QCOMPARE(steps[0].gpuEnd, Ns{2600});
+            QCOMPARE(steps[0].breakdown.compute, compute);
+            QCOMPARE(steps[0].breakdown.idle, idle);
+            Ns ex = 0, exIdle = 0;
+            for (const auto& [c, v] : steps[0].exclusive) {
+                ex += v;
+                if (c == "idle")
+                    exIdle = v;
+            }
+            QCOMPARE(ex, Ns{2100});
+            QCOMPARE(exIdle, idle);
+            const auto ranks = r.ranks();
+            QCOMPARE(*ranks.at(0).window, (Interval{500, 3000}));
+            QCOMPARE(ranks.at(0).breakdown.idle, Ns{0});
+        };
+        check(1100, 1000);
+        if (QTest::currentTestFailed())
+            return;
+        Transaction tx(w.db());
+        setStepsIncludeOrphans(w, true);
+        rebuildRunSummaries(w, id);
+        tx.commit();
+        check(2100, 0);
+    }
+
+    // summary_stream, by hand: stream 7 runs sgemm [100, 200) and [200, 300) and elt [300, 350), launched
+    // at 0, 10, 20 -> compute 250, top kernel sgemm (200), queue 1, 2, 3 then 2, 1, 0 at 100, 200, 300:
+    // max 3, mean (1x10 + 2x10 + 3x80 + 2x100 + 1x100) / 300 = 1.9. Stream 9 runs an NCCL kernel
+    // [150, 400) without a launch call (communication 250, not queued) and a copy [400, 450) launched at
+    // 390 (memory 50, queue 1 over [390, 400): max 1, mean 1).
+    void streamRows() {
+        QTemporaryDir d;
+        Workspace w(d.filePath("streams.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        SyntheticTrace s("streams");
+        s.kernel(100, 200, "sgemm", 1, 0, 0)
+            .kernel(200, 300, "sgemm", 2, 0, 10)
+            .kernel(300, 350, "elt", 3, 0, 20);
+        for (auto& k : s.t.kernels)
+            k.stream = 7;
+        s.kernel(150, 400, "ncclKernel_AllReduce");
+        s.t.kernels.back().stream = 9;
+        s.memcpy(400, 450, 4).api(390, 395, "cudaMemcpyAsync", 4);
+        s.t.memcpys.back().stream = 9;
+        const auto id = storeRun(w, s.t);
+        const auto rows = summaryReaderOf(w, id).streams();
+        QCOMPARE(rows.size(), std::size_t{2});
+        const SummaryStreamRow& a = rows[0];
+        QCOMPARE(a.stream, std::int64_t{7});
+        QCOMPARE(a.kernelCount, std::int64_t{3});
+        QCOMPARE(a.computeNs, std::int64_t{250});
+        QCOMPARE(a.communicationNs, std::int64_t{0});
+        QCOMPARE(a.topKernel.value_or(""), std::string("sgemm"));
+        QCOMPARE(a.topKernelNs, std::int64_t{200});
+        QCOMPARE(a.queueMax, std::int64_t{3});
+        QCOMPARE(a.queueMean, 1.9);
+        QCOMPARE(a.queuedOps, std::int64_t{3});
+        const SummaryStreamRow& b = rows[1];
+        QCOMPARE(b.stream, std::int64_t{9});
+        QCOMPARE(b.kernelCount, std::int64_t{1});
+        QCOMPARE(b.computeNs, std::int64_t{0});
+        QCOMPARE(b.communicationNs, std::int64_t{250});
+        QCOMPARE(b.memoryNs, std::int64_t{50});
+        QVERIFY(!b.topKernel);
+        QCOMPARE(b.queueMax, std::int64_t{1});
+        QCOMPARE(b.queueMean, 1.0);
+        QCOMPARE(b.queuedOps, std::int64_t{1});
+    }
+
     // The real trace has no orphan (python over the JSON: every kernel/memcpy/memset correlation is
     // carried by a cuda_runtime call), so both windows are the same.
     void noOrphansInRealTrace() {
@@ -272,6 +363,52 @@ private slots:
         const auto ranks = r.ranks();
         QCOMPARE(ranks.at(0).launchBoundIdleNs, 870 * us);
         QCOMPARE(ranks.at(1).launchBoundIdleNs, 40 * us);
+    }
+
+    // The cause of an idle gap is judged by the GPU activity that ended it, of any kind: a copy or memset
+    // as well as a kernel (issue 29). By hand, rank 0, times in us:
+    //   kernel a [0, 10) launched at 0
+    //   copy [500, 510), its cudaMemcpyAsync at 5 (before the gap began) -> gap [10, 500) gpu-dependency
+    //   kernel b [600, 610) launched at 550 -> gap [510, 600) launch-bound
+    //   memset [800, 810), its cudaMemsetAsync at 700 (after the gap began) -> gap [610, 800) launch-bound
+    //   kernel c [900, 910) launched at 20 (queued long before) -> gap [810, 900) gpu-dependency
+    // Judged by the next kernel only, [10, 500) would be launch-bound (b, launched at 550) and [610, 800)
+    // gpu-dependency (c, launched at 20).
+    void gapCauseIsTheNextActivityOfAnyKind() {
+        constexpr Ns us = 1000;
+        SyntheticTrace s("gap-cause");
+        s.kernel(0, 10 * us, "a", 1, 0, 0);
+        s.memcpy(500 * us, 510 * us, 2).api(5 * us, 6 * us, "cudaMemcpyAsync", 2);
+        s.kernel(600 * us, 610 * us, "b", 3, 0, 550 * us);
+        MemsetEvent m;
+        m.start = 800 * us;
+        m.end = 810 * us;
+        m.correlation = 4;
+        m.name = s.t.strings.intern("Memset (Device)");
+        s.t.memsets.push_back(m);
+        s.api(700 * us, 701 * us, "cudaMemsetAsync", 4);
+        s.kernel(900 * us, 910 * us, "c", 5, 0, 20 * us);
+        const auto id = storeRun(*ws, s.t);
+        auto gaps = summaryReaderOf(*ws, id).idleGaps(0);
+        std::sort(gaps.begin(), gaps.end(),
+                  [](const IdleGap& a, const IdleGap& b) { return a.start < b.start; });
+        QCOMPARE(gaps.size(), std::size_t{4});
+        const struct {
+            Ns start, end;
+            const char* state;
+            const char* next;
+            Ns launch;
+        } expected[] = {{10 * us, 500 * us, "gpu-dependency", "Memcpy HtoD", 5 * us},
+                        {510 * us, 600 * us, "launch-bound", "b", 550 * us},
+                        {610 * us, 800 * us, "launch-bound", "Memset (Device)", 700 * us},
+                        {810 * us, 900 * us, "gpu-dependency", "c", 20 * us}};
+        for (std::size_t i = 0; i < gaps.size(); ++i) {
+            QCOMPARE(gaps[i].start, expected[i].start);
+            QCOMPARE(gaps[i].end, expected[i].end);
+            QCOMPARE(gaps[i].cpuState, std::string(expected[i].state));
+            QCOMPARE(gaps[i].nextKernel, std::string(expected[i].next));
+            QCOMPARE(gaps[i].nextLaunchNs, expected[i].launch);
+        }
     }
 
     // A run split by rank into parts, each part's summaries computed on a thread of its own into one pool,

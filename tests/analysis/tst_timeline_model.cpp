@@ -122,14 +122,22 @@ private slots:
     void rowsAndLanes() {
         const TimelineModel m = loadTimeline(path_, run_);
         QCOMPARE(m.runName, std::string("small"));
-        // Rows in order: steps, stream 7, stream 9, counter "memory", thread 11.
-        QCOMPARE(m.rows.size(), std::size_t(5));
+        // Rows in order: steps, stream 7, stream 9, counter "memory", the launch queue of stream 7 (the
+        // only stream with launched work), thread 11.
+        QCOMPARE(m.rows.size(), std::size_t(6));
         QCOMPARE(int(m.rows[0].kind), int(RowKind::Steps));
         QCOMPARE(m.rows[1].label, std::string("Stream 7"));
         QCOMPARE(m.rows[2].label, std::string("Stream 9"));
         QCOMPARE(int(m.rows[3].kind), int(RowKind::Counter));
         QCOMPARE(m.rows[3].label, std::string("memory"));
-        QCOMPARE(m.rows[4].label, std::string("Thread 11 (pid 5)"));
+        // Queue of stream 7 (docs/metrics.md "Streams"): gemm launched at 90, started at 100; the NCCL
+        // kernel launched at 140, started at 150 -> 1 at 90, 0 at 100, 1 at 140, 0 at 150.
+        QCOMPARE(int(m.rows[4].kind), int(RowKind::Counter));
+        QCOMPARE(m.rows[4].label, std::string("queue length · stream 7"));
+        QCOMPARE(m.rows[4].counter.ts, (std::vector<Ns>{90, 100, 140, 150}));
+        QCOMPARE(m.rows[4].counter.value, (std::vector<double>{1, 0, 1, 0}));
+        QCOMPARE(m.rows[4].counter.maxValue, 1.0);
+        QCOMPARE(m.rows[5].label, std::string("Thread 11 (pid 5)"));
         // Stream 7: gemm [100,200) and comm [150,300) overlap -> two lanes; the memcpy follows in lane 0.
         QCOMPARE(m.rows[1].lanes.size(), std::size_t(2));
         QCOMPARE(m.rows[1].lanes[0].size(), std::size_t(2));
@@ -137,19 +145,19 @@ private slots:
         QCOMPARE(m.rows[1].lanes[1].start(0), Ns(150));
         // Thread 11: ProfilerStep#0 (lane 0) > aten::mm (lane 1) > first API call (lane 2); the second
         // call sits directly under the annotation (lane 1).
-        QCOMPARE(m.rows[4].lanes.size(), std::size_t(3));
-        QCOMPARE(m.names[m.rows[4].lanes[0].name(0)], std::string("ProfilerStep#0"));
-        QCOMPARE(m.rows[4].lanes[1].size(), std::size_t(2));
-        QCOMPARE(m.rows[4].lanes[2].start(0), Ns(90));
-        // 4 GPU activities + 2 API calls + 2 CPU ranges + 1 step + 2 counter samples.
-        QCOMPARE(m.eventCount(), std::size_t(11));
+        QCOMPARE(m.rows[5].lanes.size(), std::size_t(3));
+        QCOMPARE(m.names[m.rows[5].lanes[0].name(0)], std::string("ProfilerStep#0"));
+        QCOMPARE(m.rows[5].lanes[1].size(), std::size_t(2));
+        QCOMPARE(m.rows[5].lanes[2].start(0), Ns(90));
+        // 4 GPU activities + 2 API calls + 2 CPU ranges + 1 step + 2 + 4 counter samples.
+        QCOMPARE(m.eventCount(), std::size_t(11 + 4));
         QCOMPARE(m.runStart, Ns(70));
         QCOMPARE(m.runEnd, Ns(500));
         QCOMPARE(m.rows[3].counter.maxValue, 3.0);
-        // Groups: rank 0, GPU 0, CPU threads; collapsing the GPU hides its three rows.
+        // Groups: rank 0, GPU 0, CPU threads; collapsing the GPU hides its four rows.
         QCOMPARE(m.groups.size(), std::size_t(3));
         TimelineModel c = loadTimeline(path_, run_);
-        QCOMPARE(c.layout(18, 20).size(), std::size_t(8));
+        QCOMPARE(c.layout(18, 20).size(), std::size_t(9));
         c.groups[1].collapsed = true;
         QCOMPARE(c.layout(18, 20).size(), std::size_t(5));
     }

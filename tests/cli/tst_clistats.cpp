@@ -49,6 +49,28 @@ private slots:
         QVERIFY(c.contains("cpu_range") && c.contains("flow"));
     }
 
+    // Per stream, from scripts/checks/kineto_queue_length.py over the JSON (HTA's queue definition,
+    // docs/metrics.md "Streams"): stream 7 has 3753 queued operations, queue max 10, time-weighted mean
+    // 0.207566934, compute 115655847 ns; stream 40 (NCCL) 21 operations, max 1, mean 0.003090339,
+    // communication 46876493 ns.
+    void streams() {
+        const auto a = rank0["streams"].toArray();
+        QCOMPARE(a.size(), 2);
+        const auto s7 = a[0].toObject(), s40 = a[1].toObject();
+        QCOMPARE(s7["stream"].toInteger(), 7);
+        QCOMPARE(s7["compute_ns"].toInteger(), 115655847);
+        QCOMPARE(s7["queue"]["operations"].toInteger(), 3753);
+        QCOMPARE(s7["queue"]["max"].toInteger(), 10);
+        QVERIFY(std::abs(s7["queue"]["mean"].toDouble() - 0.207566934) < 1e-9);
+        QCOMPARE(s40["stream"].toInteger(), 40);
+        QCOMPARE(s40["communication_ns"].toInteger(), 46876493);
+        QCOMPARE(s40["compute_ns"].toInteger(), 0);
+        QVERIFY(s40["top_kernel"].isNull());
+        QCOMPARE(s40["queue"]["operations"].toInteger(), 21);
+        QCOMPARE(s40["queue"]["max"].toInteger(), 1);
+        QVERIFY(std::abs(s40["queue"]["mean"].toDouble() - 0.003090339) < 1e-9);
+    }
+
     void wholeWindowBreakdown() {
         const auto b = rank0["breakdown_ns"].toObject();
         QCOMPARE(b["compute"].toInteger(), 115655847);

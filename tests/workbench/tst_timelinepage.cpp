@@ -166,8 +166,9 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!spy.isEmpty(), 10000);
         QCOMPARE(spy.first().at(0).value<RunId>(), runA_);
         QVERIFY(view()->model());
-        // steps, stream 7, thread 11: 2 kernels + 2 calls + 1 step.
-        QCOMPARE(view()->model()->eventCount(), std::size_t(5));
+        // steps, stream 7, its launch queue, thread 11: 2 kernels + 2 calls + 1 step + 4 queue samples
+        // (launched at 900 and 2400, started at 1000 and 2500: 1, 0, 1, 0; docs/metrics.md "Streams").
+        QCOMPARE(view()->model()->eventCount(), std::size_t(9));
     }
 
     void fitShowsWholeRun() {
@@ -306,7 +307,7 @@ private slots:
 
     void collapseGroup() {
         const int rowsBefore = static_cast<int>(view()->model()->rows.size());
-        QVERIFY(rowsBefore == 3);
+        QVERIFY(rowsBefore == 4); // steps, stream 7, stream 7's launch queue, thread 11
         // Group 1 is "GPU 0": clicking its header hides stream 7.
         const EventRef k = findEvent(*view()->model(), 0, RowKind::GpuStream, 7, 1000);
         const int y = view()->laneY(k.row, 0) - TimelineView::kHeaderHeight / 2;
@@ -540,7 +541,8 @@ private slots:
             QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty(), 10000);
             QCOMPARE(loaded.first().at(0).value<RunId>(), run);
             QVERIFY(page.view()->model());
-            QCOMPARE(page.view()->model()->eventCount(), std::size_t(5)); // 2 kernels + 2 calls + 1 step
+            // 2 kernels + 2 calls + 1 step + 4 samples of stream 7's launch queue
+            QCOMPARE(page.view()->model()->eventCount(), std::size_t(9));
             QVERIFY(!hasOverview(*ro, run));
         }
         QCOMPARE(fileBytes(file), before);

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -41,6 +42,7 @@ std::string cudaVersionText(std::string_view text, bool isNumber) {
 void KinetoTraceParser::PendingEvent::reset(std::int64_t at) {
     ph = 0;
     cat = Cat::Other;
+    otherCat.clear();
     hasName = hasTs = hasDur = hasId = false;
     pidNumeric = tidNumeric = false;
     problem = nullptr;
@@ -434,8 +436,11 @@ void KinetoTraceParser::eventField(std::string_view text, bool isNumber, bool is
             fail("ph is not a string");
         break;
     case Field::Cat:
-        if (isString)
+        if (isString) {
             ev_.cat = categoryOf(text);
+            if (ev_.cat == Cat::Other)
+                ev_.otherCat.assign(text.data(), std::min<std::size_t>(text.size(), 64));
+        }
         break;
     case Field::Name:
         if (isString) {
@@ -548,6 +553,32 @@ void KinetoTraceParser::eventArg(std::string_view text, bool isNumber, bool isSt
 
 // ---- one event -----------------------------------------------------------------------------
 
+void KinetoTraceParser::countUnread() {
+    std::string cat = ev_.otherCat.empty() ? std::string("(no category)") : repairUtf8(ev_.otherCat);
+    if (!unread_.contains(cat) && unread_.size() >= kMaxUnreadCategories)
+        cat = "other";
+    ++unread_[cat];
+}
+
+void KinetoTraceParser::warnIfOnlyUnread() {
+    const TraceData& t = trace_;
+    if (unread_.empty() || !t.kernels.empty() || !t.memcpys.empty() || !t.memsets.empty())
+        return;
+    std::vector<std::pair<std::string, std::int64_t>> kinds(unread_.begin(), unread_.end());
+    std::stable_sort(kinds.begin(), kinds.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::int64_t total = 0;
+    std::string list;
+    for (const auto& [cat, n] : kinds) {
+        total += n;
+        list += (list.empty() ? "" : ", ") + cat + " " + std::to_string(n);
+    }
+    trace_.info.importWarnings.push_back(
+        path_ + ": no CUDA/ROCm GPU activity (kernels, copies, memsets); found and skipped " +
+        std::to_string(total) + " complete event" + (total == 1 ? "" : "s") + " of other categories (" +
+        list + "): only CUDA/ROCm GPU activity is analysed, so this run has no GPU figures");
+}
+
 void KinetoTraceParser::skip(std::int64_t offset, const char* reason) {
     SkipCounter(trace_.info.skipped).refuse(offset, reason);
 }
@@ -566,6 +597,8 @@ void KinetoTraceParser::finishEvent() {
     const bool isComplete = ev_.ph == 'X' && ev_.cat != Cat::Other && ev_.cat != Cat::Ac2g;
     // Memory instants of profile_memory=True; Device Type 1 = CUDA (0 = CPU, which has no track).
     const bool isMemory = (ev_.ph == 'i' || ev_.ph == 'I') && ev_.deviceType == 1 && ev_.name == "[memory]";
+    if (ev_.ph == 'X' && ev_.cat == Cat::Other && ev_.otherCat != "Trace") // "Trace": Kineto's own span
+        countUnread();
     if (!isFlow && !isComplete && !isMemory)
         return;
     if (ev_.problem) {
@@ -750,7 +783,11 @@ TraceData KinetoTraceParser::finish() {
     flowStarts_ = {};
     flowEnds_ = {};
     TraceData& t = trace_;
+    warnIfOnlyUnread();
     if (t.eventCount() == 0) {
+        if (!t.info.importWarnings.empty())
+            throw InputError(path_,
+                             "nothing to ingest: " + t.info.importWarnings.front().substr(path_.size() + 2));
         if (t.info.skipped.count > 0)
             throw InputError(path_,
                              "no usable events: all " + std::to_string(t.info.skipped.count) +

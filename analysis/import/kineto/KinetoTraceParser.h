@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -127,8 +128,9 @@ private:
         std::int64_t deviceType = -1, deviceId = -1, totalAllocated = -1, totalReserved = -1; // "[memory]"
         std::int32_t registers = 0, sharedMemory = 0, dynamicSharedMemory = -1, staticSharedMemory = -1;
         std::int32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
-        std::string name; // capacity reused from event to event
-        std::string kind; // ROCm memcpy args.kind ("HtoD")
+        std::string name;     // capacity reused from event to event
+        std::string kind;     // ROCm memcpy args.kind ("HtoD")
+        std::string otherCat; // the category text when cat == Cat::Other (capacity reused)
         std::int64_t offset = 0;
         void reset(std::int64_t at);
     };
@@ -171,6 +173,10 @@ private:
     void addCpuRange(Ns start, Ns end, StringId name);
     void addGpuAnnotation(Ns start, Ns end, StringId name, GpuPlace gpu);
     void skip(std::int64_t offset, const char* reason);
+    // Counts a complete event of a category this parser does not read (e.g. "mtia_runtime").
+    void countUnread();
+    // When the file holds no GPU activity but unread events: a warning naming what was found and skipped.
+    void warnIfOnlyUnread();
     StringId internName(const std::string& name);
     static Cat categoryOf(std::string_view cat);
     // What a key names at each depth Key() reads (None for keys the parser ignores); switch on the
@@ -180,6 +186,10 @@ private:
     static Arg argOf(const char* s, rapidjson::SizeType len);
 
     std::string path_;
+    // Complete events of unread categories, by category (at most kMaxUnreadCategories names; the rest
+    // under "other"), for the warning of a file with no GPU activity (an MTIA trace).
+    std::map<std::string, std::int64_t> unread_;
+    static constexpr std::size_t kMaxUnreadCategories = 32;
     std::function<std::size_t()> tell_;
     TraceData trace_;
 
