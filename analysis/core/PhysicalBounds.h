@@ -27,6 +27,11 @@ inline constexpr PhysicalBound kFlopsPerToken{"FLOPs per token", 1e16, "FLOP"};
 inline constexpr PhysicalBound kFlopsPerStep{"FLOPs per step", 1e28,
                                              "FLOP"}; // kTokensPerStep x kFlopsPerToken
 inline constexpr PhysicalBound kPeakFlops{"peak FLOP/s", 1e22, "FLOP/s"};
+// A workload log's figures (log.throughput in tokens, samples or steps per second; log.step_time_s):
+// 1e15 per second and 1e7 s (115 days) are far beyond any job, and keep 1e9 / throughput and
+// step time x 1e9 within int64 nanoseconds.
+inline constexpr PhysicalBound kLogThroughput{"a log throughput", 1e15, "per second"};
+inline constexpr PhysicalBound kLogStepTime{"a log step time", 1e7, "s"};
 } // namespace bounds
 
 // "VALUE is outside the range of WHAT (0 to MAX UNIT)", VALUE in shortest form ("1e+308", "inf").

@@ -2,6 +2,7 @@
 
 #include "core/CommaList.h"
 #include "core/InputError.h"
+#include "core/PhysicalBounds.h"
 #include "core/TimeBounds.h"
 #include "core/Units.h"
 #include "metrics/Breakdown.h"
@@ -49,13 +50,16 @@ std::optional<std::string> attributeOf(const AblationRun& run, const std::string
     return it == run.attributes.end() ? std::nullopt : std::optional<std::string>(it->second);
 }
 
-std::optional<double> numberAttribute(const AblationRun& run, const std::string& key) {
+// A positive figure within `bound`; anything else (text, 0, inf, 1e308 from a shared workspace) is
+// taken as not known, so no arithmetic on it overflows.
+std::optional<double> numberAttribute(const AblationRun& run, const std::string& key,
+                                      const PhysicalBound& bound) {
     const auto v = attributeOf(run, key);
     if (!v)
         return std::nullopt;
     char* end = nullptr;
     const double d = std::strtod(v->c_str(), &end);
-    if (end == v->c_str() || *end != '\0' || !std::isfinite(d) || d <= 0)
+    if (end == v->c_str() || *end != '\0' || !std::isfinite(d) || d <= 0 || !bound.holds(d))
         return std::nullopt;
     return d;
 }
@@ -70,12 +74,12 @@ struct RunLog {
 
 RunLog logOfRun(const AblationRun& run, double tokensPerStep) {
     RunLog l;
-    if (auto t = numberAttribute(run, "log.throughput")) {
+    if (auto t = numberAttribute(run, "log.throughput", bounds::kLogThroughput)) {
         l.throughput = *t;
         l.unit = attributeOf(run, "log.throughput_unit").value_or("");
     }
     l.source = attributeOf(run, "log.source").value_or("log");
-    if (auto st = numberAttribute(run, "log.step_time_s"))
+    if (auto st = numberAttribute(run, "log.step_time_s", bounds::kLogStepTime))
         l.stepNs = std::llround(*st * 1e9);
     else if (l.throughput > 0 && l.unit == "steps/s")
         l.stepNs = std::llround(1e9 / l.throughput);
@@ -207,6 +211,14 @@ void chooseConfigurations(const WorkspaceSettings& ws, const AblationOptions& op
     for (const auto& c : ws.planOrder)
         if (byConfig.count(c) && std::find(order.begin(), order.end(), c) == order.end())
             res.notInPlan.push_back(c);
+    if (order.empty() && plan && !res.notInPlan.empty()) { // a stale or foreign plan order: say the way out
+        std::string have;
+        for (const auto& c : res.notInPlan)
+            have += (have.empty() ? "" : ",") + c;
+        throw InputError(ws.path, "no configuration of the plan order has runs (plan: " + *plan +
+                                      "; configurations with runs: " + have + "; cnp edit --plan " + have +
+                                      " sets the order)");
+    }
     if (order.empty())
         throw InputError(ws.path, plan ? "no configuration of the plan order has runs (plan: " + *plan + ")"
                                        : "no configurations to compare");

@@ -4,6 +4,7 @@
 #include "CommandRegistry.h"
 
 #include "core/CommaList.h"
+#include "core/PhysicalBounds.h"
 #include "requests/AblationRequest.h"
 #include "store/Workspace.h"
 #include "store/WorkspaceTransactions.h"
@@ -25,6 +26,8 @@ void setUserThroughput(Workspace& ws, const ArgParser& p, double value) {
         throw UsageFailure{"--unit must be tokens/s, samples/s or steps/s"};
     if (!(value > 0) || !std::isfinite(value))
         throw UsageFailure{"--throughput must be a positive number"};
+    if (!bounds::kLogThroughput.holds(value)) // 1e308 was stored, and the ablation's arithmetic overflowed
+        throw UsageFailure{"option --throughput: " + outOfBoundText(bounds::kLogThroughput, value)};
     const auto run = ws.runOrThrow(*runName);
     Transaction tx = writeTransaction(ws);
     ws.setRunAttribute(run.id, "log.throughput", p.valueOr("--throughput", ""));

@@ -25,12 +25,19 @@ extern "C" void onInterrupt(int sig) {
     }
 }
 
+// A signal that cnp was started with ignored (nohup, a background job of a non-interactive shell, a
+// `trap '' INT`) stays ignored, as shells keep it: cnp then neither stops on it nor hands a command it
+// runs (`cnp collect`, `cnp run --backend local`) a default disposition its caller had taken away.
 static void installInterruptHandler() {
     struct sigaction sa {};
     sa.sa_handler = onInterrupt;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
+    for (const int sig : {SIGINT, SIGTERM}) {
+        struct sigaction inherited {};
+        if (sigaction(sig, nullptr, &inherited) == 0 && inherited.sa_handler == SIG_IGN)
+            continue;
+        sigaction(sig, &sa, nullptr);
+    }
 }
 
 static void printTopHelp() {

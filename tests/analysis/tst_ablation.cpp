@@ -165,6 +165,26 @@ private slots:
     // The metric alone, from hand-built inputs and no workspace: A's five steps of 100 ns (80 gemm), B's
     // five of 50 ns (40 gemm). Speedup of B = 100 / 50 = 2 with a degenerate CI at 2 (every step equal);
     // attribution B - A: gemm -40, idle -10, total -50; 1e9 / 100 = 1e7 steps/s for A.
+    // A stored plan order none of whose configurations has runs (stale, or a shared workspace's bogus
+    // text): refused, naming the configurations that have runs and the way out (hostile campaign).
+    void stalePlanOrderSaysTheWayOut() {
+        AblationInputs in;
+        in.settings.path = "study.cnpdb";
+        in.settings.planOrderMeta = "/*313";
+        in.settings.planOrder = {"/*313", "A", "B"};
+        in.categories = CategoryOrder::fromComputePriority({"gemm"});
+        in.runs.push_back(pureRun("a", "A", std::vector<AblationStepSample>(5, sample(100, 80))));
+        in.runs.push_back(pureRun("b", "B", std::vector<AblationStepSample>(5, sample(50, 40))));
+        try {
+            computeAblation(in, AblationOptions{});
+            QFAIL("a plan order without runs was accepted");
+        } catch (const InputError& e) {
+            QCOMPARE(std::string(e.what()),
+                     std::string("study.cnpdb: no configuration of the plan order has runs (plan: /*313; "
+                                 "configurations with runs: A,B; cnp edit --plan A,B sets the order)"));
+        }
+    }
+
     void pureInputs() {
         AblationInputs in;
         in.settings.path = "study.cnpdb";

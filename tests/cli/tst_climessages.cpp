@@ -350,6 +350,10 @@ private slots:
         QTest::newRow("ablation --flops-per-token nan")
             << QStringList{"ablation", "WS", "--flops-per-token", "nan"}
             << "option --flops-per-token expects a finite number, got 'nan'";
+        // The hostile campaign's numeric class: 1e308 was stored as the run's log throughput.
+        QTest::newRow("edit --throughput 1e308")
+            << QStringList{"edit", "WS", "--run", "good", "--unit", "tokens/s", "--throughput", "1e308"}
+            << "option --throughput: 1e+308 is outside the range of a log throughput (0 to 1e+15 per second)";
         QTest::newRow("export --rank 1e308")
             << QStringList{"export", "WS", "--run", "good", "--out", "OUT.json", "--rank", "1e308"}
             << "option --rank expects a number from 0 to 2.14748e+09, got '1e308'";

@@ -7,6 +7,8 @@
 
 #include <QtTest>
 
+#include <csignal>
+
 namespace {
 
 struct Result {
@@ -92,6 +94,37 @@ private slots:
         QCOMPARE(got[3], want[3]);
         QCOMPARE(got[4], want[4]);
         QVERIFY2(r.err.contains("no trace written"), qPrintable(r.err));
+    }
+
+    // The command's signal dispositions are its caller's: a SIGINT cnp was started with ignored stays
+    // ignored for the command, as it would be run alone (the hostile campaign's collector-noncuda class:
+    // under a background shell, `sh -c 'kill -INT $$'` exits 0 alone and was killed, 130, under cnp).
+    void ignoredSignalsStayIgnored_data() {
+        QTest::addColumn<bool>("ignored");
+        QTest::addColumn<int>("expected");
+        QTest::newRow("SIGINT ignored by the caller") << true << 0;
+        QTest::newRow("SIGINT default") << false << 128 + 2;
+    }
+    void ignoredSignalsStayIgnored() {
+        QFETCH(bool, ignored);
+        QFETCH(int, expected);
+        QTemporaryDir dir;
+        const QString lib = dir.filePath("libcnp-collector.so");
+        QFile(lib).open(QIODevice::WriteOnly);
+        // cnp inherits this process's disposition of SIGINT, set here either way (ctest itself may run with
+        // it ignored, as a background job of a script does).
+        const auto previous = std::signal(SIGINT, ignored ? SIG_IGN : SIG_DFL);
+        QProcess p;
+        auto e = QProcessEnvironment::systemEnvironment();
+        e.insert("CNP_COLLECTOR_LIB", lib);
+        p.setProcessEnvironment(e);
+        p.start(testpaths::cliPath(),
+                {"collect", "--out", dir.filePath("traces"), "--", "sh", "-c", "kill -INT $$"});
+        const bool finished = p.waitForFinished(60000);
+        std::signal(SIGINT, previous);
+        QVERIFY(finished);
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), expected);
     }
 
     void commandNotFound() {

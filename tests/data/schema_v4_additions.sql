@@ -1,0 +1,9 @@
+-- Tables added to schema version 4 after its release, each additive and optional: a v4 file without one
+-- reads as having no rows in it (its readers say so), and the table is created with the other summary
+-- tables the next time a run is summarised. Frozen by hand like schema_v4.sql.
+-- summary_stream (issue 29.5: per-stream time, top kernel and launch queue; docs/schema.md).
+CREATE TABLE IF NOT EXISTS summary_stream(
+  run_id INTEGER NOT NULL, rank INTEGER NOT NULL, device INTEGER NOT NULL, stream INTEGER NOT NULL,
+  kernel_count INTEGER, compute_ns INTEGER, communication_ns INTEGER, memory_ns INTEGER,
+  top_kernel_id INTEGER, top_kernel_ns INTEGER, queue_max INTEGER, queue_mean REAL, queued_ops INTEGER,
+  PRIMARY KEY(run_id, rank, device, stream));
