@@ -93,7 +93,8 @@ private slots:
         };
         onW(0, 1000, "k_main", 7);
         onW(100, 300, "sgemm_side", 17);
-        const Insight* warn = find(run(w), "side-stream");
+        const std::vector<Insight> warnings = run(w); // kept: find() points into it
+        const Insight* warn = find(warnings, "side-stream");
         QVERIFY(warn);
         QCOMPARE(warn->value, 0.2);
         QCOMPARE(warn->severity, InsightSeverity::Warning);
