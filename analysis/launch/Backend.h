@@ -43,6 +43,9 @@ public:
         (void)exitCode;
         return {};
     }
+    // Lets the job run on without this program: stops watching and leaves everything it started in place
+    // (Backend::canDetach). A later attach() finds it again. Only for a backend that can detach.
+    virtual void detach() {}
 };
 
 class Backend {
@@ -61,6 +64,18 @@ public:
     }
     // Throws InputError when the job cannot be started (bad mount path, missing program...).
     virtual std::unique_ptr<RunningJob> start(const JobSpec& job, const ProgressListener& progress) = 0;
+    // True when a started job runs on after this program exits (a cluster's), so `cnp run --detach` can
+    // submit and leave, and a later run attach to it. A local process or container ends with cnp.
+    virtual bool canDetach() const { return false; }
+    // The job an earlier `cnp run` started as `job` (detached, or one that crashed or was killed) and left
+    // in place, running or ended: watched from now on as if just started, and `job.attempt` set to the
+    // attempt it runs. nullptr when there is none, so start() may create it. Throws InputError, leaving it
+    // alone, when one exists that this plan did not start (another plan's, or another version of this one).
+    virtual std::unique_ptr<RunningJob> attach(JobSpec& job, const ProgressListener& progress) {
+        (void)job;
+        (void)progress;
+        return nullptr;
+    }
 };
 
 // The local and container backends run one node, this machine: a plan of several nodes would start one

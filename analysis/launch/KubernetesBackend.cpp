@@ -147,18 +147,49 @@ std::string secondsText(double seconds) {
     return buf;
 }
 
+// kubectl's resource name for the plan's job kind.
+std::string jobKind(const plan::Plan& plan) {
+    return plan.kubernetes.jobKind == "PyTorchJob" ? "pytorchjob" : "job";
+}
+
+std::string annotation(const rapidjson::Value& object, const char* key) {
+    if (!object.IsObject() || !object.HasMember("metadata") || !object["metadata"].IsObject())
+        return {};
+    const auto& meta = object["metadata"];
+    if (!meta.HasMember("annotations"))
+        return {};
+    const char* v = member(meta["annotations"], key);
+    return v ? v : "";
+}
+
+// An attempt name as the orchestrator makes them ("attempt-<n>[-<hex>]"): it becomes a folder on the
+// trace volume, so a cluster object's annotation that is anything else (a path, "..") is refused.
+bool isAttemptName(const std::string& s) {
+    if (s.rfind("attempt-", 0) != 0 || s.size() > 40 || s.size() == 8)
+        return false;
+    return std::all_of(s.begin() + 8, s.end(),
+                       [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == '-'; });
+}
+
 class KubernetesJob : public RunningJob {
 public:
+    // Creates the job's objects, or with `attached` watches the job an earlier run left (Backend::attach:
+    // it exists; its fetch pod, if a run died fetching, is deleted so that collect() can make its own).
     KubernetesJob(const plan::Plan& plan, const KubectlOptions& k, const JobSpec& job,
-                  ProgressListener progress)
-        : plan_(plan), k_(k), job_(job), progress_(std::move(progress)),
-          kind_(plan.kubernetes.jobKind == "PyTorchJob" ? "pytorchjob" : "job") {
-        kubectl({"delete", kind_ + "/" + job_.jobName, "service/" + job_.jobName, "pod/" + fetchPod(),
-                 "--ignore-not-found", "--wait=false"}); // leftovers of an attempt that was killed
-        const ProcessResult r =
-            kubectl({"create", "--validate=false", "-f", "-", "-o", "name"}, jobManifests(plan_, job_));
-        if (r.exitCode != 0)
-            throw InputError("kubectl create", firstLine(r.err));
+                  ProgressListener progress, bool attached)
+        : plan_(plan), k_(k), job_(job), progress_(std::move(progress)), kind_(jobKind(plan)) {
+        if (attached) {
+            kubectl({"delete", "pod/" + fetchPod(), "--ignore-not-found"});
+            note("attached to " + kind_ + "/" + job_.jobName + " (" + job_.attempt + ")");
+        } else {
+            // Service and fetch pod of an attempt that was killed (attach() found no job, so none runs).
+            kubectl({"delete", "service/" + job_.jobName, "pod/" + fetchPod(), "--ignore-not-found",
+                     "--wait=false"});
+            const ProcessResult r =
+                kubectl({"create", "--validate=false", "-f", "-", "-o", "name"}, jobManifests(plan_, job_));
+            if (r.exitCode != 0)
+                throw InputError("kubectl create", firstLine(r.err));
+        }
         const std::string notes = (fs::path(job_.outputDir) / "kubectl.txt").string();
         const std::vector<std::string> watch = {"--watch", "-o", "json", "--output-watch-events"};
         jobWatch_ =
@@ -191,6 +222,12 @@ public:
         for (const auto& [rank, phase] : phases_)
             started += !phase.empty() && phase != "Pending";
         return started >= job_.nodes;
+    }
+
+    // The job, its Service and pods stay; nothing is deleted when this object goes.
+    void detach() override {
+        stopWatches();
+        cleaned_ = true;
     }
 
     void cancel() override {
@@ -442,7 +479,32 @@ std::string KubernetesBackend::describe(const JobSpec& job) const {
 }
 
 std::unique_ptr<RunningJob> KubernetesBackend::start(const JobSpec& job, const ProgressListener& progress) {
-    return std::make_unique<KubernetesJob>(plan_, k_, job, progress);
+    return std::make_unique<KubernetesJob>(plan_, k_, job, progress, false);
+}
+
+std::unique_ptr<RunningJob> KubernetesBackend::attach(JobSpec& job, const ProgressListener& progress) {
+    const std::string object = jobKind(plan_) + "/" + job.jobName;
+    const ProcessResult r = runProcess(kubectlArgv(k_, {"get", object, "-o", "json"}));
+    if (r.exitCode != 0) {
+        if (r.err.find("(NotFound)") != std::string::npos)
+            return nullptr;
+        throw InputError("kubectl get " + object, r.err.substr(0, r.err.find('\n')));
+    }
+    rapidjson::Document d;
+    if (d.Parse(r.out.c_str()).HasParseError() || !d.IsObject())
+        throw InputError("kubectl get " + object, "the answer is not a JSON object");
+    // Only a job this plan (this very version of it) started for this configuration is taken over; any
+    // other is left alone, running or not: deleting it could end someone's hours of training.
+    const std::string hash = annotation(d, "cnp.plan/hash"), config = annotation(d, "cnp.config/name");
+    const std::string attempt = annotation(d, "cnp.job/attempt");
+    if (hash != plan_.hash || config != job.config || !isAttemptName(attempt))
+        throw InputError(job.planPath,
+                         object + " exists but was not started by this plan for " + job.config +
+                             (hash != plan_.hash ? " (another plan, or another version of this one)" : "") +
+                             ": it was left alone; delete it (kubectl delete " + object +
+                             ") or run in another namespace");
+    job.attempt = attempt;
+    return std::make_unique<KubernetesJob>(plan_, k_, job, progress, true);
 }
 
 } // namespace cnp::launch

@@ -9,7 +9,8 @@
 // `kubectl exec <job>-fetch -- sh -c ...`, then each file with `kubectl exec ... -- cat FILE`, its stdout
 // streamed to disk and checked against the collector's checksum file (launch/TraceFetch). A missing,
 // short or corrupt rank makes collect() throw. Finish and cancel both delete what the job created (Job,
-// Service, fetch pod), and only that.
+// Service, fetch pod), and only that; detach() deletes nothing, and attach() takes over a job an earlier
+// run left (docs/launcher.md, "Detach and attach").
 #include "launch/Backend.h"
 #include "plan/Plan.h"
 
@@ -39,6 +40,10 @@ public:
     std::string name() const override { return "kubernetes"; }
     std::string describe(const JobSpec& job) const override;
     std::unique_ptr<RunningJob> start(const JobSpec& job, const ProgressListener& progress) override;
+    bool canDetach() const override { return true; }
+    // `kubectl get <kind>/<job> -o json`: the job when its annotations say this plan (cnp.plan/hash) started
+    // it for this configuration, with the attempt it runs (cnp.job/attempt).
+    std::unique_ptr<RunningJob> attach(JobSpec& job, const ProgressListener& progress) override;
 
 private:
     plan::Plan plan_;

@@ -4,6 +4,7 @@
 #include "launch/JobPlanner.h"
 #include "plan/ImageReference.h"
 #include "plan/KubernetesValues.h"
+#include "plan/PlanResolver.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -51,6 +52,9 @@ void metadata(YAML::Emitter& out, const plan::Plan& plan, const JobSpec& job, co
     keyStr(out, "cnp.plan/name", plan.name);
     keyStr(out, "cnp.plan/hash", plan.hash);
     keyStr(out, "cnp.config/name", job.config);
+    // Where this attempt's ranks write (JobSpec::attempt): a later `cnp run` that attaches to the job reads
+    // its traces from there (docs/launcher.md, "Detach and attach").
+    keyStr(out, "cnp.job/attempt", job.attempt);
     out << YAML::EndMap << YAML::EndMap;
 }
 
@@ -402,6 +406,14 @@ std::string pyTorchJobDoc(const plan::Plan& plan, const JobSpec& job) {
     return out.c_str();
 }
 
+// The plan with the job's configuration's own pod fields (tolerations, priorityClassName, ...) applied
+// over its `kubernetes:` block (plan::kubernetesFor). A copy per manifest: plans are small.
+plan::Plan forConfiguration(const plan::Plan& plan, const JobSpec& job) {
+    plan::Plan p = plan;
+    p.kubernetes = plan::kubernetesFor(plan, job.config);
+    return p;
+}
+
 void checkPodSpec(const plan::Plan& plan, const JobSpec& job) {
     if (job.image.empty())
         throw InputError(job.planPath,
@@ -436,7 +448,8 @@ std::string escapeKubeletExpansion(const std::string& value) {
     return out;
 }
 
-std::string jobManifests(const plan::Plan& plan, const JobSpec& job) {
+std::string jobManifests(const plan::Plan& planAsWritten, const JobSpec& job) {
+    const plan::Plan plan = forConfiguration(planAsWritten, job);
     checkPodSpec(plan, job);
     if (plan.kubernetes.jobKind == "PyTorchJob")
         return "---\n" + pyTorchJobDoc(plan, job) + "\n";
@@ -447,7 +460,8 @@ std::string podTracesDir(const JobSpec& job) {
     return std::string(kPodTracesDir) + "/" + job.jobName + "/" + job.attempt;
 }
 
-std::string traceFetcherManifest(const plan::Plan& plan, const JobSpec& job) {
+std::string traceFetcherManifest(const plan::Plan& planAsWritten, const JobSpec& job) {
+    const plan::Plan plan = forConfiguration(planAsWritten, job);
     YAML::Emitter out;
     out << YAML::BeginMap;
     keyStr(out, "apiVersion", "v1");

@@ -107,10 +107,29 @@ JobState RunOrchestrator::runJob(const JobSpec& job, const std::atomic<bool>& ca
     }
     report(job, JobState::Starting, backend_.name());
     JobSpec attempt = job;
+    if (auto left = backend_.attach(attempt, progress_)) {
+        // Its output folder holds the notes of the run that started it; its traces are still to come.
+        std::error_code ec;
+        std::filesystem::create_directories(job.outputDir, ec);
+        const std::string how = "attached to the job an earlier cnp run left (" + attempt.attempt + ")";
+        if (detach_)
+            return leave(attempt, *left, how, message);
+        report(job, JobState::Running, how + "; " + job.outputDir);
+        return runStarted(attempt, *left, cancel, message);
+    }
     attempt.attempt = attemptName(prepareOutputDir(job.outputDir));
     auto running = backend_.start(attempt, progress_);
+    if (detach_)
+        return leave(attempt, *running, "submitted (" + attempt.attempt + ")", message);
     report(job, JobState::Running, job.outputDir);
     return runStarted(attempt, *running, cancel, message);
+}
+
+JobState RunOrchestrator::leave(const JobSpec& job, RunningJob& running, const std::string& how,
+                                std::string& message) {
+    running.detach();
+    message = how + " and left running as " + job.jobName + "; run the same cnp run again to attach";
+    return JobState::Detached;
 }
 
 JobState RunOrchestrator::runStarted(const JobSpec& job, RunningJob& running, const std::atomic<bool>& cancel,

@@ -8,6 +8,9 @@
 // started" with that cause. A cancel stops only the running job (and starts no other), keeping every
 // finished run. The workspace's plan order gains a configuration only once the configuration has a run in
 // it: a study that produces nothing changes nothing.
+// A job an earlier run left in place (Backend::attach: detached, or its cnp crashed) is taken over, never
+// started again nor deleted while it runs. With detach set, each job is submitted (or found running) and
+// left to run: nothing is waited for, collected or ingested; running again attaches (docs/launcher.md).
 #include "launch/Backend.h"
 #include "launch/JobSpec.h"
 #include "launch/RunProgress.h"
@@ -28,8 +31,11 @@ public:
     void setPollInterval(int ms) { pollMs_ = ms; }
     // Run every repeat of a configuration even after one of them failed (`cnp run --keep-going`).
     void setKeepGoing(bool on) { keepGoing_ = on; }
+    // Submit and leave (`cnp run --detach`): only for a backend that canDetach().
+    void setDetach(bool on) { detach_ = on; }
 
-    // Every job ends done, failed, skipped or cancelled; `cancel` may be raised from a signal handler.
+    // Every job ends done, failed, skipped or cancelled (or detached); `cancel` may be raised from a signal
+    // handler.
     RunSummary run(const std::vector<JobSpec>& jobs, const std::atomic<bool>& cancel);
 
 private:
@@ -38,6 +44,7 @@ private:
                         std::string& message);
     JobState finishJob(const JobSpec& job, RunningJob& running, std::string& message);
     JobState runOne(const JobSpec& job, const std::atomic<bool>& cancel, std::string& message);
+    JobState leave(const JobSpec& job, RunningJob& running, const std::string& how, std::string& message);
     void report(const JobSpec& job, JobState state, const std::string& message = {});
     void recordPlanOrder();
 
@@ -48,6 +55,7 @@ private:
     int pollMs_ = 100;
     std::string abandoned_; // set when a job failed for a reason every job shares (EngineFailure::everyJob)
     bool keepGoing_ = false;
+    bool detach_ = false;
     std::vector<std::string> failedConfigs_; // configurations with a failed job (their first failure)
 };
 

@@ -24,12 +24,15 @@ const char* stateName(JobState s) {
         return "skipped";
     case JobState::Cancelled:
         return "cancelled";
+    case JobState::Detached:
+        return "detached";
     }
     return "failed";
 }
 
 bool isFinal(JobState s) {
-    return s == JobState::Done || s == JobState::Failed || s == JobState::Skipped || s == JobState::Cancelled;
+    return s == JobState::Done || s == JobState::Failed || s == JobState::Skipped ||
+           s == JobState::Cancelled || s == JobState::Detached;
 }
 
 void RunSummary::count(JobState s) {
@@ -37,6 +40,7 @@ void RunSummary::count(JobState s) {
     failed += s == JobState::Failed;
     skipped += s == JobState::Skipped;
     cancelled += s == JobState::Cancelled;
+    detached += s == JobState::Detached;
 }
 
 std::string toJsonLine(const ProgressEvent& e) {
@@ -68,8 +72,11 @@ std::string toJsonLine(const RunSummary& s) {
     w.StartObject();
     w.Key("type");
     w.String("summary");
-    const std::pair<const char*, int> counts[] = {
-        {"done", s.done}, {"failed", s.failed}, {"skipped", s.skipped}, {"cancelled", s.cancelled}};
+    const std::pair<const char*, int> counts[] = {{"done", s.done},
+                                                  {"failed", s.failed},
+                                                  {"skipped", s.skipped},
+                                                  {"cancelled", s.cancelled},
+                                                  {"detached", s.detached}};
     for (const auto& [k, v] : counts) {
         w.Key(k);
         w.Int(v);

@@ -2,7 +2,7 @@
 // Progress of `cnp run`, per job and per rank, and its JSON-lines form (`cnp run --progress json`, read by
 // the workbench's Plans page; docs/launcher.md). The protocol, one object per line:
 //   {"type":"run","config":"Base","repeat":1,"rank":null,"state":"running","message":"..."}
-//   {"type":"summary","done":N,"failed":N,"skipped":N,"cancelled":N}
+//   {"type":"summary","done":N,"failed":N,"skipped":N,"cancelled":N,"detached":N}
 // `rank` is an integer for per-rank states, null for the job as a whole.
 #include <functional>
 #include <optional>
@@ -10,11 +10,24 @@
 
 namespace cnp::launch {
 
-enum class JobState { Pending, Starting, Running, Collecting, Ingesting, Done, Failed, Skipped, Cancelled };
+// Detached: submitted (or found running) and left to run without cnp (`cnp run --detach`); a later run
+// attaches to it.
+enum class JobState {
+    Pending,
+    Starting,
+    Running,
+    Collecting,
+    Ingesting,
+    Done,
+    Failed,
+    Skipped,
+    Cancelled,
+    Detached
+};
 
 // The protocol's spelling: "pending", "starting", ...
 const char* stateName(JobState s);
-// True for done, failed, skipped, cancelled: a job's last state.
+// True for done, failed, skipped, cancelled, detached: a job's last state (in this run of cnp).
 bool isFinal(JobState s);
 
 struct ProgressEvent {
@@ -26,7 +39,7 @@ struct ProgressEvent {
 };
 
 struct RunSummary {
-    int done = 0, failed = 0, skipped = 0, cancelled = 0;
+    int done = 0, failed = 0, skipped = 0, cancelled = 0, detached = 0;
     void count(JobState s);
 };
 

@@ -39,6 +39,30 @@ struct Mount {
     SourcePos pos;
 };
 
+// A pod toleration as Kubernetes writes it (core/v1 Toleration).
+struct Toleration {
+    std::string key;
+    std::string operator_; // "Equal" or "Exists"; "" = Kubernetes' default (Equal)
+    std::string value;
+    std::string effect; // "NoSchedule", "PreferNoSchedule", "NoExecute"; "" = all
+    std::optional<long long> tolerationSeconds;
+    SourcePos pos;
+};
+
+// The pod fields cluster admins require that one configuration may set for its own jobs (`kubernetes:` in
+// a configuration, docs/plans.md): each one it sets replaces the plan's (or its parent configuration's);
+// podAnnotations and extraResources merge by key. Unset = inherited.
+struct KubernetesPodFields {
+    std::optional<std::vector<Toleration>> tolerations;
+    std::optional<std::string> priorityClassName;
+    std::optional<std::string> serviceAccountName;
+    std::optional<std::vector<std::string>> imagePullSecrets;
+    std::map<std::string, std::string> podAnnotations;
+    std::map<std::string, std::string> extraResources;
+    std::optional<bool> hostNetwork;
+    std::optional<std::vector<std::string>> addCapabilities;
+};
+
 // What a configuration sets; an unset optional inherits from the parent.
 struct ConfigValues {
     std::optional<std::string> image;
@@ -52,6 +76,7 @@ struct ConfigValues {
     std::optional<bool> ipcHost;            // container backends: --ipc=host (default true: NCCL/DataLoader)
     std::optional<std::string> cudaVersion; // the image's CUDA ("13.0.2"); unset = read from the image tag
     std::optional<std::string> nodeDriverVersion; // the driver this configuration's nodes report (lint only)
+    KubernetesPodFields kubernetes;               // over the plan's `kubernetes:` pod fields
     std::vector<SourcePos> argsPos;               // parallel to args
     // Where each scalar key above was written ("image", "privileged", "deepspeedConfig", "cudaVersion",
     // "extends", "name", ...; "deepspeedConfig.stage3_prefetch_bucket_size" for a DeepSpeed config written
@@ -94,16 +119,6 @@ struct Repeats {
 struct LogMetric {
     std::string regex; // "" = none
     std::string unit;  // "tokens/s", "samples/s", "steps/s" (throughput) or "s/step", "ms/step" (step time)
-    SourcePos pos;
-};
-
-// A pod toleration as Kubernetes writes it (core/v1 Toleration).
-struct Toleration {
-    std::string key;
-    std::string operator_; // "Equal" or "Exists"; "" = Kubernetes' default (Equal)
-    std::string value;
-    std::string effect; // "NoSchedule", "PreferNoSchedule", "NoExecute"; "" = all
-    std::optional<long long> tolerationSeconds;
     SourcePos pos;
 };
 

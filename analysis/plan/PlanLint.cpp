@@ -4,6 +4,7 @@
 #include "plan/CudaDriver.h"
 #include "plan/ImageReference.h"
 #include "plan/KubernetesValues.h"
+#include "plan/PlanResolver.h"
 
 #include "CaptureSpec.h"
 #include "core/RapidJson.h"
@@ -337,6 +338,33 @@ void checkCudaDriver(const Linter& l) {
     }
 }
 
+// ---- collector-cupti ------------------------------------------------------------------------------
+
+// The collector records with CUPTI 13 (CUDA 13's record layouts) and needs libcupti.so.13 where it runs:
+// an image whose CUDA is known to be older has neither, so its traced jobs would run untraced (the
+// collector cannot load) and come back without traces. Said before launching (issue 28); a warning, as
+// an image may carry CUDA 13's CUPTI beside an older toolkit.
+void checkCollectorCupti(const Linter& l) {
+    for (const Configuration& c : l.plan.configurations) { // every plan traces (repeats.traced >= 1)
+        if (!c.extends.empty() && !c.own.image && !c.own.cudaVersion)
+            continue; // inherited: said once, where the ancestor wrote it
+        const ConfigValues& v = c.resolved;
+        std::optional<CudaVersion> cuda;
+        if (v.cudaVersion)
+            cuda = parseCudaVersion(*v.cudaVersion);
+        else if (v.image)
+            cuda = cudaVersionFromImage(*v.image);
+        // Where this configuration says it: its own cudaVersion, else its own image.
+        const SourcePos at = positionIn(c.own, c.own.cudaVersion ? "cudaVersion" : "image", c.pos);
+        if (cuda && cuda->major < 13)
+            l.add(at, Severity::Warning, "collector-cupti",
+                  "'" + c.name + "' runs CUDA " + toString(*cuda) +
+                      ": the collector records with CUDA 13's CUPTI (libcupti.so.13) and cannot load there, "
+                      "so its traced jobs would come back without traces (container and kubernetes "
+                      "backends; the local backend uses this machine's CUDA)");
+    }
+}
+
 // ---- privileged -----------------------------------------------------------------------------------
 
 SourcePos planPosition(const Plan& plan, const std::string& key) {
@@ -422,6 +450,28 @@ void checkCapture(const Linter& l) {
     l.add(it != l.plan.positions.end() ? it->second : SourcePos{}, Severity::Error, "capture", why);
 }
 
+// A configuration's own `kubernetes:` pod fields, checked as its jobs' pods get them (plan::kubernetesFor):
+// the problems its parent's (or the plan's block alone) do not have, at the configuration's line for the
+// key (or its `kubernetes:` key, or its name).
+void checkConfigurationPodFields(const Linter& l, const Configuration& c) {
+    if (!c.own.positions.count("kubernetes"))
+        return;
+    Plan with = l.plan;
+    with.kubernetes = kubernetesFor(l.plan, c.extends); // the plan's own when it extends nothing
+    std::vector<std::string> inherited;
+    for (const ValueProblem& p : kubernetesValueProblems(with))
+        inherited.push_back(p.key + p.message);
+    with.kubernetes = kubernetesFor(l.plan, c.name);
+    for (const ValueProblem& p : kubernetesValueProblems(with)) {
+        if (std::find(inherited.begin(), inherited.end(), p.key + p.message) != inherited.end())
+            continue;
+        SourcePos at = positionIn(c.own, p.key, {});
+        if (at.line == 0)
+            at = positionIn(c.own, p.key.substr(0, p.key.rfind('.')), positionIn(c.own, "kubernetes", c.pos));
+        l.add(at, Severity::Error, p.rule, "configuration '" + c.name + "': " + p.key + ": " + p.message);
+    }
+}
+
 // What reaches the cluster as a quantity or a label, checked as the API server would (plan/KubernetesValues):
 // a bad one was only found when the Job was rejected, or when no node matched the selector.
 void checkKubernetesValues(const Linter& l) {
@@ -431,6 +481,8 @@ void checkKubernetesValues(const Linter& l) {
             at = planPosition(l.plan, p.key.substr(0, p.key.rfind('.')));
         l.add(at, Severity::Error, p.rule, p.key + ": " + p.message);
     }
+    for (const auto& c : l.plan.configurations)
+        checkConfigurationPodFields(l, c);
     for (const auto& c : l.plan.configurations) {
         for (const auto& [k, v] : c.own.nodeSelector) {
             const SourcePos at = positionIn(c.own, "nodeSelector." + k, c.pos);
@@ -481,6 +533,7 @@ std::vector<Finding> lintPlan(const Plan& plan) {
     checkDeepspeedConfig(l);
     checkCheckpointOptimization(l);
     checkCudaDriver(l);
+    checkCollectorCupti(l);
     checkPrivileged(l);
     checkImages(l);
     checkLogRegex(l);

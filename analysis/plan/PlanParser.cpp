@@ -191,13 +191,18 @@ private:
     // A list of text values; item positions under "key.N" (0-based).
     void readList(std::vector<std::string>& target, const YAML::Node& v, SourcePos k, const std::string& key,
                   std::vector<SourcePos>* positions = nullptr) {
-        setPos(plan_.positions, key, v, k);
+        readList(target, v, k, key, plan_.positions, positions);
+    }
+    // Item positions under "key.N" in `keyed` (and in order in `positions`, when given).
+    void readList(std::vector<std::string>& target, const YAML::Node& v, SourcePos k, const std::string& key,
+                  std::map<std::string, SourcePos>& keyed, std::vector<SourcePos>* positions = nullptr) {
+        setPos(keyed, key, v, k);
         auto items = r_.stringList(v, key);
         if (!items)
             return;
         for (std::size_t i = 0; i < items->size(); ++i) {
             target.push_back((*items)[i].first);
-            plan_.positions[key + "." + std::to_string(i)] = (*items)[i].second;
+            keyed[key + "." + std::to_string(i)] = (*items)[i].second;
             if (positions)
                 positions->push_back((*items)[i].second);
         }
@@ -330,15 +335,24 @@ private:
     // A mapping of text; each entry's position under "key.ENTRY".
     void readMap(std::map<std::string, std::string>& target, const YAML::Node& v, SourcePos k,
                  const std::string& key) {
-        setPos(plan_.positions, key, v, k);
+        readMap(target, v, k, key, plan_.positions);
+    }
+    void readMap(std::map<std::string, std::string>& target, const YAML::Node& v, SourcePos k,
+                 const std::string& key, std::map<std::string, SourcePos>& positions) {
+        setPos(positions, key, v, k);
         if (auto items = r_.stringMap(v, key))
             for (auto& [name, value, pos] : *items) {
                 target[name] = value;
-                plan_.positions[key + "." + name] = pos;
+                positions[key + "." + name] = pos;
             }
     }
 
     void readTolerations(const YAML::Node& n) {
+        readTolerations(n, plan_.kubernetes.tolerations, plan_.positions);
+    }
+    // Each toleration's position under "kubernetes.tolerations.N" in `positions`.
+    void readTolerations(const YAML::Node& n, std::vector<Toleration>& target,
+                         std::map<std::string, SourcePos>& positions) {
         if (!r_.spend(n))
             return;
         if (!n.IsSequence()) {
@@ -364,9 +378,8 @@ private:
                                   t.tolerationSeconds = r_.integer(v, "tolerationSeconds", 0, 1LL << 40);
                               }}}))
                 continue;
-            plan_.positions["kubernetes.tolerations." + std::to_string(plan_.kubernetes.tolerations.size())] =
-                t.pos;
-            plan_.kubernetes.tolerations.push_back(std::move(t));
+            positions["kubernetes.tolerations." + std::to_string(target.size())] = t.pos;
+            target.push_back(std::move(t));
         }
     }
 
@@ -436,7 +449,8 @@ private:
              {"args", [&](const YAML::Node& n, SourcePos) { readArgs(o, n); }},
              {"mounts", [&](const YAML::Node& n, SourcePos) { readMounts(o, n); }},
              {"nodeSelector", [&](const YAML::Node& n, SourcePos) { readNodeSelector(o, n); }},
-             {"deepspeedConfig", [&](const YAML::Node& n, SourcePos k) { readDeepspeed(o, n, k); }}});
+             {"deepspeedConfig", [&](const YAML::Node& n, SourcePos k) { readDeepspeed(o, n, k); }},
+             {"kubernetes", [&](const YAML::Node& n, SourcePos k) { readConfigKubernetes(o, n, k); }}});
         if (!isMap)
             return;
         if (c.name.empty())
@@ -445,6 +459,49 @@ private:
             r_.report(c.pos, Severity::Error, "duplicate-name",
                       "configuration name '" + c.name + "' is used twice");
         plan_.configurations.push_back(std::move(c));
+    }
+
+    // A configuration's `kubernetes:` block: the pod fields of KubernetesPodFields only (the rest of the
+    // plan's block is one cluster's, for every job); positions under "kubernetes.KEY" of the configuration.
+    void readConfigKubernetes(ConfigValues& o, const YAML::Node& v, SourcePos k) {
+        KubernetesPodFields& f = o.kubernetes;
+        auto& at = o.positions;
+        setPos(at, "kubernetes", v, k);
+        auto text = [this, &at](std::optional<std::string>& target, const std::string& key) {
+            return [this, &at, &target, key](const YAML::Node& n, SourcePos p) {
+                target = r_.string(n, key);
+                setPos(at, key, n, p);
+            };
+        };
+        auto list = [this, &at](std::optional<std::vector<std::string>>& target, const std::string& key) {
+            return [this, &at, &target, key](const YAML::Node& n, SourcePos p) {
+                target.emplace();
+                readList(*target, n, p, key, at);
+            };
+        };
+        r_.readMap(v, "kubernetes",
+                   {{"priorityClassName", text(f.priorityClassName, "kubernetes.priorityClassName")},
+                    {"serviceAccountName", text(f.serviceAccountName, "kubernetes.serviceAccountName")},
+                    {"imagePullSecrets", list(f.imagePullSecrets, "kubernetes.imagePullSecrets")},
+                    {"addCapabilities", list(f.addCapabilities, "kubernetes.addCapabilities")},
+                    {"hostNetwork",
+                     [&](const YAML::Node& n, SourcePos p) {
+                         f.hostNetwork = r_.boolean(n, "kubernetes.hostNetwork");
+                         setPos(at, "kubernetes.hostNetwork", n, p);
+                     }},
+                    {"podAnnotations",
+                     [&](const YAML::Node& n, SourcePos p) {
+                         readMap(f.podAnnotations, n, p, "kubernetes.podAnnotations", at);
+                     }},
+                    {"extraResources",
+                     [&](const YAML::Node& n, SourcePos p) {
+                         readMap(f.extraResources, n, p, "kubernetes.extraResources", at);
+                     }},
+                    {"tolerations", [&](const YAML::Node& n, SourcePos p) {
+                         setPos(at, "kubernetes.tolerations", n, p);
+                         f.tolerations.emplace();
+                         readTolerations(n, *f.tolerations, at);
+                     }}});
     }
 
     void readEnv(ConfigValues& o, const YAML::Node& n) {

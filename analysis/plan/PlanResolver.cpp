@@ -33,6 +33,19 @@ void overlayMounts(std::vector<Mount>& mounts, const std::vector<Mount>& own) {
     }
 }
 
+void overlayPodFields(KubernetesPodFields& r, const KubernetesPodFields& own) {
+    replaceIfSet(r.tolerations, own.tolerations);
+    replaceIfSet(r.priorityClassName, own.priorityClassName);
+    replaceIfSet(r.serviceAccountName, own.serviceAccountName);
+    replaceIfSet(r.imagePullSecrets, own.imagePullSecrets);
+    replaceIfSet(r.hostNetwork, own.hostNetwork);
+    replaceIfSet(r.addCapabilities, own.addCapabilities);
+    for (const auto& [k, v] : own.podAnnotations)
+        r.podAnnotations[k] = v;
+    for (const auto& [k, v] : own.extraResources)
+        r.extraResources[k] = v;
+}
+
 using NameIndex = std::unordered_map<std::string_view, std::size_t>; // a name's first configuration
 
 const Configuration* findByName(const Plan& plan, const NameIndex& names, const std::string& name) {
@@ -92,6 +105,7 @@ ConfigValues overlay(const ConfigValues& parent, const ConfigValues& own, const 
     r.args.insert(r.args.end(), own.args.begin(), own.args.end());
     r.argsPos.insert(r.argsPos.end(), own.argsPos.begin(), own.argsPos.end());
     overlayMounts(r.mounts, own.mounts);
+    overlayPodFields(r.kubernetes, own.kubernetes);
     for (const auto& [k, v] : own.nodeSelector)
         r.nodeSelector[k] = v;
     if (r.nodePool && !nodePoolLabel.empty())
@@ -130,6 +144,31 @@ void resolveConfigurations(Plan& plan, std::vector<Finding>& findings) {
             overlay(parent ? parent->resolved : ConfigValues{}, c.own, plan.kubernetes.nodePoolLabel);
         earlier.emplace(c.name, i);
     }
+}
+
+KubernetesOptions kubernetesFor(const Plan& plan, const std::string& configName) {
+    KubernetesOptions k = plan.kubernetes;
+    const Configuration* c = plan.find(configName);
+    if (!c)
+        return k;
+    const KubernetesPodFields& f = c->resolved.kubernetes;
+    if (f.tolerations)
+        k.tolerations = *f.tolerations;
+    if (f.priorityClassName)
+        k.priorityClassName = *f.priorityClassName;
+    if (f.serviceAccountName)
+        k.serviceAccountName = *f.serviceAccountName;
+    if (f.imagePullSecrets)
+        k.imagePullSecrets = *f.imagePullSecrets;
+    if (f.hostNetwork)
+        k.hostNetwork = *f.hostNetwork;
+    if (f.addCapabilities)
+        k.addCapabilities = *f.addCapabilities;
+    for (const auto& [key, v] : f.podAnnotations)
+        k.podAnnotations[key] = v;
+    for (const auto& [key, v] : f.extraResources)
+        k.extraResources[key] = v;
+    return k;
 }
 
 } // namespace cnp::plan

@@ -24,4 +24,9 @@ inline constexpr std::size_t kMaxExtendsDepth = 32;
 // as a root, so later checks still run). O(configurations x kMaxExtendsDepth x values per configuration).
 void resolveConfigurations(Plan& plan, std::vector<Finding>& findings);
 
+// The plan's `kubernetes:` options with the pod fields configuration `configName` resolves to applied
+// (KubernetesPodFields: set ones replace, podAnnotations and extraResources merge by key): what its jobs'
+// pods get. The plan's own options for an unknown name. After resolveConfigurations.
+KubernetesOptions kubernetesFor(const Plan& plan, const std::string& configName);
+
 } // namespace cnp::plan

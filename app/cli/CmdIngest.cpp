@@ -7,6 +7,7 @@
 #include "ingest/IngestPipeline.h"
 #include "store/StudyFolder.h"
 #include "store/Workspace.h"
+#include "store/WorkspaceRemoval.h"
 
 #include <atomic>
 #include <chrono>
@@ -82,14 +83,8 @@ int runIngest(const std::vector<std::string>& args) {
         res = ingest(ws, req, sink);
     } catch (...) {
         // A workspace this command created for a failed ingest is removed again: nothing half-made stays.
-        // Never throwing: on a read-only mount this removal failed and its "filesystem error: cannot
-        // remove" replaced the cause, "workspace is read-only" (issue 33.7).
-        std::error_code ec;
-        if (!existed && study)
-            std::filesystem::remove_all(wsPath, ec);
-        else if (!existed)
-            for (const char* suffix : {"", "-wal", "-shm"})
-                std::filesystem::remove(wsPath + suffix, ec);
+        if (!existed)
+            removeCreatedWorkspace(wsPath);
         throw;
     }
     if (!p.has("--quiet")) {

@@ -16,6 +16,7 @@
 #include "launch/RunLock.h"
 #include "launch/RunOrchestrator.h"
 #include "store/Workspace.h"
+#include "store/WorkspaceRemoval.h"
 
 #include <algorithm>
 #include <csignal>
@@ -138,15 +139,8 @@ int dryRun(const ArgParser& p, Backend& backend, const std::vector<JobSpec>& job
 // A workspace this run created and stored nothing in is removed again: a study that produced nothing
 // changes nothing (the jobs' logs stay in the output folder).
 void removeIfEmptyAndNew(const std::string& wsPath, bool existed, const RunSummary& s) {
-    if (existed || s.done > 0)
-        return;
-    std::error_code ec;
-    if (fs::is_directory(wsPath, ec)) { // a study this run created (docs/schema.md)
-        fs::remove_all(wsPath, ec);
-        return;
-    }
-    for (const char* suffix : {"", "-wal", "-shm"})
-        fs::remove(wsPath + suffix, ec);
+    if (!existed && s.done == 0)
+        removeCreatedWorkspace(wsPath);
 }
 
 ProgressListener progressPrinter(bool json) {
@@ -188,7 +182,7 @@ std::string outputLockFile(const std::string& outRoot) {
 int runRun(const std::vector<std::string>& args) {
     ArgParser p({"--backend", "--configs", "--repeats", "--progress", "--out", "--manifests", "--context",
                  "--namespace", "--kubeconfig", "--kubectl", "--containers-conf", "--gpu-flags"},
-                {"--dry-run", "--keep-going"});
+                {"--dry-run", "--keep-going", "--detach"});
     p.parse(args);
     p.requirePositionals(2, 2, "PLAN and WORKSPACE");
     const std::string progress = p.valueOr("--progress", "human");
@@ -206,6 +200,14 @@ int runRun(const std::vector<std::string>& args) {
     // Kubernetes pods get the collector from the initContainer's image, not from this machine.
     const std::string collector = backendName == "kubernetes" ? std::string() : collectorOrThrow();
     auto backend = makeBackend(p, plan, collector);
+    const bool detach = p.has("--detach");
+    if (detach && !backend->canDetach())
+        throw UsageFailure{"--detach: a " + backend->name() +
+                           " job ends with cnp; only kubernetes jobs run on without it"};
+    if (detach && plan.kubernetes.queueName.empty())
+        std::cerr << "cnp run: --detach submits every job at once: without kubernetes.queueName (a Kueue "
+                     "queue that admits one job at a time) configurations may run together and share "
+                     "nodes and fabric\n";
     // Every job as the backend would start it, before any starts: what a backend refuses (several nodes on
     // one machine, a privilege-granting flag, a bad mount) stops the study here, once, not job by job.
     for (const auto& j : jobs)
@@ -230,6 +232,7 @@ int runRun(const std::vector<std::string>& args) {
         Workspace ws(wsPath, Workspace::Mode::CreateIfMissing);
         RunOrchestrator orchestrator(plan, ws, *backend, progressPrinter(progress == "json"));
         orchestrator.setKeepGoing(p.has("--keep-going"));
+        orchestrator.setDetach(detach);
         s = orchestrator.run(jobs, gCancel);
     }
     removeIfEmptyAndNew(wsPath, existed, s);
@@ -237,7 +240,8 @@ int runRun(const std::vector<std::string>& args) {
         std::cout << toJsonLine(s) << std::endl;
     else
         std::cerr << "cnp run: " << s.done << " done, " << s.failed << " failed, " << s.skipped
-                  << " skipped, " << s.cancelled << " cancelled\n";
+                  << " skipped, " << s.cancelled << " cancelled"
+                  << (s.detached ? ", " + std::to_string(s.detached) + " detached" : std::string()) << '\n';
     if (gCancel.load())
         return 130;
     return s.failed > 0 ? InputFailure : Ok;
@@ -250,14 +254,16 @@ CNP_COMMAND(
     "usage: cnp run PLAN WS [--backend local|podman|docker|kubernetes] [--dry-run] [--configs A,B]\n"
     "               [--repeats N] [--progress human|json] [--out DIR] [--manifests DIR]\n"
     "               [--context C] [--namespace NS] [--kubeconfig FILE] [--kubectl PROGRAM]\n"
-    "               [--containers-conf FILE] [--gpu-flags FLAGS] [--keep-going]\n"
+    "               [--containers-conf FILE] [--gpu-flags FLAGS] [--keep-going] [--detach]\n"
     "\n"
     "Runs every configuration x repeat of PLAN in plan order with libcnp-collector.so injected,\n"
     "gathers each job's traces and logs, and ingests each job into WS as run <config>-r<repeat>,\n"
     "with the throughput its log reported (the plan's logMetric). Completed jobs (same plan file,\n"
     "configuration and repeat) are skipped, so re-running resumes. After a configuration's first failed\n"
     "job its other repeats are skipped (--keep-going runs them). A configuration enters the workspace's\n"
-    "plan order once it has a run; a new workspace where no job succeeded is removed. See docs/launcher.md.\n"
+    "plan order once it has a run; a new workspace where no job succeeded is removed. A kubernetes job\n"
+    "that an earlier cnp run left (--detach, or a crash) is attached to, never started again nor\n"
+    "deleted while it runs. See docs/launcher.md.\n"
     "\n"
     "  --backend B        local (default: processes, torchrun when a node has >1 GPU), podman, docker,\n"
     "                     kubernetes (Indexed Job + headless Service per job, through kubectl)\n"
@@ -274,8 +280,10 @@ CNP_COMMAND(
     "  --gpu-flags FLAGS  container GPU flags instead of the plan's (\"--gpus all\", \"--device\n"
     "                     nvidia.com/gpu=all\", \"\" for none)\n"
     "  --keep-going       run every repeat of a configuration even after one failed\n"
+    "  --detach           kubernetes: submit every job and exit; running the same command again\n"
+    "                     attaches: it collects and ingests what has ended and waits for the rest\n"
     "\n"
-    "exit status: 0 every job done or skipped; 1 usage error; 2 bad plan or a job failed;\n"
+    "exit status: 0 every job done, skipped or detached; 1 usage error; 2 bad plan or a job failed;\n"
     "130 interrupted (SIGINT/SIGTERM: the running job is stopped, finished runs are kept).\n",
     runRun);
 

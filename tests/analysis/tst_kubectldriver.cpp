@@ -7,20 +7,20 @@
 // are answered as the API server does: a chunked stream of `{"type":"ADDED"|"MODIFIED","object":{...}}`
 // events. The server plays the Job controller: pods <job>-<index>-x appear with the Job (Pending) and,
 // once both the Job and its pods are watched, turn Running and then Succeeded (or, for the failing rank,
-// Failed, and the Job with it), one step per 100 ms tick. The first watch of each Job is ended by the
-// server after its first change (as an API server's watch timeout would), so the driver must reconnect to
-// see the end. Recorded requests are checked for submission, watching (no status polling), per-rank
-// progress, failure handling, cancel and cleanup; the fetched traces (tests/data/gpu-run/capture.cnpt.gz
-// as two ranks, 3 x 1260 kernels each) must land as one run.
-// Traces: a folder of the test plays the PVC. When a Job is created, the server copies the test's rank
-// files (traces and the checksum files the collector's own writeChecksumFile made) into the folder the
-// Job's CNP_OUTPUT_DIR names there, as its ranks would. `kubectl exec` into the fetch pod is served the way
-// kubectl 1.32 speaks it (client-go tools/remotecommand/websocket.go and v4.go): a WebSocket upgrade of
-// GET .../pods/<pod>/exec?command=...&container=...&stdout=true&stderr=true with subprotocol
-// v5.channel.k8s.io; binary messages whose first byte is the channel (1 stdout, 2 stderr, 3 the
-// metav1.Status: Success, or Failure with reason NonZeroExitCode and the code in details.causes[reason=
-// ExitCode]), then a normal close. `cat` is served from the volume folder (one file may be made to stall
-// once); any other command runs here for real with /cnp/traces mapped to that folder (the listing script).
+// Failed, and the Job with it), one step per 100 ms tick (or, as a detached job does, with nobody watching).
+// The first watch of each Job is ended by the server after its first change (as an API server's watch timeout
+// would), so the driver must reconnect to see the end. Recorded requests are checked for submission, watching
+// (no status polling), per-rank progress, failure handling, cancel and cleanup; the fetched traces
+// (tests/data/gpu-run/capture.cnpt.gz as two ranks, 3 x 1260 kernels each) must land as one run. Traces: a
+// folder of the test plays the PVC. When a Job is created, the server copies the test's rank files (traces
+// and the checksum files the collector's own writeChecksumFile made) into the folder the Job's CNP_OUTPUT_DIR
+// names there, as its ranks would. `kubectl exec` into the fetch pod is served the way kubectl 1.32 speaks it
+// (client-go tools/remotecommand/websocket.go and v4.go): a WebSocket upgrade of GET
+// .../pods/<pod>/exec?command=...&container=...&stdout=true&stderr=true with subprotocol v5.channel.k8s.io;
+// binary messages whose first byte is the channel (1 stdout, 2 stderr, 3 the metav1.Status: Success, or
+// Failure with reason NonZeroExitCode and the code in details.causes[reason= ExitCode]), then a normal close.
+// `cat` is served from the volume folder (one file may be made to stall once); any other command runs here
+// for real with /cnp/traces mapped to that folder (the listing script).
 #include "TestPaths.h"
 #include "TestPlans.h"
 #include "launch/JobPlanner.h"
@@ -59,6 +59,7 @@ struct ApiState {
     std::vector<Request> requests;
     int failingRank = -1;            // that pod fails, and with it the Job
     bool neverFinish = false;        // the Job stays active (for cancel)
+    bool runUnwatched = false;       // Jobs move on with nobody watching (a detached job's life)
     QString volume;                  // the traces PVC: /cnp/traces in the pods
     QString rankFiles;               // what a created Job's ranks write into their CNP_OUTPUT_DIR
     QMap<QString, qint64> stallOnce; // file name -> bytes sent before its first transfer stalls
@@ -279,7 +280,8 @@ private:
     void tick() {
         std::lock_guard lock(s_.mutex);
         for (const auto& name : s_.jobs.keys())
-            if (watched(name, true) && watched(name, false) && s_.stages[name] < (s_.neverFinish ? 1 : 2)) {
+            if ((s_.runUnwatched || (watched(name, true) && watched(name, false))) &&
+                s_.stages[name] < (s_.neverFinish ? 1 : 2)) {
                 ++s_.stages[name];
                 applyStage(name);
             }
@@ -511,6 +513,7 @@ class TestKubectlDriver : public QObject {
     QString kubeconfig_;
     QString capture_;       // the capture fixture as a plain .cnpt (the collector writes no .gz)
     int stallSeconds_ = 60; // KubectlOptions::stallSeconds of the next run
+    bool detach_ = false;   // RunOrchestrator::setDetach of the next run
 
     // A trace as the collector names it (CollectorConfig::outputPath).
     static QString traceName(int rank) { return QString("host%1-17-r%1.cnpt").arg(rank); }
@@ -651,7 +654,39 @@ class TestKubectlDriver : public QObject {
                 also(e);
         });
         orch.setPollInterval(20);
+        orch.setDetach(detach_);
         return orch.run(planJobs(plan, {}, dir_.filePath("runs").toStdString()), cancel);
+    }
+
+    // Runs `plan` detached: the job is submitted and left.
+    RunSummary runDetached(const plan::Plan& plan) {
+        std::atomic<bool> cancel{false};
+        std::vector<ProgressEvent> events;
+        detach_ = true;
+        const RunSummary s = run(plan, cancel, events);
+        detach_ = false;
+        return s;
+    }
+
+    QStringList deletes() {
+        QStringList out;
+        for (const auto& c : calls("/"))
+            if (c.startsWith("DELETE "))
+                out << c.mid(7);
+        return out;
+    }
+
+    // Waits (at most 10 s) until the fake cluster has ended the Job.
+    bool jobEnds(const QString& job) {
+        for (int i = 0; i < 200; ++i) {
+            {
+                std::lock_guard lock(state_.mutex);
+                if (state_.stages.value(job) >= 2)
+                    return true;
+            }
+            QThread::msleep(50);
+        }
+        return false;
     }
 
 private slots:
@@ -715,9 +750,10 @@ private slots:
         QCOMPARE(spec["template"].toObject()["spec"].toObject()["subdomain"].toString(), job);
         // Status watched, not polled: the Job's first watch was ended by the server after one change, so
         // the driver watched it again; each of kubectl's watches of one object starts with one GET of it.
+        // One more GET first: is there a job an earlier run left to attach to (Backend::attach)?
         const int jobWatches = watches("jobs", "metadata.name=" + job);
         QVERIFY2(jobWatches >= 2, qPrintable(QString::number(jobWatches)));
-        QCOMPARE(calls("/jobs/" + job).count("GET jobs/" + job), jobWatches);
+        QCOMPARE(calls("/jobs/" + job).count("GET jobs/" + job), jobWatches + 1);
         QVERIFY(watches("pods", "cnp.job=" + job + ",cnp.role=workload") >= 1);
         QStringList ranks;
         for (const auto& e : events)
@@ -821,13 +857,10 @@ private slots:
         }
         QCOMPARE(s.cancelled, 1);
         const QString job = QString::fromStdString(planJobs(plan, {}, "/x")[0].jobName);
-        QStringList deletes;
-        for (const auto& c : calls("/"))
-            if (c.startsWith("DELETE "))
-                deletes << c.mid(7);
-        QVERIFY(deletes.contains("jobs/" + job));
-        QVERIFY(deletes.contains("services/" + job));
-        for (const auto& d : deletes)
+        const QStringList deleted = deletes();
+        QVERIFY(deleted.contains("jobs/" + job));
+        QVERIFY(deleted.contains("services/" + job));
+        for (const auto& d : deleted)
             QVERIFY2(d.section('/', 1).startsWith(job), qPrintable(d)); // nothing but its own objects
     }
 
@@ -964,6 +997,95 @@ private slots:
         const auto runRec = lastRun();
         QVERIFY(runRec);
         QCOMPARE(runRec->rankCount, 2);
+    }
+
+    // `cnp run --detach` submits and leaves: nothing is deleted, waited for or fetched, and the job's
+    // annotations name its attempt. Running again attaches to it, whether it still runs or ended meanwhile:
+    // nothing is created again, and the traces come from the attempt the job was started with.
+    void detachedJobIsAttachedToLater_data() {
+        QTest::addColumn<bool>("endsMeanwhile");
+        QTest::newRow("still running") << false;
+        QTest::newRow("ended while nobody watched") << true;
+    }
+    void detachedJobIsAttachedToLater() {
+        QFETCH(bool, endsMeanwhile);
+        {
+            std::lock_guard lock(state_.mutex);
+            state_.rankFiles = makeRankFiles("detach", 2);
+        }
+        auto plan = clusterPlan(true);
+        plan.hash = endsMeanwhile ? "detach-ended" : "detach-running";
+        const QString job = QString::fromStdString(planJobs(plan, {}, "/x")[0].jobName);
+        const RunSummary first = runDetached(plan);
+        QCOMPARE(first.detached, 1);
+        QCOMPARE(first.done + first.failed, 0);
+        QVERIFY2(deletes().filter(QRegularExpression("^jobs/")).isEmpty(), qPrintable(deletes().join(' ')));
+        QVERIFY(execs().isEmpty()); // nothing fetched
+        const QString attemptDir = podOutputDir();
+        QJsonObject created;
+        {
+            std::lock_guard lock(state_.mutex);
+            QVERIFY(state_.jobs.contains(job));
+            created = state_.jobs[job];
+            state_.runUnwatched = endsMeanwhile;
+        }
+        QCOMPARE(created["metadata"].toObject()["annotations"].toObject()["cnp.job/attempt"].toString(),
+                 attemptDir.section('/', -1));
+        if (endsMeanwhile)
+            QVERIFY(jobEnds(job));
+
+        std::atomic<bool> cancel{false};
+        std::vector<ProgressEvent> events;
+        const RunSummary second = run(plan, cancel, events);
+        {
+            std::lock_guard lock(state_.mutex);
+            state_.runUnwatched = false;
+        }
+        QCOMPARE(second.done, 1);
+        QVERIFY2(!calls("/jobs").contains("POST jobs"), qPrintable(calls("/jobs").join(' ')));
+        bool attached = false;
+        for (const auto& e : events)
+            attached = attached || QString::fromStdString(e.message).startsWith("attached to the job");
+        QVERIFY(attached);
+        for (const auto& e : execs())
+            if (e.startsWith("cat "))
+                QVERIFY2(e.startsWith("cat " + attemptDir + "/"), qPrintable(e));
+        QCOMPARE(localFiles(plan).filter(QRegularExpression("\\.cnpt$")).size(), 2);
+        const auto runRec = lastRun();
+        QVERIFY(runRec);
+        QCOMPARE(runRec->rankCount, 2);
+        QCOMPARE(runRec->kernelCount, 2 * 3 * 1260);
+        QVERIFY(deletes().contains("jobs/" + job)); // collected: now it goes
+    }
+
+    // A job of the same name that this plan did not start (another version of it: another hash in its
+    // annotations) is never deleted nor taken over, even after a crash: the run says so and fails.
+    void foreignJobIsLeftAlone() {
+        auto plan = clusterPlan(false);
+        plan.hash = "foreign";
+        const QString job = QString::fromStdString(planJobs(plan, {}, "/x")[0].jobName);
+        QCOMPARE(runDetached(plan).detached, 1);
+        {
+            std::lock_guard lock(state_.mutex);
+            QJsonObject o = state_.jobs[job], meta = o["metadata"].toObject();
+            QJsonObject notes = meta["annotations"].toObject();
+            notes["cnp.plan/hash"] = "someone-else";
+            meta["annotations"] = notes;
+            o["metadata"] = meta;
+            state_.jobs[job] = o;
+        }
+        std::atomic<bool> cancel{false};
+        std::vector<ProgressEvent> events;
+        const RunSummary s = run(plan, cancel, events);
+        QCOMPARE(s.failed, 1);
+        const QString last = QString::fromStdString(events.back().message);
+        QVERIFY2(last.contains("exists but was not started by this plan") && last.contains("left alone"),
+                 qPrintable(last));
+        QVERIFY2(deletes().isEmpty(), qPrintable(deletes().join(' ')));
+        QVERIFY(!calls("/jobs").contains("POST jobs"));
+        std::lock_guard lock(state_.mutex);
+        QVERIFY(state_.jobs.contains(job));
+        state_.jobs.remove(job);
     }
 };
 

@@ -13,6 +13,7 @@
 #include "launch/JobPlanner.h"
 #include "launch/KubernetesManifests.h"
 #include "launch/PlanSource.h"
+#include "plan/PlanLint.h"
 #include "plan/PlanParser.h"
 
 #include <QtTest>
@@ -195,6 +196,89 @@ private slots:
             if (v["name"].as<std::string>() == "cnp-shm")
                 shm = v["emptyDir"]["sizeLimit"].as<std::string>() == "32Gi";
         QVERIFY(shm);
+    }
+
+    // Per configuration (issue 28.1): a configuration's own `kubernetes:` pod fields replace the plan's for
+    // its jobs (tolerations, priorityClassName, ... ; annotations and extra resources merge by key), its
+    // children inherit them, and the other configurations keep the plan's.
+    void configurationPodFieldsOverThePlans() {
+        const std::string text =
+            "name: per-config\nworkload: {command: [python, train.py]}\n"
+            "kubernetes:\n  collectorImage: registry.local/cnp-collector:0.1\n"
+            "  priorityClassName: training-low\n  tolerations: [{key: a, operator: Exists}]\n"
+            "  podAnnotations: {k8s.v1.cni.cncf.io/networks: tcp-net, team: perf}\n"
+            "configurations:\n"
+            "  - {name: Base, image: 'nvcr.io/nvidia/pytorch:25.01-py3'}\n"
+            "  - name: ACCL\n    extends: Base\n    kubernetes:\n      priorityClassName: training-high\n"
+            "      tolerations: [{key: rdma, operator: Exists, effect: NoSchedule}]\n"
+            "      podAnnotations: {k8s.v1.cni.cncf.io/networks: rdma-net}\n"
+            "      extraResources: {rdma/rdma_shared_device_a: '1'}\n"
+            "      hostNetwork: true\n      addCapabilities: [IPC_LOCK]\n"
+            "      serviceAccountName: accl-runner\n      imagePullSecrets: [accl-pull]\n"
+            "  - {name: ACCL+Opt, extends: ACCL}\n";
+        const auto parsed = plan::parsePlanText(text, "/plans/per-config.yaml");
+        QVERIFY2(parsed.findings.empty(), parsed.findings.empty() ? "" : parsed.findings[0].message.c_str());
+        for (const auto& f : plan::lintPlan(parsed.plan))
+            QVERIFY2(f.severity != plan::Severity::Error, f.message.c_str());
+        const auto jobs = planJobs(parsed.plan, {}, "/out");
+        QCOMPARE(jobs.size(), std::size_t(3));
+        for (const auto& job : jobs) {
+            const bool accl = job.config != "Base";
+            const auto docs =
+                YAML::LoadAll(jobManifests(parsed.plan, job) + traceFetcherManifest(parsed.plan, job));
+            const YAML::Node pod = docs[docs.size() - 2]["spec"]["template"]["spec"];
+            const YAML::Node meta = docs[docs.size() - 2]["spec"]["template"]["metadata"];
+            for (const YAML::Node& p : {pod, docs.back()["spec"]}) { // the workload's pods and the fetch pod
+                QCOMPARE(p["priorityClassName"].as<std::string>(),
+                         accl ? std::string("training-high") : "training-low");
+                QCOMPARE(p["tolerations"].size(), std::size_t(1));
+                QCOMPARE(p["tolerations"][0]["key"].as<std::string>(), accl ? std::string("rdma") : "a");
+                QCOMPARE(bool(p["serviceAccountName"]), accl);
+                QCOMPARE(bool(p["imagePullSecrets"]), accl);
+            }
+            QCOMPARE(meta["annotations"]["k8s.v1.cni.cncf.io/networks"].as<std::string>(),
+                     accl ? std::string("rdma-net") : "tcp-net");
+            QCOMPARE(meta["annotations"]["team"].as<std::string>(), std::string("perf")); // merged by key
+            QCOMPARE(bool(pod["hostNetwork"]), accl);
+            const YAML::Node c = pod["containers"][0];
+            QCOMPARE(bool(c["resources"]["limits"]["rdma/rdma_shared_device_a"]), accl);
+            const YAML::Node caps = c["securityContext"]["capabilities"];
+            QCOMPARE(caps && caps["add"] && caps["add"][0].as<std::string>() == "IPC_LOCK", accl);
+        }
+    }
+
+    // A configuration's own pod fields are linted where they are written, as the plan's are, and refused by
+    // the backend: lint names the configuration and the line of the bad value.
+    void configurationPodFieldsAreChecked() {
+        const std::string text = "name: bad\nworkload: {command: [python, train.py]}\n"
+                                 "kubernetes: {collectorImage: registry.local/cnp-collector:0.1}\n"
+                                 "configurations:\n"
+                                 "  - {name: Base, image: 'nvcr.io/nvidia/pytorch:25.01-py3'}\n"
+                                 "  - name: Wide\n    extends: Base\n    kubernetes:\n"
+                                 "      addCapabilities: [SYS_ADMIN]\n"
+                                 "      extraResources: {rdma/dev: lots}\n";
+        const auto parsed = plan::parsePlanText(text, "/plans/bad.yaml");
+        QVERIFY(parsed.findings.empty());
+        QStringList got;
+        for (const auto& f : plan::lintPlan(parsed.plan))
+            if (f.severity == plan::Severity::Error)
+                got << QString("%1:%2 %3 %4")
+                           .arg(f.line)
+                           .arg(f.column)
+                           .arg(QString::fromStdString(f.rule), QString::fromStdString(f.message));
+        QCOMPARE(got.size(), 2);
+        QVERIFY2(got.filter(QRegularExpression(
+                                "^9:\\d+ privileged configuration 'Wide': kubernetes.addCapabilities.0: "
+                                "capability SYS_ADMIN grants privilege"))
+                         .size() == 1,
+                 qPrintable(got.join('\n')));
+        QVERIFY2(got.filter(QRegularExpression("^10:\\d+ kubernetes-quantity configuration 'Wide': "
+                                               "kubernetes.extraResources.rdma/dev: 'lots'"))
+                         .size() == 1,
+                 qPrintable(got.join('\n')));
+        const auto jobs = planJobs(parsed.plan, {}, "/out");
+        jobManifests(parsed.plan, jobs[0]); // Base is fine
+        QVERIFY_THROWS_EXCEPTION(InputError, jobManifests(parsed.plan, jobs[1]));
     }
 
     // Kueue gang scheduling and Pod Security "restricted" (issue 28.1, 28.2): the queue label on the job

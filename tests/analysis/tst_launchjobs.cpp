@@ -604,7 +604,7 @@ private slots:
              {JobState::Done, JobState::Done, JobState::Failed, JobState::Skipped, JobState::Cancelled})
             s.count(st);
         QCOMPARE(QString::fromStdString(toJsonLine(s)),
-                 R"({"type":"summary","done":2,"failed":1,"skipped":1,"cancelled":1})");
+                 R"({"type":"summary","done":2,"failed":1,"skipped":1,"cancelled":1,"detached":0})");
     }
 };
 

@@ -12,6 +12,7 @@
 // from a CONTAINERS_CONF file. Without podman the test fails and says what to install.
 #include "CliRunner.h"
 #include "ContainerTestImage.h"
+#include "ProgramRunner.h"
 #include "TestPaths.h"
 
 #include <QDir>
@@ -27,40 +28,20 @@ using namespace cnp::testing;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
+using Run = ProgramRun;
 
-Run runProgram(const QString& program, const QStringList& args, const QString& conf = {},
-               int timeoutMs = 120000) {
-    QProcess p;
-    if (!conf.isEmpty()) {
-        auto env = QProcessEnvironment::systemEnvironment();
+// `program` with CONTAINERS_CONF set to `conf` when one is given.
+Run runTool(const QString& program, const QStringList& args, const QString& conf = {},
+            int timeoutMs = 120000) {
+    auto env = QProcessEnvironment::systemEnvironment();
+    if (!conf.isEmpty())
         env.insert("CONTAINERS_CONF", conf);
-        p.setProcessEnvironment(env);
-    }
-    p.start(program, args);
-    Run r;
-    if (!p.waitForStarted()) {
-        r.err = program.toUtf8() + " does not start: " + p.errorString().toUtf8();
-        return r;
-    }
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "timed out";
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return cnp::testing::runProgram(program, args, env, timeoutMs);
 }
 
 // Tars `root` to `tar`; empty on success, else why not.
 QByteArray tarTree(const QString& root, const QString& tar) {
-    const Run r = runProgram("tar", {"-cf", tar, "-C", root, "."});
+    const Run r = runTool("tar", {"-cf", tar, "-C", root, "."});
     return r.code == 0 ? QByteArray() : "tar " + root.toUtf8() + ": " + r.err;
 }
 
@@ -75,7 +56,7 @@ class TestCliContainer : public QObject {
     QString image_;      // the cnp image
 
     Run podman(const QStringList& args, int timeoutMs = 120000) const {
-        return runProgram("podman", args, conf_, timeoutMs);
+        return runTool("podman", args, conf_, timeoutMs);
     }
 
     QString importImage(const QString& root, const QString& name) {
@@ -130,7 +111,7 @@ private slots:
 
         // The image's cnp needs no Qt: the CLI and the core library link none (CNP_CLI_ONLY builds them
         // without finding it).
-        const Run ldd = runProgram("ldd", {cnp});
+        const Run ldd = runTool("ldd", {cnp});
         QCOMPARE(ldd.code, 0);
         QVERIFY2(!ldd.out.contains("libQt"), ldd.out.constData());
 
@@ -144,7 +125,7 @@ private slots:
         for (const char* tool : {"sh", "echo", "test", "["})
             QVERIFY(QFile::link("busybox", prebuilt + "/bin/" + tool));
         const Run staged =
-            runProgram("sh", {stageScript_, cnp, testpaths::sourceDir() + "/resources", prebuilt + "/stage"});
+            runTool("sh", {stageScript_, cnp, testpaths::sourceDir() + "/resources", prebuilt + "/stage"});
         QVERIFY2(staged.code == 0, staged.err.constData());
         QVERIFY(QFileInfo(prebuilt + "/stage/opt/cnp/lib").isDir());
         const QString buildBase = importImage(prebuilt, "cnp-container-test-build");
@@ -152,7 +133,7 @@ private slots:
 
         // The runtime stage's base: what Debian's slim image gives cnp, glibc (at the paths ldd names).
         const QString runtime = dir_.filePath("runtime");
-        const Run baseLibs = runProgram("sh", {stageScript_, "--base-libs", cnp});
+        const Run baseLibs = runTool("sh", {stageScript_, "--base-libs", cnp});
         QVERIFY2(baseLibs.code == 0, baseLibs.err.constData());
         const QStringList libs = QString::fromUtf8(baseLibs.out).split('\n', Qt::SkipEmptyParts);
         QVERIFY2(libs.size() >= 2, baseLibs.out.constData()); // at least the loader and libc

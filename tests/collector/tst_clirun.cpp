@@ -125,9 +125,12 @@ private slots:
         }
         QCOMPARE(baseStates,
                  (QStringList{"pending", "starting", "running", "collecting", "ingesting", "done"}));
-        QCOMPARE(
-            objs.last(),
-            (QJsonObject{{"type", "summary"}, {"done", 4}, {"failed", 0}, {"skipped", 0}, {"cancelled", 0}}));
+        QCOMPARE(objs.last(), (QJsonObject{{"type", "summary"},
+                                           {"done", 4},
+                                           {"failed", 0},
+                                           {"skipped", 0},
+                                           {"cancelled", 0},
+                                           {"detached", 0}}));
         const auto again = runCnp({"run", writePlan(dir), ws, "--progress", "json"});
         QCOMPARE(again.exitCode, 0);
         QCOMPARE(jsonLines(again.out).last()["skipped"].toInt(), 4);
@@ -215,6 +218,20 @@ private slots:
             QVERIFY2(
                 r.err.contains("Base+Opt r2: skipped (not started: an earlier repeat of Base+Opt failed"),
                 r.err.constData());
+    }
+
+    // --detach leaves jobs running without cnp: a local process or container cannot, so it is a usage error
+    // that starts nothing and creates nothing.
+    void detachNeedsAClusterBackend() {
+        QTemporaryDir dir;
+        const QString ws = dir.filePath("ws.cnpdb");
+        const auto r = runCnp({"run", writePlan(dir), ws, "--detach"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(
+            r.err.contains("--detach: a local job ends with cnp; only kubernetes jobs run on without it"),
+            r.err.constData());
+        QVERIFY(!QFile::exists(ws));
+        QVERIFY(!QFileInfo(ws + ".runs").exists());
     }
 
     // A study that produces nothing changes nothing (issue 32.1: every job failed, yet the plan order grew

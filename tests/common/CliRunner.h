@@ -1,5 +1,6 @@
 #pragma once
 // Runs the built `cnp` binary (testpaths::cliPath()) and captures exit code, stdout and stderr.
+#include "ProgramRunner.h"
 #include "TestPaths.h"
 #include <QProcess>
 #include <QString>
@@ -13,19 +14,9 @@ struct CliResult {
 };
 
 inline CliResult runCli(const QStringList& args, int timeoutMs = 120000) {
-    QProcess p;
-    p.start(testpaths::cliPath(), args);
-    CliResult r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "timed out";
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    const ProgramRun r =
+        runProgram(testpaths::cliPath(), args, QProcessEnvironment::systemEnvironment(), timeoutMs);
+    return {r.code, r.out, r.err};
 }
 
 // Ingests the bundled H200 demo traces (resources/demo/demo_<config>.json.gz) into `ws` with `cnp ingest`,

@@ -13,6 +13,7 @@
 // says which.
 #include "ContainerTestImage.h"
 #include "DebianRootfs.h"
+#include "ProgramRunner.h"
 #include "TestPaths.h"
 
 #include <QDir>
@@ -28,37 +29,17 @@ using namespace cnp::testing;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
+using Run = ProgramRun;
 
 // Runs `program` to its end (at most `timeoutMs`); `env` entries are added to this environment, and
 // CNP_RESOURCE_DIR is always removed, so a program finds its resources by itself.
 Run run(const QString& program, const QStringList& args, const QStringList& env = {},
         int timeoutMs = 180000) {
-    QProcess p;
     auto e = QProcessEnvironment::systemEnvironment();
     e.remove("CNP_RESOURCE_DIR");
     for (const QString& kv : env)
         e.insert(kv.section('=', 0, 0), kv.section('=', 1));
-    p.setProcessEnvironment(e);
-    p.start(program, args);
-    Run r;
-    if (!p.waitForStarted()) {
-        r.err = (program + " does not start: " + p.errorString()).toUtf8();
-        return r;
-    }
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "timed out";
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return runProgram(program, args, e, timeoutMs);
 }
 
 QByteArray describe(const Run& r) {
