@@ -41,6 +41,52 @@ std::map<std::string, std::string> mountMap(const std::vector<Mount>& mounts) {
     return m;
 }
 
+std::string joined(const std::vector<std::string>& items) {
+    std::string s;
+    for (const auto& i : items)
+        s += (s.empty() ? "" : ",") + i;
+    return s;
+}
+
+// "key=value:effect", "key Exists", "key=value" (no effect: every effect).
+std::string tolerationText(const Toleration& t) {
+    std::string s = t.key + (t.operator_ == "Exists" ? " Exists" : "=" + t.value);
+    if (!t.effect.empty())
+        s += ":" + t.effect;
+    if (t.tolerationSeconds)
+        s += " for " + std::to_string(*t.tolerationSeconds) + " s";
+    return s;
+}
+
+} // namespace
+
+std::map<std::string, std::string> podFieldsMap(const KubernetesPodFields& f) {
+    std::map<std::string, std::string> m;
+    if (f.tolerations) {
+        std::vector<std::string> t;
+        for (const auto& x : *f.tolerations)
+            t.push_back(tolerationText(x));
+        m["tolerations"] = joined(t);
+    }
+    if (f.priorityClassName)
+        m["priorityClassName"] = *f.priorityClassName;
+    if (f.serviceAccountName)
+        m["serviceAccountName"] = *f.serviceAccountName;
+    if (f.imagePullSecrets)
+        m["imagePullSecrets"] = joined(*f.imagePullSecrets);
+    if (f.hostNetwork)
+        m["hostNetwork"] = *f.hostNetwork ? "true" : "false";
+    if (f.addCapabilities)
+        m["addCapabilities"] = joined(*f.addCapabilities);
+    for (const auto& [k, v] : f.podAnnotations)
+        m["podAnnotations." + k] = v;
+    for (const auto& [k, v] : f.extraResources)
+        m["extraResources." + k] = v;
+    return m;
+}
+
+namespace {
+
 bool needsQuotes(const std::string& w) {
     if (w.empty())
         return true;
@@ -70,6 +116,7 @@ std::vector<DeltaItem> configDelta(const ConfigValues& from, const ConfigValues&
            to.args.empty() ? "" : displayArgv(to.args));
     diffMaps("mount ", mountMap(from.mounts), mountMap(to.mounts), out);
     diffMaps("nodeSelector.", from.nodeSelector, to.nodeSelector, out);
+    diffMaps("kubernetes.", podFieldsMap(from.kubernetes), podFieldsMap(to.kubernetes), out);
     return out;
 }
 

@@ -3,6 +3,7 @@
 // study reads as a chain of deltas, each configuration against its predecessor in plan order.
 #include "plan/Plan.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,10 @@ struct DeltaItem {
 
 // Fields in the order above; env and nodeSelector keys sorted. O(n log n) in the number of values.
 std::vector<DeltaItem> configDelta(const ConfigValues& from, const ConfigValues& to);
+
+// A configuration's own Kubernetes pod fields as text by name ("priorityClassName", "tolerations" as
+// "key=value:effect,...", "podAnnotations.KEY", ...): only those it sets.
+std::map<std::string, std::string> podFieldsMap(const KubernetesPodFields& f);
 // The workload's argv followed by the configuration's resolved args.
 std::vector<std::string> resolvedArgv(const Plan& plan, const Configuration& c);
 // `argv` for display: words that a shell would split or expand are single-quoted (display only: the

@@ -48,6 +48,8 @@ void printValues(const Plan& p, const Configuration& c) {
     if (v.privileged.value_or(false))
         line("privileged", "true (linted; never passed to a backend)");
     line("ipcHost", v.ipcHost.value_or(true) ? "" : "false");
+    for (const auto& [k, val] : plan::podFieldsMap(v.kubernetes))
+        line("kubernetes", k + ": " + val);
 }
 
 void printDelta(const std::vector<plan::DeltaItem>& delta, const std::string& predecessor) {
@@ -132,6 +134,9 @@ void writeValues(JsonOutput& j, const ConfigValues& v) {
             .endObject();
     j.endArray().key("nodeSelector").beginObject();
     for (const auto& [k, val] : v.nodeSelector)
+        j.key(k).str(val);
+    j.endObject().key("kubernetes").beginObject(); // the configuration's own pod fields, as text
+    for (const auto& [k, val] : plan::podFieldsMap(v.kubernetes))
         j.key(k).str(val);
     j.endObject().endObject();
 }

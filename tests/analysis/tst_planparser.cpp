@@ -3,6 +3,7 @@
 // counted by hand in the plan texts below (line 1 is the first line of the text).
 #include "Sha256.h"
 #include "TestPaths.h"
+#include "plan/PlanDelta.h"
 #include "plan/PlanParser.h"
 
 #include <QElapsedTimer>
@@ -177,6 +178,46 @@ private slots:
                  (std::map<std::string, std::string>{{"zone", "a"}, {"rack", "r2"}, {"pool", "p2"}}));
         QCOMPARE(next.own.env.size(), std::size_t(2)); // the delta as written
         QCOMPARE(r.plan.configurations[0].resolved.nodeSelector.at("pool"), std::string("p1"));
+    }
+
+    // A configuration's `kubernetes:` pod fields (issue 28.1): each one set replaces the parent's,
+    // annotations and extra resources merge by key; the delta names them; a plan-wide key there is refused.
+    void configurationPodFields() {
+        const std::string text =
+            "workload: {command: [run]}\nconfigurations:\n"
+            "  - name: A\n    kubernetes:\n      tolerations: [{key: t1, operator: Exists}]\n"
+            "      podAnnotations: {a1: x}\n"
+            "  - name: B\n    extends: A\n    kubernetes:\n      priorityClassName: high\n"
+            "      podAnnotations: {a2: y}\n"
+            "  - name: C\n    extends: B\n    kubernetes:\n"
+            "      tolerations: [{key: t2, value: v, effect: NoSchedule}]\n"
+            "      hostNetwork: true\n";
+        const ParseResult r = parsePlanText(text, "pods.yaml");
+        QVERIFY2(r.findings.empty(), r.findings.empty() ? "" : r.findings[0].message.c_str());
+        const KubernetesPodFields& b = r.plan.configurations[1].resolved.kubernetes;
+        QCOMPARE(b.tolerations->size(), std::size_t(1));
+        QCOMPARE(b.tolerations->at(0).key, std::string("t1"));
+        QCOMPARE(b.priorityClassName, std::optional<std::string>("high"));
+        QCOMPARE(b.podAnnotations, (std::map<std::string, std::string>{{"a1", "x"}, {"a2", "y"}}));
+        const KubernetesPodFields& c = r.plan.configurations[2].resolved.kubernetes;
+        QCOMPARE(c.tolerations->size(), std::size_t(1)); // replaced, not appended
+        QCOMPARE(c.tolerations->at(0).key, std::string("t2"));
+        QCOMPARE(c.hostNetwork, std::optional<bool>(true));
+        QCOMPARE(c.priorityClassName, std::optional<std::string>("high")); // inherited
+        QCOMPARE(r.plan.configurations[2].own.positions.at("kubernetes.tolerations.0").line, 15);
+        const auto delta = configDelta(r.plan.configurations[1].resolved, r.plan.configurations[2].resolved);
+        QStringList got;
+        for (const auto& d : delta)
+            got << QString::fromStdString(d.field + ": " + d.before + " -> " + d.after);
+        QCOMPARE(got, (QStringList{"kubernetes.hostNetwork:  -> true",
+                                   "kubernetes.tolerations: t1 Exists -> t2=v:NoSchedule"}));
+        const ParseResult wide = parsePlanText("workload: {command: [run]}\nconfigurations:\n  - name: A\n"
+                                               "    kubernetes: {namespace: other}\n",
+                                               "wide.yaml");
+        QCOMPARE(wide.findings.size(), std::size_t(1));
+        QCOMPARE(wide.findings[0].line, 4);
+        QVERIFY2(wide.findings[0].message.find("namespace") != std::string::npos,
+                 wide.findings[0].message.c_str());
     }
 
     void pullPolicy_data() {
