@@ -40,8 +40,13 @@ CriticalPathPanel::CriticalPathPanel(QWidget* parent)
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->hide();
+    // Kernel names can be hundreds of characters: the longest segment's name is elided in the middle
+    // (its tooltip has it whole) and takes what the other columns leave.
+    table_->setWordWrap(false);
+    table_->setTextElideMode(Qt::ElideMiddle);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setSectionResizeMode(CriticalPathModel::Longest, QHeaderView::Stretch);
+    table_->horizontalHeader()->setMinimumSectionSize(40);
     table_->setToolTip(tr("Click a kind to select its longest segment on the timeline"));
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(4, 4, 4, 4);

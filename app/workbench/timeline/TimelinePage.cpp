@@ -179,6 +179,7 @@ public:
     };
     std::optional<PathTarget> pathTarget() const;
     void showCriticalPath();
+    void openPathDock(); // shows the dock, sized beside the details the first time it opens
     void criticalPathReady(TaskOutcome<CriticalPathReport>& outcome, const PathTarget& target);
     void selectPathKind(PathKind kind);
     void clearCriticalPath();
@@ -923,7 +924,7 @@ void TimelinePageImpl::showCriticalPath() {
     const auto target = pathTarget();
     if (!ws || !target) {
         pathPanel->setPath(nullptr, QObject::tr("Open a run on the timeline first."));
-        pathDock->show();
+        openPathDock();
         return;
     }
     clearCriticalPath();
@@ -939,8 +940,7 @@ void TimelinePageImpl::showCriticalPath() {
                                              : QObject::tr("Computing the critical path of rank %1 (whole "
                                                            "trace)…")
                                                    .arg(target->rank));
-    pathDock->show();
-    pathDock->raise();
+    openPathDock();
     const PathTarget asked = *target;
     runInBackground<CriticalPathReport>(
         q,
@@ -952,6 +952,30 @@ void TimelinePageImpl::showCriticalPath() {
             if (ticket == pathTicket) // else the run changed, or a newer request is under way
                 criticalPathReady(o, asked);
         });
+}
+
+namespace {
+constexpr int kPathDockMinWidth = 440; // px of a side dock: kind, time, share and a readable name
+} // namespace
+
+void TimelinePageImpl::openPathDock() {
+    const bool wasVisible = pathDock->isVisible();
+    pathDock->show();
+    pathDock->raise();
+    if (wasVisible || pathDock->isFloating())
+        return;
+    // Beside the details in their area: the larger share of a side area (the details are often empty),
+    // half of the area beneath the rows.
+    QTimer::singleShot(0, q, [this]() {
+        const Qt::DockWidgetArea area = inner->dockWidgetArea(pathDock);
+        if (area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea) {
+            inner->resizeDocks({pathDock}, {inner->height() * 3 / 5}, Qt::Vertical);
+            if (pathDock->width() < kPathDockMinWidth) // room for the longest segments' names
+                inner->resizeDocks({pathDock}, {kPathDockMinWidth}, Qt::Horizontal);
+        } else if (detailsDock->isVisible()) {
+            inner->resizeDocks({pathDock}, {inner->width() / 2}, Qt::Horizontal);
+        }
+    });
 }
 
 void TimelinePageImpl::criticalPathReady(TaskOutcome<CriticalPathReport>& o, const PathTarget& target) {
