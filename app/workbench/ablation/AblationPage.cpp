@@ -306,6 +306,7 @@ void AblationPage::showMessage(const QString& text) {
 
 void AblationPage::recompute() {
     const quint64 id = ++requestId_;
+    ++predictionId_; // a prediction of the previous result is dropped
     if (!session()->isOpen()) {
         showMessage(tr("No workspace open.\nFile → New (Ctrl+N) or Open (Ctrl+O)."));
         markReady();
@@ -349,8 +350,7 @@ void AblationPage::recompute() {
             }
             result_ = std::move(*o.value);
             showResult();
-            markReady();
-            predict();
+            predict(); // marks the page ready once the predictions are drawn
         });
 }
 
@@ -366,8 +366,11 @@ void AblationPage::predict() {
         [this, id](TaskOutcome<AblationPredictions>& o) {
             if (id != predictionId_)
                 return; // superseded
-            if (!o.value || (o.value->steps.empty() && o.value->notes.empty()))
-                return; // nothing stated: the page stays as it is (an error leaves the ablation standing)
+            if (!o.value || (o.value->steps.empty() && o.value->notes.empty())) {
+                markReady(); // nothing stated: the page stays as it is (an error leaves the ablation
+                             // standing)
+                return;
+            }
             table_->setPredictions(*o.value);
             drawValueChart();
             QString notes;
@@ -380,6 +383,7 @@ void AblationPage::predict() {
                                    notes);
                 warnings_->setVisible(true);
             }
+            markReady();
         });
 }
 
