@@ -873,7 +873,11 @@ void TimelinePageImpl::createCriticalPath() {
             "what it lasts (%1)")
             .arg(criticalPath->shortcut().toString(QKeySequence::NativeText)));
     q->addAction(criticalPath); // the shortcut works wherever the focus is inside the page
-    bar->addAction(criticalPath);
+    // First on the second toolbar: the first one has no room left at 1024 px (tst_pagelayout), and the
+    // second takes a row of its own when narrow.
+    QAction* first = compareBar->actions().isEmpty() ? nullptr : compareBar->actions().constFirst();
+    compareBar->insertAction(first, criticalPath);
+    compareBar->insertSeparator(first);
     QObject::connect(criticalPath, &QAction::triggered, q, [this]() { showCriticalPath(); });
     QObject::connect(pathPanel, &CriticalPathPanel::kindActivated, q,
                      [this](PathKind kind) { selectPathKind(kind); });
