@@ -65,6 +65,9 @@ void writeAttributes(Workspace& ws, RunId runId, const plan::Plan& plan, const J
     ws.setRunAttribute(runId, "plan.name", plan.name);
     ws.setRunAttribute(runId, "plan.config", job.config);
     ws.setRunAttribute(runId, "plan.repeat", std::to_string(job.repeat));
+    // What the configuration is expected to change (`expect:`), for predict-then-measure (docs/metrics.md).
+    if (const plan::Configuration* c = plan.find(job.config); c && !c->expect.empty())
+        ws.setRunAttribute(runId, "plan.expect", c->expect);
     ws.setRunAttribute(runId, "launch.backend", backend);
     ws.setRunAttribute(runId, "launch.traced", job.traced ? "1" : "0");
     if (f.throughput) {

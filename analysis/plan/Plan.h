@@ -87,7 +87,11 @@ struct ConfigValues {
 struct Configuration {
     std::string name;
     std::string extends; // "" for a root configuration
-    ConfigValues own;    // what this configuration writes itself (the delta from its parent)
+    // What this configuration is expected to change against its predecessor (`expect:`), as the text of
+    // metrics/Expectation.h ("comm=0.5; scale.gemm=0.8"); "" when unstated. Never inherited: it is the
+    // configuration's own step. Recorded with its runs as run attribute plan.expect.
+    std::string expect;
+    ConfigValues own; // what this configuration writes itself (the delta from its parent)
     ConfigValues resolved;
     SourcePos pos; // of the configuration's `name:`
 };

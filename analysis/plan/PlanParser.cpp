@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -450,7 +451,11 @@ private:
              {"mounts", [&](const YAML::Node& n, SourcePos) { readMounts(o, n); }},
              {"nodeSelector", [&](const YAML::Node& n, SourcePos) { readNodeSelector(o, n); }},
              {"deepspeedConfig", [&](const YAML::Node& n, SourcePos k) { readDeepspeed(o, n, k); }},
-             {"kubernetes", [&](const YAML::Node& n, SourcePos k) { readConfigKubernetes(o, n, k); }}});
+             {"kubernetes", [&](const YAML::Node& n, SourcePos k) { readConfigKubernetes(o, n, k); }},
+             {"expect", [&](const YAML::Node& n, SourcePos k) {
+                  c.expect = readExpect(n);
+                  setPos(o.positions, "expect", n, k);
+              }}});
         if (!isMap)
             return;
         if (c.name.empty())
@@ -527,6 +532,130 @@ private:
                 o.args.push_back(s);
                 o.argsPos.push_back(pos);
             }
+    }
+
+    // A what-if factor of `expect:` (0 to 1000) from its text, canonical; nullopt after a finding at `pos`.
+    std::optional<std::string> expectFactor(const std::string& text, SourcePos pos, const std::string& what) {
+        double f = 0;
+        const char* end = text.data() + text.size();
+        const auto [ptr, ec] = std::from_chars(text.data(), end, f);
+        if (ec != std::errc() || ptr != end || !std::isfinite(f) || f < 0 || f > 1000) {
+            r_.report(pos, Severity::Error, "type",
+                      what + " is '" + text + "', expected a factor from 0 to 1000");
+            return std::nullopt;
+        }
+        std::ostringstream o;
+        o.precision(10);
+        o << f;
+        return o.str();
+    }
+    std::optional<std::string> expectFactor(const YAML::Node& n, const std::string& what) {
+        if (!r_.spend(n))
+            return std::nullopt;
+        if (!n.IsScalar()) {
+            r_.typeError(n, what, "a factor from 0 to 1000");
+            return std::nullopt;
+        }
+        return expectFactor(n.Scalar(), positionOf(n), what);
+    }
+
+    // A name inside an expectation (a category, a kernel-name part, an API): not empty, no ';' or '='
+    // (the expectation text's separators).
+    bool expectName(const std::string& name, SourcePos pos, const std::string& what) {
+        if (!name.empty() && name.find_first_of(";=") == std::string::npos)
+            return true;
+        r_.report(pos, Severity::Error, "type",
+                  what + " '" + name + "' must be a non-empty name without ';' or '='");
+        return false;
+    }
+
+    // NAME: factor mappings of expect.scale / expect.scale_kernel, as "KEY.NAME=F" items.
+    bool readExpectFactors(const YAML::Node& n, const std::string& key, std::vector<std::string>& items) {
+        const auto entries = r_.stringMap(n, "expect." + key);
+        if (!entries)
+            return false;
+        bool ok = true;
+        for (const auto& [name, value, pos] : *entries) {
+            if (!expectName(name, pos, "expect." + key)) {
+                ok = false;
+                continue;
+            }
+            if (auto f = expectFactor(value, pos, "expect." + key + "." + name))
+                items.push_back(key + "." + name + "=" + *f);
+            else
+                ok = false;
+        }
+        return ok;
+    }
+
+    // expect.remove_sync: one API name or a list of them.
+    bool readExpectSyncs(const YAML::Node& v, std::vector<std::string>& items) {
+        using Names = std::vector<std::pair<std::string, SourcePos>>;
+        const std::optional<Names> list = v.IsScalar()
+                                              ? std::optional<Names>(Names{{v.Scalar(), positionOf(v)}})
+                                              : r_.stringList(v, "expect.remove_sync");
+        if (!list)
+            return false;
+        bool ok = true;
+        for (const auto& [api, pos] : *list) {
+            if (expectName(api, pos, "expect.remove_sync"))
+                items.push_back("remove_sync=" + api);
+            else
+                ok = false;
+        }
+        return ok;
+    }
+
+    // `expect:` (docs/plans.md): the what-if transformations this configuration is expected to make, as
+    // the expectation text (metrics/Expectation.h); "" after a finding.
+    std::string readExpect(const YAML::Node& n) {
+        std::vector<std::string> items;
+        bool ok = true;
+        auto factor = [&](const char* key, const char* prefix) {
+            return [&, key, prefix](const YAML::Node& v, SourcePos) {
+                if (auto f = expectFactor(v, std::string("expect.") + key))
+                    items.push_back(std::string(prefix) + "=" + *f);
+                else
+                    ok = false;
+            };
+        };
+        const bool isMap = r_.readMap(
+            n, "expect",
+            {{"comm", factor("comm", "comm")},
+             {"recompute",
+              [&](const YAML::Node& v, SourcePos k) {
+                  if (v.IsScalar() && v.Scalar() == "drop")
+                      items.push_back("recompute=drop");
+                  else
+                      factor("recompute", "scale.recompute")(v, k);
+              }},
+             {"launch_overhead",
+              [&](const YAML::Node& v, SourcePos) {
+                  if (v.IsScalar() && v.Scalar() == "remove") {
+                      items.push_back("launch_overhead=remove");
+                  } else {
+                      r_.typeError(v, "expect.launch_overhead", "remove");
+                      ok = false;
+                  }
+              }},
+             {"scale",
+              [&](const YAML::Node& v, SourcePos) { ok = readExpectFactors(v, "scale", items) && ok; }},
+             {"scale_kernel", [&](const YAML::Node& v,
+                                  SourcePos) { ok = readExpectFactors(v, "scale_kernel", items) && ok; }},
+             {"remove_sync", [&](const YAML::Node& v, SourcePos) { ok = readExpectSyncs(v, items) && ok; }}});
+        if (!isMap || !ok)
+            return {};
+        if (items.empty() && n.size() == 0) { // (an unknown key alone is its own finding)
+            r_.report(
+                positionOf(n), Severity::Error, "type",
+                "expect names no transformation (comm, scale, scale_kernel, recompute, launch_overhead, "
+                "remove_sync)");
+            return {};
+        }
+        std::string text;
+        for (const auto& item : items)
+            text += (text.empty() ? "" : "; ") + item;
+        return text;
     }
 
     void readNodeSelector(ConfigValues& o, const YAML::Node& n) {

@@ -3,6 +3,7 @@
 #include "core/Units.h"
 #include "report/Palette.h"
 #include "report/ReportSections.h"
+#include "requests/PredictionRequest.h"
 
 #include <algorithm>
 
@@ -139,6 +140,49 @@ std::vector<std::string> usedCategories(const AblationResult& a) {
     return used;
 }
 
+// Predict, then measure (docs/metrics.md): each step whose configuration states an expectation,
+// predicted from the previous configuration's trace, beside what it measured, and the biggest miss.
+Table predictionTable(const AblationPredictions& p) {
+    Table t{"predictions",
+            {textColumn("Step", "step"), textColumn("Expected", "expectation"),
+             numberColumn("Predicted (ms)", {"predicted_ns"}), numberColumn("Measured (ms)", {"measured_ns"}),
+             numberColumn("Error", {"error"}), textColumn("Biggest miss", "biggest_miss")},
+            {}};
+    auto signedMs = [](Ns ns) { return (ns < 0 ? "-" : "+") + ms(ns < 0 ? -ns : ns); };
+    for (const StepPrediction& s : p.steps) {
+        std::vector<Cell> row;
+        row.push_back(textCell(s.from + " → " + s.to));
+        row.push_back(textCell(s.scenario + " (from " + s.fromRun + ")"));
+        row.push_back(nsCell(s.predictedStepNs));
+        row.push_back(nsCell(s.measuredStepNs));
+        row.push_back(numberCell((s.error >= 0 ? "+" : "") + units::percent(s.error), {s.error}));
+        row.push_back(textCell(s.missCategory + ": predicted " + signedMs(s.missPredictedNs) +
+                               " ms, measured " + signedMs(s.missMeasuredNs) + " ms"));
+        t.rows.push_back(std::move(row));
+    }
+    return t;
+}
+
+void addPredictions(const StudyContext& c, Section& s) {
+    const AblationPredictions p = predictAblation(c.ws, c.ablation);
+    if (p.steps.empty() && p.notes.empty())
+        return;
+    s.blocks.push_back(Heading{"Predict, then measure"});
+    s.blocks.push_back(Paragraph{
+        "Each configuration that states what it is expected to change (its plan's expect:) is predicted from "
+        "the previous configuration's trace alone: the expectation re-times that trace's dependency graph "
+        "(what-if), and the ratio applied to its median step is set beside the step time measured. The "
+        "biggest miss is the category whose predicted change per step differs most from the measured one."});
+    if (!p.steps.empty())
+        s.blocks.push_back(predictionTable(p));
+    if (!p.notes.empty()) {
+        NoteList notes;
+        for (const std::string& n : p.notes)
+            notes.notes.push_back({InsightSeverity::Info, "prediction", n, {}});
+        s.blocks.push_back(std::move(notes));
+    }
+}
+
 } // namespace
 
 Section ablationSection(const StudyContext& c) {
@@ -153,6 +197,7 @@ Section ablationSection(const StudyContext& c) {
         std::to_string(kMinSamplesForCi) + " steps on either side)."});
     s.blocks.push_back(ablationFigure(c));
     s.blocks.push_back(ablationTable(c));
+    addPredictions(c, s);
     auto warnings = ablationWarnings(c);
     if (!warnings.notes.empty()) {
         s.blocks.push_back(Heading{"Warnings"});

@@ -95,18 +95,22 @@ void numberCommunication(const DependencyGraph& g, std::vector<std::int32_t>& or
 }
 
 NamedSegment namedSegment(const StepEvents& ev, const PathSegment& s) {
-    NamedSegment n{s, {}, -1, -1, -1};
+    NamedSegment n{s, {}, -1, -1, -1, 0, -1};
     if (s.onGpu && s.gpuEvent >= 0) {
         const auto& g = ev.gpu[static_cast<std::size_t>(s.gpuEvent)];
         n.name = g.name;
         n.device = g.device;
         n.stream = g.stream;
+        n.eventStart = g.start;
+        n.eventEnd = g.end;
         return n;
     }
     if (s.cpuEvent >= 0) {
         const auto& c = ev.cpu[static_cast<std::size_t>(s.cpuEvent)];
         n.name = c.name;
         n.tid = c.tid;
+        n.eventStart = c.start;
+        n.eventEnd = c.end;
     } else if (s.gpuEvent >= 0) {
         n.name = ev.gpu[static_cast<std::size_t>(s.gpuEvent)].name;
     }

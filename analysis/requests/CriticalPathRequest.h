@@ -34,6 +34,9 @@ struct NamedSegment {
     std::int64_t tid = -1; // CPU segments
     std::int32_t device = -1;
     std::int64_t stream = -1; // GPU segments
+    // The measured span of the event named (absolute ns, as stored), for finding it on the timeline;
+    // eventEnd < eventStart when the time belongs to no event (untraced CPU time).
+    Ns eventStart = 0, eventEnd = -1;
 };
 
 struct RankCriticalPath {

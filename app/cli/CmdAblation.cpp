@@ -9,12 +9,14 @@
 #include "core/CommaList.h"
 #include "core/Units.h"
 #include "requests/AblationRequest.h"
+#include "requests/PredictionRequest.h"
 #include "store/Workspace.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -119,7 +121,28 @@ void printMfuBasis(std::ostream& out, const AblationResult& res) {
     }
 }
 
-void configJson(JsonOutput& j, const AblationConfig& c, bool synthetic) {
+// B's prediction from A (docs/cli.md, "cnp ablation"); null when B states no expectation.
+void predictionJson(JsonOutput& j, const StepPrediction* p) {
+    if (!p) {
+        j.null();
+        return;
+    }
+    j.beginObject().key("from").str(p->from).key("from_run").str(p->fromRun);
+    j.key("expectation").str(p->expectation).key("scenario").str(p->scenario).key("ratio").real(p->ratio);
+    j.key("predicted_ns").num(p->predictedStepNs).key("measured_ns").num(p->measuredStepNs);
+    j.key("error").real(p->error).key("biggest_miss").beginObject().key("category").str(p->missCategory);
+    j.key("predicted_change_ns").num(p->missPredictedNs).key("measured_change_ns").num(p->missMeasuredNs);
+    j.endObject().endObject();
+}
+
+const StepPrediction* predictionOf(const AblationPredictions& predictions, const std::string& config) {
+    for (const auto& p : predictions.steps)
+        if (p.to == config)
+            return &p;
+    return nullptr;
+}
+
+void configJson(JsonOutput& j, const AblationConfig& c, bool synthetic, const StepPrediction* predicted) {
     j.beginObject().key("config").str(c.config).key("synthetic").boolean(synthetic);
     j.key("runs").num(static_cast<std::int64_t>(c.runs.size()));
     j.key("run_names").beginArray();
@@ -185,6 +208,8 @@ void configJson(JsonOutput& j, const AblationConfig& c, bool synthetic) {
     } else {
         j.null();
     }
+    j.key("predicted");
+    predictionJson(j, predicted);
     j.endObject();
 }
 
@@ -220,8 +245,8 @@ AblationOptions ablationOptionsOf(const ArgParser& p) {
 // Configurations with a generated run are flagged in every output: never mistaken for measurements.
 using SyntheticTest = std::function<bool(const AblationConfig&)>;
 
-void printAblationJson(const AblationResult& res, const AblationOptions& o,
-                       const SyntheticTest& isSynthetic) {
+void printAblationJson(const AblationResult& res, const AblationOptions& o, const SyntheticTest& isSynthetic,
+                       const AblationPredictions& predictions) {
     JsonOutput j;
     j.beginObject().key("baseline").str(res.baseline).key("resamples").num(o.resamples);
     j.key("source")
@@ -230,7 +255,7 @@ void printAblationJson(const AblationResult& res, const AblationOptions& o,
         .num(static_cast<std::int64_t>(kMinSamplesForCi));
     j.key("configs").beginArray();
     for (const auto& c : res.configs)
-        configJson(j, c, isSynthetic(c));
+        configJson(j, c, isSynthetic(c), predictionOf(predictions, c.config));
     j.endArray();
     j.key("not_in_plan").beginArray();
     for (const auto& c : res.notInPlan)
@@ -238,6 +263,10 @@ void printAblationJson(const AblationResult& res, const AblationOptions& o,
     j.endArray();
     j.key("warnings");
     warningsJson(j, res.warnings);
+    j.key("prediction_notes").beginArray();
+    for (const auto& n : predictions.notes)
+        j.str(n);
+    j.endArray();
     j.endObject();
     std::cout << j.text();
 }
@@ -321,15 +350,53 @@ void printAblationMeans(const AblationResult& res) {
     a.print(std::cout);
 }
 
+// Predict, then measure: each step whose configuration states an expectation, predicted from the previous
+// configuration's trace beside what it measured, and the biggest miss.
+void printPredictions(const AblationPredictions& predictions) {
+    auto signedDuration = [](Ns ns) {
+        return (ns < 0 ? "-" : "+") + units::duration(static_cast<double>(ns < 0 ? -ns : ns));
+    };
+    auto signedPercent = [](double f) { return (f < 0 ? "" : "+") + units::percent(f); };
+    if (predictions.steps.empty() && predictions.notes.empty())
+        return;
+    std::cout << "\npredict, then measure (each expectation re-timed on the previous configuration's trace; "
+                 "docs/metrics.md)\n";
+    TableOutput t({"step", "expectation", ">predicted", ">measured", ">error", "biggest miss"});
+    for (const auto& p : predictions.steps)
+        t.addRow({p.from + " -> " + p.to, p.scenario, units::duration(static_cast<double>(p.predictedStepNs)),
+                  units::duration(static_cast<double>(p.measuredStepNs)), signedPercent(p.error),
+                  p.missCategory + " (predicted " + signedDuration(p.missPredictedNs) + ", measured " +
+                      signedDuration(p.missMeasuredNs) + ")"});
+    if (!predictions.steps.empty())
+        t.print(std::cout);
+    for (const auto& n : predictions.notes)
+        std::cout << "note: " << n << '\n';
+}
+
+// `--expect CONFIG=TEXT`: the expectation of one configuration for this ablation (not stored).
+std::map<std::string, std::string> expectationOverrides(const ArgParser& p) {
+    std::map<std::string, std::string> out;
+    if (auto v = p.value("--expect")) {
+        const auto eq = v->find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw UsageFailure{"--expect: '" + *v +
+                               "' is not CONFIG=TRANSFORMATIONS (e.g. Base+ACCL=comm=0.5)"};
+        out[v->substr(0, eq)] = v->substr(eq + 1);
+    }
+    return out;
+}
+
 int runAblation(const std::vector<std::string>& args) {
     ArgParser p({"--baseline", "--order", "--tokens-per-step", "--flops-per-step", "--flops-per-token",
-                 "--peak-flops", "--skip-first", "--resamples", "--seed", "--source"},
+                 "--peak-flops", "--skip-first", "--resamples", "--seed", "--source", "--expect"},
                 {"--json"});
     p.parse(args);
     p.requirePositionals(1, 1, "WORKSPACE");
     const AblationOptions o = ablationOptionsOf(p);
+    const auto overrides = expectationOverrides(p);
     Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);
     const auto res = computeAblation(ws, o);
+    const AblationPredictions predictions = predictAblation(ws, res, overrides);
     std::set<std::string> syntheticRuns;
     for (const auto& r : ws.runs())
         if (r.info.synthetic)
@@ -339,12 +406,13 @@ int runAblation(const std::vector<std::string>& args) {
                            [&](const auto& r) { return syntheticRuns.count(r); });
     };
     if (p.has("--json")) {
-        printAblationJson(res, o, isSynthetic);
+        printAblationJson(res, o, isSynthetic, predictions);
         return Ok;
     }
     printAblationSummary(res, o, isSynthetic);
     std::cout << '\n';
     printAblationMeans(res);
+    printPredictions(predictions);
     return Ok;
 }
 
@@ -354,7 +422,7 @@ CNP_COMMAND(
     "ablation", "compare configurations: step time with CI, speedup, attribution",
     "usage: cnp ablation WS [--baseline LABEL] [--order L1,L2,...] [--tokens-per-step N] [--json]\n"
     "                       [--flops-per-step F | --flops-per-token F] [--peak-flops P] [--skip-first N]\n"
-    "                       [--resamples N] [--seed S] [--source trace|log]\n\n"
+    "                       [--resamples N] [--seed S] [--source trace|log] [--expect CONFIG=TEXT]\n\n"
     "Per configuration (runs grouped by their --config label; only the plan order's configurations,\n"
     "the others are listed as not in the plan): the median step time over all steps of all its runs\n"
     "with a seeded 95% bootstrap CI (runs, then steps, resampled; none below 5 steps), the traced and\n"
@@ -376,6 +444,10 @@ CNP_COMMAND(
     "  --seed S             bootstrap seed (default fixed: results are reproducible)\n"
     "  --source trace|log   compare traced step windows or the step times the runs' logs reported\n"
     "                       (default: the workspace's choice, meta ablation_source, else trace)\n"
+    "  --expect CONFIG=TEXT what CONFIG is expected to change, for this ablation only (default: its runs'\n"
+    "                       plan.expect, from the plan's expect: or cnp edit --expect), e.g.\n"
+    "                       Base+ACCL=comm=0.5: predicted from the previous configuration's trace and set\n"
+    "                       beside the measured step (predict, then measure; docs/metrics.md)\n"
     "  --json               machine-readable output (docs/cli.md)\n",
     runAblation);
 

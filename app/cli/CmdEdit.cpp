@@ -1,11 +1,14 @@
 // cnp edit WS --remove RUN | --rename RUN NEW | --relabel RUN CONFIG | --plan L1,L2,... |
-//             --throughput VALUE --unit U --run RUN | --ablation-source trace|log
+//             --throughput VALUE --unit U --run RUN | --ablation-source trace|log | --expect CONFIG=TEXT
 #include "ArgParser.h"
 #include "CommandRegistry.h"
 
 #include "core/CommaList.h"
+#include "core/InputError.h"
 #include "core/PhysicalBounds.h"
+#include "metrics/Expectation.h"
 #include "requests/AblationRequest.h"
+#include "requests/PredictionRequest.h"
 #include "store/Workspace.h"
 #include "store/WorkspaceTransactions.h"
 
@@ -14,6 +17,40 @@
 
 namespace cnp::cli {
 namespace {
+
+// `--expect CONFIG=TEXT`: what CONFIG is expected to change (metrics/Expectation.h), stored as the
+// plan.expect attribute of each of its runs in one transaction; an empty TEXT removes it. A TEXT that
+// does not parse is refused before anything is written.
+void setExpectation(Workspace& ws, const std::string& arg) {
+    const auto eq = arg.find('=');
+    if (eq == std::string::npos || eq == 0)
+        throw UsageFailure{"--expect: '" + arg + "' is not CONFIG=TRANSFORMATIONS (e.g. Base+ACCL=comm=0.5)"};
+    const std::string config = arg.substr(0, eq), text = arg.substr(eq + 1);
+    std::string canonical;
+    if (!text.empty()) {
+        const ExpectationParse parsed = parseExpectation(text);
+        if (!parsed.ok())
+            throw UsageFailure{"--expect: " + parsed.error};
+        canonical = formatExpectation(parsed.scenario);
+    }
+    Transaction tx = writeTransaction(ws);
+    int runs = 0;
+    for (const RunRecord& r : ws.runs()) {
+        if (r.info.config != config)
+            continue;
+        if (canonical.empty())
+            ws.eraseRunAttribute(r.id, kExpectAttribute);
+        else
+            ws.setRunAttribute(r.id, kExpectAttribute, canonical);
+        ++runs;
+    }
+    if (runs == 0)
+        throw InputError(ws.path(), "no run has configuration '" + config + "'");
+    tx.commit();
+    std::cout << (canonical.empty() ? "removed the expectation of "
+                                    : "expectation '" + canonical + "' set on ")
+              << runs << " run(s) of configuration '" << config << "'\n";
+}
 
 // Records a throughput the user read off the workload's own log as run RUN's log figure (log.* run
 // attributes, log.source = user), replacing any step time the log had reported.
@@ -41,15 +78,16 @@ void setUserThroughput(Workspace& ws, const ArgParser& p, double value) {
 
 int runEdit(const std::vector<std::string>& args) {
     ArgParser p({"--remove", "--rename", "--relabel", "--plan", "--throughput", "--unit", "--run",
-                 "--ablation-source"},
+                 "--ablation-source", "--expect"},
                 {});
     p.parse(args);
     int actions = 0;
-    for (const char* a : {"--remove", "--rename", "--relabel", "--plan", "--throughput", "--ablation-source"})
+    for (const char* a :
+         {"--remove", "--rename", "--relabel", "--plan", "--throughput", "--ablation-source", "--expect"})
         actions += int(p.value(a).has_value());
     if (actions != 1)
         throw UsageFailure{"give exactly one of --remove, --rename, --relabel, --plan, --throughput, "
-                           "--ablation-source"};
+                           "--ablation-source, --expect"};
     const bool twoArgs = p.value("--rename") || p.value("--relabel");
     p.requirePositionals(twoArgs ? 2 : 1, twoArgs ? 2 : 1,
                          twoArgs ? "WORKSPACE and the new value" : "WORKSPACE");
@@ -71,6 +109,8 @@ int runEdit(const std::vector<std::string>& args) {
         ws.setMeta("ablation_source", *src);
         std::cout << "ablations compare " << (*src == "log" ? "the runs' log figures" : "traced step windows")
                   << " by default\n";
+    } else if (auto expect = p.value("--expect")) {
+        setExpectation(ws, *expect);
     } else if (auto plan = p.value("--plan")) {
         // One transaction (issue 33.6: the order was committed, then reading it back failed): the new order
         // is validated (setPlanOrder throws before writing) and read back before it commits.
@@ -93,11 +133,16 @@ CNP_COMMAND(
     "       cnp edit WORKSPACE --relabel RUN CONFIG\n"
     "       cnp edit WORKSPACE --plan CONFIG1,CONFIG2,...\n"
     "       cnp edit WORKSPACE --throughput VALUE --unit tokens/s|samples/s|steps/s --run RUN\n"
-    "       cnp edit WORKSPACE --ablation-source trace|log\n\n"
+    "       cnp edit WORKSPACE --ablation-source trace|log\n"
+    "       cnp edit WORKSPACE --expect CONFIG=TRANSFORMATIONS\n\n"
     "--plan sets the configurations ablations compare, in order (the first is the default baseline);\n"
     "runs of configurations not listed are shown as not in the plan.\n"
     "--throughput records the throughput RUN's own log reported (log.source = user), shown beside\n"
-    "the traced figure. --ablation-source chooses which figure ablations compare by default.\n",
+    "the traced figure. --ablation-source chooses which figure ablations compare by default.\n"
+    "--expect states what CONFIG is expected to change against the configuration before it, in the\n"
+    "vocabulary of cnp whatif (comm=0.5; scale.gemm=0.8; recompute=0.25; launch_overhead=remove;\n"
+    "remove_sync=API), stored as plan.expect on its runs (empty: removed); cnp ablation then predicts\n"
+    "it from the previous configuration's trace (docs/metrics.md, \"Predict, then measure\").\n",
     runEdit);
 
 } // namespace

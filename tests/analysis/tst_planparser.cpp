@@ -294,6 +294,21 @@ private slots:
         QTest::newRow("not UTF-8")
             << QByteArray("workload: {command: [run]}\nname: caf\xe9\nconfigurations: [{name: A}]\n")
             << QStringList{"2:10: error: encoding"};
+        QTest::newRow("expect factor") << head + "configurations:\n  - name: A\n    expect: {comm: fast}\n"
+                                       << QStringList{"4:20: error: type"};
+        QTest::newRow("expect factor range")
+            << head + "configurations:\n  - name: A\n    expect:\n      scale: {gemm: 2000}\n"
+            << QStringList{"5:21: error: type"};
+        QTest::newRow("expect unknown") << head + "configurations:\n  - name: A\n    expect: {speed: 2}\n"
+                                        << QStringList{"4:14: error: unknown-key"};
+        QTest::newRow("expect launch")
+            << head + "configurations:\n  - name: A\n    expect: {launch_overhead: half}\n"
+            << QStringList{"4:31: error: type"};
+        QTest::newRow("expect separator in a name")
+            << head + "configurations:\n  - name: A\n    expect: {remove_sync: 'a;b'}\n"
+            << QStringList{"4:27: error: type"};
+        QTest::newRow("expect nothing") << head + "configurations:\n  - name: A\n    expect: {}\n"
+                                        << QStringList{"4:13: error: type"};
         QTest::newRow("plan is a list")
             << QByteArray("[1, 2]\n")
             << QStringList{"1:1: error: required", "1:1: error: required", "1:1: error: type"};
@@ -305,6 +320,23 @@ private slots:
         QCOMPARE(brief(r.findings), expected);
         for (const auto& f : r.findings)
             QCOMPARE(f.file, std::string("p.yaml"));
+    }
+
+    // `expect:` becomes the expectation text of metrics/Expectation.h, in the order written, not inherited.
+    void expectation() {
+        const ParseResult r =
+            parsePlanText("workload: {command: [run]}\nconfigurations:\n  - name: A\n"
+                          "  - name: B\n    extends: A\n    expect:\n      comm: 0.5128\n"
+                          "      scale: {gemm: 0.8, memory: 1}\n      recompute: drop\n"
+                          "      launch_overhead: remove\n      remove_sync: [cudaDeviceSynchronize]\n"
+                          "  - name: C\n    extends: B\n",
+                          "p.yaml");
+        QVERIFY(r.findings.empty());
+        QCOMPARE(r.plan.configurations[0].expect, std::string());
+        QCOMPARE(r.plan.configurations[1].expect,
+                 std::string("comm=0.5128; scale.gemm=0.8; scale.memory=1; recompute=drop; "
+                             "launch_overhead=remove; remove_sync=cudaDeviceSynchronize"));
+        QCOMPARE(r.plan.configurations[2].expect, std::string());
     }
 
     // Plan values are text: nothing is expanded or interpreted, whatever a shell would do with it.

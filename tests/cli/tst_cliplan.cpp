@@ -80,7 +80,7 @@ private slots:
                            "(did you mean 'name'?); known keys: name, extends, image, "
                            "cudaVersion, nodeDriverVersion, nodePool, privileged, "
                            "ipcHost, env, args, mounts, nodeSelector, deepspeedConfig, "
-                           "kubernetes"};
+                           "kubernetes, expect"};
     }
     void lintExitCodes() {
         QFETCH(QByteArray, text);

@@ -306,6 +306,7 @@ void AblationPage::showMessage(const QString& text) {
 
 void AblationPage::recompute() {
     const quint64 id = ++requestId_;
+    ++predictionId_; // a prediction of the previous result is dropped
     if (!session()->isOpen()) {
         showMessage(tr("No workspace open.\nFile → New (Ctrl+N) or Open (Ctrl+O)."));
         markReady();
@@ -349,8 +350,72 @@ void AblationPage::recompute() {
             }
             result_ = std::move(*o.value);
             showResult();
+            predict(); // marks the page ready once the predictions are drawn
+        });
+}
+
+void AblationPage::predict() {
+    const quint64 id = ++predictionId_;
+    const std::string path = session()->path().toStdString();
+    runInBackground<AblationPredictions>(
+        this,
+        [path, result = result_]() {
+            Workspace ws(path, Workspace::Mode::ReadOnly);
+            return predictAblation(ws, result);
+        },
+        [this, id](TaskOutcome<AblationPredictions>& o) {
+            if (id != predictionId_)
+                return; // superseded
+            if (!o.value || (o.value->steps.empty() && o.value->notes.empty())) {
+                markReady(); // nothing stated: the page stays as it is (an error leaves the ablation
+                             // standing)
+                return;
+            }
+            table_->setPredictions(*o.value);
+            drawValueChart();
+            QString notes;
+            for (const std::string& n : o.value->notes)
+                notes += (notes.isEmpty() ? QString() : QStringLiteral("<br>")) +
+                         tr("Prediction: %1").arg(QString::fromStdString(n).toHtmlEscaped());
+            if (!notes.isEmpty()) {
+                warnings_->setText(warnings_->text() +
+                                   (warnings_->text().isEmpty() ? QString() : QStringLiteral("<br>")) +
+                                   notes);
+                warnings_->setVisible(true);
+            }
             markReady();
         });
+}
+
+void AblationPage::addPredictionMarkers(ChartView* c, double nsPerUnit) {
+    QVector<double> keys, values;
+    QStringList tips;
+    for (int i = 0; i < int(result_.configs.size()); ++i) {
+        const StepPrediction* p = table_->predictionOf(result_.configs[size_t(i)].config);
+        if (!p)
+            continue;
+        keys << i;
+        values << double(p->predictedStepNs) / nsPerUnit;
+        tips
+            << tr("<b>%1</b>: predicted %2 from %3's trace (%4)<br>measured %5: %6%7 off<br>biggest miss: %8")
+                   .arg(QString::fromStdString(p->to).toHtmlEscaped(),
+                        UnitFormat::duration(double(p->predictedStepNs)),
+                        QString::fromStdString(p->from).toHtmlEscaped(),
+                        QString::fromStdString(p->scenario).toHtmlEscaped(),
+                        UnitFormat::duration(double(p->measuredStepNs)),
+                        p->error >= 0 ? QStringLiteral("+") : QString(), UnitFormat::percent(p->error),
+                        QString::fromStdString(p->missCategory).toHtmlEscaped());
+    }
+    if (keys.isEmpty())
+        return;
+    auto* g = new QCPGraph(c->xAxis, c->yAxis);
+    g->setObjectName(QStringLiteral("predictedMarkers"));
+    g->setName(tr("predicted from the previous configuration"));
+    g->setLineStyle(QCPGraph::lsNone);
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, ChartPalette::textColor(palette()),
+                                       QColor(214, 40, 140), 11));
+    g->setData(keys, values, true);
+    ChartView::setPointTooltips(g, tips);
 }
 
 QColor AblationPage::configColor(const std::string& config) const {
@@ -490,6 +555,8 @@ void AblationPage::drawValueChart() {
         f.setBold(true);
         t->setFont(f);
     }
+    if (stepTime && result_.source == AblationSource::Trace)
+        addPredictionMarkers(c, scale.nsPerUnit);
     ChartView::setLabelTicks(c->xAxis, configLabels());
     c->yAxis->setLabel(stepTime ? tr("median step time (%1)").arg(scale.suffix) : unit);
     c->yAxis->setRange(0, top * 1.15 + 1e-9);

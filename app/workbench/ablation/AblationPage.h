@@ -83,6 +83,11 @@ private:
     void showResult();
     void showMessage(const QString& text);
     void drawValueChart();
+    // Predict, then measure: the predictions of the configurations that state an expectation, computed in
+    // the background after the ablation (each re-times the previous configuration's trace), then shown in
+    // the table and as markers on the step-time bars.
+    void predict();
+    void addPredictionMarkers(ChartView* c, double nsPerUnit);
     void drawWaterfall();
     static QCPBars* waterfallBars(ChartView* c, const QBrush& brush, const QString& name);
     QString stepTooltip(const AblationConfig& prev, const AblationConfig& cur, const QString& from,
@@ -129,6 +134,7 @@ private:
     QString baseline_;
     QStringList order_;
     quint64 requestId_ = 0;
+    quint64 predictionId_ = 0;
     int chartColumns_ = 0;
 };
 

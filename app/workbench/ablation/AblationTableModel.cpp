@@ -5,6 +5,8 @@
 
 #include <QColor>
 
+#include <cstdlib>
+
 namespace cnp::wb {
 
 AblationTableModel::AblationTableModel(QObject* parent) : RowTableModel(parent, Qt::UserRole) {
@@ -89,16 +91,82 @@ AblationTableModel::AblationTableModel(QObject* parent) : RowTableModel(parent, 
                                   ? UnitFormat::duration(double(c.log->medianStepNs))
                                   : QStringLiteral("—"));
           },
-          N}},
+          N},
+         {tr("Predicted"),
+          [this](R c) {
+              const StepPrediction* p = predictionOf(c.config);
+              return QVariant(p ? QStringLiteral("%1 (%2%3)")
+                                      .arg(UnitFormat::duration(double(p->predictedStepNs)),
+                                           p->error >= 0 ? QStringLiteral("+") : QString(),
+                                           UnitFormat::percent(p->error))
+                                : QStringLiteral("—"));
+          },
+          N,
+          [this](R c) {
+              const StepPrediction* p = predictionOf(c.config);
+              return p ? QVariant(qint64(p->predictedStepNs)) : QVariant();
+          },
+          [this](R c) {
+              const StepPrediction* p = predictionOf(c.config);
+              if (!p)
+                  return QVariant(
+                      tr("No expectation stated for this configuration (plan expect:, or cnp edit "
+                         "--expect)"));
+              return QVariant(
+                  tr("Expected: %1\nPredicted from %2's trace (run %3): %4 × its median step %5 = %6\n"
+                     "Measured: %7 (the prediction is %8 off)")
+                      .arg(QString::fromStdString(p->scenario), QString::fromStdString(p->from),
+                           QString::fromStdString(p->fromRun), UnitFormat::ratio(p->ratio),
+                           UnitFormat::duration(double(p->fromStepNs)),
+                           UnitFormat::duration(double(p->predictedStepNs)),
+                           UnitFormat::duration(double(p->measuredStepNs)), UnitFormat::percent(p->error)));
+          }},
+         {tr("Biggest miss"),
+          [this](R c) {
+              const StepPrediction* p = predictionOf(c.config);
+              if (!p)
+                  return QVariant(QStringLiteral("—"));
+              auto sign = [](Ns ns) {
+                  return (ns < 0 ? QStringLiteral("−") : QStringLiteral("+")) +
+                         UnitFormat::duration(double(ns < 0 ? -ns : ns));
+              };
+              return QVariant(tr("%1: predicted %2, measured %3")
+                                  .arg(QString::fromStdString(p->missCategory), sign(p->missPredictedNs),
+                                       sign(p->missMeasuredNs)));
+          },
+          Qt::AlignLeft | Qt::AlignVCenter,
+          [this](R c) {
+              const StepPrediction* p = predictionOf(c.config);
+              return p ? QVariant(qint64(std::abs(p->missMeasuredNs - p->missPredictedNs))) : QVariant();
+          },
+          [](R) {
+              return QVariant(
+                  tr("The category whose predicted change per step differs most from the measured "
+                     "one (the attribution vs the previous configuration)"));
+          }}},
         ColumnCount);
 }
 
 void AblationTableModel::setResult(const AblationResult& result, const std::vector<std::string>& plan) {
     beginResetModel();
     mutableRows() = result.configs;
+    predictions_.clear();
     baseline_ = result.baseline;
     plan_ = plan;
     endResetModel();
+}
+
+void AblationTableModel::setPredictions(const AblationPredictions& predictions) {
+    predictions_ = predictions.steps;
+    if (rowCount() > 0)
+        emit dataChanged(index(0, PredictedColumn), index(rowCount() - 1, MissColumn));
+}
+
+const StepPrediction* AblationTableModel::predictionOf(const std::string& config) const {
+    for (const StepPrediction& p : predictions_)
+        if (p.to == config)
+            return &p;
+    return nullptr;
 }
 
 QString AblationTableModel::ratioText(const RatioWithCi& r) {

@@ -3,6 +3,7 @@
 // rows' contents, TimelineOverlayPainter for the ruler, minimap, labels and everything over the rows).
 // A snapshot by value or by pointer into the view, valid for one paintFrame(); painters never change
 // the view. Coordinates are the widget's; y of a layout item is pixels from the top of the rows.
+#include "timeline/CriticalPathMarks.h"
 #include "timeline/EventDetails.h"
 #include "timeline/TimeAxis.h"
 #include "timeline/TimelineModel.h"
@@ -43,6 +44,7 @@ struct TimelineFrame {
     int scroll = 0; // vertical scroll of the rows, px
 
     timeline::EventRef selected, flowFrom, flowTo;
+    const std::vector<PathMark>* pathMarks = nullptr; // the critical path shown, in time order; null: none
     bool rangeValid = false;
     Ns rangeStart = 0, rangeEnd = 0;
     std::int32_t rangeRank = 0;

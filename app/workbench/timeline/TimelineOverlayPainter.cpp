@@ -6,6 +6,7 @@
 #include <QObject>
 #include <QPainter>
 #include <QPainterPath>
+#include <QPolygonF>
 
 #include <algorithm>
 #include <cmath>
@@ -41,6 +42,7 @@ void TimelineOverlayPainter::paint(QPainter& p, const TimelineFrame& f) {
         p.save();
         p.setClipRect(f.rows);
         p.setRenderHint(QPainter::Antialiasing, false);
+        drawCriticalPath(p, f);
         drawSelectionAndFlow(p, f);
         drawRangeSelection(p, f);
         p.restore();
@@ -196,6 +198,55 @@ void TimelineOverlayPainter::drawMinimap(QPainter& p, const TimelineFrame& f) {
 }
 
 // The selected event's outline, and the flow arrow from a launching call to its GPU activity.
+QColor TimelineOverlayPainter::criticalPathColor() {
+    return QColor(214, 40, 140);
+}
+
+void TimelineOverlayPainter::drawCriticalPath(QPainter& p, const TimelineFrame& f) {
+    if (!f.pathMarks)
+        return;
+    const QRect& area = f.rows;
+    const TimeAxis& axis = f.axis;
+    const QColor c = criticalPathColor();
+    QColor shade = c;
+    shade.setAlpha(70);
+    // x of time t, kept near the area so far-away marks stay drawable.
+    auto xOf = [&](Ns t) {
+        return area.left() + std::clamp(axis.x(t), -20.0, static_cast<double>(axis.width()) + 20.0);
+    };
+    QPolygonF line;
+    auto flush = [&]() {
+        if (line.size() > 1) {
+            p.setRenderHint(QPainter::Antialiasing, true);
+            p.setPen(QPen(c, 2));
+            p.drawPolyline(line);
+            p.setRenderHint(QPainter::Antialiasing, false);
+        }
+        line.clear();
+    };
+    for (const PathMark& m : *f.pathMarks) {
+        const int y = m.row >= 0 ? f.laneY(m.row, m.lane) : -1;
+        if (y < 0) { // a collapsed or absent row breaks the line
+            flush();
+            continue;
+        }
+        const double x0 = xOf(m.start), x1 = xOf(m.end);
+        if (x1 >= area.left() - 10 && x0 <= area.right() + 10) {
+            p.fillRect(QRectF(x0, y + 2, std::max(1.0, x1 - x0), kLaneHeight - 4), shade);
+            if (m.event.valid() && f.laneY(m.event.row, m.event.lane) >= 0) {
+                const EventTrack& tr = f.model->rows[m.event.row].lanes[m.event.lane];
+                const double e0 = xOf(tr.start(m.event.index)), e1 = xOf(tr.effectiveEnd(m.event.index));
+                p.setPen(QPen(c, 2));
+                p.setBrush(Qt::NoBrush);
+                p.drawRect(QRectF(e0, y, std::max(2.0, e1 - e0), kLaneHeight - 1));
+            }
+        }
+        const double mid = y + kLaneHeight / 2.0;
+        line << QPointF(x0, mid) << QPointF(x1, mid);
+    }
+    flush();
+}
+
 void TimelineOverlayPainter::drawSelectionAndFlow(QPainter& p, const TimelineFrame& f) {
     const QRect& area = f.rows;
     const TimeAxis& axis = f.axis;

@@ -1,11 +1,12 @@
 #pragma once
 // Everything of a timeline frame around and over the rows' pictures (TimelineRowPainter): the selected
-// event's outline and the flow arrow, the range selection, the labels column with sticky group
-// headers, the minimap (GPU busy over the whole run, with the view's window), the ruler and the loading
+// event's outline and the flow arrow, the critical path, the range selection, the labels column with sticky
+// group headers, the minimap (GPU busy over the whole run, with the view's window), the ruler and the loading
 // box. Cheap by construction: O(rows in view + ticks + width) per frame, the minimap's busy profile
 // being computed once per width and model (invalidateMinimap()).
 #include "timeline/TimelineFrame.h"
 
+#include <QColor>
 #include <QFontMetrics>
 #include <QImage>
 #include <QString>
@@ -18,6 +19,8 @@ namespace cnp::wb {
 
 class TimelineOverlayPainter {
 public:
+    // The colour of the critical path's marks, in either theme.
+    static QColor criticalPathColor();
     // Draws the overlays of `f` into `p`, after the rows.
     void paint(QPainter& p, const TimelineFrame& f);
     // The next frame recomputes the minimap's profile (a new model, palette or theme).
@@ -41,6 +44,10 @@ private:
     void drawMinimap(QPainter& p, const TimelineFrame& f);
     void drawLabels(QPainter& p, const TimelineFrame& f);
     void drawSelectionAndFlow(QPainter& p, const TimelineFrame& f);
+    // The critical path (f.pathMarks): each segment's span shaded on its row, the events on the path
+    // outlined, consecutive segments joined by a polyline (across rows: cross-stream, launch and sync
+    // edges). O(segments) per frame.
+    void drawCriticalPath(QPainter& p, const TimelineFrame& f);
     void drawRangeSelection(QPainter& p, const TimelineFrame& f);
     void drawLoading(QPainter& p, const TimelineFrame& f);
 

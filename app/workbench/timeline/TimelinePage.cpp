@@ -4,8 +4,10 @@
 #include "ElidedLabel.h"
 #include "UnitFormat.h"
 #include "metrics/CategoryRules.h"
+#include "requests/CriticalPathRequest.h"
 #include "requests/WorkspaceCategories.h"
 #include "store/Workspace.h"
+#include "timeline/CriticalPathPanel.h"
 #include "timeline/EventDetails.h"
 #include "timeline/RangeStatistics.h"
 #include "timeline/TimelineLoader.h"
@@ -19,6 +21,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QCursor>
 #include <QDockWidget>
 #include <QGuiApplication>
 #include <QHBoxLayout>
@@ -94,6 +97,11 @@ public:
     QSpinBox* alignStep = nullptr;
     QTextBrowser* details = nullptr;
     QTreeWidget* rangeStats = nullptr;
+    QAction* criticalPath = nullptr; // "Show Critical Path" (toolbar, Ctrl+Shift+C)
+    QDockWidget* pathDock = nullptr;
+    CriticalPathPanel* pathPanel = nullptr;
+    std::shared_ptr<const CriticalPathReport> pathReport; // the path shown; null: none
+    std::uint64_t pathTicket = 0;                         // the latest request: an older outcome is dropped
     std::shared_ptr<const TimelineSearch> searchResult;
     std::shared_ptr<const TimelineSearch> searchResultB; // the same search over run B (compare mode)
     std::int64_t searchPos = -1;
@@ -160,6 +168,21 @@ public:
     // Back or forward in run A's history (Alt+Left / Alt+Right, the toolbar's arrows).
     void goInHistory(bool forward);
     void updateHistoryActions();
+    // The critical path (docs/workbench.md, "Critical path"): the panel's dock beside the details; the
+    // rank and step it is asked for (the selected event's, the range's, or the step under the cursor,
+    // else in the middle of the view); computing it in the background through the same request as
+    // `cnp critical-path`; showing the outcome; selecting the longest segment of a kind; forgetting it.
+    void createCriticalPath();
+    struct PathTarget {
+        std::int32_t rank = 0;
+        std::optional<std::int32_t> step; // unset: a rank without steps (the whole trace)
+    };
+    std::optional<PathTarget> pathTarget() const;
+    void showCriticalPath();
+    void openPathDock(); // shows the dock, sized beside the details the first time it opens
+    void criticalPathReady(TaskOutcome<CriticalPathReport>& outcome, const PathTarget& target);
+    void selectPathKind(PathKind kind);
+    void clearCriticalPath();
 };
 
 Ns TimelinePageImpl::alignTime(const TimelineModel& m) const {
@@ -804,6 +827,7 @@ void TimelinePageImpl::resetRunView() {
     searchPos = -1;
     searchCount->setText({});
     pendingJump.reset();
+    clearCriticalPath();
 }
 
 bool TimelinePageImpl::compareFits() const {
@@ -831,12 +855,188 @@ void TimelinePageImpl::updateCompare() {
         load(runB);
 }
 
+void TimelinePageImpl::createCriticalPath() {
+    pathPanel = new CriticalPathPanel(q);
+    pathDock = new QDockWidget(QObject::tr("Critical path"), inner);
+    pathDock->setObjectName(QStringLiteral("timelineCriticalPathDock"));
+    pathDock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable);
+    pathDock->setWidget(pathPanel);
+    inner->addDockWidget(Qt::RightDockWidgetArea, pathDock);
+    pathDock->hide();
+    criticalPath = new QAction(QObject::tr("Critical Path"), q);
+    criticalPath->setObjectName(QStringLiteral("timelineCriticalPath"));
+    criticalPath->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    criticalPath->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    criticalPath->setToolTip(
+        QObject::tr(
+            "Show the critical path of the selected step (or the step in view) and rank: why it lasts "
+            "what it lasts (%1)")
+            .arg(criticalPath->shortcut().toString(QKeySequence::NativeText)));
+    q->addAction(criticalPath); // the shortcut works wherever the focus is inside the page
+    // First on the second toolbar: the first one has no room left at 1024 px (tst_pagelayout), and the
+    // second takes a row of its own when narrow.
+    QAction* first = compareBar->actions().isEmpty() ? nullptr : compareBar->actions().constFirst();
+    compareBar->insertAction(first, criticalPath);
+    compareBar->insertSeparator(first);
+    QObject::connect(criticalPath, &QAction::triggered, q, [this]() { showCriticalPath(); });
+    QObject::connect(pathPanel, &CriticalPathPanel::kindActivated, q,
+                     [this](PathKind kind) { selectPathKind(kind); });
+}
+
+std::optional<TimelinePageImpl::PathTarget> TimelinePageImpl::pathTarget() const {
+    const TimelineModel* m = viewA->model();
+    if (!m || m->rows.empty())
+        return std::nullopt;
+    // The rank: the selection's, the range's, else the first row in view. The time: the selected event's
+    // start, the range's, the cursor's when it is over the rows, else the middle of the view.
+    const EventRef sel = viewA->selected();
+    PathTarget t;
+    Ns at = viewA->axis().start() + viewA->axis().span() / 2;
+    const QPoint cursor = viewA->mapFromGlobal(QCursor::pos());
+    if (sel.valid()) {
+        t.rank = m->rows[sel.row].rank;
+        at = m->rows[sel.row].lanes[sel.lane].start(sel.index);
+    } else if (viewA->hasRange()) {
+        t.rank = viewA->rangeRank();
+        at = viewA->rangeStart();
+    } else {
+        const QRect area = viewA->rowsArea();
+        const int row = viewA->rowAt(QPoint(area.left() + 1, area.top() + 1));
+        t.rank = m->rows[row >= 0 ? static_cast<std::size_t>(row) : 0].rank;
+        if (area.contains(cursor)) {
+            t.rank = viewA->rowAt(cursor) >= 0 ? m->rows[static_cast<std::size_t>(viewA->rowAt(cursor))].rank
+                                               : t.rank;
+            at = viewA->axis().timeAt(cursor.x() - area.left());
+        }
+    }
+    // The step holding that time on the rank, else the nearest one by its CPU span.
+    const StepRange* best = nullptr;
+    Ns bestDistance = 0;
+    for (const StepRange& s : m->steps) {
+        if (s.rank != t.rank)
+            continue;
+        const Ns distance = at < s.cpuStart ? s.cpuStart - at : (at >= s.cpuEnd ? at - s.cpuEnd + 1 : 0);
+        if (!best || distance < bestDistance)
+            best = &s, bestDistance = distance;
+    }
+    if (best)
+        t.step = best->index;
+    return t;
+}
+
+void TimelinePageImpl::showCriticalPath() {
+    const auto target = pathTarget();
+    if (!ws || !target) {
+        pathPanel->setPath(nullptr, QObject::tr("Open a run on the timeline first."));
+        openPathDock();
+        return;
+    }
+    clearCriticalPath();
+    const std::uint64_t ticket = pathTicket;
+    const TimelineModel& m = *viewA->model();
+    WindowChoice choice;
+    choice.rank = target->rank;
+    choice.step = target->step;
+    const std::string path = ws->path(), run = m.runName;
+    pathPanel->setPath(nullptr, target->step ? QObject::tr("Computing the critical path of rank %1, step %2…")
+                                                   .arg(target->rank)
+                                                   .arg(*target->step)
+                                             : QObject::tr("Computing the critical path of rank %1 (whole "
+                                                           "trace)…")
+                                                   .arg(target->rank));
+    openPathDock();
+    const PathTarget asked = *target;
+    runInBackground<CriticalPathReport>(
+        q,
+        [path, run, choice]() {
+            const Workspace w(path, Workspace::Mode::ReadOnly);
+            return computeCriticalPath(w, run, choice, true);
+        },
+        [this, ticket, asked](TaskOutcome<CriticalPathReport>& o) {
+            if (ticket == pathTicket) // else the run changed, or a newer request is under way
+                criticalPathReady(o, asked);
+        });
+}
+
+namespace {
+constexpr int kPathDockMinWidth = 440; // px of a side dock: kind, time, share and a readable name
+} // namespace
+
+void TimelinePageImpl::openPathDock() {
+    const bool wasVisible = pathDock->isVisible();
+    pathDock->show();
+    pathDock->raise();
+    if (wasVisible || pathDock->isFloating())
+        return;
+    // Beside the details in their area: the larger share of a side area (the details are often empty),
+    // half of the area beneath the rows.
+    QTimer::singleShot(0, q, [this]() {
+        const Qt::DockWidgetArea area = inner->dockWidgetArea(pathDock);
+        if (area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea) {
+            inner->resizeDocks({pathDock}, {inner->height() * 3 / 5}, Qt::Vertical);
+            if (pathDock->width() < kPathDockMinWidth) // room for the longest segments' names
+                inner->resizeDocks({pathDock}, {kPathDockMinWidth}, Qt::Horizontal);
+        } else if (detailsDock->isVisible()) {
+            inner->resizeDocks({pathDock}, {inner->width() / 2}, Qt::Horizontal);
+        }
+    });
+}
+
+void TimelinePageImpl::criticalPathReady(TaskOutcome<CriticalPathReport>& o, const PathTarget& target) {
+    if (!o.value || o.value->ranks.empty()) {
+        pathPanel->setPath(nullptr,
+                           QObject::tr("Cannot compute the critical path of rank %1: %2")
+                               .arg(target.rank)
+                               .arg(o.error.isEmpty() ? QObject::tr("no window to build it from") : o.error));
+        emit q->criticalPathFinished(false);
+        return;
+    }
+    pathReport = std::make_shared<const CriticalPathReport>(std::move(*o.value));
+    const std::shared_ptr<const RankCriticalPath> rank(pathReport, &pathReport->ranks.front());
+    viewA->setCriticalPath(rank);
+    QStringList notes;
+    for (const std::string& n : pathReport->notes)
+        notes << QString::fromStdString(n);
+    pathPanel->setPath(rank.get(), {}, notes);
+    viewA->scrollToRank(RankId(target.rank));
+    emit q->criticalPathFinished(true);
+}
+
+void TimelinePageImpl::selectPathKind(PathKind kind) {
+    const CriticalPathMarks& marks = viewA->criticalPathMarks();
+    const int i = marks.longestOf(kind);
+    if (i < 0 || !viewA->model())
+        return;
+    const PathMark& mark = marks.marks()[static_cast<std::size_t>(i)];
+    const Ns context = jumpContext(mark.start, mark.end);
+    viewA->zoomTo(mark.start - context, mark.end + context);
+    if (mark.row >= 0)
+        viewA->scrollToRow(mark.row);
+    if (mark.event.valid()) {
+        viewA->setSelected(mark.event);
+        showDetails(viewA, mark.event);
+    } else if (mark.end > mark.start) { // untraced CPU time: the segment as the range
+        viewA->clearSelection();
+        viewA->setRange(marks.rank(), mark.start, mark.end);
+        showRange(viewA, marks.rank(), mark.start, mark.end);
+    }
+    sync(viewA, viewB);
+}
+
+void TimelinePageImpl::clearCriticalPath() {
+    ++pathTicket;
+    pathReport.reset();
+    viewA->setCriticalPath(nullptr);
+    pathPanel->setPath(nullptr);
+}
+
 TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), d_(std::make_unique<TimelinePageImpl>()) {
     auto* d = d_.get();
     d->q = this;
     d->createControls();
     d->createViews();
     d->createDetailsDock();
+    d->createCriticalPath();
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(4, 4, 4, 4);
     lay->addWidget(d->inner, 1);
@@ -988,6 +1188,8 @@ void TimelinePage::showEvent(QShowEvent* e) {
     const bool wide = window()->width() >= kWideDetailsWidth;
     d_->inner->addDockWidget(wide ? Qt::RightDockWidgetArea : Qt::BottomDockWidgetArea, d_->detailsDock);
     d_->detailsDock->setVisible(wide);
+    d_->inner->addDockWidget(wide ? Qt::RightDockWidgetArea : Qt::BottomDockWidgetArea, d_->pathDock);
+    d_->pathDock->setVisible(d_->pathReport != nullptr);
     d_->dockPlaced = true;
 }
 
@@ -1031,6 +1233,14 @@ void TimelinePage::showComparison(RunId runA, RunId runB, const QString& eventNa
     d_->search->setText(QStringLiteral("^%1$").arg(QRegularExpression::escape(eventName)));
     d_->pendingSearchJump = true;
     d_->runSearch();
+}
+
+void TimelinePage::showCriticalPath() {
+    d_->showCriticalPath();
+}
+
+CriticalPathPanel* TimelinePage::criticalPathPanel() const {
+    return d_->pathPanel;
 }
 
 TimelineView* TimelinePage::view() const {

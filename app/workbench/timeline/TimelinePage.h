@@ -18,6 +18,7 @@ class Workspace;
 
 namespace cnp::wb {
 
+class CriticalPathPanel;
 class TimelinePageImpl;
 class TimelineView;
 
@@ -61,11 +62,16 @@ public slots:
     // Keyboard focus to the search field, its text selected (Ctrl+F): typed letters go there, not to
     // the view's W/A/S/D keys.
     void focusSearch();
+    // Computes (in the background) and shows the critical path of the step of the selected event, the
+    // selected range or the view's middle, on that rank (the first rank in view when nothing is selected):
+    // highlighted on the timeline, its breakdown in the "Critical path" dock (Ctrl+Shift+C).
+    void showCriticalPath();
 
 public:
     // The drawing surfaces (run A, and run B in compare mode), for tests and the benchmark.
     TimelineView* view() const;
     TimelineView* compareView() const;
+    CriticalPathPanel* criticalPathPanel() const;
 
 signals:
     // Emitted once the events of `runId` are loaded and drawn (tests and the status bar use it).
@@ -74,6 +80,8 @@ signals:
     void runPicked(RunId runId);
     // A read of the workspace failed (after one retry for the run list): one line for the status bar.
     void readFailed(const QString& message);
+    // A critical path requested by showCriticalPath() is shown (or its error is, in the panel).
+    void criticalPathFinished(bool ok);
 
 protected:
     void showEvent(QShowEvent* e) override;

@@ -46,6 +46,9 @@ void TimelineView::setModel(std::shared_ptr<const TimelineModel> model) {
     if (model_)
         for (std::size_t g = 0; g < model_->groups.size(); ++g)
             collapsed_[g] = model_->groups[g].collapsed;
+    if (!model_ || model_->runId != criticalPathRun_)
+        criticalPath_.reset();
+    pathMarks_ = criticalPath_ ? CriticalPathMarks(*model_, *criticalPath_) : CriticalPathMarks();
     if (sameRun) {
         collapsed_ = keepCollapsed;
         selected_ = flowFrom_ = flowTo_ = {}; // indices of the old model
@@ -229,6 +232,13 @@ void TimelineView::clearSelection() {
     update();
 }
 
+void TimelineView::setCriticalPath(std::shared_ptr<const RankCriticalPath> path) {
+    criticalPath_ = model_ ? std::move(path) : nullptr;
+    criticalPathRun_ = criticalPath_ ? model_->runId : RunId();
+    pathMarks_ = criticalPath_ ? CriticalPathMarks(*model_, *criticalPath_) : CriticalPathMarks();
+    update();
+}
+
 void TimelineView::setRange(std::int32_t rank, Ns start, Ns end) {
     rangeRank_ = rank;
     rangeStart_ = std::min(start, end);
@@ -262,6 +272,7 @@ TimelineFrame TimelineView::frame() const {
     f.selected = selected_;
     f.flowFrom = flowFrom_;
     f.flowTo = flowTo_;
+    f.pathMarks = pathMarks_.empty() ? nullptr : &pathMarks_.marks();
     f.rangeValid = rangeValid_;
     f.rangeStart = rangeStart_;
     f.rangeEnd = rangeEnd_;

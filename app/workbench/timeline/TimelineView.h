@@ -12,6 +12,7 @@
 // Shift+drag selects a range, W/S zoom, A/D pan, double-click zooms to an event, F fits the selection,
 // Esc clears it, click on a group header collapses/expands it, click/drag in the minimap moves the view,
 // Alt+Left / Alt+Right and the mouse's back / forward buttons go back and forth in the view's history.
+#include "timeline/CriticalPathMarks.h"
 #include "timeline/EventDetails.h"
 #include "timeline/TimeAxis.h"
 #include "timeline/TimelineFrame.h"
@@ -81,6 +82,12 @@ public:
     const timeline::EventRef& flowFrom() const { return flowFrom_; }
     const timeline::EventRef& flowTo() const { return flowTo_; }
     void clearSelection();
+    // Highlights one rank's critical path of the shown run (CriticalPathMarks): its events outlined, its
+    // segments shaded and joined by a polyline. Kept across the overview -> full model of the same run
+    // (the marks are found again in the new model); another run, or nullptr, clears it.
+    void setCriticalPath(std::shared_ptr<const RankCriticalPath> path);
+    const RankCriticalPath* criticalPath() const { return criticalPath_.get(); }
+    const CriticalPathMarks& criticalPathMarks() const { return pathMarks_; }
     bool hasRange() const { return rangeValid_; }
     Ns rangeStart() const { return rangeStart_; }
     Ns rangeEnd() const { return rangeEnd_; }
@@ -156,6 +163,9 @@ private:
 
     std::shared_ptr<const timeline::TimelineSearch> search_;
     timeline::EventRef selected_, flowFrom_, flowTo_;
+    std::shared_ptr<const RankCriticalPath> criticalPath_;
+    RunId criticalPathRun_;
+    CriticalPathMarks pathMarks_;
     bool rangeValid_ = false;
     Ns rangeStart_ = 0, rangeEnd_ = 0;
     std::int32_t rangeRank_ = 0;

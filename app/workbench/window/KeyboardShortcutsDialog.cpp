@@ -40,7 +40,9 @@ QList<Binding> timelineBindings() {
              QKeySequence(QKeySequence::Back).toString(QKeySequence::NativeText) + QStringLiteral(" / ") +
                  QKeySequence(QKeySequence::Forward).toString(QKeySequence::NativeText)},
             {t, QObject::tr("Clear the selection"), QStringLiteral("Esc")},
-            {t, QObject::tr("Next / previous search match"), QObject::tr("Enter / Shift+Enter")}};
+            {t, QObject::tr("Next / previous search match"), QObject::tr("Enter / Shift+Enter")},
+            {t, QObject::tr("Show the critical path of the step in view"),
+             QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C).toString(QKeySequence::NativeText)}};
 }
 } // namespace
 
