@@ -129,8 +129,10 @@ TrendPage::TrendPage(WorkspaceSession* session, QWidget* parent)
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
     connect(configBox_, &QComboBox::currentIndexChanged, this, [this]() {
-        if (!filling_)
-            showCurrentSeries();
+        if (filling_)
+            return;
+        showCurrentSeries();
+        showCheck();
     });
     connect(metricBox_, &QComboBox::currentIndexChanged, this, [this]() {
         if (filling_)
@@ -329,6 +331,7 @@ void TrendPage::startCheck() {
 
 void TrendPage::showCheck() {
     const int index = candidate();
+    verdict_->setToolTip(QString());
     if (trend_.releases.size() < 2) {
         verdict_->setText(tr("A verdict needs two releases or more."));
         return;
@@ -356,11 +359,22 @@ void TrendPage::showCheck() {
                           .arg(kDefaultGateWindow)
                           .arg(outcome)
                           .arg(code)};
+    // The shown configuration's check on the page, every configuration's in the tooltip: five long lines
+    // of kernel names would take the table's room at 1024 x 640.
     const std::string config = configBox_->currentText().toStdString();
-    for (const ConfigCheck& c : check_->checks)
-        lines << (c.config == config ? QStringLiteral("▶ ") + checkLine(c) : checkLine(c));
-    for (const std::string& p : check_->problems)
+    QStringList all = lines;
+    for (const ConfigCheck& c : check_->checks) {
+        all << checkLine(c);
+        if (c.config == config)
+            lines << QStringLiteral("▶ ") + checkLine(c);
+    }
+    for (const std::string& p : check_->problems) {
         lines << tr("cannot judge: %1").arg(esc(p));
+        all << tr("cannot judge: %1").arg(esc(p));
+    }
+    if (check_->checks.size() > 1)
+        lines << tr("(every configuration's line: hover here)");
+    verdict_->setToolTip(all.join(QStringLiteral("<br>")));
     verdict_->setText(lines.join(QStringLiteral("<br>")));
 }
 

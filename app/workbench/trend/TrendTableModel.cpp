@@ -40,6 +40,11 @@ TrendTableModel::TrendTableModel(QObject* parent) : RowTableModel<TrendRow>(pare
         {tr("Change point"),
          [](const TrendRow& r) -> QVariant {
              return r.changePoint ? changePointText(r.shift, r.pValue) : QString();
+         },
+         Qt::AlignLeft | Qt::AlignVCenter,
+         {},
+         [](const TrendRow& r) -> QVariant {
+             return r.changePoint ? changePointText(r.shift, r.pValue) : QVariant();
          }},
         {tr("Commit"), [](const TrendRow& r) -> QVariant { return r.commit; }},
     };
