@@ -21,13 +21,13 @@ void TrendChart::setSeries(const TrendSeries& series, int selected) {
     series_ = series;
     hasSeries_ = true;
     selected_ = selected;
-    draw();
+    drawSeries();
 }
 
 void TrendChart::setSelectedRelease(int index) {
     selected_ = index;
     if (hasSeries_)
-        draw();
+        drawSeries();
 }
 
 void TrendChart::clearSeries(const QString& message) {
@@ -118,7 +118,7 @@ void TrendChart::drawChangePoints(double top) {
     }
 }
 
-void TrendChart::draw() {
+void TrendChart::drawSeries() {
     clearChart();
     changeLabels_.clear();
     const QString metric = QString::fromStdString(series_.metric);

@@ -37,7 +37,7 @@ protected:
     void resizeEvent(QResizeEvent* e) override;
 
 private:
-    void draw();
+    void drawSeries();
     void drawChangePoints(double top);
     void updateLabels();
     int strideFor(int width) const;
