@@ -1,12 +1,10 @@
 #include "history/HistoryManifest.h"
 
-#include "core/BoundedFile.h"
-#include "core/BoundedJson.h"
 #include "core/InputError.h"
+#include "history/HistoryFile.h"
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 
 namespace cnp {
 
@@ -102,8 +100,13 @@ bool HistoryManifest::validReleaseName(const std::string& r) {
 
 HistoryManifest HistoryManifest::open(const std::string& path) {
     const fs::path manifest = manifestOf(path);
-    const std::string text = readBoundedFile(manifest.string(), kMaxManifestBytes, "history manifest");
+    const std::string text = HistoryFile::read(manifest.string(), kMaxManifestBytes, "history manifest");
     return fromJson(text, manifest);
+}
+
+bool HistoryManifest::isHistory(const std::string& path) {
+    std::error_code ec;
+    return !path.empty() && fs::is_regular_file(manifestOf(path), ec);
 }
 
 HistoryManifest HistoryManifest::openOrCreate(const std::string& folder) {
@@ -117,18 +120,7 @@ HistoryManifest HistoryManifest::openOrCreate(const std::string& folder) {
 HistoryManifest HistoryManifest::fromJson(const std::string& text, const fs::path& manifest) {
     HistoryManifest h(manifest.parent_path());
     rapidjson::Document doc;
-    const JsonParseOutcome parsed = parseBoundedJson(text, doc);
-    if (!parsed.ok)
-        throw InputError(manifest.string(), "not a history manifest: not JSON: " + parsed.error,
-                         static_cast<std::int64_t>(parsed.offset));
-    if (!doc.IsObject())
-        throw InputError(manifest.string(), "not a history manifest: not a JSON object");
-    if (!doc.HasMember("format") || !doc["format"].IsString() ||
-        std::string(doc["format"].GetString()) != "cnp-history")
-        throw InputError(manifest.string(), "not a history manifest: \"format\" is not \"cnp-history\"");
-    if (!doc.HasMember("version") || !doc["version"].IsInt() || doc["version"].GetInt() != kFormatVersion)
-        throw InputError(manifest.string(),
-                         "unsupported history manifest version (this program reads version 1)");
+    HistoryFile::parse(text, manifest.string(), "history manifest", "cnp-history", kFormatVersion, doc);
     if (!doc.HasMember("entries") || !doc["entries"].IsArray())
         throw InputError(manifest.string(), "history manifest: \"entries\" is not an array");
     const auto& arr = doc["entries"];
@@ -225,21 +217,7 @@ void HistoryManifest::save() const {
     fs::create_directories(folder_ / "summaries", ec);
     if (ec)
         throw InputError(folder_.string(), "cannot create the history folder: " + ec.message());
-    const fs::path target = manifestPath();
-    const fs::path tmp = folder_ / (std::string(kFileName) + ".tmp");
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << toJson();
-        out.flush();
-        if (!out)
-            throw InputError(tmp.string(), "cannot write the history manifest");
-    }
-    fs::rename(tmp, target, ec);
-    if (ec) {
-        const std::string cause = ec.message();
-        fs::remove(tmp, ec);
-        throw InputError(target.string(), "cannot replace the history manifest: " + cause);
-    }
+    HistoryFile::writeAtomically(manifestPath(), toJson(), "history manifest");
 }
 
 } // namespace cnp

@@ -37,6 +37,8 @@ public:
     static HistoryManifest open(const std::string& path);
     // open() when the folder has a manifest, else an empty history of `folder` (created by save()).
     static HistoryManifest openOrCreate(const std::string& folder);
+    // True when `path` is a history: a folder holding kFileName, or that file itself (nothing is parsed).
+    static bool isHistory(const std::string& path);
     // Parses manifest text; `manifestPath` names it in errors and fixes the folder. Throws InputError.
     static HistoryManifest fromJson(const std::string& text, const std::filesystem::path& manifestPath);
     std::string toJson() const;

@@ -41,7 +41,7 @@ std::string percent(double ratio) {
     return b;
 }
 
-// One line per check: the change, its CI and the categories that moved most.
+// One line per check: the change, its CI and the categories and kernels that moved most.
 std::string describe(const ConfigCheck& c) {
     std::ostringstream m;
     const auto& o = c.outcome;
@@ -54,6 +54,15 @@ std::string describe(const ConfigCheck& c) {
         for (const auto& mv : c.moved)
             m << " " << mv.category << " " << (mv.deltaNs() >= 0 ? "+" : "") << mv.deltaNs() / 1e6
               << " ms/step";
+    }
+    if (!c.kernelsMoved.empty()) {
+        m << "; kernels moved most:";
+        for (const auto& k : c.kernelsMoved) {
+            m << " " << k.kernel << " " << (k.deltaNs() >= 0 ? "+" : "") << k.deltaNs() / 1e6 << " ms/step";
+            if (k.hasShare)
+                m << " (" << k.share * 100 << "% of the step-time change)";
+            m << ";";
+        }
     }
     return m.str();
 }

@@ -1,22 +1,18 @@
 #include "history/ReleaseSummaryJson.h"
 
-#include "core/BoundedFile.h"
-#include "core/BoundedJson.h"
 #include "core/InputError.h"
+#include "history/HistoryFile.h"
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 
 namespace cnp {
-
-namespace fs = std::filesystem;
 
 namespace {
 
 constexpr int kFormatVersion = 1;
 constexpr rapidjson::SizeType kMaxConfigs = 256, kMaxRuns = 1024, kMaxCategories = 256;
 constexpr std::size_t kMaxText = 1024;
+constexpr std::size_t kMaxKernelName = 4096; // demangled template names run to a few kB
 
 using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 
@@ -82,6 +78,17 @@ void writeConfig(Writer& w, const ConfigReleaseSummary& c) {
         w.EndArray();
     }
     w.EndArray();
+    w.Key("kernels");
+    w.StartArray();
+    for (const auto& k : c.kernels) {
+        w.StartObject();
+        w.Key("name");
+        str(w, k.name);
+        w.Key("nsPerStep");
+        w.Double(k.nsPerStep);
+        w.EndObject();
+    }
+    w.EndArray();
     w.EndObject();
 }
 
@@ -133,6 +140,7 @@ public:
         return out;
     }
     ConfigReleaseSummary config(const rapidjson::Value& v, const std::string& where) const;
+    std::vector<ReleaseKernel> kernels(const rapidjson::Value& v, const std::string& where) const;
 
 private:
     std::string path_;
@@ -192,7 +200,26 @@ ConfigReleaseSummary Reader::config(const rapidjson::Value& v, const std::string
                 fail(where, "\"categorySteps\" of " + c.categories[k] + " does not hold one value per step");
         }
     }
+    c.kernels = kernels(v, where);
     return c;
+}
+
+// "kernels" is optional (summaries written before it have none): at most kMaxSummaryKernels of
+// {"name": at most kMaxKernelName bytes, "nsPerStep": finite, non-negative}.
+std::vector<ReleaseKernel> Reader::kernels(const rapidjson::Value& v, const std::string& where) const {
+    std::vector<ReleaseKernel> out;
+    if (!v.HasMember("kernels"))
+        return out;
+    const auto& a =
+        array(v["kernels"], static_cast<rapidjson::SizeType>(kMaxSummaryKernels), where + " kernels");
+    for (rapidjson::SizeType i = 0; i < a.Size(); ++i) {
+        const auto& name = member(a[i], "name", where + " kernels");
+        if (!name.IsString() || name.GetStringLength() > kMaxKernelName)
+            fail(where + " kernels", "a kernel name is not a string of at most 4096 bytes");
+        out.push_back(
+            {{name.GetString(), name.GetStringLength()}, number(a[i], "nsPerStep", where + " kernels")});
+    }
+    return out;
 }
 
 } // namespace
@@ -224,18 +251,8 @@ std::string releaseSummaryToJson(const ReleaseSummary& s) {
 
 ReleaseSummary releaseSummaryFromJson(const std::string& text, const std::string& path) {
     rapidjson::Document doc;
-    const JsonParseOutcome parsed = parseBoundedJson(text, doc);
-    if (!parsed.ok)
-        throw InputError(path, "not a release summary: not JSON: " + parsed.error,
-                         static_cast<std::int64_t>(parsed.offset));
+    HistoryFile::parse(text, path, "release summary", "cnp-release-summary", kFormatVersion, doc);
     const Reader r(path);
-    if (!doc.IsObject())
-        r.fail("document", "not a JSON object");
-    if (r.text(doc, "format", "document") != "cnp-release-summary")
-        r.fail("document", "\"format\" is not \"cnp-release-summary\"");
-    const auto& version = r.member(doc, "version", "document");
-    if (!version.IsInt() || version.GetInt() != kFormatVersion)
-        r.fail("document", "unsupported version (this program reads version 1)");
     ReleaseSummary s;
     const auto& synthetic = r.member(doc, "synthetic", "document");
     if (!synthetic.IsBool())
@@ -255,28 +272,11 @@ ReleaseSummary releaseSummaryFromJson(const std::string& text, const std::string
 }
 
 ReleaseSummary readReleaseSummary(const std::string& path) {
-    return releaseSummaryFromJson(readBoundedFile(path, kMaxSummaryBytes, "release summary"), path);
+    return releaseSummaryFromJson(HistoryFile::read(path, kMaxSummaryBytes, "release summary"), path);
 }
 
 void writeReleaseSummary(const ReleaseSummary& summary, const std::string& path) {
-    const fs::path target(path);
-    std::error_code ec;
-    if (target.has_parent_path())
-        fs::create_directories(target.parent_path(), ec);
-    const fs::path tmp = target.string() + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << releaseSummaryToJson(summary);
-        out.flush();
-        if (!out)
-            throw InputError(tmp.string(), "cannot write the release summary");
-    }
-    fs::rename(tmp, target, ec);
-    if (ec) {
-        const std::string cause = ec.message();
-        fs::remove(tmp, ec);
-        throw InputError(path, "cannot write the release summary: " + cause);
-    }
+    HistoryFile::writeAtomically(path, releaseSummaryToJson(summary), "release summary");
 }
 
 } // namespace cnp

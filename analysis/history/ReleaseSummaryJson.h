@@ -3,10 +3,14 @@
 //   {"format": "cnp-release-summary", "version": 1, "synthetic": false, "driver": "", "cuda": "",
 //    "image": "", "configs": [{"config", "worldSize", "runs": [...], "medianStepNs", "hasCi", "ciLoNs",
 //    "ciHiNs", "throughput", "throughputCiLo", "throughputCiHi", "throughputUnit", "mfu" (or null),
-//    "categories": [...], "stepTimesByRun": [[ns...]...], "categorySteps": [[[ns...]...]...]}]}
+//    "categories": [...], "stepTimesByRun": [[ns...]...], "categorySteps": [[[ns...]...]...],
+//    "kernels": [{"name", "nsPerStep"}...]}]}
+// "kernels" (the top kernels by time per step, metrics/ReleaseSummary.h) is optional on read, so a summary
+// written before it was kept still reads (version 1 either way; readers of version 1 ignore it).
 // Untrusted on read: at most kMaxSummaryBytes, 256 configurations, 1024 runs each, 256 categories,
 // kMaxSummaryStepsPerRun steps per run, every ns a non-negative integer, the category arrays shaped as
-// the step arrays. Errors name the file and the cause.
+// the step arrays, at most kMaxSummaryKernels kernels of names up to 4096 bytes. Errors name the file and the
+// cause.
 #include "metrics/ReleaseSummary.h"
 
 #include <cstddef>

@@ -100,14 +100,11 @@ void chart(std::ostringstream& h, const TrendSeries& s) {
 
 } // namespace
 
-std::string trendReportHtml(const std::vector<HistoryEntry>& releases, const std::vector<TrendSeries>& series,
-                            const std::string& title) {
+std::string trendSectionHtml(const std::vector<HistoryEntry>& releases,
+                             const std::vector<TrendSeries>& series, int headingLevel) {
+    const std::string h2 = "h" + std::to_string(std::clamp(headingLevel, 1, 6));
     std::ostringstream h;
-    h << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" << xmlEscape(title) << "</title>\n"
-      << "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
-         "td,th{border:1px solid #ccc;padding:2px "
-         "8px;text-align:left}h2{margin-top:1.5em}</style></head><body>\n";
-    h << "<h1>" << xmlEscape(title) << "</h1>\n<table><tr><th>release</th><th>date</th><th>commit</th>"
+    h << "<table><tr><th>release</th><th>date</th><th>commit</th>"
       << "<th>driver</th><th>CUDA</th><th>NCCL</th><th>image</th></tr>\n";
     for (const auto& e : releases)
         h << "<tr><td>" << xmlEscape(e.release) << "</td><td>" << xmlEscape(e.date) << "</td><td>"
@@ -118,9 +115,21 @@ std::string trendReportHtml(const std::vector<HistoryEntry>& releases, const std
     for (const auto& s : series) {
         if (std::none_of(s.points.begin(), s.points.end(), [](const TrendPoint& p) { return p.present; }))
             continue;
-        h << "<h2>" << xmlEscape(s.config) << " &#8212; " << xmlEscape(s.metric) << "</h2>\n";
+        h << "<" << h2 << ">" << xmlEscape(s.config) << " &#8212; " << xmlEscape(s.metric) << "</" << h2
+          << ">\n";
         chart(h, s);
     }
+    return h.str();
+}
+
+std::string trendReportHtml(const std::vector<HistoryEntry>& releases, const std::vector<TrendSeries>& series,
+                            const std::string& title) {
+    std::ostringstream h;
+    h << "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" << xmlEscape(title) << "</title>\n"
+      << "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+         "td,th{border:1px solid #ccc;padding:2px "
+         "8px;text-align:left}h2{margin-top:1.5em}</style></head><body>\n";
+    h << "<h1>" << xmlEscape(title) << "</h1>\n" << trendSectionHtml(releases, series, 2);
     h << "</body></html>\n";
     return h.str();
 }

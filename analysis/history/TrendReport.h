@@ -13,6 +13,11 @@
 
 namespace cnp {
 
+// The body of the trend report without the page around it (the releases' table, the legend and one chart
+// per series under an <hN> heading of level `headingLevel`): `cnp report --history` puts it in its own
+// section. Nothing in it refers to the page's style.
+std::string trendSectionHtml(const std::vector<HistoryEntry>& releases,
+                             const std::vector<TrendSeries>& series, int headingLevel);
 std::string trendReportHtml(const std::vector<HistoryEntry>& releases, const std::vector<TrendSeries>& series,
                             const std::string& title);
 

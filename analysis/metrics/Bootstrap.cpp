@@ -1,5 +1,7 @@
 #include "metrics/Bootstrap.h"
 
+#include "metrics/SeededRandom.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -8,30 +10,7 @@ namespace cnp {
 
 namespace {
 
-class SplitMix64 {
-public:
-    explicit SplitMix64(std::uint64_t s) : s_(s) {}
-    std::uint64_t next() {
-        std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
-    // Uniform in [0, n), unbiased (rejection).
-    std::size_t below(std::size_t n) {
-        const std::uint64_t limit = ~std::uint64_t{0} - (~std::uint64_t{0} % n);
-        std::uint64_t x;
-        do
-            x = next();
-        while (x >= limit);
-        return static_cast<std::size_t>(x % n);
-    }
-
-private:
-    std::uint64_t s_;
-};
-
-double resampledMedian(const std::vector<double>& v, SplitMix64& rng, std::vector<double>& scratch) {
+double resampledMedian(const std::vector<double>& v, SeededRandom& rng, std::vector<double>& scratch) {
     scratch.resize(v.size());
     for (auto& x : scratch)
         x = v[rng.below(v.size())];
@@ -39,7 +18,7 @@ double resampledMedian(const std::vector<double>& v, SplitMix64& rng, std::vecto
 }
 
 // One hierarchical draw: runs with replacement, then steps of each drawn run with replacement.
-double resampledMedian(const std::vector<std::vector<double>>& groups, SplitMix64& rng,
+double resampledMedian(const std::vector<std::vector<double>>& groups, SeededRandom& rng,
                        std::vector<double>& scratch) {
     if (groups.size() == 1)
         return resampledMedian(groups.front(), rng, scratch);
@@ -91,7 +70,7 @@ ConfidenceInterval Bootstrap::percentiles(std::vector<double>& stats) const {
 ConfidenceInterval Bootstrap::medianCi(const std::vector<double>& values) const {
     if (values.empty())
         return {0, 0};
-    SplitMix64 rng(seed_);
+    SeededRandom rng(seed_);
     std::vector<double> stats(static_cast<std::size_t>(resamples_)), scratch;
     for (auto& s : stats) {
         s = resampledMedian(values, rng, scratch);
@@ -103,7 +82,7 @@ ConfidenceInterval Bootstrap::ratioOfMediansCi(const std::vector<double>& num,
                                                const std::vector<double>& den) const {
     if (num.empty() || den.empty())
         return {0, 0};
-    SplitMix64 rng(seed_);
+    SeededRandom rng(seed_);
     std::vector<double> stats(static_cast<std::size_t>(resamples_)), scratch;
     for (auto& s : stats) {
         const double a = resampledMedian(num, rng, scratch);
@@ -116,7 +95,7 @@ ConfidenceInterval Bootstrap::ratioOfMediansCi(const std::vector<double>& num,
 ConfidenceInterval Bootstrap::medianCi(const std::vector<std::vector<double>>& groups) const {
     if (anyEmpty(groups))
         return {0, 0};
-    SplitMix64 rng(seed_);
+    SeededRandom rng(seed_);
     std::vector<double> stats(static_cast<std::size_t>(resamples_)), scratch;
     for (auto& s : stats)
         s = resampledMedian(groups, rng, scratch);
@@ -127,7 +106,7 @@ ConfidenceInterval Bootstrap::ratioOfMediansCi(const std::vector<std::vector<dou
                                                const std::vector<std::vector<double>>& den) const {
     if (anyEmpty(num) || anyEmpty(den))
         return {0, 0};
-    SplitMix64 rng(seed_);
+    SeededRandom rng(seed_);
     std::vector<double> stats(static_cast<std::size_t>(resamples_)), scratch;
     for (auto& s : stats) {
         const double a = resampledMedian(num, rng, scratch);

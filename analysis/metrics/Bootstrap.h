@@ -1,8 +1,9 @@
 #pragma once
-// Seeded percentile bootstrap (docs/metrics.md, "Ablation"). Deterministic across platforms: uses its
-// own SplitMix64 generator and rejection sampling instead of <random> distributions, whose output
-// differs between standard libraries. Every call restarts from the seed, so a CI depends only on
-// its inputs, never on call order. Cost: O(resamples x n log n).
+// Seeded percentile bootstrap (docs/metrics.md, "Ablation"). Deterministic across platforms: uses the
+// SplitMix64 generator with rejection sampling of metrics/SeededRandom.h (shared with the regression gate
+// and E-divisive) instead of <random> distributions, whose output differs between standard libraries. Every
+// call restarts from the seed, so a CI depends only on its inputs, never on call order. Cost: O(resamples x n
+// log n).
 #include <cstdint>
 #include <vector>
 

@@ -180,7 +180,10 @@ std::vector<std::size_t> windowFor(const BaselineWindow& w, const std::string& c
 ConfigCheck checkOne(const BaselineWindow& w, const std::vector<std::size_t>& used,
                      const ConfigReleaseSummary& ref, const ConfigReleaseSummary& cand,
                      const GateMetric& metric, const RegressionGate& gate, std::size_t topMoves) {
-    ConfigCheck check{ref.config, metric, {}, {}, categoryMoves(ref, cand, topMoves)};
+    ConfigCheck check{ref.config, metric, {}, {}, categoryMoves(ref, cand, topMoves), {}};
+    check.kernelsMoved =
+        kernelMoves(ref.kernels, cand.kernels, static_cast<double>(ref.medianStepNs),
+                    static_cast<double>(cand.medianStepNs) - static_cast<double>(ref.medianStepNs), topMoves);
     std::string why;
     if (ref.worldSize != cand.worldSize)
         why = "world sizes differ (" + std::to_string(ref.worldSize) + " vs " +

@@ -4,6 +4,7 @@
 // categories whose mean per-step exclusive time moved most, and the problems that stop a judgement
 // (missing configurations, a different plan order, different world sizes). Pure. Exit code contract:
 // 1 when any configuration x metric regressed, else 2 when anything could not be judged, else 0.
+#include "metrics/KernelMoves.h"
 #include "metrics/RegressionGate.h"
 #include "metrics/ReleaseSummary.h"
 
@@ -41,6 +42,9 @@ struct ConfigCheck {
     GateOutcome outcome;
     std::vector<std::string> baselineReleases; // the window releases pooled for this configuration
     std::vector<CategoryMove> moved;           // largest |delta| first, at most the requested count
+    // The kernels whose time per step moved most between the reference release and the candidate, largest
+    // |delta| first, at most the requested count; empty when a summary keeps no kernels.
+    std::vector<KernelMove> kernelsMoved;
 };
 
 struct ReleaseCheck {
@@ -52,9 +56,9 @@ struct ReleaseCheck {
 };
 
 // The baseline of a configuration is a window of releases (oldest first, the last one the reference for
-// plan problems and category moves): the gate pools the per-step samples of every window release that has
-// the configuration (same world size), and the spread of their medians (K >= 2 releases: sd of log medians
-// x sqrt(1 + 1/K)) widens the CI by the variation between releases that one run's steps cannot show.
+// plan problems and category and kernel moves): the gate pools the per-step samples of every window release
+// that has the configuration (same world size), and the spread of their medians (K >= 2 releases: sd of log
+// medians x sqrt(1 + 1/K)) widens the CI by the variation between releases that one run's steps cannot show.
 // `windowOf`: per configuration how many of the window's last releases to use (e.g. those after its last
 // change point); absent: all. Throws nothing; an empty window gives one problem.
 struct BaselineWindow {

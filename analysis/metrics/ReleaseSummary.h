@@ -17,6 +17,18 @@ namespace cnp {
 // At most this many steps per run are kept (the first ones after warm-up): bounds a summary's size.
 inline constexpr std::size_t kMaxSummaryStepsPerRun = 4096;
 
+// At most this many kernels per configuration are kept (those with the most time per step): bounds a
+// summary's size while naming every kernel that can dominate a step-time change.
+inline constexpr std::size_t kMaxSummaryKernels = 64;
+
+// A kernel's GPU time per step of a configuration: its total time over every rank of the configuration's
+// runs divided by their rank-steps (the sum over runs of ranks x steps; a run without step markers counts
+// one step per rank). Kernel statistics cover each run's whole trace, warm-up steps included.
+struct ReleaseKernel {
+    std::string name;
+    double nsPerStep = 0;
+};
+
 struct ConfigReleaseSummary {
     std::string config;
     std::int32_t worldSize = 1;
@@ -33,6 +45,9 @@ struct ConfigReleaseSummary {
     // stepTimesByRun: categorySteps[c][run][step].
     std::vector<std::string> categories;
     std::vector<std::vector<std::vector<Ns>>> categorySteps;
+    // The kernels with the most time per step, largest first, at most kMaxSummaryKernels; empty in a
+    // summary written before kernels were kept (the gate then names no kernels).
+    std::vector<ReleaseKernel> kernels;
 
     std::size_t stepCount() const;
     // The mean per-step exclusive ns of category `c` over every kept step (0 when none).

@@ -3,6 +3,7 @@
 #include "core/InputError.h"
 #include "core/Interrupt.h"
 #include "core/TerminalText.h"
+#include "history/TrendReport.h"
 #include "report/ChartPainter.h"
 
 #include <cmath>
@@ -133,6 +134,8 @@ void writeHtmlReport(const report::ReportModel& m, std::ostream& o) {
       << "<div class=\"meta\">" << htmlEscape(m.metaLine()) << "</div>\n<nav>";
     for (const auto& s : m.sections)
         o << "<a href=\"#" << report::sectionId(s.id) << "\">" << htmlEscape(s.title) << "</a>";
+    if (m.trend)
+        o << "<a href=\"#release-trend\">Release trend</a>";
     o << "</nav>\n";
     int figureNo = 0;
     for (const auto& s : m.sections) {
@@ -144,6 +147,10 @@ void writeHtmlReport(const report::ReportModel& m, std::ostream& o) {
         }
         o << "</section>\n";
     }
+    if (m.trend) // the trend report's own body: the same tables and charts as `cnp history show --html`
+        o << "<section id=\"release-trend\">\n<h2>Release trend</h2>\n<p>"
+          << htmlEscape("Release history " + m.trend->folder) << "</p>\n"
+          << trendSectionHtml(m.trend->releases, m.trend->series, 3) << "</section>\n";
     o << "</body></html>\n";
 }
 

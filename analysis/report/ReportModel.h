@@ -3,6 +3,7 @@
 // the raw numbers behind it), figures and notes — built once from the metrics of a workspace. Every
 // writer (HTML, PDF, CSV bundle, JSON) renders this model and only lays it out, so the formats cannot
 // disagree. Strings are UTF-8 and unescaped; writers escape for their format.
+#include "history/HistoryTrend.h"
 #include "report/Figure.h"
 #include "requests/AblationRequest.h"
 #include "requests/InsightsRequest.h"
@@ -111,6 +112,9 @@ struct ReportModel {
     std::string baseline;
     std::vector<std::string> configurations; // in report order
     std::vector<Section> sections;           // the selected ones, in report order
+    // `cnp report --history DIR`: the release history's trend (history/HistoryTrend.h), shown by the HTML
+    // writer as the trend report's section (history/TrendReport.h); nullopt: none.
+    std::optional<HistoryTrend> trend;
     // "Workspace W · plan P · generated T · baseline B" (parts that are unknown left out).
     std::string metaLine() const;
 };

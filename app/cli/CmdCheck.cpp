@@ -13,10 +13,10 @@
 #include "core/InputError.h"
 #include "core/Units.h"
 #include "export/OutputFile.h"
+#include "history/HistoryGate.h"
 #include "history/HistoryManifest.h"
 #include "history/JUnitReport.h"
 #include "history/ReleaseSummaryJson.h"
-#include "metrics/ReleaseTrend.h"
 #include "requests/ReleaseSummaryRequest.h"
 #include "store/Workspace.h"
 
@@ -66,6 +66,27 @@ std::string changeText(double ratio) {
 // Below this many baseline releases `check` notes that the between-release spread is not (well) known.
 constexpr std::size_t kMinWindowForSpread = 3;
 
+// "kernels that moved most" per check (step time only, or the first metric: the kernels are the same for
+// every metric of a configuration), one kernel a line: they are long names.
+void printKernelMoves(const ReleaseCheck& check) {
+    std::string shown; // configurations already listed
+    for (const auto& c : check.checks) {
+        if (c.kernelsMoved.empty() || shown.find("\n" + c.config + "\n") != std::string::npos)
+            continue;
+        shown += "\n" + c.config + "\n";
+        std::cout << "kernels that moved most in " << c.config
+                  << " (time per step, vs the reference release):\n";
+        for (const auto& k : c.kernelsMoved) {
+            std::cout << "  " << (k.deltaNs() >= 0 ? "+" : "-") << units::duration(std::abs(k.deltaNs()))
+                      << "  " << units::duration(k.baselineNsPerStep) << " -> "
+                      << units::duration(k.candidateNsPerStep);
+            if (k.hasShare)
+                std::cout << "  " << units::percent(k.share) << " of the step-time change";
+            std::cout << "  " << k.kernel << "\n";
+        }
+    }
+}
+
 void printText(const ReleaseCheck& check, const std::string& baseline) {
     std::cout << "against release " << baseline << " (baseline window per configuration below):\n";
     TableOutput t(
@@ -88,6 +109,7 @@ void printText(const ReleaseCheck& check, const std::string& baseline) {
                   moved});
     }
     t.print(std::cout, "  ");
+    printKernelMoves(check);
     for (const auto& p : check.problems)
         std::cout << "cannot judge: " << p << "\n";
     std::size_t fewest = SIZE_MAX;
@@ -137,37 +159,24 @@ void printJson(const ReleaseCheck& check, const std::string& baseline, const std
                 .key("candidate_ns_per_step")
                 .real(m.candidateMeanNs)
                 .endObject();
+        j.endArray().key("kernels_moved").beginArray();
+        for (const auto& k : c.kernelsMoved) {
+            j.beginObject().key("kernel").str(k.kernel);
+            j.key("baseline_ns_per_step")
+                .real(k.baselineNsPerStep)
+                .key("candidate_ns_per_step")
+                .real(k.candidateNsPerStep);
+            j.key("delta_ns_per_step").real(k.deltaNs()).key("share");
+            if (k.hasShare)
+                j.real(k.share);
+            else
+                j.null();
+            j.endObject();
+        }
         j.endArray().endObject();
     }
     j.endArray().endObject();
     std::cout << j.text();
-}
-
-constexpr double kDefaultWindow = 5;
-
-// The baseline: the last `size` releases up to `base` (inclusive), and per configuration only those after
-// the last change point of its step time (E-divisive over releases 0 .. base). `store` keeps the window's
-// summaries alive. Reads every summary up to `base` once, one at a time for the trend.
-BaselineWindow baselineWindow(const HistoryManifest& history, std::size_t base, std::size_t size,
-                              std::vector<ReleaseSummary>& store) {
-    const auto& entries = history.entries();
-    const std::size_t first = base + 1 > size ? base + 1 - size : 0;
-    ReleaseTrend trend;
-    for (std::size_t i = 0; i <= base; ++i) {
-        ReleaseSummary s = readReleaseSummary(history.summaryPath(entries[i]).string());
-        trend.addRelease(entries[i].release, s);
-        if (i >= first)
-            store.push_back(std::move(s));
-    }
-    BaselineWindow w;
-    for (std::size_t i = first; i <= base; ++i) {
-        w.releases.push_back(&store[i - first]);
-        w.names.push_back(entries[i].release);
-    }
-    for (const auto& series : trend.series())
-        if (series.metric == "step_time" && !series.changes.empty())
-            w.lastReleasesOf[series.config] = base + 1 - series.changes.back().index;
-    return w;
 }
 
 int check(const std::vector<std::string>& args) {
@@ -192,9 +201,10 @@ int check(const std::vector<std::string>& args) {
         if (!base)
             throw InputError(history.manifestPath().string(), "no release " + *r + " in the history");
     }
-    const auto windowSize = static_cast<std::size_t>(p.number("--window", 1, 100).value_or(kDefaultWindow));
+    const auto windowSize =
+        static_cast<std::size_t>(p.number("--window", 1, 100).value_or(double(kDefaultGateWindow)));
     std::vector<ReleaseSummary> summaries;
-    const BaselineWindow window = baselineWindow(
+    const BaselineWindow window = historyBaselineWindow(
         history, static_cast<std::size_t>(base - history.entries().data()), windowSize, summaries);
     AblationOptions ablation;
     ablation.skipFirstSteps = static_cast<int>(p.number("--skip-steps", 0, 1e6).value_or(0));

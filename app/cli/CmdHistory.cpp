@@ -12,6 +12,7 @@
 #include "core/Units.h"
 #include "export/OutputFile.h"
 #include "history/HistoryManifest.h"
+#include "history/HistoryTrend.h"
 #include "history/ReleaseSummaryJson.h"
 #include "history/TrendReport.h"
 #include "metrics/ReleaseTrend.h"
@@ -66,13 +67,6 @@ int historyAdd(const std::vector<std::string>& args) {
     std::cerr << "history: added " << e.release << " (" << summary.configs.size() << " configurations, "
               << steps << " steps) to " << history.manifestPath().string() << "\n";
     return Ok;
-}
-
-ReleaseTrend trendOf(const HistoryManifest& history) {
-    ReleaseTrend trend;
-    for (const auto& e : history.entries()) // one summary in memory at a time
-        trend.addRelease(e.release, readReleaseSummary(history.summaryPath(e).string()));
-    return trend;
 }
 
 std::string pointText(const TrendSeries& s, const TrendPoint& p) {
@@ -156,7 +150,7 @@ int historyShow(const std::vector<std::string>& args) {
     p.parse(args);
     p.requirePositionals(1, 1, "HISTORY");
     const HistoryManifest history = HistoryManifest::open(p.positionals()[0]);
-    const auto series = trendOf(history).series();
+    const auto series = releaseTrendOf(history).series();
     if (auto html = p.value("--html")) {
         OutputFile out(*html);
         out.write(

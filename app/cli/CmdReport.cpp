@@ -1,10 +1,11 @@
 // cnp report WS --out FILE.html|FILE.pdf|FILE.json|DIR [--format html|pdf|json|csv] [--baseline LABEL]
 // [--configs L1,L2,...] [--sections S1,S2,...] [--paper a4|letter] [--tokens-per-step N] [--skip-first N]
-// [--title TEXT] [--top N] [--no-timestamp]
+// [--title TEXT] [--top N] [--no-timestamp] [--history DIR]
 #include "ArgParser.h"
 #include "CommandRegistry.h"
 
 #include "core/CommaList.h"
+#include "history/HistoryTrend.h"
 #include "report/ReportWriter.h"
 #include "store/Workspace.h"
 #include "store/WorkspaceTransactions.h"
@@ -78,7 +79,7 @@ ReportOptions reportOptions(const ArgParser& p) {
 
 int runReport(const std::vector<std::string>& args) {
     ArgParser p({"--out", "--format", "--baseline", "--configs", "--order", "--sections", "--paper",
-                 "--tokens-per-step", "--skip-first", "--title", "--top"},
+                 "--tokens-per-step", "--skip-first", "--title", "--top", "--history"},
                 {"--no-timestamp"});
     p.parse(args);
     p.requirePositionals(1, 1, "WORKSPACE");
@@ -87,14 +88,23 @@ int runReport(const std::vector<std::string>& args) {
         throw UsageFailure{"missing --out FILE.html|FILE.pdf|FILE.json|DIR"};
     const ReportFormat format = reportFormat(p.value("--format"), *out);
     const ReportOptions opt = reportOptions(p);
+    // --history: the release trend (the trend report's section), read before the workspace so that a bad
+    // history costs nothing; InputError names the manifest or summary at fault.
+    std::optional<HistoryTrend> trend;
+    if (auto history = p.value("--history")) {
+        if (format != ReportFormat::Html)
+            throw UsageFailure{"--history adds the release trend to HTML reports only"};
+        trend = loadHistoryTrend(*history);
+    }
 
     Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);
     // The model first, from one snapshot of the workspace (whatever another process ingests or removes
     // meanwhile): a workspace that cannot be reported on leaves no file and no folder behind.
-    const auto model = [&] {
+    auto model = [&] {
         const ReadTransaction snapshot = readSnapshot(ws);
         return report::buildReportModel(ws, opt);
     }();
+    model.trend = std::move(trend);
     writeReport(model, format, opt.paper, *out);
     std::cout << "report written: " << *out << '\n';
     return Ok;
@@ -105,14 +115,17 @@ CNP_COMMAND(
     "usage: cnp report WORKSPACE --out FILE.html|FILE.pdf|FILE.json|DIR [--format html|pdf|json|csv]\n"
     "                  [--baseline LABEL] [--configs L1,L2,...] [--sections S1,S2,...]\n"
     "                  [--paper a4|letter] [--tokens-per-step N] [--skip-first N] [--title TEXT]\n"
-    "                  [--top N] [--no-timestamp]\n\n"
+    "                  [--top N] [--no-timestamp] [--history DIR]\n\n"
     "The whole study: configurations and what changed between them, environment and release-note\n"
     "checks, ablation with 95% CIs and speedups, incremental gains, breakdowns, attribution, ranks,\n"
     "top N kernels (default 10) and their largest changes, insights, methodology. The format follows\n"
     "--out (.html/.htm, .pdf, .json; a folder or a name without extension: one CSV per table) unless\n"
     "--format says otherwise. Sections: configurations, environment, ablation, waterfall, breakdown,\n"
     "attribution, ranks, kernels, kernel-changes, insights, methodology (default all). --configs\n"
-    "(alias --order) picks and orders configurations. --no-timestamp makes the output reproducible.\n",
+    "(alias --order) picks and orders configurations. --no-timestamp makes the output reproducible.\n"
+    "--history DIR (HTML only) adds the release trend of a history folder (`cnp history add`): the\n"
+    "releases, and per configuration and metric a chart with 95% CIs and the change points, as\n"
+    "`cnp history show --html` draws them.\n",
     runReport);
 
 } // namespace

@@ -1,4 +1,5 @@
-// cnp-workbench [WORKSPACE] [--page PAGE] [--run NAME] [--configs A,B,...] [--plan FILE] [--theme T]
+// cnp-workbench [WORKSPACE | HISTORY] [--page PAGE] [--run NAME] [--configs A,B,...] [--plan FILE]
+//               [--history DIR] [--theme T]
 //               [--screenshot FILE.png [--size WxH]]
 // Exit codes: 0 ok, 1 usage, 2 bad input (no such workspace or run, unwritable screenshot).
 #include "AblationPage.h"
@@ -9,6 +10,7 @@
 #include "WorkbenchPage.h"
 #include "WorkspaceDock.h"
 #include "WorkspaceSession.h"
+#include "history/HistoryManifest.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -92,6 +94,14 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "cnp-workbench: %s\n", qPrintable(error));
             return 2;
         }
+    }
+    if (!cl.history.isEmpty()) {
+        if (screenshot && !cnp::HistoryManifest::isHistory(cl.history.toStdString())) {
+            std::fprintf(stderr, "cnp-workbench: %s: no %s: not a release history\n", qPrintable(cl.history),
+                         cnp::HistoryManifest::kFileName);
+            return 2;
+        }
+        window.openHistory(cl.history); // errors in the manifest or a summary show on the page
     }
     if (!cl.configs.isEmpty())
         static_cast<AblationPage*>(window.page(PageId::Ablation))->setOrder(cl.configs);

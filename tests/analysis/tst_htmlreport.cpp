@@ -5,6 +5,7 @@
 #include "TestPaths.h"
 
 #include "core/InputError.h"
+#include "history/TrendReport.h"
 #include "report/HtmlReport.h"
 
 #include <QFile>
@@ -165,6 +166,54 @@ private slots:
             ids.insert(v);
         }
         QVERIFY(ids.size() > 5);
+    }
+
+    // `cnp report --history`: the release trend is the trend report's own body, byte for byte (the same
+    // tables and charts as `cnp history show --html`), in a section of its own after the others and in
+    // the navigation; a change point of the hand-made series (100 ms x 4, then 110 ms x 4) sits before
+    // the fifth release.
+    void releaseTrendSection() {
+        ReleaseTrend trend;
+        std::vector<HistoryEntry> releases;
+        for (int i = 0; i < 8; ++i) {
+            ReleaseSummary s;
+            ConfigReleaseSummary c;
+            c.config = "Base<&>";
+            c.medianStepNs = i < 4 ? 100'000'000 : 110'000'000;
+            c.hasCi = true;
+            c.ciLoNs = c.medianStepNs - 1'000'000;
+            c.ciHiNs = c.medianStepNs + 1'000'000;
+            s.configs = {c};
+            HistoryEntry e;
+            e.release = "26." + std::to_string(i + 1);
+            releases.push_back(e);
+            trend.addRelease(e.release, s);
+        }
+        report::ReportModel m;
+        m.title = "T";
+        m.trend = HistoryTrend{"/h", releases, trend.series()};
+        QCOMPARE(m.trend->series.front().changes.size(), std::size_t{1});
+        QCOMPARE(m.trend->series.front().changes.front().index, std::size_t{4});
+        std::ostringstream out;
+        writeHtmlReport(m, out);
+        const std::string html = out.str();
+        const std::string body = trendSectionHtml(releases, m.trend->series, 3);
+        const auto at = html.find(body);
+        QVERIFY(at != std::string::npos);
+        QVERIFY(html.rfind("<section id=\"release-trend\">\n<h2>Release trend</h2>", at) !=
+                std::string::npos);
+        QVERIFY(html.find("<a href=\"#release-trend\">Release trend</a>") != std::string::npos);
+        QVERIFY(html.find("<h3>Base&lt;&amp;&gt; &#8212; step_time</h3>") != std::string::npos);
+        QCOMPARE(QString::fromStdString(body).count(QStringLiteral("class=\"change-point\"")), 1);
+        QCOMPARE(QString::fromStdString(body).count(QStringLiteral("class=\"ci\"")), 8);
+        // The same body as the stand-alone trend report's.
+        QVERIFY(trendReportHtml(releases, m.trend->series, "x")
+                    .find(trendSectionHtml(releases, m.trend->series, 2)) != std::string::npos);
+        // Without a history: no such section.
+        m.trend.reset();
+        std::ostringstream plain;
+        writeHtmlReport(m, plain);
+        QVERIFY(plain.str().find("release-trend") == std::string::npos);
     }
 
     void emptyWorkspaceIsAnError() {

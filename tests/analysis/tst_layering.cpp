@@ -286,7 +286,8 @@ void TestLayering::layerIncludesOnlyBelow_data() {
     QTest::newRow("timeline") << "timeline" << QStringList{"core", "metrics", "store"};
     QTest::newRow("synth") << "synth" << QStringList{"core", "store"};
     QTest::newRow("export") << "export" << QStringList{"core", "metrics", "requests", "store"};
-    QTest::newRow("report") << "report" << QStringList{"core", "export", "metrics", "requests", "store"};
+    QTest::newRow("report") << "report"
+                            << QStringList{"core", "export", "history", "metrics", "requests", "store"};
     QTest::newRow("ingest") << "ingest"
                             << QStringList{"core", "import", "metrics", "requests", "store", "timeline"};
     QTest::newRow("launch") << "launch" << QStringList{"core", "ingest", "plan", "store"};

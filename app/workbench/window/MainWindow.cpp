@@ -15,6 +15,7 @@
 #include "RunPage.h"
 #include "SyntheticBadge.h"
 #include "TimelineHostPage.h"
+#include "TrendPage.h"
 #include "WorkbenchApplication.h"
 #include "WorkspaceDock.h"
 #include "WorkspaceSession.h"
@@ -22,6 +23,7 @@
 
 #include "export/ChromeTraceExporter.h"
 #include "export/CsvExporter.h"
+#include "history/HistoryManifest.h"
 #include "metrics/MultiRankSteps.h"
 #include "report/ReportModel.h"
 #include "report/ReportWriter.h"
@@ -179,6 +181,7 @@ void MainWindow::createPages() {
     pages_[size_t(PageId::Run)] = new RunPage(session_);
     pages_[size_t(PageId::Ranks)] = new RanksPage(session_);
     pages_[size_t(PageId::Plans)] = new PlansPage(session_);
+    pages_[size_t(PageId::Trend)] = new TrendPage(session_);
     for (PageId id : allPages()) {
         WorkbenchPage* p = pages_[size_t(id)];
         p->setObjectName(pageKey(id) + QStringLiteral("Page"));
@@ -214,6 +217,9 @@ void MainWindow::createActions() {
     file->addAction(tr("&New Workspace…"), QKeySequence::New, this, &MainWindow::newWorkspace);
     file->addAction(tr("&Open Workspace…"), QKeySequence::Open, this, &MainWindow::openWorkspaceDialog);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("Open &History…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_H), this,
+                    &MainWindow::openHistoryDialog)
+        ->setObjectName(QStringLiteral("openHistoryAction"));
     file->addSeparator();
     importAction_ = file->addAction(tr("&Import Traces…"), QKeySequence(Qt::CTRL | Qt::Key_I), this,
                                     &MainWindow::importDialog);
@@ -448,6 +454,26 @@ void MainWindow::newWorkspace() {
     openWorkspace(path, true);
 }
 
+void MainWindow::openHistory(const QString& path) {
+    static_cast<TrendPage*>(page(PageId::Trend))->openHistory(path);
+    showPage(PageId::Trend);
+}
+
+void MainWindow::openHistoryDialog() {
+    const QString path = QFileDialog::getExistingDirectory(
+        this, tr("Open History (a folder with %1)").arg(QLatin1String(HistoryManifest::kFileName)));
+    if (path.isEmpty())
+        return;
+    if (!HistoryManifest::isHistory(path.toStdString())) {
+        showError(tr("Open history"),
+                  tr("%1: no %2 in this folder (a history is the folder `cnp history add` "
+                     "writes)")
+                      .arg(path, QLatin1String(HistoryManifest::kFileName)));
+        return;
+    }
+    openHistory(path);
+}
+
 void MainWindow::openWorkspaceDialog() {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open Workspace"), QString(),
@@ -614,7 +640,12 @@ void MainWindow::dropEvent(QDropEvent* e) {
     if (paths.isEmpty())
         return;
     e->acceptProposedAction();
-    // A dropped workspace (whatever its name: store/WorkspaceProbe.h) opens; anything else is ingested.
+    // A dropped workspace (whatever its name: store/WorkspaceProbe.h) opens, a dropped history folder opens
+    // on the Trend page; anything else is ingested.
+    if (paths.size() == 1 && HistoryManifest::isHistory(paths.front().toStdString())) {
+        openHistory(paths.front());
+        return;
+    }
     if (paths.size() == 1 && isWorkspaceFile(paths.front().toStdString())) {
         openWorkspace(paths.front());
         return;

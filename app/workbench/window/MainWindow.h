@@ -1,5 +1,5 @@
 #pragma once
-// The workbench window: a left page bar (Ctrl+1..6) over a stack of pages, the workspace dock, File /
+// The workbench window: a left page bar (Ctrl+1..9) over a stack of pages, the workspace dock, File /
 // View / Run / Help menus (import files or a folder, export a report or a run's trace with progress,
 // reload F5, theme, keyboard shortcuts), drag-and-drop ingest with a progress dialog and Cancel,
 // readable error dialogs,
@@ -50,6 +50,9 @@ public:
     // Opens a workspace (create: make it if missing). Shows an error dialog and returns false on failure.
     bool openWorkspace(const QString& path, bool create = false);
     void showPage(PageId id);
+    // Shows the Trend page on the release history at `path` (a folder `cnp history add` writes, or its
+    // cnp-history.json); it is read in the background and errors show on the page.
+    void openHistory(const QString& path);
     // Shows the Plans page with the plan file `path` open (`cnp-workbench --plan FILE`); false and *error
     // ("FILE: cannot read (why)") when it cannot be read.
     bool openPlan(const QString& path, QString* error = nullptr);
@@ -97,6 +100,7 @@ private:
     void showError(const QString& title, const QString& message);
     void newWorkspace();
     void openWorkspaceDialog();
+    void openHistoryDialog();
     void importDialog();
     void importFolderDialog();
     void exportTraceDialog();

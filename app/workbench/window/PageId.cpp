@@ -20,6 +20,8 @@ QString pageKey(PageId id) {
         return QStringLiteral("ranks");
     case PageId::Plans:
         return QStringLiteral("plans");
+    case PageId::Trend:
+        return QStringLiteral("trend");
     }
     return QStringLiteral("ablation");
 }
@@ -42,6 +44,8 @@ QString pageTitle(PageId id) {
         return QStringLiteral("Ranks");
     case PageId::Plans:
         return QStringLiteral("Plans");
+    case PageId::Trend:
+        return QStringLiteral("Trend");
     }
     return {};
 }
@@ -54,8 +58,8 @@ std::optional<PageId> pageFromKey(const QString& key) {
 }
 
 std::array<PageId, kPageCount> allPages() {
-    return {PageId::Ablation, PageId::Compare, PageId::Kernels, PageId::Insights,
-            PageId::Timeline, PageId::Run,     PageId::Ranks,   PageId::Plans};
+    return {PageId::Ablation, PageId::Compare, PageId::Kernels, PageId::Insights, PageId::Timeline,
+            PageId::Run,      PageId::Ranks,   PageId::Plans,   PageId::Trend};
 }
 
 } // namespace cnp::wb

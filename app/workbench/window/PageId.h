@@ -1,5 +1,5 @@
 #pragma once
-// The workbench's pages, in sidebar order. Ctrl+1..Ctrl+7 select them in this order.
+// The workbench's pages, in sidebar order. Ctrl+1..Ctrl+9 select them in this order.
 #include <QString>
 
 #include <array>
@@ -7,9 +7,9 @@
 
 namespace cnp::wb {
 
-enum class PageId { Ablation = 0, Compare, Kernels, Insights, Timeline, Run, Ranks, Plans };
+enum class PageId { Ablation = 0, Compare, Kernels, Insights, Timeline, Run, Ranks, Plans, Trend };
 
-inline constexpr int kPageCount = 8;
+inline constexpr int kPageCount = 9;
 
 // The command-line / settings key of a page ("ablation", "compare", ...).
 QString pageKey(PageId id);

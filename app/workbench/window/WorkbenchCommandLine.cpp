@@ -1,5 +1,7 @@
 #include "WorkbenchCommandLine.h"
 
+#include "history/HistoryManifest.h"
+
 #include <QRegularExpression>
 
 namespace cnp::wb {
@@ -8,10 +10,12 @@ QString WorkbenchCommandLine::usage() {
     return QStringLiteral(
         "usage: cnp-workbench [--version] [WORKSPACE.cnpdb|STUDY.cnpstudy] [--page "
         "ablation|compare|kernels|insights|"
-        "timeline|run|ranks|plans] [--run NAME] [--configs A,B,...] [--plan FILE.yaml] [--theme "
+        "timeline|run|ranks|plans|trend] [--run NAME] [--configs A,B,...] [--plan FILE.yaml] [--history "
+        "DIR] [--theme "
         "system|light|dark] [--screenshot FILE.png [--size WxH]]\n  --size is in "
         "device-independent pixels: at QT_SCALE_FACTOR=2 the PNG has twice as many pixels "
-        "each way");
+        "each way\n  --history DIR opens the Trend page on a release history (the folder `cnp history add` "
+        "writes; also as the positional argument)");
 }
 
 WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
@@ -56,6 +60,11 @@ WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
             if (!v)
                 return cl;
             cl.plan = *v;
+        } else if (a == QLatin1String("--history")) {
+            auto v = value(a);
+            if (!v)
+                return cl;
+            cl.history = *v;
         } else if (a == QLatin1String("--theme")) {
             auto v = value(a);
             if (!v)
@@ -85,6 +94,8 @@ WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
         } else if (a.startsWith(QLatin1Char('-'))) {
             cl.error = QStringLiteral("unknown option '%1'").arg(a);
             return cl;
+        } else if (cl.history.isEmpty() && HistoryManifest::isHistory(a.toStdString())) {
+            cl.history = a;
         } else if (cl.workspace.isEmpty()) {
             cl.workspace = a;
         } else {
@@ -98,6 +109,11 @@ WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
         if (cl.page && *cl.page != PageId::Plans)
             cl.error = QStringLiteral("--plan opens the plans page, not '%1'").arg(pageKey(*cl.page));
         cl.page = PageId::Plans;
+    }
+    if (!cl.history.isEmpty() && cl.error.isEmpty()) {
+        if (cl.page && *cl.page != PageId::Trend)
+            cl.error = QStringLiteral("--history opens the trend page, not '%1'").arg(pageKey(*cl.page));
+        cl.page = PageId::Trend;
     }
     return cl;
 }
