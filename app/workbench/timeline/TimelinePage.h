@@ -16,6 +16,9 @@ namespace cnp {
 class Workspace;
 }
 
+class QAction;
+class QToolButton;
+
 namespace cnp::wb {
 
 class TimelinePageImpl;
@@ -61,8 +64,16 @@ public slots:
     // Keyboard focus to the search field, its text selected (Ctrl+F): typed letters go there, not to
     // the view's W/A/S/D keys.
     void focusSearch();
+    // Bookmarks of the run shown (run A; docs/timeline.md): Ctrl+B adds one at TimelineView::bookmarkTime()
+    // with a label it asks for (Cancel adds none); the Bookmarks button lists them to jump back.
+    // Each change emits bookmarksEdited for the host to store.
+    void addBookmark(cnp::Ns time, const QString& label);
+    void removeBookmarks();
+    void jumpToBookmark(int index); // centres the window on it, same span; nothing out of range
 
 public:
+    QAction* addBookmarkAction() const;
+    QToolButton* bookmarkButton() const;
     // The drawing surfaces (run A, and run B in compare mode), for tests and the benchmark.
     TimelineView* view() const;
     TimelineView* compareView() const;
@@ -74,6 +85,9 @@ signals:
     void runPicked(RunId runId);
     // A read of the workspace failed (after one retry for the run list): one line for the status bar.
     void readFailed(const QString& message);
+    // Run `runId`'s bookmarks changed: `text` is the run attribute's new value
+    // (timeline/TimelineBookmarks.h).
+    void bookmarksEdited(cnp::RunId runId, const QString& text);
 
 protected:
     void showEvent(QShowEvent* e) override;
