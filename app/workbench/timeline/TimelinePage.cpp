@@ -743,7 +743,6 @@ void TimelinePageImpl::createViews() {
     bar->addAction(back);
     bar->addAction(forward);
     bar->addAction(fit);
-    bar->addWidget(bookmarkList);
     inner->addToolBar(bar);
     // The comparison controls are a toolbar of their own, beside the first one when the page is wide
     // enough and on a second row when not (wrapToolBars()): at 1024 px they were in the overflow menu.
@@ -755,6 +754,10 @@ void TimelinePageImpl::createViews() {
     compareBar->addWidget(compareRun);
     compareBar->addWidget(new QLabel(QObject::tr(" at step "), q));
     compareBar->addWidget(alignStep);
+    // Bookmarks with the bar that wraps to a second row when narrow (in the first, the run picker and the
+    // search left no room at 1024 px: tst_pagelayout timelineCompareBarWraps).
+    compareBar->addSeparator();
+    compareBar->addWidget(bookmarkList);
     inner->addToolBar(compareBar);
     inner->installEventFilter(q);
     bar->installEventFilter(q); // its natural width grows with the search count's text
