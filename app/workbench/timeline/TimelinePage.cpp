@@ -167,6 +167,7 @@ public:
     // Run A's bookmarks from its run attribute (none when it cannot be read: a read error is no reason to
     // lose the timeline), and the list menu rebuilt from the view's.
     void loadBookmarks(RunId run);
+    RunId bookmarksRun; // the run whose bookmarks the view holds (RunId(): none)
     void fillBookmarkMenu();
     // The view's bookmarks changed: redraw, and hand the new attribute text to whoever stores it.
     void bookmarksChanged(std::vector<TimelineBookmark> bookmarks);
@@ -305,10 +306,16 @@ void TimelinePageImpl::modelReady(RunId run) {
         auto m = model(run);
         viewA->setLoadingProgress(-1);
         const bool newRun = !viewA->model() || viewA->model()->runId != m->runId;
-        if (viewA->model() != m.get()) {
+        const bool changed = viewA->model() != m.get();
+        if (changed)
             viewA->setModel(m);
-            if (newRun)
-                loadBookmarks(run);
+        // Once per run shown: the stored overview's first paint (TimelineView::setModel of the run) came
+        // before this full model, and a model of the same run keeps the view's bookmarks.
+        if (bookmarksRun != run) {
+            loadBookmarks(run);
+            bookmarksRun = run;
+        }
+        if (changed) {
             runLabel->setFullText(QObject::tr("%1 · %2 events · %3 rows")
                                       .arg(QString::fromStdString(m->runName))
                                       .arg(QLocale().toString(static_cast<qlonglong>(m->eventCount())))
@@ -998,7 +1005,7 @@ void TimelinePage::setWorkspace(std::shared_ptr<const cnp::Workspace> ws) {
     d_->loading.clear();
     d_->cache.clear();
     d_->ws = std::move(ws);
-    d_->runA = d_->runB = RunId();
+    d_->runA = d_->runB = d_->bookmarksRun = RunId();
     d_->resetRunView();
     d_->viewA->setModel(nullptr);
     d_->viewB->setModel(nullptr);
