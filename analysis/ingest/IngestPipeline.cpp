@@ -2,8 +2,10 @@
 
 #include "core/InputError.h"
 #include "core/NameBound.h"
+#include "core/RunAttributeKeys.h"
 #include "import/Importer.h"
 #include "ingest/RunStreamer.h"
+#include "store/WorkspaceTransactions.h"
 
 #include <zlib.h>
 
@@ -201,6 +203,24 @@ RunId addTrace(Workspace& ws, TraceData&& trace, const ProgressSink& sink,
     return run.runId;
 }
 
+namespace {
+
+// The run is committed; its study follows in a transaction of its own (as cnp run's attributes,
+// launch/JobIngest). Should that fail, the run is removed again: no run is left without the study asked
+// for.
+void recordStudy(Workspace& ws, RunId runId, const std::string& study) {
+    try {
+        Transaction tx = writeTransaction(ws);
+        ws.setRunAttribute(runId, kStudyAttribute, study);
+        tx.commit();
+    } catch (...) {
+        ws.removeRun(runId);
+        throw;
+    }
+}
+
+} // namespace
+
 int defaultIngestJobs() {
     return static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
 }
@@ -242,6 +262,8 @@ IngestResult ingest(Workspace& ws, const IngestRequest& req, const ProgressSink&
     StreamedRun run =
         streamRun(ws, source, runName, req.jobs > 0 ? req.jobs : defaultIngestJobs(), finishInfo, sink);
 
+    if (!req.study.empty())
+        recordStudy(ws, run.runId, req.study);
     IngestResult res;
     res.runId = run.runId;
     res.runName = run.info.name;

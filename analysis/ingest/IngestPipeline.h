@@ -21,6 +21,9 @@ struct IngestRequest {
     double flopsPerStep = 0;  // model FLOPs per step (whole job); > 0 overrides
     double peakFlops = 0;     // peak FLOP/s of one GPU; > 0 overrides
     int jobs = 0;             // files read in parallel; 0 = defaultIngestJobs()
+    // The ablation study the run belongs to (run attribute `study`, metrics/AblationStudies.h); empty:
+    // none recorded. Written right after the run's transaction; should that fail, the run is removed.
+    std::string study;
 };
 
 // One reader per hardware thread.

@@ -1,6 +1,7 @@
 #include "launch/JobIngest.h"
 
 #include "core/InputError.h"
+#include "core/RunAttributeKeys.h"
 #include "ingest/IngestPipeline.h"
 #include "store/Sqlite.h"
 #include "store/WorkspaceTransactions.h"
@@ -63,6 +64,9 @@ void writeAttributes(Workspace& ws, RunId runId, const plan::Plan& plan, const J
     // Absolute: a relative path names nothing once the workspace is read from another folder.
     ws.setRunAttribute(runId, "plan.path", fs::absolute(plan.path).lexically_normal().string());
     ws.setRunAttribute(runId, "plan.name", plan.name);
+    // The study: the plan's name, else its file's stem (metrics/AblationStudies.h reads old runs so).
+    ws.setRunAttribute(runId, kStudyAttribute,
+                       plan.name.empty() ? fs::path(plan.path).stem().string() : plan.name);
     ws.setRunAttribute(runId, "plan.config", job.config);
     ws.setRunAttribute(runId, "plan.repeat", std::to_string(job.repeat));
     // What the configuration is expected to change (`expect:`), for predict-then-measure (docs/metrics.md).

@@ -194,20 +194,38 @@ namespace {
 
 // The configurations compared, in order, and those left out. With a plan order in the workspace (meta
 // `plan_order`) only its configurations take part; without one, every configuration in ingest order.
+// `byConfig` holds the compared study's runs; `elsewhere` the configurations with runs in other studies
+// only: a plan order naming none of this study's configurations but some of those is another study's
+// plan, and this study then follows its runs' order (docs/metrics.md, "Studies").
 template <typename Runs>
 void chooseConfigurations(const WorkspaceSettings& ws, const AblationOptions& opt,
-                          const std::map<std::string, Runs>& byConfig, AblationResult& res,
-                          std::vector<std::string>& order) {
+                          const std::map<std::string, Runs>& byConfig, const std::set<std::string>& elsewhere,
+                          AblationResult& res, std::vector<std::string>& order) {
     const auto& plan = ws.planOrderMeta;
+    auto withoutRuns = [&](std::vector<std::string>& v) {
+        std::erase_if(v, [&](const std::string& c) { return !byConfig.count(c); });
+    };
     if (!opt.order.empty()) {
         order = opt.order;
     } else {
-        order = plan ? splitCommaList(*plan) : ws.planOrder;
-        std::erase_if(order, [&](const std::string& c) { return !byConfig.count(c); });
+        const auto planned = plan ? splitCommaList(*plan) : ws.planOrder;
+        order = planned;
+        withoutRuns(order);
+        const bool othersPlan = std::any_of(planned.begin(), planned.end(),
+                                            [&](const std::string& c) { return elsewhere.count(c) > 0; });
+        if (order.empty() && plan && othersPlan) {
+            order = ws.planOrder;
+            withoutRuns(order);
+        }
     }
     for (const auto& c : order)
         if (!byConfig.count(c))
-            throw InputError(ws.path, "no runs with configuration '" + c + "'");
+            throw InputError(ws.path, "no runs with configuration '" + c + "'" +
+                                          (res.study.empty() || res.studies.size() < 2
+                                               ? std::string()
+                                               : " in study '" + res.study + "'" +
+                                                     (elsewhere.count(c) ? " (another study has it: --study)"
+                                                                         : std::string())));
     for (const auto& c : ws.planOrder)
         if (byConfig.count(c) && std::find(order.begin(), order.end(), c) == order.end())
             res.notInPlan.push_back(c);
@@ -226,6 +244,69 @@ void chooseConfigurations(const WorkspaceSettings& ws, const AblationOptions& op
     if (std::find(order.begin(), order.end(), res.baseline) == order.end())
         throw InputError(ws.path,
                          "baseline configuration '" + res.baseline + "' is not among the compared ones");
+}
+
+// The studies of `runs` and the one compared (every run with allStudies); fills `res.study`/`studies`.
+// `inStudy[i]` tells whether runs[i] is compared.
+std::vector<bool> chooseStudyRuns(const WorkspaceSettings& ws, const std::vector<AblationRun>& runs,
+                                  const AblationOptions& opt, AblationResult& res) {
+    if (runs.empty())
+        throw InputError(ws.path, "the workspace has no runs");
+    std::vector<StudyMember> members;
+    members.reserve(runs.size());
+    for (const auto& r : runs)
+        members.push_back(studyMemberOf(r.run, r.attributes));
+    res.studies = groupStudies(members);
+    std::vector<bool> in(runs.size(), true);
+    if (opt.allStudies) {
+        if (!opt.study.empty())
+            throw InputError(ws.path, "give a study or all studies, not both");
+        return in;
+    }
+    std::vector<std::string> named = opt.order;
+    if (!opt.baseline.empty())
+        named.push_back(opt.baseline);
+    const AblationStudy& chosen = chooseStudy(res.studies, opt.study, named, ws.path);
+    res.study = chosen.name;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        in[i] = members[i].study.name == chosen.name;
+    return in;
+}
+
+// Runs by configuration: those of the compared study, and the configurations only other studies have.
+void splitByStudy(const std::vector<AblationRun>& runs, const std::vector<bool>& in,
+                  std::map<std::string, std::vector<const AblationRun*>>& byConfig,
+                  std::set<std::string>& elsewhere) {
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        if (in[i])
+            byConfig[runs[i].run.info.config].push_back(&runs[i]);
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        if (!in[i] && !byConfig.count(runs[i].run.info.config))
+            elsewhere.insert(runs[i].run.info.config);
+}
+
+// The loud caveat of an ablation across studies: which studies its configurations come from.
+void addMixedStudiesWarning(AblationResult& res,
+                            const std::map<std::string, std::vector<const AblationRun*>>& byConfig,
+                            const std::vector<std::string>& order) {
+    std::set<std::string> used;
+    std::set<std::int32_t> sizes;
+    for (const auto& c : order)
+        for (const auto* r : byConfig.at(c)) {
+            used.insert(studyOfRun(r->run, r->attributes).name);
+            sizes.insert(std::max(r->run.info.worldSize, r->run.rankCount));
+        }
+    if (used.size() < 2 && sizes.size() < 2)
+        return;
+    std::string names;
+    for (const auto& n : used)
+        names += (names.empty() ? "'" : ", '") + n + "'";
+    res.warnings.push_back(
+        {"", "mixed-studies",
+         "MIXED STUDIES: this ablation compares runs of " + std::to_string(used.size()) + " studies (" +
+             names + ")" + (sizes.size() > 1 ? " with different GPU counts" : std::string()) +
+             "; their speedups are not measurements of one change. Compare one study (--study NAME)",
+         std::nullopt});
 }
 
 std::vector<const RunRecord*> recordsOf(const std::vector<const AblationRun*>& runs) {
@@ -510,32 +591,36 @@ void setComparisons(AblationResult& res, std::size_t k, std::size_t baseK,
 
 } // namespace
 
-std::vector<std::string> ablationConfigurations(const WorkspaceSettings& settings,
-                                                const std::vector<RunRecord>& runs,
-                                                const AblationOptions& opt) {
-    if (runs.empty())
-        throw InputError(settings.path, "the workspace has no runs");
-    std::map<std::string, std::vector<const RunRecord*>> byConfig;
-    for (const auto& r : runs)
-        byConfig[r.info.config].push_back(&r);
+AblationSelection selectAblation(const WorkspaceSettings& settings, const std::vector<AblationRun>& runs,
+                                 const AblationOptions& opt) {
     AblationResult res;
-    std::vector<std::string> order;
-    chooseConfigurations(settings, opt, byConfig, res, order);
-    return order;
+    const auto in = chooseStudyRuns(settings, runs, opt, res);
+    std::map<std::string, std::vector<const AblationRun*>> byConfig;
+    std::set<std::string> elsewhere;
+    splitByStudy(runs, in, byConfig, elsewhere);
+    AblationSelection out;
+    chooseConfigurations(settings, opt, byConfig, elsewhere, res, out.configs);
+    out.studies = std::move(res.studies);
+    out.study = std::move(res.study);
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        if (in[i])
+            out.runs.push_back(runs[i].run.id);
+    return out;
 }
 
 AblationResult computeAblation(const AblationInputs& in, const AblationOptions& opt) {
     const WorkspaceSettings& ws = in.settings;
     const MfuInputs mfuInputs = mfuInputsOf(ws);
-    if (in.runs.empty())
-        throw InputError(ws.path, "the workspace has no runs");
-    std::map<std::string, std::vector<const AblationRun*>> byConfig;
-    for (const auto& r : in.runs)
-        byConfig[r.run.info.config].push_back(&r);
     AblationResult res;
+    const auto inStudy = chooseStudyRuns(ws, in.runs, opt, res);
+    std::map<std::string, std::vector<const AblationRun*>> byConfig;
+    std::set<std::string> elsewhere;
+    splitByStudy(in.runs, inStudy, byConfig, elsewhere);
     res.source = opt.source.value_or(ablationSourceOf(ws));
     std::vector<std::string> order;
-    chooseConfigurations(ws, opt, byConfig, res, order);
+    chooseConfigurations(ws, opt, byConfig, elsewhere, res, order);
+    if (opt.allStudies)
+        addMixedStudiesWarning(res, byConfig, order);
 
     auto catOrder = in.categories;
     std::vector<std::vector<AblationStepSample>> samples;

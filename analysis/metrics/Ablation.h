@@ -9,6 +9,7 @@
 #include "core/RunSnapshot.h"
 #include "core/TraceData.h"
 #include "core/WorkspaceSettings.h"
+#include "metrics/AblationStudies.h"
 #include "metrics/Bootstrap.h"
 #include "metrics/MfuInputs.h"
 
@@ -34,6 +35,11 @@ AblationSource ablationSourceOf(const WorkspaceSettings& settings);
 constexpr std::size_t kMinSamplesForCi = 5;
 
 struct AblationOptions {
+    // The study compared (metrics/AblationStudies.h): empty, the newest study holding the configurations
+    // `order` and `baseline` name, else the newest study (that of the most recently ingested run).
+    std::string study;
+    // Every run of the workspace, whatever its study: an explicit request, warned about ("mixed-studies").
+    bool allStudies = false;
     std::string baseline;                 // empty: the first configuration in order
     std::vector<std::string> order;       // empty: the workspace's plan order; else exactly these configs
     std::optional<AblationSource> source; // nullopt: the workspace's choice
@@ -87,7 +93,7 @@ SpeedupRange unprofiledSpeedupRange(double tracedSpeedup, double baselineShare, 
 // A caveat the ablation prints beside its figures.
 struct AblationWarning {
     std::string config; // empty: the whole ablation
-    std::string kind;   // "profiler-overhead", "too-few-samples", "log-vs-trace"
+    std::string kind;   // "profiler-overhead", "too-few-samples", "log-vs-trace", "mixed-studies"
     std::string message;
     // For a profiler-overhead caveat on a speedup vs the baseline: the range the unprofiled speedup lies
     // in (nullopt when not a speedup caveat).
@@ -123,6 +129,8 @@ struct AblationConfig {
 };
 
 struct AblationResult {
+    std::string study;                  // the study compared; empty when allStudies mixed them
+    std::vector<AblationStudy> studies; // every study of the workspace, newest first
     std::string baseline;
     AblationSource source = AblationSource::Trace;
     std::vector<AblationConfig> configs;
@@ -166,15 +174,22 @@ struct AblationInputs {
     std::vector<AblationRun> runs; // in the workspace's run order (plan order)
 };
 
-// The configurations the ablation compares, in order (the options' order, else the plan's, else every
-// configuration): a request reads samples of their runs only. Throws as computeAblation does.
-std::vector<std::string> ablationConfigurations(const WorkspaceSettings& settings,
-                                                const std::vector<RunRecord>& runs,
-                                                const AblationOptions& options);
+// What an ablation compares: the study and, in order, the configurations (the options' order, else the
+// study's part of the plan order, else every configuration of the study): a request reads samples of
+// `runs` of those configurations only. Throws as computeAblation does.
+struct AblationSelection {
+    std::vector<AblationStudy> studies; // every study, newest first
+    std::string study;                  // the one compared; empty when allStudies
+    std::vector<RunId> runs;            // the runs of that study (every run when allStudies)
+    std::vector<std::string> configs;   // the configurations compared, in order
+};
+AblationSelection selectAblation(const WorkspaceSettings& settings, const std::vector<AblationRun>& runs,
+                                 const AblationOptions& options);
 
-// Throws InputError when a requested configuration or the baseline has no runs, when the workspace has
-// no runs at all, when the configurations' throughputs are in different units, or when the log source is
-// chosen and a configuration has no log figure to compare.
+// Throws InputError when a requested configuration or the baseline has no runs in the study, when the
+// requested study does not exist or the named configurations are in different studies, when the
+// workspace has no runs at all, when the configurations' throughputs are in different units, or when the log
+// source is chosen and a configuration has no log figure to compare.
 AblationResult computeAblation(const AblationInputs& inputs, const AblationOptions& options = {});
 
 // Integer apportionment used for exact partitions of means: returns q with sum(q) == round(sum(sums)/n)

@@ -50,8 +50,15 @@ detail::StudyContext studyContext(const Workspace& ws, const ReportOptions& opti
     detail::StudyContext c{ws, options, computeAblation(ws, options.ablation), {}, {}, ws.planOrder(), {}};
     for (const auto& cfg : c.ablation.configs)
         c.order.push_back(cfg.config);
+    // The compared study's runs only (a configuration name may recur in another study).
+    auto compared = [&](RunId id) {
+        return std::any_of(c.ablation.configs.begin(), c.ablation.configs.end(),
+                           [&](const AblationConfig& a) {
+                               return std::find(a.runIds.begin(), a.runIds.end(), id) != a.runIds.end();
+                           });
+    };
     for (auto& r : ws.runs())
-        if (std::find(c.order.begin(), c.order.end(), r.info.config) != c.order.end())
+        if (compared(r.id))
             c.runs.push_back(std::move(r));
     for (const auto& r : c.runs)
         c.runsOf[r.info.config].push_back(&r);
@@ -122,6 +129,8 @@ std::optional<ReportSection> sectionFromId(std::string_view id) {
 
 std::string ReportModel::metaLine() const {
     std::string s = "Workspace " + workspace;
+    if (!study.empty())
+        s += " · study " + study;
     if (!plan.empty())
         s += " · plan " + plan;
     if (!generated.empty())
@@ -143,6 +152,9 @@ ReportModel buildReportModel(const Workspace& ws, const ReportOptions& options, 
     m.workspace = std::filesystem::path(ws.path()).filename().string();
     m.plan = planNames(ws, context.runs);
     m.baseline = context.ablation.baseline;
+    if (context.ablation.studies.size() > 1) // one study: nothing to tell apart
+        m.study =
+            context.ablation.study.empty() ? std::string("all studies (mixed)") : context.ablation.study;
     m.configurations = context.order;
     // Report order, whatever order the selection lists them in.
     std::vector<ReportSection> selected;

@@ -109,13 +109,14 @@ struct ReportModel {
     std::string generated; // "YYYY-MM-DD HH:MM UTC", empty when the options leave the timestamp out
     std::string workspace; // file name
     std::string plan;      // plan names from the runs' plan.name attributes, or empty
+    std::string study;     // the ablation study reported, when the workspace holds several; else empty
     std::string baseline;
     std::vector<std::string> configurations; // in report order
     std::vector<Section> sections;           // the selected ones, in report order
     // `cnp report --history DIR`: the release history's trend (history/HistoryTrend.h), shown by the HTML
     // writer as the trend report's section (history/TrendReport.h); nullopt: none.
     std::optional<HistoryTrend> trend;
-    // "Workspace W · plan P · generated T · baseline B" (parts that are unknown left out).
+    // "Workspace W · study S · plan P · generated T · baseline B" (parts that are unknown left out).
     std::string metaLine() const;
 };
 

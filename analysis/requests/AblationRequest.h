@@ -6,8 +6,13 @@
 
 namespace cnp {
 
+// The inputs of the ablation `options` asks for, read in one read transaction: every run with its
+// attributes, samples only for the runs of the selected study and configurations (selectAblation).
+AblationInputs readAblationInputs(const Workspace& ws, const AblationOptions& options);
 // Throws as the metric does (InputError naming the workspace).
 AblationResult computeAblation(const Workspace& ws, const AblationOptions& options = {});
+// The ablation studies of the workspace's runs, newest first (metrics/AblationStudies.h).
+std::vector<AblationStudy> workspaceStudies(const Workspace& ws);
 // The workspace's choice (meta key `ablation_source`), Trace when unset.
 AblationSource workspaceAblationSource(const Workspace& ws);
 

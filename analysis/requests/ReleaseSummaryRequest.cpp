@@ -1,9 +1,8 @@
 #include "requests/ReleaseSummaryRequest.h"
 
 #include "metrics/KernelMoves.h"
-#include "requests/WorkspaceCategories.h"
+#include "requests/AblationRequest.h"
 #include "store/RunSnapshotReader.h"
-#include "store/WorkspaceSettingsReader.h"
 #include "store/WorkspaceTransactions.h"
 
 #include <algorithm>
@@ -15,28 +14,25 @@ namespace cnp {
 ReleaseSummary summarizeWorkspace(const Workspace& ws, const AblationOptions& requested) {
     AblationOptions options = requested;
     options.source = AblationSource::Trace; // the gate resamples traced steps, never log figures
-    const auto snapshot = readSnapshot(ws);
-    AblationInputs in;
-    in.settings = readWorkspaceSettings(ws);
-    const auto runs = ws.runs();
-    in.categories = categoryOrderOf(CategoryRules::forSettings(in.settings));
-    const auto compared = ablationConfigurations(in.settings, runs, options);
-    RunSnapshotParts parts;
-    parts.ranks = parts.steps = parts.kernels = true;
-    // Per configuration its runs' kernel statistics and rank-steps (the summary keeps the top kernels).
+    const AblationInputs in = readAblationInputs(ws, options);
+    const auto selected = selectAblation(in.settings, in.runs, options);
+    auto has = [](const auto& v, const auto& x) { return std::find(v.begin(), v.end(), x) != v.end(); };
+    // Per compared configuration its traced runs' kernel statistics and rank-steps (the summary keeps the
+    // top kernels), read in one more read transaction.
     std::map<std::string, std::vector<std::pair<std::vector<KernelStatRow>, std::int64_t>>> kernels;
-    for (const auto& run : runs) {
-        AblationRun r{run, ws.runAttributes(run.id), {}};
-        const bool isCompared =
-            std::find(compared.begin(), compared.end(), run.info.config) != compared.end();
-        if (isCompared && run.eventCount > 0) {
-            RunSnapshot snap = readRunSnapshot(ws, run, in.categories, parts);
+    {
+        const auto snapshot = readSnapshot(ws);
+        RunSnapshotParts parts;
+        parts.ranks = parts.steps = parts.kernels = true;
+        for (const auto& r : in.runs) {
+            if (!has(selected.runs, r.run.id) || !has(selected.configs, r.run.info.config) ||
+                r.run.eventCount == 0)
+                continue;
+            RunSnapshot snap = readRunSnapshot(ws, r.run, in.categories, parts);
             const auto rankSteps =
                 static_cast<std::int64_t>(snap.steps.empty() ? snap.ranks.size() : snap.steps.size());
-            kernels[run.info.config].emplace_back(std::move(snap.kernels), rankSteps);
-            r.samples = ablationSamplesOf(snap);
+            kernels[r.run.info.config].emplace_back(std::move(snap.kernels), rankSteps);
         }
-        in.runs.push_back(std::move(r));
     }
     const AblationResult result = computeAblation(in, options);
     ReleaseSummary summary = summarizeRelease(in, result, options.skipFirstSteps);

@@ -216,6 +216,10 @@ void configJson(JsonOutput& j, const AblationConfig& c, bool synthetic, const St
 // The options from the command line; throws UsageFailure for a bad value.
 AblationOptions ablationOptionsOf(const ArgParser& p) {
     AblationOptions o;
+    o.study = p.valueOr("--study", "");
+    o.allStudies = p.has("--all-studies");
+    if (o.allStudies && !o.study.empty())
+        throw UsageFailure{"give --study NAME or --all-studies, not both"};
     o.baseline = p.valueOr("--baseline", "");
     if (auto v = p.value("--order"))
         o.order = splitCommaList(*v);
@@ -245,10 +249,33 @@ AblationOptions ablationOptionsOf(const ArgParser& p) {
 // Configurations with a generated run are flagged in every output: never mistaken for measurements.
 using SyntheticTest = std::function<bool(const AblationConfig&)>;
 
+// "studies": every study of the workspace, newest first, with what groups its runs.
+void studiesJson(JsonOutput& j, const AblationResult& res) {
+    j.key("study");
+    if (res.study.empty())
+        j.null();
+    else
+        j.str(res.study);
+    j.key("studies").beginArray();
+    for (const auto& s : res.studies) {
+        j.beginObject().key("name").str(s.name).key("origin").str(toString(s.origin));
+        j.key("runs").num(static_cast<std::int64_t>(s.runs.size()));
+        j.key("configs").beginArray();
+        for (const auto& c : s.configs)
+            j.str(c);
+        j.endArray();
+        j.key("min_world_size").num(s.minWorldSize).key("max_world_size").num(s.maxWorldSize);
+        j.key("synthetic").boolean(s.synthetic).endObject();
+    }
+    j.endArray();
+}
+
 void printAblationJson(const AblationResult& res, const AblationOptions& o, const SyntheticTest& isSynthetic,
                        const AblationPredictions& predictions) {
     JsonOutput j;
-    j.beginObject().key("baseline").str(res.baseline).key("resamples").num(o.resamples);
+    j.beginObject();
+    studiesJson(j, res);
+    j.key("baseline").str(res.baseline).key("resamples").num(o.resamples);
     j.key("source")
         .str(toString(res.source))
         .key("min_steps_for_ci")
@@ -275,6 +302,14 @@ void printAblationJson(const AblationResult& res, const AblationOptions& o, cons
 void printAblationSummary(const AblationResult& res, const AblationOptions& o,
                           const SyntheticTest& isSynthetic) {
     using T = TableOutput;
+    if (res.studies.size() > 1) {
+        std::cout << (res.study.empty() ? std::string("all studies (mixed)") : "study '" + res.study + "'")
+                  << " of " << res.studies.size() << " in the workspace; the others:";
+        for (const auto& s : res.studies)
+            if (s.name != res.study)
+                std::cout << " '" << s.name << "'";
+        std::cout << " (--study NAME)\n";
+    }
     std::cout << "ablation over " << res.configs.size() << " configurations, baseline " << res.baseline
               << " ("
               << (res.source == AblationSource::Log ? "median step time from the runs' logs"
@@ -388,8 +423,8 @@ std::map<std::string, std::string> expectationOverrides(const ArgParser& p) {
 
 int runAblation(const std::vector<std::string>& args) {
     ArgParser p({"--baseline", "--order", "--tokens-per-step", "--flops-per-step", "--flops-per-token",
-                 "--peak-flops", "--skip-first", "--resamples", "--seed", "--source", "--expect"},
-                {"--json"});
+                 "--peak-flops", "--skip-first", "--resamples", "--seed", "--source", "--expect", "--study"},
+                {"--json", "--all-studies"});
     p.parse(args);
     p.requirePositionals(1, 1, "WORKSPACE");
     const AblationOptions o = ablationOptionsOf(p);
@@ -422,7 +457,8 @@ CNP_COMMAND(
     "ablation", "compare configurations: step time with CI, speedup, attribution",
     "usage: cnp ablation WS [--baseline LABEL] [--order L1,L2,...] [--tokens-per-step N] [--json]\n"
     "                       [--flops-per-step F | --flops-per-token F] [--peak-flops P] [--skip-first N]\n"
-    "                       [--resamples N] [--seed S] [--source trace|log] [--expect CONFIG=TEXT]\n\n"
+    "                       [--resamples N] [--seed S] [--source trace|log] [--expect CONFIG=TEXT]\n"
+    "                       [--study NAME | --all-studies]\n\n"
     "Per configuration (runs grouped by their --config label; only the plan order's configurations,\n"
     "the others are listed as not in the plan): the median step time over all steps of all its runs\n"
     "with a seeded 95% bootstrap CI (runs, then steps, resampled; none below 5 steps), the traced and\n"
@@ -431,6 +467,12 @@ CNP_COMMAND(
     "speedup vs the baseline and gain vs the previous configuration (each with a CI; significant when\n"
     "the CI excludes 1), the mean per-step breakdown and exclusive time per category, and the\n"
     "attribution of the mean step-time change to categories and idle (sums exactly to the total).\n\n"
+    "Only the runs of one study are compared: runs carry a study (run attribute `study`: cnp ingest\n"
+    "--study, cnp edit --study, cnp synth, cnp run's plan name; else grouped by GPU count and model,\n"
+    "docs/metrics.md \"Studies\"). Default: the newest study holding the configurations named by\n"
+    "--order and --baseline, else the study of the most recently ingested run.\n\n"
+    "  --study NAME         compare the runs of study NAME (the JSON's \"studies\" lists them)\n"
+    "  --all-studies        compare runs of every study together (warned: mixed-studies)\n"
     "  --baseline LABEL     baseline configuration (default: the first)\n"
     "  --order L1,L2,...    configurations to compare, in this order (default: the plan order)\n"
     "  --tokens-per-step N  tokens per step (overrides the runs' metadata)\n"

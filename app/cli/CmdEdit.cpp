@@ -6,12 +6,14 @@
 #include "core/CommaList.h"
 #include "core/InputError.h"
 #include "core/PhysicalBounds.h"
+#include "metrics/AblationStudies.h"
 #include "metrics/Expectation.h"
 #include "requests/AblationRequest.h"
 #include "requests/PredictionRequest.h"
 #include "store/Workspace.h"
 #include "store/WorkspaceTransactions.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -76,23 +78,61 @@ void setUserThroughput(Workspace& ws, const ArgParser& p, double value) {
               << " (entered by user)\n";
 }
 
+// Puts run RUN in study NAME (run attribute `study`); an empty NAME takes the recorded study away, so
+// the run is grouped by the rule of metrics/AblationStudies.h again.
+void setStudy(Workspace& ws, const ArgParser& p, const std::string& study) {
+    const auto runName = p.value("--run");
+    if (!runName)
+        throw UsageFailure{"--study without --plan needs --run RUN"};
+    if (study.size() > kMaxStudyNameBytes)
+        throw UsageFailure{"--study: a study name is at most " + std::to_string(kMaxStudyNameBytes) +
+                           " bytes"};
+    const auto run = ws.runOrThrow(*runName);
+    Transaction tx = writeTransaction(ws);
+    if (study.empty())
+        ws.eraseRunAttribute(run.id, kStudyAttribute);
+    else
+        ws.setRunAttribute(run.id, kStudyAttribute, study);
+    const auto now = studyOfRun(run, ws.runAttributes(run.id));
+    tx.commit();
+    std::cout << "run '" << *runName << "' is in study '" << now.name << "' (" << toString(now.origin)
+              << ")\n";
+}
+
+// The configurations of study NAME in the workspace's order: those its runs have.
+std::vector<std::string> studyConfigs(const Workspace& ws, const std::string& study) {
+    std::vector<std::string> out;
+    for (const auto& r : ws.runs())
+        if (studyOfRun(r, ws.runAttributes(r.id)).name == study &&
+            std::find(out.begin(), out.end(), r.info.config) == out.end())
+            out.push_back(r.info.config);
+    if (out.empty())
+        throw InputError(ws.path(),
+                         "no runs in study '" + study + "' (cnp ablation --json lists the studies)");
+    return out;
+}
+
 int runEdit(const std::vector<std::string>& args) {
     ArgParser p({"--remove", "--rename", "--relabel", "--plan", "--throughput", "--unit", "--run",
-                 "--ablation-source", "--expect"},
+                 "--ablation-source", "--expect", "--study"},
                 {});
     p.parse(args);
     int actions = 0;
     for (const char* a :
          {"--remove", "--rename", "--relabel", "--plan", "--throughput", "--ablation-source", "--expect"})
         actions += int(p.value(a).has_value());
+    if (actions == 0 && p.value("--study"))
+        actions = 1; // --study NAME --run RUN
     if (actions != 1)
         throw UsageFailure{"give exactly one of --remove, --rename, --relabel, --plan, --throughput, "
-                           "--ablation-source, --expect"};
+                           "--ablation-source, --expect, --study"};
     const bool twoArgs = p.value("--rename") || p.value("--relabel");
     p.requirePositionals(twoArgs ? 2 : 1, twoArgs ? 2 : 1,
                          twoArgs ? "WORKSPACE and the new value" : "WORKSPACE");
     Workspace ws(p.positionals()[0], Workspace::Mode::ReadWrite);
-    if (auto run = p.value("--remove")) {
+    if (p.value("--study") && !p.value("--plan")) {
+        setStudy(ws, p, *p.value("--study"));
+    } else if (auto run = p.value("--remove")) {
         ws.removeRun(*run);
         std::cout << "removed run '" << *run << "'\n";
     } else if (auto from = p.value("--rename")) {
@@ -114,8 +154,12 @@ int runEdit(const std::vector<std::string>& args) {
     } else if (auto plan = p.value("--plan")) {
         // One transaction (issue 33.6: the order was committed, then reading it back failed): the new order
         // is validated (setPlanOrder throws before writing) and read back before it commits.
+        // With --study, the order of that study's configurations only: the others keep their places.
         Transaction tx = writeTransaction(ws);
-        ws.setPlanOrder(splitCommaList(*plan));
+        if (auto study = p.value("--study"))
+            ws.setPlanOrder(mergeStudyOrder(ws.planOrder(), studyConfigs(ws, *study), splitCommaList(*plan)));
+        else
+            ws.setPlanOrder(splitCommaList(*plan));
         const std::vector<std::string> order = ws.planOrder();
         tx.commit();
         std::cout << "plan order:";
@@ -131,12 +175,16 @@ CNP_COMMAND(
     "usage: cnp edit WORKSPACE --remove RUN\n"
     "       cnp edit WORKSPACE --rename RUN NEW_NAME\n"
     "       cnp edit WORKSPACE --relabel RUN CONFIG\n"
-    "       cnp edit WORKSPACE --plan CONFIG1,CONFIG2,...\n"
+    "       cnp edit WORKSPACE --plan CONFIG1,CONFIG2,... [--study NAME]\n"
+    "       cnp edit WORKSPACE --study NAME --run RUN\n"
     "       cnp edit WORKSPACE --throughput VALUE --unit tokens/s|samples/s|steps/s --run RUN\n"
     "       cnp edit WORKSPACE --ablation-source trace|log\n"
     "       cnp edit WORKSPACE --expect CONFIG=TRANSFORMATIONS\n\n"
     "--plan sets the configurations ablations compare, in order (the first is the default baseline);\n"
-    "runs of configurations not listed are shown as not in the plan.\n"
+    "runs of configurations not listed are shown as not in the plan. With --study NAME it orders that\n"
+    "study's configurations only, the other studies' keep their places.\n"
+    "--study NAME --run RUN puts RUN in ablation study NAME (run attribute `study`); an empty NAME\n"
+    "removes it, and the run is grouped by its GPU count and model again (docs/metrics.md \"Studies\").\n"
     "--throughput records the throughput RUN's own log reported (log.source = user), shown beside\n"
     "the traced figure. --ablation-source chooses which figure ablations compare by default.\n"
     "--expect states what CONFIG is expected to change against the configuration before it, in the\n"

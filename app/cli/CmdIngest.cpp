@@ -5,6 +5,7 @@
 
 #include "core/Interrupt.h"
 #include "ingest/IngestPipeline.h"
+#include "metrics/AblationStudies.h"
 #include "store/StudyFolder.h"
 #include "store/Workspace.h"
 #include "store/WorkspaceRemoval.h"
@@ -37,7 +38,7 @@ void pauseForInterruptOnce() {
 
 int runIngest(const std::vector<std::string>& args) {
     ArgParser p({"--run", "--config", "--repeat", "--tokens-per-step", "--flops-per-step", "--peak-flops",
-                 "--jobs", "--shards"},
+                 "--jobs", "--shards", "--study"},
                 {"--quiet", "--timing"});
     p.parse(args);
     p.requirePositionals(2, 100000, "WORKSPACE and at least one trace file or folder");
@@ -45,6 +46,10 @@ int runIngest(const std::vector<std::string>& args) {
     req.inputs.assign(p.positionals().begin() + 1, p.positionals().end());
     req.runName = p.valueOr("--run", "");
     req.config = p.valueOr("--config", "");
+    req.study = p.valueOr("--study", "");
+    if (req.study.size() > kMaxStudyNameBytes)
+        throw UsageFailure{"--study: a study name is at most " + std::to_string(kMaxStudyNameBytes) +
+                           " bytes"};
     req.repeat = static_cast<int>(p.number("--repeat", 0, 1e9).value_or(0));
     req.tokensPerStep = p.number("--tokens-per-step", bounds::kTokensPerStep).value_or(0);
     req.flopsPerStep = p.number("--flops-per-step", bounds::kFlopsPerStep).value_or(0);
@@ -109,13 +114,15 @@ CNP_COMMAND(
     "ingest", "read trace files (Kineto JSON, Nsight Systems SQLite, .cnpt) into a workspace",
     "usage: cnp ingest WORKSPACE FILE_OR_DIR... [--run NAME] [--config LABEL] [--repeat N]\n"
     "                  [--tokens-per-step N] [--flops-per-step F] [--peak-flops F] [--jobs N]\n"
-    "                  [--shards N] [--quiet] [--timing]\n\n"
+    "                  [--shards N] [--study NAME] [--quiet] [--timing]\n\n"
     "Creates WORKSPACE (*.cnpdb) if missing and adds one run made of all given files; a folder\n"
     "contributes every trace file in it (one file per rank). Formats are recognised by content:\n"
     "PyTorch-profiler JSON (.json/.json.gz), Nsight Systems SQLite export, CNP collector .cnpt.\n\n"
     "  --run NAME            run name (default: the first file's name without extensions)\n"
     "  --config LABEL        configuration label for ablations (default: the run name)\n"
     "  --repeat N            repeat index of this configuration (default 0)\n"
+    "  --study NAME          the ablation study the run belongs to (cnp ablation compares one study;\n"
+    "                        not a .cnpstudy folder of shards)\n"
     "  --tokens-per-step N   tokens processed per training step (enables tokens/s)\n"
     "  --flops-per-step F    model FLOPs per training step, whole job (with --peak-flops: MFU)\n"
     "  --peak-flops F        peak FLOP/s of one GPU (e.g. 989e12 for an H200's dense BF16)\n"

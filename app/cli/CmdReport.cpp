@@ -61,6 +61,10 @@ ReportOptions reportOptions(const ArgParser& p) {
         opt.ablation.order = splitCommaList(*configs);
     else if (auto order = p.value("--order"))
         opt.ablation.order = splitCommaList(*order);
+    opt.ablation.study = p.valueOr("--study", "");
+    opt.ablation.allStudies = p.has("--all-studies");
+    if (opt.ablation.allStudies && !opt.ablation.study.empty())
+        throw UsageFailure{"give --study NAME or --all-studies, not both"};
     opt.ablation.tokensPerStep = p.number("--tokens-per-step", bounds::kTokensPerStep).value_or(0);
     opt.ablation.skipFirstSteps = static_cast<int>(p.number("--skip-first", 0, 1e9).value_or(0));
     if (opt.ablation.tokensPerStep < 0 || opt.ablation.skipFirstSteps < 0)
@@ -79,8 +83,8 @@ ReportOptions reportOptions(const ArgParser& p) {
 
 int runReport(const std::vector<std::string>& args) {
     ArgParser p({"--out", "--format", "--baseline", "--configs", "--order", "--sections", "--paper",
-                 "--tokens-per-step", "--skip-first", "--title", "--top", "--history"},
-                {"--no-timestamp"});
+                 "--tokens-per-step", "--skip-first", "--title", "--top", "--history", "--study"},
+                {"--no-timestamp", "--all-studies"});
     p.parse(args);
     p.requirePositionals(1, 1, "WORKSPACE");
     const auto out = p.value("--out");
@@ -115,7 +119,7 @@ CNP_COMMAND(
     "usage: cnp report WORKSPACE --out FILE.html|FILE.pdf|FILE.json|DIR [--format html|pdf|json|csv]\n"
     "                  [--baseline LABEL] [--configs L1,L2,...] [--sections S1,S2,...]\n"
     "                  [--paper a4|letter] [--tokens-per-step N] [--skip-first N] [--title TEXT]\n"
-    "                  [--top N] [--no-timestamp] [--history DIR]\n\n"
+    "                  [--top N] [--no-timestamp] [--history DIR] [--study NAME | --all-studies]\n\n"
     "The whole study: configurations and what changed between them, environment and release-note\n"
     "checks, ablation with 95% CIs and speedups, incremental gains, breakdowns, attribution, ranks,\n"
     "top N kernels (default 10) and their largest changes, insights, methodology. The format follows\n"
@@ -125,7 +129,9 @@ CNP_COMMAND(
     "(alias --order) picks and orders configurations. --no-timestamp makes the output reproducible.\n"
     "--history DIR (HTML only) adds the release trend of a history folder (`cnp history add`): the\n"
     "releases, and per configuration and metric a chart with 95% CIs and the change points, as\n"
-    "`cnp history show --html` draws them.\n",
+    "`cnp history show --html` draws them.\n"
+    "A workspace holding several studies (cnp ablation --help) reports one: --study NAME, else the\n"
+    "study of the configurations named, else that of the newest run; --all-studies mixes them, warned.\n",
     runReport);
 
 } // namespace

@@ -83,6 +83,7 @@ void ingestRuns(const std::string& wsPath, const synth::SynthParams& params,
         req.runName = runs[i].name;
         req.config = runs[i].config;
         req.repeat = runs[i].repeat;
+        req.study = params.study; // its runs are one ablation study, apart from any other in the workspace
         ProgressSink sink{
             [&](double f) { bar.update((static_cast<double>(i) + f) / static_cast<double>(runs.size())); }};
         const IngestResult res = ingest(ws, req, sink);

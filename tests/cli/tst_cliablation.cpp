@@ -244,6 +244,81 @@ private slots:
         const auto human = runCli({"ablation", ws});
         QVERIFY(human.out.contains("not in the plan (not compared): [ckpt] [compile_ckpt]"));
     }
+
+    // Issue 32, "studies kept apart": the demo's two studies in one workspace, a real single-GPU H200
+    // ablation (base, compile) and a synthetic 2 x 2-GPU study (Base, Base+ACCL, ingested last). Before
+    // studies, `cnp ablation` set the 4-GPU synthetic Base against the real runs ("+CompilerOpt 40.6 ms,
+    // 32.53x vs baseline"); now it compares one study, the newest by default, and mixes only when asked.
+    void studiesKeptApart() {
+        QTemporaryDir d;
+        const QString two = d.filePath("two.cnpdb");
+        QByteArray err = ingestDemoRuns(two, {"base", "compile"});
+        QVERIFY2(err.isEmpty(), err.constData());
+        auto r =
+            runCli({"synth", "--out", d.filePath("synth"), "--nodes", "2", "--gpus-per-node", "2", "--steps",
+                    "6", "--layers", "1", "--configs", "Base,Base+ACCL", "--ingest", two, "--quiet"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = runCli({"ablation", two, "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        auto doc = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(doc["study"].toString(), QStringLiteral("acs-llama3-8b"));
+        auto configs = doc["configs"].toArray();
+        QCOMPARE(configs.size(), 2);
+        for (const auto& v : configs)
+            QVERIFY(v.toObject()["synthetic"].toBool());
+        const auto studies = doc["studies"].toArray();
+        QCOMPARE(studies.size(), 2);
+        QCOMPARE(studies[0].toObject()["name"].toString(), QStringLiteral("acs-llama3-8b"));
+        QCOMPARE(studies[0].toObject()["origin"].toString(), QStringLiteral("explicit"));
+        QCOMPARE(studies[0].toObject()["max_world_size"].toInt(), 4);
+        const auto real = studies[1].toObject();
+        QCOMPARE(real["origin"].toString(), QStringLiteral("implicit"));
+        QCOMPARE(real["configs"].toArray(), (QJsonArray{"base", "compile"}));
+        QCOMPARE(real["max_world_size"].toInt(), 1);
+        // The real study on its own: its own baseline, the speedup of the single-GPU runs only.
+        r = runCli({"ablation", two, "--json", "--study", real["name"].toString()});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        doc = QJsonDocument::fromJson(r.out).object();
+        configs = doc["configs"].toArray();
+        QCOMPARE(configs.size(), 2);
+        QCOMPARE(doc["baseline"].toString(), QStringLiteral("base"));
+        const double speedup = configs[1].toObject()["speedup_vs_baseline"].toObject()["value"].toDouble();
+        QVERIFY2(speedup > 1.0 && speedup < 2.0, QByteArray::number(speedup)); // compile vs base, not ~30x
+        // Named configurations choose their study; spread over two they are refused, naming the way out.
+        r = runCli({"ablation", two, "--json", "--order", "compile,base"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(r.out)["study"].toString(), real["name"].toString());
+        r = runCli({"ablation", two, "--order", "base,Base"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("different studies") && r.err.contains("--all-studies"), r.err.constData());
+        r = runCli({"ablation", two, "--study", "nope"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("no study named 'nope'") && r.err.contains("acs-llama3-8b"),
+                 r.err.constData());
+        // Mixed only when asked, and then loudly.
+        r = runCli({"ablation", two, "--json", "--all-studies", "--order", "base,Base", "--tokens-per-step",
+                    "8192"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        doc = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(doc["study"].isNull());
+        bool warned = false;
+        for (const auto& w : doc["warnings"].toArray())
+            warned = warned || w.toObject()["kind"].toString() == "mixed-studies";
+        QVERIFY(warned);
+        r = runCli({"ablation", two});
+        QVERIFY2(r.out.startsWith("study 'acs-llama3-8b' of 2 in the workspace"), r.out.constData());
+        // cnp edit --study moves a run; the study's own plan order leaves the other study's in place.
+        r = runCli({"edit", two, "--study", "h200", "--run", "compile"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("is in study 'h200' (explicit)"), r.out.constData());
+        r = runCli({"ablation", two, "--json", "--study", "h200"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(r.out)["configs"].toArray().size(), 1);
+        QCOMPARE(runCli({"edit", two, "--study", "h200", "--run", "base"}).exitCode, 0);
+        r = runCli({"edit", two, "--plan", "compile,base", "--study", "h200"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("plan order: [compile] [base] [Base] [Base+ACCL]"), r.out.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliAblation)

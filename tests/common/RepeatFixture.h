@@ -11,6 +11,8 @@
 //        4 + 2 x 2 = 8 GPU-steps: 5.6 ms and 2.1 ms per GPU-step.
 //   A -> B per GPU-step: gemm -3.36 ms, all-reduce -1.26 ms, both "faster".
 // The first runs alone would give A 8 ms / 3 ms and B 6.4 ms / 2.4 ms per step.
+// All four runs are one ablation study, "repeats" (run attribute `study`): the 2-rank b-r2 would otherwise
+// be grouped apart from the 1-rank runs (docs/metrics.md, "Studies").
 #include "ReportFixture.h"
 
 namespace cnp::testing {
@@ -23,8 +25,13 @@ inline void buildRepeatFixture(Workspace& ws) {
     auto b2rank1 = steppedTrace("b-r2", "B", {6'000'000, 6'000'000});
     moveToRank(b2rank1, 1);
     b2.merge(std::move(b2rank1));
+    std::vector<RunId> ids;
     for (auto* t : {&a1, &a2, &b1, &b2})
-        addTrace(ws, std::move(*t));
+        ids.push_back(addTrace(ws, std::move(*t)));
+    Transaction tx = writeTransaction(ws);
+    for (RunId id : ids)
+        ws.setRunAttribute(id, "study", "repeats");
+    tx.commit();
 }
 
 } // namespace cnp::testing

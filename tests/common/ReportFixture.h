@@ -10,12 +10,15 @@
 //   run "fused", configuration "+Fused→Opt": 1 rank, steps of 8 ms, synthetic; its gemm kernel's name
 //                holds < > & " and '; image train:1.1, NCCL_SOCKET_IFNAME=eth1 for a 1-GPU pod (fails),
 //                driver 575.10 with CUDA 13.0 (fails).
+// Both runs are one ablation study, "fixture" (run attribute `study`): a 2-rank measured run and a 1-rank
+// synthetic one would otherwise be grouped apart (docs/metrics.md, "Studies"). No report shows the key.
 // Hand-computed: median steps 10.00 / 8.00 ms; speedup 10 / 8 = 1.25×; throughput 8192 tokens / 10 ms =
 // 819.2k tokens/s and / 8 ms = 1.02M tokens/s; waterfall delta +204.8k tokens/s; attribution -2.00 ms.
 #include "TestTraces.h"
 
 #include "ingest/IngestPipeline.h"
 #include "store/Workspace.h"
+#include "store/WorkspaceTransactions.h"
 
 namespace cnp::testing {
 
@@ -49,7 +52,7 @@ inline void buildReportFixture(Workspace& ws) {
     base.info.driverVersion = "580.65";
     base.info.cudaVersion = "13.0";
     base.info.env = {{"NCCL_SOCKET_IFNAME", "eth0"}, {"CUDA_VISIBLE_DEVICES", "0,1"}};
-    addTrace(ws, std::move(base));
+    const RunId baseId = addTrace(ws, std::move(base));
 
     auto fused = steppedTrace("fused", kFixtureFused, {8'000'000, 8'000'000, 8'000'000, 8'000'000}, 8192,
                               kFixtureHostileKernel);
@@ -58,7 +61,11 @@ inline void buildReportFixture(Workspace& ws) {
     fused.info.driverVersion = "575.10";
     fused.info.cudaVersion = "13.0";
     fused.info.env = {{"NCCL_SOCKET_IFNAME", "eth1"}, {"CUDA_VISIBLE_DEVICES", "0"}};
-    addTrace(ws, std::move(fused));
+    const RunId fusedId = addTrace(ws, std::move(fused));
+    Transaction tx = writeTransaction(ws);
+    for (RunId id : {baseId, fusedId})
+        ws.setRunAttribute(id, "study", "fixture");
+    tx.commit();
 }
 
 } // namespace cnp::testing

@@ -13,6 +13,10 @@
 #include "requests/AblationRequest.h"
 #include "requests/MfuRequest.h"
 
+#include "ingest/IngestPipeline.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -36,6 +40,9 @@ private slots:
     void baselineAndOrder();
     void mfuInputsEditable();
     void ratioWithoutCiMarkedTooFewSteps();
+    void studiesKeptApart();
+    void stepLabelsNeverRepeat_data();
+    void stepLabelsNeverRepeat();
     void tableShowsWholeRows_data();
     void tableShowsWholeRows();
 
@@ -76,6 +83,94 @@ void TestAblationPage::firstChartHoldsTheComputedBars() {
     QCOMPARE(page->result().configs.size(), size_t(4));
     QVERIFY(page->valueBars());
     QCOMPARE(page->valueBars()->data()->size(), 4);
+}
+
+// Issue 32, "studies kept apart": a workspace holding two studies, the real H200 runs base and compile
+// (study "h200") and two runs of another study ingested last ("other": Base, Base+ACCL, the demo's ckpt
+// and compile_ckpt traces). The page opens on the newest study, offers both in its Study box, and never
+// charts a configuration of one study beside the other's (before, all four were charted together).
+void TestAblationPage::studiesKeptApart() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("two.cnpdb"));
+    {
+        Workspace ws(path.toStdString(), Workspace::Mode::CreateIfMissing);
+        const std::pair<const char*, const char*> runs[] = {
+            {"base", "h200"}, {"compile", "h200"}, {"ckpt", "other"}, {"compile_ckpt", "other"}};
+        const char* configs[] = {"base", "compile", "Base", "Base+ACCL"};
+        for (int i = 0; i < 4; ++i) {
+            IngestRequest r;
+            r.inputs = {wbtest::demoTracePath(QString::fromLatin1(runs[i].first)).toStdString()};
+            r.runName = runs[i].first;
+            r.config = configs[i];
+            r.study = runs[i].second;
+            r.tokensPerStep = 8192;
+            ingest(ws, r);
+        }
+    }
+    QSettings().clear();
+    MainWindow w;
+    w.setPersistSettings(false);
+    w.resize(1280, 800);
+    w.showPage(PageId::Ablation);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto* page = qobject_cast<AblationPage*>(w.page(PageId::Ablation));
+    QAbstractItemModelTester tester(page->tableModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(w.openWorkspace(path));
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && !page->result().configs.empty(), 60000);
+    auto configsShown = [&]() {
+        QStringList c;
+        for (int r = 0; r < page->tableModel()->rowCount(); ++r)
+            c << page->tableModel()->index(r, 0).data(Qt::UserRole).toString(); // the name, unmarked
+        return c;
+    };
+    QCOMPARE(QString::fromStdString(page->result().study), QStringLiteral("other"));
+    QCOMPARE(configsShown(), (QStringList{"Base", "Base+ACCL"}));
+    QCOMPARE(page->valueBars()->data()->size(), 2);
+    QComboBox* box = page->studyBox();
+    QVERIFY(box->isVisible());
+    QCOMPARE(box->count(), 2);
+    QCOMPARE(box->itemText(0), QStringLiteral("other"));
+    QCOMPARE(box->currentText(), QStringLiteral("other"));
+    // The other study, through the box: its own two configurations, its own baseline.
+    QSignalSpy ready(page, &WorkbenchPage::contentReady);
+    box->setCurrentIndex(1);
+    emit box->activated(1);
+    QTRY_VERIFY_WITH_TIMEOUT(page->result().study == "h200" && page->isContentReady(), 60000);
+    QCOMPARE(configsShown(), (QStringList{"base", "compile"}));
+    QCOMPARE(QString::fromStdString(page->result().baseline), QStringLiteral("base"));
+    QCOMPARE(page->valueBars()->data()->size(), 2);
+    // What the page draws is the request's figure for that study (computed here on its own).
+    AblationOptions o;
+    o.study = "h200";
+    const auto expected = computeAblation(Workspace(path.toStdString(), Workspace::Mode::ReadOnly), o);
+    QCOMPARE(page->result().configs[1].medianStepNs, expected.configs[1].medianStepNs);
+}
+
+// Issue 32.10: "configuration names appear twice in the waterfall and attribution charts". A step shows
+// what it adds ("+CompilerOpt") unless another step shows the same, or a configuration has that name; then
+// its configuration's whole name.
+void TestAblationPage::stepLabelsNeverRepeat_data() {
+    QTest::addColumn<QStringList>("configs");
+    QTest::addColumn<QStringList>("labels");
+    QTest::newRow("the synthetic chain")
+        << wbtest::kStudyConfigs << QStringList{"+ACCL", "AC2+ACCL", "+CompilerOpt", "+CkptOpt"};
+    QTest::newRow("two steps add +CkptOpt")
+        << QStringList{"Base (eager)", "+CompilerOpt", "+CompilerOpt+CkptOpt", "AC2+ACCL+CompilerOpt",
+                       "AC2+ACCL+CompilerOpt+CkptOpt"}
+        << QStringList{"+CompilerOpt", "+CompilerOpt+CkptOpt", "AC2+ACCL+CompilerOpt",
+                       "AC2+ACCL+CompilerOpt+CkptOpt"};
+    QTest::newRow("a step named like a configuration")
+        << QStringList{"+X", "A", "A+X"} << QStringList{"A", "A+X"};
+    QTest::newRow("one configuration") << QStringList{"A"} << QStringList{};
+}
+void TestAblationPage::stepLabelsNeverRepeat() {
+    QFETCH(QStringList, configs);
+    QFETCH(QStringList, labels);
+    const QStringList got = AblationPage::stepLabels(configs);
+    QCOMPARE(got, labels);
+    QCOMPARE(QSet<QString>(got.begin(), got.end()).size(), got.size());
 }
 
 // Issue 32.10: the table showed 3.5 rows at 1280x800 (its horizontal scroll bar hid half of the fourth).

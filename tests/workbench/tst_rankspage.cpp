@@ -127,6 +127,12 @@ void TestRanksPage::cellsEqualStepSummaries() {
             if (o.index == s.index && o.breakdown.compute > most->breakdown.compute)
                 most = &o;
         QCOMPARE(m->index(s.rank, s.index).data(RankHeatmapModel::StragglerRole).toBool(), most == &s);
+        // Issue 32.10: the dot sat in black on the lightest cells of the idle and communication figures
+        // (the straggler waits least) and read backwards. It is coloured by what it means, most compute:
+        // the compute category's blue #1f77b4, on every figure.
+        if (most == &s)
+            QCOMPARE(m->index(s.rank, s.index).data(Qt::ForegroundRole).value<QColor>(),
+                     QColor(0x1f, 0x77, 0xb4));
     }
 }
 

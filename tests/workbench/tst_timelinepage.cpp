@@ -9,14 +9,17 @@
 #include "timeline/TimelineView.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -613,6 +616,58 @@ private slots:
         QCOMPARE(picker->count(), before);
         QTest::qWait(2 * TimelinePage::kReadRetryMs);
         QCOMPARE(failed.count(), 1); // no retry left pending
+    }
+
+    // Bookmarks (Ctrl+B, a wish of Nsight Systems / Perfetto users): the action asks for a label (answered
+    // here), bookmarks the selected event's start and hands the run attribute's text to the host to store;
+    // labels are cleaned (a tab becomes a space); the list jumps back (the window centred on it, same
+    // span); another run shows none; the run shown again reads what was stored.
+    void bookmarksAddJumpAndReload() {
+        // Shows `run` and waits until the view draws it (a run already loaded is drawn at once).
+        auto show = [this](RunId run) {
+            page_->showRun(run);
+            QTRY_VERIFY_WITH_TIMEOUT(view()->model() && view()->model()->runId == run, 10000);
+        };
+        show(runA_);
+        view()->fitAll();
+        const EventRef k = findEvent(*view()->model(), 0, RowKind::GpuStream, 7, 2500);
+        QVERIFY(k.valid());
+        view()->setSelected(k);
+        QSignalSpy edited(page_.get(), &TimelinePage::bookmarksEdited);
+        QTimer::singleShot(0, page_.get(), []() {
+            if (auto* d = qobject_cast<QInputDialog*>(QApplication::activeModalWidget())) {
+                d->setTextValue(QStringLiteral("allreduce"));
+                d->accept();
+            }
+        });
+        QCOMPARE(page_->addBookmarkAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_B));
+        page_->addBookmarkAction()->trigger();
+        QCOMPARE(edited.count(), 1);
+        QCOMPARE(edited.at(0).at(0).value<RunId>(), runA_);
+        QCOMPARE(edited.at(0).at(1).toString(), QStringLiteral("2500\tallreduce\n"));
+        page_->addBookmark(1000, QStringLiteral("gemm\tstart"));
+        const QString text = edited.at(1).at(1).toString();
+        QCOMPARE(text, QStringLiteral("1000\tgemm start\n2500\tallreduce\n"));
+        QCOMPARE(view()->bookmarks().size(), std::size_t(2));
+        view()->zoomTo(3500, 3600);
+        const Ns span = view()->axis().end() - view()->axis().start();
+        page_->jumpToBookmark(0);
+        QCOMPARE(view()->axis().start() + span / 2, Ns(1000));
+        QCOMPARE(view()->axis().end() - view()->axis().start(), span);
+        // Stored as the host stores it; run B has none, run A shown again reads its own.
+        {
+            Transaction tx(ws_->db());
+            ws_->setRunAttribute(runA_, kBookmarksAttribute, text.toStdString());
+            tx.commit();
+        }
+        show(runB_);
+        QVERIFY(view()->bookmarks().empty());
+        show(runA_);
+        QCOMPARE(view()->bookmarks(),
+                 (std::vector<TimelineBookmark>{{1000, "gemm start"}, {2500, "allreduce"}}));
+        page_->removeBookmarks();
+        QVERIFY(view()->bookmarks().empty());
+        QCOMPARE(edited.last().at(1).toString(), QString());
     }
 
     // Issue 32.9: after Close Workspace the status line still named the old run.

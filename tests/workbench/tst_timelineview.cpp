@@ -412,6 +412,70 @@ private slots:
         QCOMPARE(v.axis(), zoomed);
     }
 
+    // Stepping from event to event (Nsight Systems / Perfetto users missed it): Right and ] select the
+    // next kernel of the selected one's lane, Left and [ the previous one; an event outside the window
+    // brings the window to it (same span, centred on it); the ends of the lane and no selection do nothing.
+    // The synthetic run's kernel i runs [1 + i, 1.5 + i) ms.
+    void stepSelectionAlongTheLane() {
+        TimelineView v;
+        QVERIFY(showModel(v, syntheticRun()));
+        v.zoomTo(50'000'000, 52'000'000); // kernels 49 and 50 wholly in view, with the 5 % margin
+        const Ns span = v.axis().end() - v.axis().start();
+        QSignalSpy selected(&v, &TimelineView::selectionChanged);
+        QTest::keyClick(&v, Qt::Key_Right); // no selection: nothing
+        QCOMPARE(selected.count(), 0);
+        v.setSelected(EventRef{0, 0, 49});
+        QTest::keyClick(&v, Qt::Key_Right);
+        QCOMPARE(v.selected(), (EventRef{0, 0, 50}));
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(selected.at(0).at(0).value<EventRef>(), (EventRef{0, 0, 50}));
+        QCOMPARE(v.axis().start(), 49'900'000); // 51-51.5 ms already in view: the window stays
+        QTest::keyClick(&v, Qt::Key_BracketRight);
+        // Kernel 51, [52, 52.5) ms, ends past the window's end (52.1 ms): centred on 52.25 ms, same span.
+        QCOMPARE(v.selected(), (EventRef{0, 0, 51}));
+        QCOMPARE(v.axis().end() - v.axis().start(), span);
+        QCOMPARE(v.axis().start() + span / 2, 52'250'000);
+        QTest::keyClick(&v, Qt::Key_Left);
+        QTest::keyClick(&v, Qt::Key_BracketLeft);
+        QCOMPARE(v.selected(), (EventRef{0, 0, 49}));
+        v.setSelected(EventRef{0, 0, 99}); // the lane's last kernel
+        QVERIFY(!v.stepSelection(true));
+        QCOMPARE(v.selected(), (EventRef{0, 0, 99}));
+        v.setSelected(EventRef{0, 0, 0});
+        QVERIFY(!v.stepSelection(false));
+        QVERIFY(v.stepSelection(true));
+        QCOMPARE(v.selected(), (EventRef{0, 0, 1}));
+    }
+
+    // Expand all / collapse all rank groups: the context menu's actions and their keys E / C.
+    void expandAndCollapseAllGroups() {
+        auto m = std::make_shared<TimelineModel>(*syntheticRun());
+        m->groups.push_back(TimelineGroup{"rank 1", -1, 0, 1, true});
+        TimelineRow second = m->rows.front();
+        second.group = 1;
+        m->rows.push_back(second);
+        TimelineView v;
+        QVERIFY(showModel(v, m));
+        QVERIFY(!v.isCollapsed(0) && v.isCollapsed(1));
+        QCOMPARE(v.collapseAllAction()->shortcut(), QKeySequence(Qt::Key_C));
+        QCOMPARE(v.expandAllAction()->shortcut(), QKeySequence(Qt::Key_E));
+        QVERIFY(v.actions().contains(v.collapseAllAction()) && v.actions().contains(v.expandAllAction()));
+        v.collapseAllAction()->trigger();
+        QVERIFY(v.isCollapsed(0) && v.isCollapsed(1));
+        QCOMPARE(v.laneY(0, 0), -1);
+        v.expandAllAction()->trigger();
+        QVERIFY(!v.isCollapsed(0) && !v.isCollapsed(1));
+        QVERIFY(v.laneY(1, 0) >= 0);
+        // The keys, through the shortcut system, while the view has focus.
+        v.activateWindow();
+        v.setFocus();
+        QVERIFY(QTest::qWaitForWindowActive(&v));
+        QTest::keyClick(&v, Qt::Key_C);
+        QVERIFY(v.isCollapsed(0) && v.isCollapsed(1));
+        QTest::keyClick(&v, Qt::Key_E);
+        QVERIFY(!v.isCollapsed(0) && !v.isCollapsed(1));
+    }
+
     void searchHighlightIsNoCategoryColour() {
         const QColor mark = TimelinePalette::searchHighlight();
         QStringList styles = {"runtime API",

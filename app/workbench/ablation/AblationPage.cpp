@@ -45,13 +45,15 @@ QString ratioLabel(const RatioWithCi& r) {
 } // namespace
 
 AblationPage::AblationPage(WorkspaceSession* session, QWidget* parent)
-    : WorkbenchPage(session, parent), metricBox_(new QComboBox), baselineBox_(new QComboBox),
+    : WorkbenchPage(session, parent), studyBox_(new QComboBox), studyLabel_(new QLabel),
+      studyNote_(new QLabel), metricBox_(new QComboBox), baselineBox_(new QComboBox),
       sourceBox_(new QComboBox), mfuBar_(new MfuInputsBar(session)), summary_(new QLabel),
       warnings_(new QLabel), stack_(new QStackedWidget), message_(new QLabel), valueChart_(new ChartView),
       waterfallChart_(new ChartView), breakdownChart_(new ChartView), attributionChart_(new ChartView),
       chartArea_(new QWidget), chartScroll_(nullptr), tableView_(new QTableView),
       table_(new AblationTableModel(this)) {
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(buildStudyRow());
     layout->addLayout(buildControls());
     layout->addWidget(mfuBar_);
     summary_->setTextFormat(Qt::RichText);
@@ -99,6 +101,30 @@ QHBoxLayout* AblationPage::buildControls() {
     controls->addWidget(sourceBox_);
     controls->addStretch(1);
     return controls;
+}
+
+// A row of its own (the controls' row has no room left at 1024 px), shown only when the workspace holds
+// several studies: the chooser and what it means.
+QWidget* AblationPage::buildStudyRow() {
+    studyRow_ = new QWidget;
+    studyRow_->setObjectName(QStringLiteral("studyRow"));
+    auto* row = new QHBoxLayout(studyRow_);
+    row->setContentsMargins(0, 0, 0, 0);
+    studyBox_->setObjectName(QStringLiteral("studyBox"));
+    studyBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    studyBox_->setMinimumContentsLength(18);
+    studyBox_->setToolTip(tr("The study compared: a plan's configurations and their runs. Runs of different "
+                             "studies are never compared with each other"));
+    studyLabel_->setText(tr("Study:"));
+    studyLabel_->setBuddy(studyBox_);
+    studyNote_->setObjectName(QStringLiteral("studyNote"));
+    studyNote_->setWordWrap(true); // never what widens the page past 1024 px
+    row->addWidget(studyLabel_);
+    row->addWidget(studyBox_);
+    row->addSpacing(12);
+    row->addWidget(studyNote_, 1);
+    studyRow_->hide();
+    return studyRow_;
 }
 
 QSplitter* AblationPage::buildChartsAndTable() {
@@ -149,17 +175,20 @@ void AblationPage::connectControls() {
         if (!result_.configs.empty())
             showResult();
     });
+    connect(studyBox_, &QComboBox::activated, this,
+            [this](int i) { setStudy(studyBox_->itemData(i).toString()); });
     connect(baselineBox_, &QComboBox::activated, this,
             [this]() { setBaseline(baselineBox_->currentText()); });
     connect(sourceBox_, &QComboBox::activated, this,
             [this](int i) { setSource(i == 1 ? AblationSource::Log : AblationSource::Trace); });
     connect(orderButton_, &QPushButton::clicked, this, [this]() {
-        ConfigOrderDialog d(this->session()->configurations(), order_, this);
+        ConfigOrderDialog d(studyConfigurations(), order_, this);
         if (d.exec() == QDialog::Accepted)
             setOrder(d.order());
     });
     connect(mfuBar_, &MfuInputsBar::stored, this, &AblationPage::recompute);
     connect(session(), &WorkspaceSession::workspaceChanged, this, [this]() {
+        study_.clear();
         baseline_.clear();
         order_.clear();
         updateWritable();
@@ -180,6 +209,25 @@ QString AblationPage::stepLabel(const QString& prev, const QString& cur) {
     if (cur.size() > prev.size() + 1 && cur.startsWith(prev) && cur[prev.size()] == QLatin1Char('+'))
         return cur.mid(prev.size());
     return cur;
+}
+
+QStringList AblationPage::stepLabels(const QStringList& configs) {
+    QStringList labels;
+    for (int i = 1; i < configs.size(); ++i)
+        labels << stepLabel(configs[i - 1], configs[i]);
+    // A label another step also has, or that names another configuration, says too little: "+CkptOpt"
+    // twice (AC2+ACCL+CompilerOpt -> +CkptOpt and +CompilerOpt -> +CkptOpt), or "+CompilerOpt" for a step
+    // beside a configuration of that name. Those steps show their configuration's whole name.
+    std::vector<bool> ambiguous(size_t(labels.size()));
+    for (int i = 0; i < labels.size(); ++i)
+        ambiguous[size_t(i)] =
+            labels.count(labels[i]) > 1 || std::any_of(configs.begin(), configs.end(), [&](const QString& c) {
+                return c == labels[i] && c != configs[i + 1];
+            });
+    for (int i = 0; i < labels.size(); ++i)
+        if (ambiguous[size_t(i)])
+            labels[i] = configs[i + 1];
+    return labels;
 }
 
 void AblationPage::arrangeCharts(int columns) {
@@ -229,6 +277,26 @@ void AblationPage::setBaseline(const QString& config) {
     recompute();
 }
 
+void AblationPage::setStudy(const QString& name) {
+    if (name == study_ && !result_.configs.empty())
+        return;
+    study_ = name;
+    baseline_.clear(); // the other study's configurations mean nothing here
+    order_.clear();
+    recompute();
+}
+
+QStringList AblationPage::studyConfigurations() const {
+    for (const auto& s : result_.studies)
+        if (s.name == result_.study) {
+            QStringList out;
+            for (const auto& c : s.configs)
+                out << QString::fromStdString(c);
+            return out;
+        }
+    return session()->configurations();
+}
+
 void AblationPage::setOrder(const QStringList& configs) {
     order_ = configs;
     if (!order_.isEmpty() && !order_.contains(baseline_))
@@ -237,12 +305,16 @@ void AblationPage::setOrder(const QStringList& configs) {
         recompute();
         return;
     }
-    std::vector<std::string> plan;
+    std::vector<std::string> plan, study;
     for (const QString& c : configs)
         plan.push_back(c.toStdString());
-    // The chosen order becomes the workspace's plan order; runs and colours follow it once stored.
+    for (const QString& c : studyConfigurations())
+        study.push_back(c.toStdString());
+    // The chosen order becomes the study's part of the workspace's plan order (the other studies'
+    // configurations keep their places); runs and colours follow it once stored.
     session()->writer()->submit(
-        tr("Storing the configuration order"), [plan](Workspace& ws) { ws.setPlanOrder(plan); },
+        tr("Storing the configuration order"),
+        [plan, study](Workspace& ws) { ws.setPlanOrder(mergeStudyOrder(ws.planOrder(), study, plan)); },
         [this](const QString& error) {
             if (!error.isEmpty()) {
                 showMessage(tr("Cannot store the configuration order:\n%1").arg(error));
@@ -319,6 +391,7 @@ void AblationPage::recompute() {
         return;
     }
     AblationOptions options;
+    options.study = study_.toStdString();
     options.baseline = baseline_.toStdString();
     AblationSource source = AblationSource::Trace;
     try {
@@ -336,8 +409,15 @@ void AblationPage::recompute() {
     summary_->setText(tr("<i>computing…</i>"));
     runInBackground<AblationResult>(
         this,
-        [path, options]() {
+        [path, options]() mutable {
             Workspace ws(path, Workspace::Mode::ReadOnly);
+            // A study chosen before a reload that removed its runs: back to the default study.
+            if (!options.study.empty()) {
+                const auto studies = workspaceStudies(ws);
+                if (std::none_of(studies.begin(), studies.end(),
+                                 [&](const AblationStudy& s) { return s.name == options.study; }))
+                    options.study.clear();
+            }
             return computeAblation(ws, options);
         },
         [this, id](TaskOutcome<AblationResult>& o) {
@@ -429,8 +509,33 @@ QStringList AblationPage::configLabels() const {
     return labels;
 }
 
+// The Study box: every study of the workspace (newest first), shown only when there are several.
+void AblationPage::showStudies() {
+    QSignalBlocker b(studyBox_);
+    studyBox_->clear();
+    for (const auto& s : result_.studies) {
+        const QString name = QString::fromStdString(s.name);
+        const QString gpus = s.minWorldSize == s.maxWorldSize
+                                 ? tr("%1 GPU").arg(s.maxWorldSize)
+                                 : tr("%1–%2 GPU").arg(s.minWorldSize).arg(s.maxWorldSize);
+        studyBox_->addItem(name, name);
+        studyBox_->setItemData(studyBox_->count() - 1,
+                               tr("%1: %2 runs of %3 configurations on %4 per run%5")
+                                   .arg(name)
+                                   .arg(s.runs.size())
+                                   .arg(s.configs.size())
+                                   .arg(gpus, s.synthetic ? tr(" (synthetic)") : QString()),
+                               Qt::ToolTipRole);
+    }
+    studyBox_->setCurrentIndex(studyBox_->findData(QString::fromStdString(result_.study)));
+    studyNote_->setText(
+        tr("%1 studies in this workspace, never compared with each other").arg(result_.studies.size()));
+    studyRow_->setVisible(result_.studies.size() > 1);
+}
+
 void AblationPage::showResult() {
     stack_->setCurrentIndex(1);
+    showStudies();
     {
         QSignalBlocker b(baselineBox_);
         baselineBox_->clear();
@@ -633,6 +738,7 @@ void AblationPage::drawWaterfall() {
     flat->moveAbove(base);
     QStringList labels, fullLabels;
     QStringList totalTips, betterTips, worseTips, flatTips;
+    const QStringList steps = stepLabels(configLabels());
     double top = 0;
     const int n = int(configs.size());
     labels << QString::fromStdString(configs.front().config);
@@ -659,7 +765,7 @@ void AblationPage::drawWaterfall() {
                    prev, cur,
                    stepTime ? UnitFormat::durationExact(prev.medianStepNs) : UnitFormat::rate(a, unit),
                    stepTime ? UnitFormat::durationExact(cur.medianStepNs) : UnitFormat::rate(b, unit));
-        labels << stepLabel(QString::fromStdString(prev.config), QString::fromStdString(cur.config));
+        labels << steps[i - 1];
         fullLabels << QString::fromStdString(prev.config) + QStringLiteral(" → ") +
                           QString::fromStdString(cur.config);
         top = std::max({top, a, b});
@@ -864,13 +970,11 @@ void AblationPage::drawAttribution() {
             for (const auto& [cat, v] : *k.attributionVsPreviousNs)
                 maxAbs = std::max<double>(maxAbs, std::fabs(double(v)));
     const TimeScale scale = UnitFormat::scaleFor(maxAbs);
-    QStringList labels, fullLabels;
-    for (size_t i = 1; i < configs.size(); ++i) {
-        const QString prev = QString::fromStdString(configs[i - 1].config);
-        const QString cur = QString::fromStdString(configs[i].config);
-        labels << stepLabel(prev, cur);
-        fullLabels << prev + QStringLiteral(" → ") + cur;
-    }
+    const QStringList labels = stepLabels(configLabels());
+    QStringList fullLabels;
+    for (size_t i = 1; i < configs.size(); ++i)
+        fullLabels << QString::fromStdString(configs[i - 1].config) + QStringLiteral(" → ") +
+                          QString::fromStdString(configs[i].config);
     const auto [negBottom, posTop] = addAttributionBars(c, scale, fullLabels);
     addAttributionTotals(c, scale, fullLabels);
     if (labels.isEmpty()) {

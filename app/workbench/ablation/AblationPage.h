@@ -5,12 +5,16 @@
 //  - stacked mean-step breakdown bars (compute / exposed communication / memory / idle, overlap marked);
 //  - the attribution of each configuration's step-time delta to categories and idle;
 //  - the table of every number (AblationTableModel).
-// Baseline, metric, configuration order and the compared figure (traced or log-reported step time) are
-// selectable; the metric choice persists in QSettings, the order as the workspace's plan order and the
-// figure as its `ablation_source`, the MFU inputs (MfuInputsBar) as its mfu_* meta keys. The analysis'
-// warnings (profiler overhead, too few steps, not in the plan) are shown under the controls. Clicking a
-// configuration's bar (or a waterfall step) opens Compare against the previous configuration.
-// computeAblation() runs on a worker thread; results of superseded requests are dropped.
+// The study (metrics/AblationStudies.h: a workspace may hold several, e.g. a synthetic 16-GPU study and a
+// real single-GPU ablation) is chosen in the Study box, on a row of its own shown when there is more
+// than one; by default the
+// newest study. Configurations of one study are never compared with another's. Baseline, metric,
+// configuration order and the compared figure (traced or log-reported step time) are selectable; the metric
+// choice persists in QSettings, the order as the workspace's plan order and the figure as its
+// `ablation_source`, the MFU inputs (MfuInputsBar) as its mfu_* meta keys. The analysis' warnings (profiler
+// overhead, too few steps, not in the plan) are shown under the controls. Clicking a configuration's bar (or
+// a waterfall step) opens Compare against the previous configuration. computeAblation() runs on a worker
+// thread; results of superseded requests are dropped.
 #include "WorkbenchPage.h"
 #include "requests/AblationRequest.h"
 
@@ -45,6 +49,9 @@ public:
     Metric shownMetric() const;
     void setMetric(Metric m);
     void setBaseline(const QString& config);
+    // Compares the runs of study `name` (empty: the default, the newest study).
+    void setStudy(const QString& name);
+    QComboBox* studyBox() const { return studyBox_; }
     // Compares `configs` in this order and stores it as the workspace's plan order.
     void setOrder(const QStringList& configs);
     void setSource(AblationSource source);
@@ -53,6 +60,10 @@ public:
     // ("+CkptOpt") when cur's name is prev's followed by "+…" (the plan's cumulative naming: "AC2+ACCL"
     // -> "AC2+ACCL+CompilerOpt" is "+CompilerOpt"), else cur's whole name. Tooltips say "prev → cur".
     static QString stepLabel(const QString& prev, const QString& cur);
+    // The labels of the steps between `configs` (in order): stepLabel, except where that would show a
+    // name twice in one chart (two steps adding "+CkptOpt", or a step label equal to another
+    // configuration's name, issue 32.10): such a step shows its configuration's whole name.
+    static QStringList stepLabels(const QStringList& configs);
     // Charts side by side (2 x 2) from this width of the chart area, one column below it (each chart
     // then keeps the width its category labels need; the column scrolls). 1000: side by side, each of
     // five configurations keeps ~80 px, so "AC2+ACCL+" / "CompilerOpt+" / "CkptOpt" stays whole (at 900
@@ -81,6 +92,9 @@ private:
     // Enables the controls that write (source, order) only where the workspace can be written.
     void updateWritable();
     void showResult();
+    void showStudies();
+    // The configurations of the study shown (the order dialog's choices), the session's all without one.
+    QStringList studyConfigurations() const;
     void showMessage(const QString& text);
     void drawValueChart();
     // Predict, then measure: the predictions of the configurations that state an expectation, computed in
@@ -107,9 +121,14 @@ private:
     // The constructor's parts: the metric/baseline/order/source row, the charts over the table, and the
     // controls' connections.
     QHBoxLayout* buildControls();
+    QWidget* buildStudyRow();
     QSplitter* buildChartsAndTable();
     void connectControls();
 
+    QComboBox* studyBox_;
+    QLabel* studyLabel_;
+    QLabel* studyNote_;
+    QWidget* studyRow_ = nullptr; // the three above; shown with several studies
     QComboBox* metricBox_;
     QComboBox* baselineBox_;
     QComboBox* sourceBox_;
@@ -131,6 +150,7 @@ private:
     QCPBars* valueBars_ = nullptr;
     QCPErrorBars* valueErrors_ = nullptr;
     AblationResult result_;
+    QString study_; // chosen by the user; empty: the default study
     QString baseline_;
     QStringList order_;
     quint64 requestId_ = 0;

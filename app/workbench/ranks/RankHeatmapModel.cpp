@@ -1,5 +1,6 @@
 #include "RankHeatmapModel.h"
 
+#include "ChartPalette.h"
 #include "UnitFormat.h"
 
 #include <algorithm>
@@ -69,6 +70,10 @@ QColor RankHeatmapModel::heat(double t) {
     return QColor(mix(0xff, 0xd9), mix(0xf7, 0x47), mix(0xec, 0x01));
 }
 
+QColor RankHeatmapModel::stragglerColor() {
+    return ChartPalette::categoryColor(QStringLiteral("compute"));
+}
+
 QString RankHeatmapModel::tooltip(std::size_t rank, std::size_t step) const {
     QString s = tr("rank %1 · step %2").arg(grid_.ranks[rank]).arg(grid_.steps[step]);
     for (std::size_t f = 0; f < kRankStepFigureCount; ++f)
@@ -93,7 +98,10 @@ QVariant RankHeatmapModel::data(const QModelIndex& index, int role) const {
     case Qt::BackgroundRole:
         return heat(max_ > min_ ? static_cast<double>(v - min_) / static_cast<double>(max_ - min_) : 0.0);
     case Qt::ForegroundRole:
-        return QColor(Qt::black);
+        // The dot says "most compute" whatever figure the cells show: in the compute colour, so on the
+        // Idle or Exposed communication figure (where the straggler, which waits least, has the lightest
+        // cell) it does not read as "this cell is slow" (issue 32.10: it read backwards in black).
+        return straggler ? stragglerColor() : QColor(Qt::black);
     case Qt::TextAlignmentRole:
         return int(Qt::AlignCenter);
     case Qt::ToolTipRole:

@@ -2,7 +2,8 @@
 // The Ranks page's rank x step heatmap: one row per rank (in the order setRowOrder() gives, e.g. the
 // summary table's sort), one column per step, the cell holding the selected figure of RankStepGrid
 // (computed by the analysis core; this model only presents it). The step's straggler is marked "●".
-// Roles: DisplayRole the marker, BackgroundRole the heat colour (sequential, min..max of the figure over
+// Roles: DisplayRole the marker, ForegroundRole its colour (stragglerColor(): what it means, most compute,
+// never the heat scale's ink), BackgroundRole the heat colour (sequential, min..max of the figure over
 // the grid), ToolTipRole the exact figures, ValueRole the figure in ns (qint64), StragglerRole a bool.
 #include "metrics/RankStepGrid.h"
 
@@ -36,8 +37,11 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    // White -> deep orange as `t` goes 0 -> 1 (readable with the dark straggler marker on top).
+    // White -> deep orange as `t` goes 0 -> 1 (readable with the blue straggler marker on top).
     static QColor heat(double t);
+    // The straggler marker's colour: the compute category's (the straggler is the rank with the most
+    // compute), blue, which stands out from every shade of the orange scale.
+    static QColor stragglerColor();
 
 private:
     void updateRange();

@@ -92,6 +92,7 @@ RanksPage::RanksPage(WorkspaceSession* session, QWidget* parent)
     layout->addLayout(top);
     // Its own line beneath the controls, wrapped: the "● straggler" key was cut off beside them.
     status_->setObjectName(QStringLiteral("ranksStatus"));
+    status_->setTextFormat(Qt::RichText); // the straggler key's dot in its colour
     status_->setWordWrap(true);
     layout->addWidget(status_);
 
@@ -200,7 +201,7 @@ void RanksPage::load() {
                 heatmap_->setGrid({});
                 summary_->setGrid({});
                 collectives_->setMatch(nullptr);
-                status_->setText(tr("Cannot read the run's steps: %1").arg(o.error));
+                status_->setText(tr("Cannot read the run's steps: %1").arg(o.error.toHtmlEscaped()));
                 markReady();
                 return;
             }
@@ -216,9 +217,11 @@ void RanksPage::load() {
             followSummaryOrder();
             updateLegend();
             const auto& g = heatmap_->grid();
-            status_->setText(tr("%1 ranks × %2 steps · ● straggler · click: timeline")
+            status_->setText(tr("%1 ranks × %2 steps · <span style=\"color:%3\">●</span> straggler: most "
+                                "compute (the others wait for it) · click: timeline")
                                  .arg(g.ranks.size())
-                                 .arg(g.steps.size()));
+                                 .arg(g.steps.size())
+                                 .arg(RankHeatmapModel::stragglerColor().name()));
             status_->setToolTip(
                 tr("● marks each step's straggler: the rank with the most compute, which the "
                    "others wait for. Click a cell to open the timeline at that rank and step; "

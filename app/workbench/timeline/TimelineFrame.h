@@ -6,6 +6,7 @@
 #include "timeline/CriticalPathMarks.h"
 #include "timeline/EventDetails.h"
 #include "timeline/TimeAxis.h"
+#include "timeline/TimelineBookmarks.h"
 #include "timeline/TimelineModel.h"
 #include "timeline/TimelineSearch.h"
 
@@ -48,6 +49,7 @@ struct TimelineFrame {
     bool rangeValid = false;
     Ns rangeStart = 0, rangeEnd = 0;
     std::int32_t rangeRank = 0;
+    const std::vector<timeline::TimelineBookmark>* bookmarks = nullptr; // sorted by time; null: none
     QString title;       // the corner text; empty: the run's name
     double loading = -1; // loading progress in [0, 1], < 0 for none
     QString loadingText;

@@ -2,6 +2,9 @@
 
 #include "PageId.h"
 #include "WorkspaceSession.h"
+#include "WorkspaceWriter.h"
+#include "store/Workspace.h"
+#include "timeline/TimelineBookmarks.h"
 #include "timeline/TimelinePage.h"
 
 #include <QVBoxLayout>
@@ -23,6 +26,7 @@ TimelineHostPage::TimelineHostPage(WorkspaceSession* session, QWidget* parent)
     });
     connect(session, &WorkspaceSession::runsChanged, timeline_, &TimelinePage::refreshRuns);
     connect(timeline_, &TimelinePage::readFailed, this, &WorkbenchPage::statusMessage);
+    connect(timeline_, &TimelinePage::bookmarksEdited, this, &TimelineHostPage::storeBookmarks);
     connect(timeline_, &TimelinePage::runPicked, this, [this](RunId id) {
         if (this->session()->findRun(id))
             emit navigateRequested(int(PageId::Timeline), id);
@@ -67,6 +71,24 @@ void TimelineHostPage::showComparison(RunId runA, RunId runB, const QString& eve
         return;
     wanted_ = shownRunId_ = runA;
     timeline_->showComparison(runA, runB, eventName);
+}
+
+void TimelineHostPage::storeBookmarks(RunId runId, const QString& text) {
+    // A read-only or shared workspace is never written: the bookmarks stay on the page until it closes.
+    if (!session()->canWrite()) {
+        emit statusMessage(
+            tr("Bookmarks not saved (kept until the workspace closes): %1").arg(session()->readOnlyReason()));
+        return;
+    }
+    session()->writer()->submit(
+        tr("Storing the timeline bookmarks"),
+        [runId, value = text.toStdString()](Workspace& ws) {
+            ws.setRunAttribute(runId, timeline::kBookmarksAttribute, value);
+        },
+        [this](const QString& error) {
+            if (!error.isEmpty())
+                emit statusMessage(tr("Bookmarks not saved: %1").arg(error));
+        });
 }
 
 bool TimelineHostPage::focusSearch() {

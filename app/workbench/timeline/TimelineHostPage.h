@@ -23,6 +23,10 @@ public:
     // run is not in the session.
     void showComparison(RunId runA, RunId runB, const QString& eventName);
 
+    // Stores run `runId`'s bookmarks (run attribute timeline.bookmarks) through the session's writer; on a
+    // read-only workspace nothing is written and the status bar says so.
+    void storeBookmarks(RunId runId, const QString& text);
+
 protected:
     void refresh() override;
 

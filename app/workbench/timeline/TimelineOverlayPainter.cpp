@@ -50,6 +50,8 @@ void TimelineOverlayPainter::paint(QPainter& p, const TimelineFrame& f) {
         drawMinimap(p, f);
     }
     drawRuler(p, f);
+    if (f.model && f.bookmarks && !f.bookmarks->empty())
+        drawBookmarks(p, f);
     if (f.loading >= 0)
         drawLoading(p, f);
 }
@@ -90,6 +92,49 @@ void TimelineOverlayPainter::drawRuler(QPainter& p, const TimelineFrame& f) {
             continue;
         p.setPen(pal.color(QPalette::WindowText));
         p.drawText(t.labelRect, Qt::AlignLeft | Qt::AlignVCenter, t.label);
+    }
+    p.restore();
+}
+
+QColor TimelineOverlayPainter::bookmarkColor() {
+    return QColor(0xd0, 0x1c, 0x8b);
+}
+
+int TimelineOverlayPainter::bookmarkX(const TimelineFrame& f, Ns time) {
+    const double x = f.axis.x(time);
+    if (x < -1 || x > f.axis.width() + 1)
+        return -1;
+    return f.labelWidth + static_cast<int>(std::floor(x));
+}
+
+void TimelineOverlayPainter::drawBookmarks(QPainter& p, const TimelineFrame& f) {
+    p.save();
+    const int left = f.labelWidth, right = f.labelWidth + f.axis.width();
+    p.setClipRect(QRect(left, 0, f.axis.width(), f.height));
+    const QColor c = bookmarkColor();
+    const QFontMetrics fm = p.fontMetrics();
+    int labelEnd = left; // labels never overlap: one starts right of the previous one's end
+    for (const auto& b : *f.bookmarks) {
+        const int x = bookmarkX(f, b.time);
+        if (x < left || x >= right)
+            continue;
+        QColor line = c;
+        line.setAlpha(110);
+        p.setPen(QPen(line, 1, Qt::DashLine));
+        p.drawLine(x, kRulerHeight, x, f.height);
+        p.setPen(Qt::NoPen);
+        p.setBrush(c);
+        const QPoint flag[] = {{x, kRulerHeight - 1}, {x - 5, kRulerHeight - 9}, {x + 5, kRulerHeight - 9}};
+        p.drawPolygon(flag, 3);
+        const QString label = QString::fromStdString(b.label);
+        if (label.isEmpty() || x + 7 < labelEnd)
+            continue;
+        const QString shown = fm.elidedText(label, Qt::ElideRight, std::min(160, right - x - 8));
+        const QRect box(x + 7, 0, fm.horizontalAdvance(shown) + 6, kRulerHeight - 9);
+        p.fillRect(box, f.palette.color(QPalette::Window));
+        p.setPen(c);
+        p.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, shown);
+        labelEnd = box.right() + 4;
     }
     p.restore();
 }

@@ -38,6 +38,10 @@ public:
     // `magnitude` ns from the run start: one unit for the whole ruler, the largest not above the
     // magnitude, with the decimals the step needs ("37.5 ms", never "37500 µs").
     static QString rulerLabel(Ns t, Ns step, Ns magnitude);
+    // The bookmark markers' colour (a magenta no category or CPU kind uses) and x of a bookmark's marker
+    // (widget coordinates; outside [labelWidth, labelWidth + axis width) when out of view).
+    static QColor bookmarkColor();
+    static int bookmarkX(const TimelineFrame& f, Ns time);
 
 private:
     void drawRuler(QPainter& p, const TimelineFrame& f);
@@ -50,6 +54,9 @@ private:
     void drawCriticalPath(QPainter& p, const TimelineFrame& f);
     void drawRangeSelection(QPainter& p, const TimelineFrame& f);
     void drawLoading(QPainter& p, const TimelineFrame& f);
+    // A flag under the ruler and a thin line over the rows at each bookmark in view, its label beside
+    // the flag where it fits. O(bookmarks).
+    void drawBookmarks(QPainter& p, const TimelineFrame& f);
 
     QImage minimap_; // the busy profile at the minimap's width; null: to compute
 };

@@ -26,9 +26,11 @@
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMainWindow>
+#include <QMenu>
 #include <QPointer>
 #include <QRegularExpression>
 #include <QSettings>
@@ -87,6 +89,8 @@ public:
                              // the first toolbar into its overflow menu at 1024 px)
     QAction* back = nullptr; // run A's history (B follows at the aligned step)
     QAction* forward = nullptr;
+    QAction* addBookmark = nullptr;      // Ctrl+B
+    QToolButton* bookmarkList = nullptr; // its menu: add, the run's bookmarks (jump), remove all
     QToolButton* prev = nullptr;
     QToolButton* next = nullptr;
     ElidedLabel* runLabel = nullptr;
@@ -183,6 +187,13 @@ public:
     void criticalPathReady(TaskOutcome<CriticalPathReport>& outcome, const PathTarget& target);
     void selectPathKind(PathKind kind);
     void clearCriticalPath();
+    // Run A's bookmarks from its run attribute (none when it cannot be read: a read error is no reason to
+    // lose the timeline), and the list menu rebuilt from the view's.
+    void loadBookmarks(RunId run);
+    RunId bookmarksRun; // the run whose bookmarks the view holds (RunId(): none)
+    void fillBookmarkMenu();
+    // The view's bookmarks changed: redraw, and hand the new attribute text to whoever stores it.
+    void bookmarksChanged(std::vector<TimelineBookmark> bookmarks);
 };
 
 Ns TimelinePageImpl::alignTime(const TimelineModel& m) const {
@@ -208,6 +219,46 @@ void TimelinePageImpl::goInHistory(bool toForward) {
     TimelineNavigator* nav = viewA->navigator();
     if (toForward ? nav->forward() : nav->back())
         sync(viewA, viewB);
+}
+
+void TimelinePageImpl::loadBookmarks(RunId run) {
+    std::vector<TimelineBookmark> b;
+    try {
+        if (ws)
+            if (auto text = ws->runAttribute(run, kBookmarksAttribute))
+                b = parseBookmarks(*text);
+    } catch (const std::exception& e) {
+        emit q->readFailed(
+            QObject::tr("Cannot read the run's bookmarks: %1").arg(QString::fromUtf8(e.what())));
+    }
+    viewA->setBookmarks(std::move(b));
+}
+
+void TimelinePageImpl::fillBookmarkMenu() {
+    QMenu* menu = bookmarkList->menu();
+    menu->clear();
+    menu->addAction(addBookmark);
+    const auto& marks = viewA->bookmarks();
+    if (!marks.empty())
+        menu->addSeparator();
+    const Ns origin = viewA->model() ? viewA->model()->runStart : 0;
+    for (std::size_t i = 0; i < marks.size(); ++i) {
+        const QString at = dur(marks[i].time - origin);
+        const QString label = QString::fromStdString(marks[i].label);
+        QAction* a = menu->addAction(label.isEmpty() ? at : QStringLiteral("%1 · %2").arg(label, at));
+        QObject::connect(a, &QAction::triggered, q, [this, i]() { q->jumpToBookmark(int(i)); });
+    }
+    if (!marks.empty()) {
+        menu->addSeparator();
+        menu->addAction(QObject::tr("Remove All Bookmarks"), q, [this]() { bookmarksChanged({}); });
+    }
+}
+
+void TimelinePageImpl::bookmarksChanged(std::vector<TimelineBookmark> bookmarks) {
+    const std::string text = formatBookmarks(std::move(bookmarks));
+    viewA->setBookmarks(parseBookmarks(text)); // exactly what is stored: sorted, cleaned, bounded
+    if (runA != RunId())
+        emit q->bookmarksEdited(runA, QString::fromStdString(text));
 }
 
 void TimelinePageImpl::updateHistoryActions() {
@@ -278,8 +329,16 @@ void TimelinePageImpl::modelReady(RunId run) {
         auto m = model(run);
         viewA->setLoadingProgress(-1);
         const bool newRun = !viewA->model() || viewA->model()->runId != m->runId;
-        if (viewA->model() != m.get()) {
+        const bool changed = viewA->model() != m.get();
+        if (changed)
             viewA->setModel(m);
+        // Once per run shown: the stored overview's first paint (TimelineView::setModel of the run) came
+        // before this full model, and a model of the same run keeps the view's bookmarks.
+        if (bookmarksRun != run) {
+            loadBookmarks(run);
+            bookmarksRun = run;
+        }
+        if (changed) {
             runLabel->setFullText(QObject::tr("%1 · %2 events · %3 rows")
                                       .arg(QString::fromStdString(m->runName))
                                       .arg(QLocale().toString(static_cast<qlonglong>(m->eventCount())))
@@ -667,6 +726,31 @@ void TimelinePageImpl::createControls() {
     };
     back = historyAction(false);
     forward = historyAction(true);
+    addBookmark = new QAction(QObject::tr("Add Bookmark…"), q);
+    addBookmark->setObjectName(QStringLiteral("addBookmark"));
+    addBookmark->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    addBookmark->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    addBookmark->setToolTip(QObject::tr("Bookmark the selected event, the range or the time under the mouse "
+                                        "(Ctrl+B), with an optional label"));
+    q->addAction(addBookmark);
+    QObject::connect(addBookmark, &QAction::triggered, q, [this]() {
+        if (!viewA->model())
+            return;
+        const Ns t = viewA->bookmarkTime();
+        bool ok = false;
+        const QString label =
+            QInputDialog::getText(q, QObject::tr("Add Bookmark"), QObject::tr("Label (optional):"),
+                                  QLineEdit::Normal, QString(), &ok);
+        if (ok)
+            q->addBookmark(t, label);
+    });
+    bookmarkList = new QToolButton(q);
+    bookmarkList->setObjectName(QStringLiteral("bookmarkList"));
+    bookmarkList->setText(QObject::tr("Bookmarks"));
+    bookmarkList->setToolTip(QObject::tr("The run's bookmarks: click one to go back to it"));
+    bookmarkList->setPopupMode(QToolButton::InstantPopup);
+    bookmarkList->setMenu(new QMenu(bookmarkList));
+    QObject::connect(bookmarkList->menu(), &QMenu::aboutToShow, q, [this]() { fillBookmarkMenu(); });
 }
 
 void TimelinePageImpl::createViews() {
@@ -700,6 +784,10 @@ void TimelinePageImpl::createViews() {
     compareBar->addWidget(compareRun);
     compareBar->addWidget(new QLabel(QObject::tr(" at step "), q));
     compareBar->addWidget(alignStep);
+    // Bookmarks with the bar that wraps to a second row when narrow (in the first, the run picker and the
+    // search left no room at 1024 px: tst_pagelayout timelineCompareBarWraps).
+    compareBar->addSeparator();
+    compareBar->addWidget(bookmarkList);
     inner->addToolBar(compareBar);
     inner->installEventFilter(q);
     bar->installEventFilter(q); // its natural width grows with the search count's text
@@ -1042,11 +1130,11 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), d_(std::make_uniq
     lay->addWidget(d->inner, 1);
     auto* status = new QHBoxLayout;
     status->addWidget(d->runLabel, 1);
-    auto* help =
-        new ElidedLabel(tr("Wheel: zoom at cursor · drag: pan · W/S zoom · A/D pan · Shift+drag: range · "
-                           "double-click: zoom to event · F: fit selection · Alt+←/→: back/forward · "
-                           "Esc: clear"),
-                        this);
+    auto* help = new ElidedLabel(
+        tr("Wheel: zoom at cursor · drag: pan · W/S zoom · A/D pan · Shift+drag: range · "
+           "double-click: zoom to event · F: fit selection · ←/→: previous/next event · "
+           "Alt+←/→: back/forward · Ctrl+B: bookmark · E/C: expand/collapse all · Esc: clear"),
+        this);
     help->setForegroundRole(QPalette::PlaceholderText);
     status->addWidget(help, 2);
     lay->addLayout(status);
@@ -1117,7 +1205,7 @@ void TimelinePage::setWorkspace(std::shared_ptr<const cnp::Workspace> ws) {
     d_->loading.clear();
     d_->cache.clear();
     d_->ws = std::move(ws);
-    d_->runA = d_->runB = RunId();
+    d_->runA = d_->runB = d_->bookmarksRun = RunId();
     d_->resetRunView();
     d_->viewA->setModel(nullptr);
     d_->viewB->setModel(nullptr);
@@ -1174,6 +1262,31 @@ void TimelinePage::refreshRuns() {
     d_->compareRun->setCurrentIndex(std::max(0, compare));
     if (compare < 0 && d_->runB != RunId())
         d_->updateCompare(); // the compared run is gone
+}
+
+void TimelinePage::addBookmark(Ns time, const QString& label) {
+    auto marks = d_->viewA->bookmarks();
+    marks.push_back({time, label.toStdString()});
+    d_->bookmarksChanged(std::move(marks));
+}
+
+void TimelinePage::removeBookmarks() {
+    d_->bookmarksChanged({});
+}
+
+void TimelinePage::jumpToBookmark(int index) {
+    const auto& marks = d_->viewA->bookmarks();
+    if (index < 0 || index >= int(marks.size()))
+        return;
+    d_->viewA->showTime(marks[size_t(index)].time);
+}
+
+QAction* TimelinePage::addBookmarkAction() const {
+    return d_->addBookmark;
+}
+
+QToolButton* TimelinePage::bookmarkButton() const {
+    return d_->bookmarkList;
 }
 
 void TimelinePage::focusSearch() {

@@ -16,6 +16,9 @@ namespace cnp {
 class Workspace;
 }
 
+class QAction;
+class QToolButton;
+
 namespace cnp::wb {
 
 class CriticalPathPanel;
@@ -66,8 +69,16 @@ public slots:
     // selected range or the view's middle, on that rank (the first rank in view when nothing is selected):
     // highlighted on the timeline, its breakdown in the "Critical path" dock (Ctrl+Shift+C).
     void showCriticalPath();
+    // Bookmarks of the run shown (run A; docs/timeline.md): Ctrl+B adds one at TimelineView::bookmarkTime()
+    // with a label it asks for (Cancel adds none); the Bookmarks button lists them to jump back.
+    // Each change emits bookmarksEdited for the host to store.
+    void addBookmark(cnp::Ns time, const QString& label);
+    void removeBookmarks();
+    void jumpToBookmark(int index); // centres the window on it, same span; nothing out of range
 
 public:
+    QAction* addBookmarkAction() const;
+    QToolButton* bookmarkButton() const;
     // The drawing surfaces (run A, and run B in compare mode), for tests and the benchmark.
     TimelineView* view() const;
     TimelineView* compareView() const;
@@ -82,6 +93,9 @@ signals:
     void readFailed(const QString& message);
     // A critical path requested by showCriticalPath() is shown (or its error is, in the panel).
     void criticalPathFinished(bool ok);
+    // Run `runId`'s bookmarks changed: `text` is the run attribute's new value
+    // (timeline/TimelineBookmarks.h).
+    void bookmarksEdited(cnp::RunId runId, const QString& text);
 
 protected:
     void showEvent(QShowEvent* e) override;

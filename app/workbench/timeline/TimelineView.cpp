@@ -3,8 +3,11 @@
 #include "UnitFormat.h"
 #include "timeline/TimelinePalette.h"
 
+#include <QAction>
+#include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
@@ -32,6 +35,19 @@ TimelineView::TimelineView(QWidget* parent)
     wheelIdle_->setSingleShot(true);
     wheelIdle_->setInterval(TimelineNavigator::kWheelGestureMs);
     connect(wheelIdle_, &QTimer::timeout, navigator_, &TimelineNavigator::endGesture);
+    // Widget shortcuts of their own: the keys work while the view has focus, the menu shows them.
+    expandAll_ = new QAction(tr("Expand All Groups"), this);
+    expandAll_->setObjectName(QStringLiteral("expandAllGroups"));
+    expandAll_->setShortcut(QKeySequence(Qt::Key_E));
+    collapseAll_ = new QAction(tr("Collapse All Groups"), this);
+    collapseAll_->setObjectName(QStringLiteral("collapseAllGroups"));
+    collapseAll_->setShortcut(QKeySequence(Qt::Key_C));
+    for (QAction* a : {expandAll_, collapseAll_}) {
+        a->setShortcutContext(Qt::WidgetShortcut);
+        addAction(a);
+    }
+    connect(expandAll_, &QAction::triggered, this, [this]() { setAllCollapsed(false); });
+    connect(collapseAll_, &QAction::triggered, this, [this]() { setAllCollapsed(true); });
 }
 
 void TimelineView::setModel(std::shared_ptr<const TimelineModel> model) {
@@ -62,6 +78,7 @@ void TimelineView::setModel(std::shared_ptr<const TimelineModel> model) {
     }
     colors_ = model_ ? TimelinePalette::forStyles(model_->styles) : std::vector<QColor>{};
     selected_ = flowFrom_ = flowTo_ = {};
+    bookmarks_.clear(); // another run's; the page sets this run's
     rangeValid_ = false;
     search_.reset();
     overlay_.invalidateMinimap();
@@ -201,6 +218,65 @@ void TimelineView::setCollapsed(int group, bool collapsed) {
     relayout();
 }
 
+void TimelineView::setAllCollapsed(bool collapsed) {
+    if (collapsed_.empty())
+        return;
+    std::fill(collapsed_.begin(), collapsed_.end(), collapsed);
+    relayout();
+}
+
+void TimelineView::contextMenuEvent(QContextMenuEvent* e) {
+    QMenu menu(this);
+    menu.addAction(expandAll_);
+    menu.addAction(collapseAll_);
+    expandAll_->setEnabled(!collapsed_.empty());
+    collapseAll_->setEnabled(!collapsed_.empty());
+    menu.exec(e->globalPos());
+}
+
+void TimelineView::setBookmarks(std::vector<TimelineBookmark> bookmarks) {
+    bookmarks_ = std::move(bookmarks);
+    update();
+}
+
+Ns TimelineView::bookmarkTime() const {
+    if (selected_.valid() && model_)
+        return eventStart(selected_);
+    if (rangeValid_)
+        return rangeStart_;
+    const QPoint local = mapFromGlobal(QCursor::pos());
+    if (rowsArea().contains(local))
+        return axis().timeAt(local.x() - labelWidth_);
+    return axis().start() + (axis().end() - axis().start()) / 2;
+}
+
+void TimelineView::showTime(Ns t) {
+    const Ns span = axis().end() - axis().start();
+    navigator_->showWindow(t - span / 2, t - span / 2 + span);
+    emit axisChanged();
+}
+
+bool TimelineView::stepSelection(bool forward) {
+    if (!model_ || !selected_.valid() || selected_.row >= static_cast<int>(model_->rows.size()))
+        return false;
+    const auto& lanes = model_->rows[static_cast<std::size_t>(selected_.row)].lanes;
+    if (selected_.lane < 0 || selected_.lane >= static_cast<int>(lanes.size()))
+        return false;
+    const EventTrack& lane = lanes[static_cast<std::size_t>(selected_.lane)];
+    // A lane's events are sorted by start and never overlap: the neighbours in time are index -/+ 1.
+    if (forward ? selected_.index + 1 >= lane.size() : selected_.index == 0)
+        return false;
+    EventRef next = selected_;
+    next.index = forward ? selected_.index + 1 : selected_.index - 1;
+    setSelected(next);
+    scrollToRow(next.row);
+    const Ns start = eventStart(next), end = std::max(eventEnd(next), start + 1);
+    if (start < axis().start() || end > axis().end())
+        navigator_->centreOn(start + (end - start) / 2);
+    emit selectionChanged(next);
+    return true;
+}
+
 bool TimelineView::isCollapsed(int group) const {
     return group >= 0 && group < static_cast<int>(collapsed_.size()) && collapsed_[group];
 }
@@ -277,6 +353,7 @@ TimelineFrame TimelineView::frame() const {
     f.rangeStart = rangeStart_;
     f.rangeEnd = rangeEnd_;
     f.rangeRank = rangeRank_;
+    f.bookmarks = &bookmarks_;
     f.title = title_;
     f.loading = loading_;
     f.loadingText = loadingText_;
@@ -533,6 +610,17 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
         clearSelection();
         emit selectionCleared();
         return;
+    case Qt::Key_Left:
+    case Qt::Key_Right:
+    case Qt::Key_BracketLeft:
+    case Qt::Key_BracketRight:
+        if (e->modifiers() & ~Qt::KeypadModifier) { // Alt+Left is Back, handled above
+            QWidget::keyPressEvent(e);
+            return;
+        }
+        if (!stepSelection(e->key() == Qt::Key_Right || e->key() == Qt::Key_BracketRight))
+            return;
+        break;
     default:
         QWidget::keyPressEvent(e);
         return;

@@ -11,7 +11,9 @@
 // Interaction: wheel zooms at the cursor (Shift+wheel scrolls rows, Alt+wheel pans), drag pans,
 // Shift+drag selects a range, W/S zoom, A/D pan, double-click zooms to an event, F fits the selection,
 // Esc clears it, click on a group header collapses/expands it, click/drag in the minimap moves the view,
-// Alt+Left / Alt+Right and the mouse's back / forward buttons go back and forth in the view's history.
+// Alt+Left / Alt+Right and the mouse's back / forward buttons go back and forth in the view's history,
+// Left / Right (or [ / ]) move the selection to the previous / next event of its lane and bring it into
+// view, E / C expand / collapse every group (also on the context menu).
 #include "timeline/CriticalPathMarks.h"
 #include "timeline/EventDetails.h"
 #include "timeline/TimeAxis.h"
@@ -30,6 +32,7 @@
 #include <optional>
 #include <vector>
 
+class QAction;
 class QScrollBar;
 class QTimer;
 
@@ -71,6 +74,24 @@ public:
     void scrollToRow(int row);
     void setCollapsed(int group, bool collapsed);
     bool isCollapsed(int group) const;
+    // Every group open (false) or closed (true), in one relayout (as a click on each header would).
+    void setAllCollapsed(bool collapsed);
+    // The context menu's and the keys' actions ("expandAllGroups", "collapseAllGroups"), owned by the view.
+    QAction* expandAllAction() const { return expandAll_; }
+    QAction* collapseAllAction() const { return collapseAll_; }
+    // Moves the selection to the next (`forward`) or previous event of its lane, scrolls its row into
+    // view and, when the event is not wholly in the window, centres the window on it (same span). False,
+    // and nothing changes, without a selection or at the lane's end. Emits selectionChanged.
+    bool stepSelection(bool forward);
+
+    // The run's bookmarks (sorted by time), drawn as flags under the ruler; the page keeps and stores them.
+    void setBookmarks(std::vector<timeline::TimelineBookmark> bookmarks);
+    const std::vector<timeline::TimelineBookmark>& bookmarks() const { return bookmarks_; }
+    // Where Ctrl+B puts a bookmark: the selected event's start, else the range's start, else the time under
+    // the mouse when it is over the rows, else the middle of the window.
+    Ns bookmarkTime() const;
+    // Centres the window on `t`, same span (a discrete navigation: one history entry).
+    void showTime(Ns t);
 
     void setSearch(std::shared_ptr<const timeline::TimelineSearch> search);
     const timeline::TimelineSearch* search() const { return search_.get(); }
@@ -136,6 +157,7 @@ protected:
     void keyReleaseEvent(QKeyEvent*) override; // ends a W/S/A/D gesture
     bool event(QEvent* e) override;
     void changeEvent(QEvent* e) override; // a theme or font change redraws rows and minimap in it
+    void contextMenuEvent(QContextMenuEvent* e) override;
 
 private:
     void relayout();
@@ -156,7 +178,10 @@ private:
     QTimer* wheelIdle_ = nullptr;            // ends a wheel gesture after kWheelGestureMs of silence
     int labelWidth_ = 230;
     QScrollBar* vbar_ = nullptr;
+    QAction* expandAll_ = nullptr;
+    QAction* collapseAll_ = nullptr;
     std::vector<QColor> colors_;
+    std::vector<timeline::TimelineBookmark> bookmarks_;
     QString title_;
     double loading_ = -1;
     QString loadingText_;

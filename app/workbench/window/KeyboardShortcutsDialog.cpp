@@ -40,6 +40,10 @@ QList<Binding> timelineBindings() {
              QKeySequence(QKeySequence::Back).toString(QKeySequence::NativeText) + QStringLiteral(" / ") +
                  QKeySequence(QKeySequence::Forward).toString(QKeySequence::NativeText)},
             {t, QObject::tr("Clear the selection"), QStringLiteral("Esc")},
+            {t, QObject::tr("Previous / next event of the selected event's lane"),
+             QObject::tr("Left / Right, [ / ]")},
+            {t, QObject::tr("Expand / collapse all rank groups (also on the context menu)"),
+             QStringLiteral("E / C")},
             {t, QObject::tr("Next / previous search match"), QObject::tr("Enter / Shift+Enter")},
             {t, QObject::tr("Show the critical path of the step in view"),
              QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C).toString(QKeySequence::NativeText)}};
