@@ -5,13 +5,13 @@
 namespace cnp::wb {
 
 QString WorkbenchCommandLine::usage() {
-    return QStringLiteral(
-        "usage: cnp-workbench [--version] [WORKSPACE.cnpdb|STUDY.cnpstudy] [--page "
-        "ablation|compare|kernels|insights|"
-        "timeline|run|ranks|plans] [--run NAME] [--configs A,B,...] [--plan FILE.yaml] [--theme "
-        "system|light|dark] [--screenshot FILE.png [--size WxH]]\n  --size is in "
-        "device-independent pixels: at QT_SCALE_FACTOR=2 the PNG has twice as many pixels "
-        "each way");
+    return QStringLiteral("usage: cnp-workbench [--version] [WORKSPACE.cnpdb|STUDY.cnpstudy] [--page "
+                          "ablation|compare|kernels|insights|"
+                          "timeline|run|ranks|plans] [--run NAME] [--configs A,B,...] [--plan FILE.yaml] "
+                          "[--step-diff N|median] [--theme "
+                          "system|light|dark] [--screenshot FILE.png [--size WxH]]\n  --size is in "
+                          "device-independent pixels: at QT_SCALE_FACTOR=2 the PNG has twice as many pixels "
+                          "each way");
 }
 
 WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
@@ -56,6 +56,17 @@ WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
             if (!v)
                 return cl;
             cl.plan = *v;
+        } else if (a == QLatin1String("--step-diff")) {
+            auto v = value(a);
+            if (!v)
+                return cl;
+            bool ok = true;
+            const int n = *v == QLatin1String("median") ? -1 : v->toInt(&ok);
+            if (!ok || n < -1) {
+                cl.error = QStringLiteral("--step-diff wants a step number or 'median', not '%1'").arg(*v);
+                return cl;
+            }
+            cl.stepDiff = n;
         } else if (a == QLatin1String("--theme")) {
             auto v = value(a);
             if (!v)
@@ -94,6 +105,11 @@ WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
     }
     if (sizeGiven && cl.screenshotFile.isEmpty())
         cl.error = QStringLiteral("--size is only meaningful with --screenshot");
+    if (cl.stepDiff) {
+        if (cl.page && *cl.page != PageId::Compare)
+            cl.error = QStringLiteral("--step-diff opens the compare page, not '%1'").arg(pageKey(*cl.page));
+        cl.page = PageId::Compare;
+    }
     if (!cl.plan.isEmpty()) {
         if (cl.page && *cl.page != PageId::Plans)
             cl.error = QStringLiteral("--plan opens the plans page, not '%1'").arg(pageKey(*cl.page));
