@@ -9,6 +9,9 @@ namespace {
 
 using Match = std::pair<std::int32_t, std::int32_t>;
 
+// An index computed in 32 bits (the ranges are int32) as a container position; `i` >= 0.
+std::size_t idx(std::int32_t i) { return static_cast<std::size_t>(i); }
+
 struct Range {
     std::int32_t a0 = 0, a1 = 0, b0 = 0, b1 = 0; // [a0, a1) of a, [b0, b1) of b
 };
@@ -29,7 +32,7 @@ std::vector<char> presence(const std::vector<std::int32_t>& v) {
     std::int32_t top = -1;
     for (auto s : v)
         top = std::max(top, s);
-    std::vector<char> in(static_cast<std::size_t>(top + 1), 0);
+    std::vector<char> in(idx(top + 1), 0);
     for (auto s : v)
         in[static_cast<std::size_t>(s)] = 1;
     return in;
@@ -50,10 +53,10 @@ public:
         r_ = r;
         const std::int32_t maxD = (n_ + m_ + 1) / 2;
         off_ = maxD;
-        v1_.assign(static_cast<std::size_t>(2 * maxD + 2), -1);
-        v2_.assign(static_cast<std::size_t>(2 * maxD + 2), -1);
-        v1_[static_cast<std::size_t>(off_ + 1)] = 0;
-        v2_[static_cast<std::size_t>(off_ + 1)] = 0;
+        v1_.assign(idx(2 * maxD + 2), -1);
+        v2_.assign(idx(2 * maxD + 2), -1);
+        v1_[idx(off_ + 1)] = 0;
+        v2_[idx(off_ + 1)] = 0;
         delta_ = n_ - m_;
         front_ = (delta_ % 2) != 0;
         k1start_ = k1end_ = k2start_ = k2end_ = 0;
@@ -69,13 +72,13 @@ public:
     }
 
 private:
-    std::int32_t& v1(std::int32_t k) { return v1_[static_cast<std::size_t>(off_ + k)]; }
-    std::int32_t& v2(std::int32_t k) { return v2_[static_cast<std::size_t>(off_ + k)]; }
+    std::int32_t& v1(std::int32_t k) { return v1_[idx(off_ + k)]; }
+    std::int32_t& v2(std::int32_t k) { return v2_[idx(off_ + k)]; }
     bool sameForward(std::int32_t x, std::int32_t y) const {
-        return a_[static_cast<std::size_t>(r_.a0 + x)] == b_[static_cast<std::size_t>(r_.b0 + y)];
+        return a_[idx(r_.a0 + x)] == b_[idx(r_.b0 + y)];
     }
     bool sameBackward(std::int32_t x, std::int32_t y) const {
-        return a_[static_cast<std::size_t>(r_.a1 - x - 1)] == b_[static_cast<std::size_t>(r_.b1 - y - 1)];
+        return a_[idx(r_.a1 - x - 1)] == b_[idx(r_.b1 - y - 1)];
     }
     bool inside(std::int32_t k) const {
         return off_ + k >= 0 && off_ + k < static_cast<std::int32_t>(v1_.size());
@@ -149,7 +152,7 @@ void trim(const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b
            a[static_cast<std::size_t>(r.a0)] == b[static_cast<std::size_t>(r.b0)])
         out.emplace_back(r.a0++, r.b0++);
     while (r.a0 < r.a1 && r.b0 < r.b1 &&
-           a[static_cast<std::size_t>(r.a1 - 1)] == b[static_cast<std::size_t>(r.b1 - 1)])
+           a[idx(r.a1 - 1)] == b[idx(r.b1 - 1)])
         out.emplace_back(--r.a1, --r.b1);
 }
 
