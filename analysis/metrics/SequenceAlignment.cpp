@@ -10,7 +10,9 @@ namespace {
 using Match = std::pair<std::int32_t, std::int32_t>;
 
 // An index computed in 32 bits (the ranges are int32) as a container position; `i` >= 0.
-std::size_t idx(std::int32_t i) { return static_cast<std::size_t>(i); }
+std::size_t idx(std::int32_t i) {
+    return static_cast<std::size_t>(i);
+}
 
 struct Range {
     std::int32_t a0 = 0, a1 = 0, b0 = 0, b1 = 0; // [a0, a1) of a, [b0, b1) of b
@@ -151,8 +153,7 @@ void trim(const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b
     while (r.a0 < r.a1 && r.b0 < r.b1 &&
            a[static_cast<std::size_t>(r.a0)] == b[static_cast<std::size_t>(r.b0)])
         out.emplace_back(r.a0++, r.b0++);
-    while (r.a0 < r.a1 && r.b0 < r.b1 &&
-           a[idx(r.a1 - 1)] == b[idx(r.b1 - 1)])
+    while (r.a0 < r.a1 && r.b0 < r.b1 && a[idx(r.a1 - 1)] == b[idx(r.b1 - 1)])
         out.emplace_back(--r.a1, --r.b1);
 }
 
