@@ -1,12 +1,14 @@
-// cnp diff WS RUN_A RUN_B [--normalize] [--top N] [--json]
+// cnp diff WS RUN_A RUN_B [--step N|median [--rank R]] [--normalize] [--top N] [--json]
 #include "ArgParser.h"
 #include "CommandRegistry.h"
 #include "JsonOutput.h"
+#include "StepDiffOutput.h"
 #include "TableOutput.h"
 
 #include "core/Units.h"
 #include "metrics/Bootstrap.h"
 #include "requests/RunDiffRequest.h"
+#include "requests/StepDiffRequest.h"
 #include "store/Workspace.h"
 
 #include <iostream>
@@ -91,13 +93,44 @@ void printText(const RunDiffResult& d, bool normalized, double top) {
         std::cout << "(" << d.kernels.size() - static_cast<std::size_t>(top) << " more; --top 0 lists all)\n";
 }
 
+// --step N|median and --rank R as a step choice.
+StepDiffChoice stepChoiceOf(const ArgParser& p, bool normalize) {
+    StepDiffChoice c;
+    c.alignment.normalize = normalize;
+    const std::string step = *p.value("--step");
+    if (step != "median") {
+        const auto n = p.number("--step", 0, 2147483647.0);
+        if (*n != static_cast<double>(static_cast<std::int32_t>(*n)))
+            throw UsageFailure{"--step takes a step number or 'median', not '" + step + "'"};
+        c.step = static_cast<std::int32_t>(*n);
+    }
+    if (const auto rank = p.number("--rank", 0, 2147483647.0)) {
+        if (*rank != static_cast<double>(static_cast<std::int32_t>(*rank)))
+            throw UsageFailure{"--rank takes a rank number"};
+        c.rank = static_cast<std::int32_t>(*rank);
+    }
+    return c;
+}
+
 int runDiff(const std::vector<std::string>& args) {
-    ArgParser p({"--top"}, {"--normalize", "--json"});
+    ArgParser p({"--top", "--step", "--rank"}, {"--normalize", "--json"});
     p.parse(args);
     p.requirePositionals(3, 3, "WORKSPACE RUN_A RUN_B");
     const auto top = p.number("--top", 0, 1e9).value_or(20);
     if (top < 0)
         throw UsageFailure{"--top must be >= 0"};
+    if (p.value("--rank") && !p.value("--step"))
+        throw UsageFailure{"--rank needs --step (a step diff)"};
+    if (p.value("--step")) {
+        const auto choice = stepChoiceOf(p, p.has("--normalize"));
+        Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);
+        const auto r = diffSteps(ws, p.positionals()[1], p.positionals()[2], choice);
+        if (p.has("--json"))
+            printStepDiffJson(r, choice.alignment.normalize);
+        else
+            printStepDiffText(r, choice.alignment.normalize, static_cast<std::size_t>(top));
+        return Ok;
+    }
     RunDiffOptions o;
     o.normalize = p.has("--normalize");
     Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);
@@ -113,11 +146,18 @@ int runDiff(const std::vector<std::string>& args) {
 
 CNP_COMMAND(
     "diff", "kernel-level and category-level difference between two runs",
-    "usage: cnp diff WS RUN_A RUN_B [--normalize] [--top N] [--json]\n\n"
+    "usage: cnp diff WS RUN_A RUN_B [--normalize] [--top N] [--json]\n"
+    "       cnp diff WS RUN_A RUN_B --step N|median [--rank R] [--normalize] [--top N] [--json]\n\n"
     "Matches the kernels of RUN_A and RUN_B by name (with --normalize: template arguments, hashes\n"
     "and numeric suffixes stripped, so triton_poi_fused_add_3 ~ triton_poi_fused_add_7) and classes\n"
     "each as added, removed, faster, slower or unchanged (|delta| <= 2% of A's total and <= 1 us per\n"
     "instance), sorted by |delta total|; also category-level deltas and both step-time series.\n\n"
+    "With --step: the timeline diff of step N of each run (median: each run's median step by CPU\n"
+    "duration) on rank R (default: each run's first rank): per stream pair, the GPU activities aligned by\n"
+    "name in order (longest common subsequence), matched / added / removed, the cumulative time shift\n"
+    "and where the step's GPU span went (docs/metrics.md, \"Step diff\"); --top N shift jumps listed.\n\n"
+    "  --step N     step number (as the timeline shows it), or 'median'\n"
+    "  --rank R     the rank of both runs (with --step)\n"
     "  --normalize  match normalised kernel names\n"
     "  --top N      kernels shown in the table (default 20, 0 = all; --json lists all)\n"
     "  --json       machine-readable output (docs/cli.md)\n",

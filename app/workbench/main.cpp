@@ -1,8 +1,9 @@
 // cnp-workbench [WORKSPACE | HISTORY] [--page PAGE] [--run NAME] [--configs A,B,...] [--plan FILE]
-//               [--history DIR] [--theme T]
+//               [--history DIR] [--step-diff N|median] [--theme T]
 //               [--screenshot FILE.png [--size WxH]]
 // Exit codes: 0 ok, 1 usage, 2 bad input (no such workspace or run, unwritable screenshot).
 #include "AblationPage.h"
+#include "ComparePage.h"
 #include "MainWindow.h"
 #include "ThemeMode.h"
 #include "WorkbenchApplication.h"
@@ -105,6 +106,9 @@ int main(int argc, char** argv) {
     }
     if (!cl.configs.isEmpty())
         static_cast<AblationPage*>(window.page(PageId::Ablation))->setOrder(cl.configs);
+    if (cl.stepDiff)
+        static_cast<ComparePage*>(window.page(PageId::Compare))
+            ->showStepDiff(*cl.stepDiff < 0 ? std::nullopt : std::optional<std::int32_t>(*cl.stepDiff));
     window.show();
     if (!screenshot)
         return app.exec();

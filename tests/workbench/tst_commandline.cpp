@@ -1,4 +1,4 @@
-// cnp-workbench's command line: WORKSPACE, --page, --screenshot, --size, and readable errors.
+// cnp-workbench's command line: WORKSPACE, --page, --step-diff, --screenshot, --size, and readable errors.
 #include "WorkbenchCommandLine.h"
 
 #include <QtTest>
@@ -10,6 +10,7 @@ class TestCommandLine : public QObject {
 private slots:
     void parse_data();
     void parse();
+    void stepDiffValue();
     void version();
 };
 
@@ -50,6 +51,19 @@ void TestCommandLine::parse_data() {
         << QStringList{"--plan", "p.yaml", "--page", "kernels"} << ""
         << ""
         << "" << QSize(1280, 800) << "--plan opens the plans page, not 'kernels'";
+    QTest::newRow("step diff opens compare") << QStringList{"w.cnpdb", "--step-diff", "2"} << "w.cnpdb"
+                                             << "compare"
+                                             << "" << QSize(1280, 800) << "";
+    QTest::newRow("step diff median") << QStringList{"--page", "compare", "--step-diff", "median"} << ""
+                                      << "compare"
+                                      << "" << QSize(1280, 800) << "";
+    QTest::newRow("step diff with another page")
+        << QStringList{"--step-diff", "1", "--page", "kernels"} << ""
+        << ""
+        << "" << QSize(1280, 800) << "--step-diff opens the compare page, not 'kernels'";
+    QTest::newRow("bad step diff") << QStringList{"--step-diff", "two"} << ""
+                                   << ""
+                                   << "" << QSize(1280, 800) << "--step-diff wants a step number or 'median'";
     QTest::newRow("bad page") << QStringList{"--page", "nope"} << ""
                               << ""
                               << "" << QSize(1280, 800) << "unknown page 'nope'";
@@ -68,6 +82,14 @@ void TestCommandLine::parse_data() {
     QTest::newRow("unknown option") << QStringList{"--frobnicate"} << ""
                                     << ""
                                     << "" << QSize(1280, 800) << "unknown option";
+}
+
+void TestCommandLine::stepDiffValue() {
+    QCOMPARE(WorkbenchCommandLine::parse({"cnp-workbench", "--step-diff", "3"}).stepDiff,
+             std::optional<int>(3));
+    QCOMPARE(WorkbenchCommandLine::parse({"cnp-workbench", "--step-diff", "median"}).stepDiff,
+             std::optional<int>(-1));
+    QVERIFY(!WorkbenchCommandLine::parse({"cnp-workbench"}).stepDiff);
 }
 
 void TestCommandLine::parse() {

@@ -9,16 +9,21 @@
 #include "KernelNameDelegate.h"
 #include "NameColumnSizer.h"
 #include "RunPicker.h"
+#include "StepDiffPanel.h"
+#include "StepDiffView.h"
 #include "UnitFormat.h"
 #include "WorkspaceSession.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -32,7 +37,9 @@ ComparePage::ComparePage(WorkspaceSession* session, QWidget* parent)
       categoryBox_(new QComboBox), search_(new QLineEdit), summary_(new QLabel),
       categoryChart_(new ChartView), waterfallChart_(new ChartView), stepChart_(new ChartView),
       view_(new QTableView), model_(new KernelDiffModel(this)),
-      proxy_(new KernelFilterProxy(KernelDiffModel::NameColumn, KernelDiffModel::CategoryColumn, this)) {
+      proxy_(new KernelFilterProxy(KernelDiffModel::NameColumn, KernelDiffModel::CategoryColumn, this)),
+      top_(new QStackedWidget), stepDiff_(new StepDiffPanel),
+      stepDiffAction_(new QAction(tr("Diff This Step"), this)) {
     auto* layout = new QVBoxLayout(this);
     auto* top = new QHBoxLayout;
     for (QComboBox* box : {runA_, runB_}) {
@@ -50,6 +57,19 @@ ComparePage::ComparePage(WorkspaceSession* session, QWidget* parent)
     summary_->setWordWrap(true);
     summary_->setMinimumWidth(80);
     top->addWidget(summary_, 1);
+    stepDiffAction_->setObjectName(QStringLiteral("stepDiffAction"));
+    stepDiffAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    stepDiffAction_->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    stepDiffAction_->setToolTip(
+        tr("Align the median step of A and B stream by stream: matched, added and removed "
+           "GPU work and the cumulative time shift (%1)")
+            .arg(stepDiffAction_->shortcut().toString(QKeySequence::NativeText)));
+    addAction(stepDiffAction_);
+    auto* diffButton = new QPushButton(tr("Diff this step"));
+    diffButton->setObjectName(QStringLiteral("diffStepButton"));
+    diffButton->setToolTip(stepDiffAction_->toolTip());
+    connect(diffButton, &QPushButton::clicked, stepDiffAction_, &QAction::trigger);
+    top->addWidget(diffButton);
     layout->addLayout(top);
 
     auto* charts = new QSplitter(Qt::Horizontal);
@@ -90,8 +110,12 @@ ComparePage::ComparePage(WorkspaceSession* session, QWidget* parent)
     NameColumnSizer::install(view_, KernelDiffModel::NameColumn); // names keep >= 260 px, the rest scrolls
     view_->setItemDelegateForColumn(KernelDiffModel::NameColumn, new KernelNameDelegate(view_));
 
+    top_->addWidget(charts);
+    top_->addWidget(stepDiff_);
+    view_->setContextMenuPolicy(Qt::ActionsContextMenu);
+    view_->addAction(stepDiffAction_);
     auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(charts);
+    split->addWidget(top_);
     split->addWidget(tableBox);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
@@ -114,6 +138,66 @@ ComparePage::ComparePage(WorkspaceSession* session, QWidget* parent)
         const QString name = i.siblingAtColumn(KernelDiffModel::NameColumn).data(Qt::UserRole).toString();
         emit timelineCompareRequested(resultA_, resultB_, name);
     });
+    connectStepDiff();
+}
+
+void ComparePage::connectStepDiff() {
+    connect(stepDiffAction_, &QAction::triggered, this, [this]() { showStepDiff(stepDiff_->step()); });
+    connect(stepDiff_, &StepDiffPanel::closeRequested, this, &ComparePage::showCharts);
+    connect(stepDiff_, &StepDiffPanel::finished, this, [this]() {
+        if (!comparing_)
+            markReady();
+    });
+    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& i) {
+                stepDiff_->view()->setHighlightedKey(
+                    i.isValid() ? i.siblingAtColumn(KernelDiffModel::NameColumn).data(Qt::UserRole).toString()
+                                : QString());
+            });
+    connect(stepDiff_->view(), &StepDiffView::itemActivated, this, &ComparePage::selectKernel);
+}
+
+void ComparePage::showStepDiff(std::optional<std::int32_t> step) {
+    top_->setCurrentWidget(stepDiff_);
+    stepDiff_->diff(session()->path(), currentRunId(runA_), currentRunId(runB_), normalize_->isChecked(),
+                    step);
+}
+
+void ComparePage::showCharts() {
+    top_->setCurrentWidget(top_->widget(0));
+}
+
+bool ComparePage::stepDiffShown() const {
+    return top_->currentWidget() == stepDiff_;
+}
+
+void ComparePage::diffCurrentStep() {
+    showStepDiff(stepDiff_->step());
+}
+
+void ComparePage::selectKernel(const QString& key) {
+    auto find = [&]() {
+        for (int r = 0; r < proxy_->rowCount(); ++r) {
+            const QModelIndex i = proxy_->index(r, KernelDiffModel::NameColumn);
+            if (i.data(Qt::UserRole).toString() == key)
+                return i;
+        }
+        return QModelIndex();
+    };
+    QModelIndex at = find();
+    if (!at.isValid()) {
+        classBox_->setCurrentIndex(0);
+        proxy_->setColumnFilter(KernelDiffModel::ClassColumn, QString());
+        categoryBox_->setCurrentIndex(0);
+        proxy_->setCategory(QString());
+        search_->clear();
+        at = find();
+    }
+    if (!at.isValid())
+        return;
+    view_->selectionModel()->setCurrentIndex(at,
+                                             QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    view_->scrollTo(at);
 }
 
 void ComparePage::compare(RunId a, RunId b) {
@@ -169,6 +253,7 @@ void ComparePage::recompute() {
         return;
     }
     summary_->setText(tr("<i>comparing…</i>"));
+    comparing_ = true;
     RunDiffOptions options;
     options.normalize = normalize_->isChecked();
     const std::string path = session()->path().toStdString();
@@ -181,6 +266,7 @@ void ComparePage::recompute() {
         [this, id, a, b](TaskOutcome<RunDiffResult>& o) {
             if (id != request_)
                 return;
+            comparing_ = false;
             if (!o.value) {
                 result_ = {};
                 resultA_ = resultB_ = RunId();
@@ -215,7 +301,10 @@ void ComparePage::recompute() {
                     .arg(result_.slower)
                     .arg(result_.unchanged));
             draw();
-            markReady();
+            if (stepDiffShown())
+                diffCurrentStep(); // ready when it is drawn
+            else
+                markReady();
         });
 }
 

@@ -11,7 +11,7 @@ QString WorkbenchCommandLine::usage() {
         "usage: cnp-workbench [--version] [WORKSPACE.cnpdb|STUDY.cnpstudy] [--page "
         "ablation|compare|kernels|insights|"
         "timeline|run|ranks|plans|trend] [--run NAME] [--configs A,B,...] [--plan FILE.yaml] [--history "
-        "DIR] [--theme "
+        "DIR] [--step-diff N|median] [--theme "
         "system|light|dark] [--screenshot FILE.png [--size WxH]]\n  --size is in "
         "device-independent pixels: at QT_SCALE_FACTOR=2 the PNG has twice as many pixels "
         "each way\n  --history DIR opens the Trend page on a release history (the folder `cnp history add` "
@@ -65,6 +65,17 @@ WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
             if (!v)
                 return cl;
             cl.history = *v;
+        } else if (a == QLatin1String("--step-diff")) {
+            auto v = value(a);
+            if (!v)
+                return cl;
+            bool ok = true;
+            const int n = *v == QLatin1String("median") ? -1 : v->toInt(&ok);
+            if (!ok || n < -1) {
+                cl.error = QStringLiteral("--step-diff wants a step number or 'median', not '%1'").arg(*v);
+                return cl;
+            }
+            cl.stepDiff = n;
         } else if (a == QLatin1String("--theme")) {
             auto v = value(a);
             if (!v)
@@ -105,6 +116,11 @@ WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
     }
     if (sizeGiven && cl.screenshotFile.isEmpty())
         cl.error = QStringLiteral("--size is only meaningful with --screenshot");
+    if (cl.stepDiff) {
+        if (cl.page && *cl.page != PageId::Compare)
+            cl.error = QStringLiteral("--step-diff opens the compare page, not '%1'").arg(pageKey(*cl.page));
+        cl.page = PageId::Compare;
+    }
     if (!cl.plan.isEmpty()) {
         if (cl.page && *cl.page != PageId::Plans)
             cl.error = QStringLiteral("--plan opens the plans page, not '%1'").arg(pageKey(*cl.page));

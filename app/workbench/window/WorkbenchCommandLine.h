@@ -1,9 +1,11 @@
 #pragma once
 // `cnp-workbench [WORKSPACE] [--page PAGE] [--run NAME] [--configs A,B,...] [--plan FILE]
-//                [--history DIR] [--theme system|light|dark] [--screenshot FILE.png [--size WxH]]`.
+//                [--history DIR] [--step-diff N|median] [--theme system|light|dark]
+//                [--screenshot FILE.png [--size WxH]]`.
 // --history DIR opens the Trend page on that release history (--page, if given, must be trend); a
 // positional argument that is a history folder (it holds cnp-history.json) means the same.
 // --plan FILE opens the Plans page on that plan (--page, if given, must be plans).
+// --step-diff opens the Compare page's step diff of step N (or the median steps) of its two runs.
 // --size is in device-independent pixels (the unit of every Qt geometry): with QT_SCALE_FACTOR=2 (or a
 // 2x screen) a 1280x800 window is saved as a 2560x1600 PNG, drawn at twice the resolution.
 #include "PageId.h"
@@ -24,6 +26,7 @@ struct WorkbenchCommandLine {
     QStringList configs;            // --configs A,B,...: the ablation page's configurations, in order
     QString plan;                   // --plan FILE: the Plans page opens on this plan file
     QString history;                // --history DIR: the Trend page opens on this release history
+    std::optional<int> stepDiff;    // --step-diff N|median (-1): the Compare page's step diff
     std::optional<ThemeMode> theme; // --theme: overrides the saved View → Theme choice
     QString screenshotFile;         // non-empty: render offscreen, save, exit
     QSize size = QSize(1280, 800);  // window size for --screenshot
