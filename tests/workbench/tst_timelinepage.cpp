@@ -624,37 +624,6 @@ private slots:
         QCOMPARE(label->text(), QString("No workspace open"));
     }
 
-    // Issue 30: a collective call's jump opens its members' rank groups side by side and collapses the
-    // others, zoomed to the call's span.
-    void callJumpOpensItsRanksSideBySide() {
-        if (cluster_ == RunId()) {
-            Transaction tx(ws_->db());
-            cluster_ = ws_->insertRun(clusterTrace(6));
-            tx.commit();
-            page_->refreshRuns();
-            page_->showRun(cluster_);
-            waitLoaded(cluster_);
-        }
-        const TimelineModel& m = *view()->model();
-        auto groupOf = [&](int rank) {
-            for (int g = 0; g < static_cast<int>(m.groups.size()); ++g)
-                if (m.groups[g].parent < 0 && m.groups[g].rank == rank)
-                    return g;
-            return -1;
-        };
-        view()->setCollapsed(groupOf(0), false);
-        view()->setCollapsed(groupOf(4), true);
-        page_->jumpTo(cluster_, RankId(4), 41000, 42000, {1, 4});
-        QTRY_VERIFY(!view()->isCollapsed(groupOf(4)));
-        QVERIFY(!view()->isCollapsed(groupOf(1)));
-        for (const int other : {0, 2, 3, 5})
-            QVERIFY2(view()->isCollapsed(groupOf(other)), qPrintable(QString::number(other)));
-        // The two members' groups are adjacent in the layout: rank 1's header, then only collapsed headers.
-        const int y1 = view()->laneY(m.rowsOfRank(1).front(), 0),
-                  y4 = view()->laneY(m.rowsOfRank(4).front(), 0);
-        QVERIFY(y1 < y4);
-    }
-
     void cleanupTestCase() { page_.reset(); }
 };
 
