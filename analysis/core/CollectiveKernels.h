@@ -15,6 +15,10 @@ struct CollectiveKernel {
     std::uint32_t nameIndex = 0; // into the names table that comes with them
     std::int64_t bytes = 0;      // nccl-tests' "size" of the operation (see docs/metrics.md); 0 = unknown
     std::int64_t id = -1;        // the stored kernel row, -1 when none
+    // From the call's stored arguments (core/CollectiveArgs.h), where the trace has them:
+    std::uint32_t group = 0;    // its process group's name: index + 1 into the names table, 0 = unknown
+    std::uint32_t argOp = 0;    // the profiler's collective name: index + 1 into the names table, 0 = none
+    std::int32_t groupSize = 0; // ranks in its process group, 0 = unknown
 };
 
 // One rank's communication kernels, in any order (the matcher sorts them per stream by start).

@@ -109,6 +109,13 @@ void TraceData::mergeAll(std::vector<TraceData>&& parts) {
     appendTable(flows, parts, &TraceData::flows, remap, [](Flow&, const R&) {});
     appendTable(counters, parts, &TraceData::counters, remap, name);
     appendTable(steps, parts, &TraceData::steps, remap, name);
+    appendTable(collectiveArgs, parts, &TraceData::collectiveArgs, remap, [](CollectiveArgs& e, const R& r) {
+        e.op = r[e.op];
+        e.dtype = r[e.dtype];
+        e.groupName = r[e.groupName];
+        e.groupDescription = r[e.groupDescription];
+        e.groupRanks = r[e.groupRanks];
+    });
     for (auto& p : parts) {
         for (auto& r : p.ranks)
             ranks.push_back(std::move(r));

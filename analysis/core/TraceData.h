@@ -7,6 +7,7 @@
 //  - `rank` fields index into `ranks` by RankInfo::rank value (not by vector position).
 // Event vectors need not be sorted: the ingest's normaliseTrace sorts each by (rank, start) before
 // Workspace::insertEvents stores them.
+#include "core/CollectiveArgs.h"
 #include "core/StringTable.h"
 
 #include <cstdint>
@@ -217,6 +218,9 @@ struct TraceData {
     std::vector<Flow> flows;
     std::vector<CounterSample> counters;
     std::vector<StepRange> steps; // filled by the step detector at ingest unless the importer knows better
+    // NCCL call arguments of communication kernels where the trace records them; not events (not in
+    // eventCount), stored with the rank's events (collective_args). At most one per (rank, stream, start).
+    std::vector<CollectiveArgs> collectiveArgs;
 
     std::size_t eventCount() const {
         return kernels.size() + memcpys.size() + memsets.size() + apiCalls.size() + cpuRanges.size() +

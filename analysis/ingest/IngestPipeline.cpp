@@ -20,6 +20,7 @@
 #include <map>
 #include <stdexcept>
 #include <thread>
+#include <tuple>
 
 namespace cnp {
 
@@ -183,6 +184,16 @@ void normaliseTrace(TraceData& t) {
     std::sort(t.counters.begin(), t.counters.end(), [](const CounterSample& a, const CounterSample& b) {
         return a.rank != b.rank ? a.rank < b.rank : a.ts < b.ts;
     });
+    // One argument row per kernel: a repeated (rank, stream, start) keeps its first row (stable sort).
+    auto argsKey = [](const CollectiveArgs& a) { return std::tie(a.rank, a.stream, a.start); };
+    std::stable_sort(
+        t.collectiveArgs.begin(), t.collectiveArgs.end(),
+        [&](const CollectiveArgs& a, const CollectiveArgs& b) { return argsKey(a) < argsKey(b); });
+    t.collectiveArgs.erase(std::unique(t.collectiveArgs.begin(), t.collectiveArgs.end(),
+                                       [&](const CollectiveArgs& a, const CollectiveArgs& b) {
+                                           return argsKey(a) == argsKey(b);
+                                       }),
+                           t.collectiveArgs.end());
 }
 
 RunId addTrace(Workspace& ws, TraceData&& trace, const ProgressSink& sink,

@@ -12,6 +12,7 @@ void RankAssigner::renumberRank(TraceData& part, std::int32_t old, std::int32_t 
     };
     move(part.kernels), move(part.memcpys), move(part.memsets), move(part.apiCalls), move(part.cpuRanges);
     move(part.gpuAnnotations), move(part.flows), move(part.counters), move(part.steps), move(part.ranks);
+    move(part.collectiveArgs);
 }
 
 std::optional<std::pair<std::int32_t, std::int32_t>> RankAssigner::assign(TraceData& part,

@@ -74,6 +74,10 @@ void writeAttributes(Workspace& ws, RunId runId, const plan::Plan& plan, const J
         ws.setRunAttribute(runId, "plan.expect", c->expect);
     ws.setRunAttribute(runId, "launch.backend", backend);
     ws.setRunAttribute(runId, "launch.traced", job.traced ? "1" : "0");
+    if (plan.fabric.intraNodeGBps > 0)
+        ws.setRunAttribute(runId, "fabric.intra_node_gbps", numberText(plan.fabric.intraNodeGBps));
+    if (plan.fabric.interNodeGBps > 0)
+        ws.setRunAttribute(runId, "fabric.inter_node_gbps", numberText(plan.fabric.interNodeGBps));
     if (f.throughput) {
         ws.setRunAttribute(runId, "log.throughput", numberText(*f.throughput));
         ws.setRunAttribute(runId, "log.throughput_unit", f.throughputUnit);

@@ -81,8 +81,23 @@ void setBandwidth(CollectiveCall& call) {
     if (call.bytes <= 0 || call.transferNs <= 0)
         return;
     call.algBwGBs = static_cast<double>(call.bytes) / static_cast<double>(call.transferNs); // B/ns = GB/s
-    if (const auto f = busBandwidthFactor(call.op, static_cast<int>(call.memberCount)))
+    const int n = call.groupSize > 0 ? call.groupSize : static_cast<int>(call.memberCount);
+    if (const auto f = busBandwidthFactor(call.op, n))
         call.busBwGBs = *call.algBwGBs * *f;
+}
+
+// A kernel's communicator: its process group when the arguments name one, else its stream.
+using CommKey = std::pair<std::uint32_t, std::int64_t>;
+CommKey commOf(const CollectiveKernel& k) {
+    return k.group > 0 ? CommKey{k.group, 0} : CommKey{0, k.stream};
+}
+
+// The operation of a kernel: from its name, else from the profiler's collective name in its arguments.
+CollectiveOp opOf(const CollectiveKernel& k, const std::vector<CollectiveOp>& opOfName) {
+    const CollectiveOp byName = k.nameIndex < opOfName.size() ? opOfName[k.nameIndex] : CollectiveOp::Unknown;
+    if (byName != CollectiveOp::Unknown || k.argOp == 0 || k.argOp > opOfName.size())
+        return byName;
+    return opOfName[k.argOp - 1];
 }
 
 } // namespace
@@ -152,8 +167,9 @@ CollectiveMatch matchCollectives(CollectiveInput input) {
     for (std::size_t i = 0; i < out.names.size(); ++i)
         opOfName[i] = collectiveOpOfKernel(out.names[i]);
 
-    // Each rank's kernels sorted by (stream, start); each stream's run of them per rank. O(k log k).
-    std::map<std::int64_t, std::vector<StreamRun>> streams;
+    // Each rank's kernels sorted by (communicator, start); each communicator's run of them per rank.
+    // O(k log k).
+    std::map<CommKey, std::vector<StreamRun>> streams;
     std::vector<RankCollectives>& ranks = input.ranks;
     std::sort(ranks.begin(), ranks.end(),
               [](const RankCollectives& a, const RankCollectives& b) { return a.rank < b.rank; });
@@ -163,13 +179,14 @@ CollectiveMatch matchCollectives(CollectiveInput input) {
             continue;
         ++out.ranks;
         std::sort(ks.begin(), ks.end(), [](const CollectiveKernel& a, const CollectiveKernel& b) {
-            return std::tie(a.stream, a.start, a.end) < std::tie(b.stream, b.start, b.end);
+            const CommKey ca = commOf(a), cb = commOf(b);
+            return std::tie(ca, a.start, a.end) < std::tie(cb, b.start, b.end);
         });
         for (std::size_t i = 0; i < ks.size();) {
             std::size_t j = i;
-            while (j < ks.size() && ks[j].stream == ks[i].stream)
+            while (j < ks.size() && commOf(ks[j]) == commOf(ks[i]))
                 ++j;
-            streams[ks[i].stream].push_back({r, i, j});
+            streams[commOf(ks[i])].push_back({r, i, j});
             i = j;
         }
     }
@@ -179,7 +196,8 @@ CollectiveMatch matchCollectives(CollectiveInput input) {
         stepsOf[s.rank] = &s;
 
     std::vector<Ns> scratch;
-    for (const auto& [stream, runs] : streams) {
+    for (const auto& [comm, runs] : streams) {
+        const std::int64_t stream = ranks[runs.front().rankIndex].kernels[runs.front().begin].stream;
         std::size_t calls = runs.front().size();
         std::size_t total = 0;
         for (const auto& run : runs) {
@@ -193,6 +211,7 @@ CollectiveMatch matchCollectives(CollectiveInput input) {
         for (std::size_t seq = 0; seq < calls; ++seq) {
             CollectiveCall call;
             call.stream = stream;
+            call.group = comm.first;
             call.sequence = static_cast<std::int32_t>(seq);
             call.firstMember = out.members.size();
             call.memberCount = runs.size();
@@ -201,6 +220,7 @@ CollectiveMatch matchCollectives(CollectiveInput input) {
                 const CollectiveKernel& k = rank.kernels[run.begin + seq];
                 out.members.push_back({rank.rank, k.start, k.end, 0, 0, k.id});
                 call.bytes = std::max(call.bytes, k.bytes);
+                call.groupSize = std::max(call.groupSize, k.groupSize);
             }
             timeCall(call, out.members, scratch);
             // The name and operation of the last arrival's kernel (the members' are the same op).
@@ -208,13 +228,15 @@ CollectiveMatch matchCollectives(CollectiveInput input) {
                 const RankCollectives& rank = ranks[run.rankIndex];
                 if (rank.rank != call.lastRank)
                     continue;
-                const auto nameIndex = rank.kernels[run.begin + seq].nameIndex;
-                call.nameIndex = nameIndex < out.names.size() ? nameIndex : 0;
-                call.op = nameIndex < opOfName.size() ? opOfName[nameIndex] : CollectiveOp::Unknown;
+                const CollectiveKernel& k = rank.kernels[run.begin + seq];
+                call.nameIndex = k.nameIndex < out.names.size() ? k.nameIndex : 0;
+                call.op = opOf(k, opOfName);
+                call.stream = k.stream;
             }
             if (const auto it = stepsOf.find(call.lastRank); it != stepsOf.end())
                 call.step = stepAt(it->second->windows, call.lastArrival);
             setBandwidth(call);
+            out.callsByGroup += call.group > 0 ? 1 : 0;
             out.calls.push_back(call);
         }
     }

@@ -1,8 +1,9 @@
 #pragma once
 // Collectives matched across ranks (docs/metrics.md, "Collectives"): each rank's communication kernels,
-// grouped by communicator (the stream they run on) and paired across ranks by their order on it — the
-// k-th kernel of a stream on every rank that has the stream is the k-th call of that communicator, as
-// NCCL requires every member to issue a communicator's collectives in the same order.
+// grouped by communicator — the process group their stored arguments name, else the stream they run on —
+// and paired across ranks by their order in it: the k-th kernel of a communicator on every rank that has
+// it is the k-th call of that communicator, as NCCL requires every member to issue a communicator's
+// collectives in the same order.
 // Per call: every member's arrival (kernel start) and departure (kernel end), the wait until the last
 // member arrived, the transfer after that, and, where the message size is known, algorithm and bus
 // bandwidth with nccl-tests' per-operation factors. Times in integer ns on the run's aligned clock.
@@ -49,8 +50,10 @@ struct CallMember {
 };
 
 struct CollectiveCall {
-    std::int64_t stream = 0;
-    std::int32_t sequence = 0; // position on its communicator, from 0
+    std::int64_t stream = 0;    // the last-arriving rank's kernel's stream
+    std::uint32_t group = 0;    // process group name: index + 1 into CollectiveMatch::names, 0 = by stream
+    std::int32_t groupSize = 0; // ranks in the process group from the arguments, 0 = unknown
+    std::int32_t sequence = 0;  // position on its communicator, from 0
     CollectiveOp op = CollectiveOp::Unknown;
     std::uint32_t nameIndex = 0; // the last-arriving rank's kernel name, into CollectiveMatch::names
     std::int32_t step = -1;      // the last-arriving rank's step containing lastArrival, -1 when none
@@ -61,7 +64,8 @@ struct CollectiveCall {
     Ns totalWaitNs = 0;     // sum of every member's wait
     Ns transferNs = 0;      // median over members of their transfer
     std::int64_t bytes = 0; // 0 = unknown
-    std::optional<double> algBwGBs, busBwGBs;     // bytes / transferNs (GB/s) and x busBandwidthFactor
+    // bytes / transferNs (GB/s) and x busBandwidthFactor with n = groupSize (memberCount when unknown)
+    std::optional<double> algBwGBs, busBwGBs;
     std::size_t firstMember = 0, memberCount = 0; // its members: CollectiveMatch::members[first, first+count)
 };
 
@@ -80,14 +84,20 @@ struct CollectiveInput {
 
 struct CollectiveMatch {
     std::vector<std::string> names;          // CollectiveInput::names
-    std::vector<CollectiveCall> calls;       // by (stream, sequence)
+    std::vector<CollectiveCall> calls;       // by (communicator, sequence)
     std::vector<CallMember> members;         // of every call, each call's by rank
     std::int32_t ranks = 0;                  // ranks that had communication kernels
     std::int64_t unmatchedKernels = 0;       // kernels past the shortest member's count on their stream
     std::vector<std::int64_t> unevenStreams; // streams whose members have different kernel counts
+    std::int64_t callsByGroup = 0;           // calls matched by process group (the rest by stream)
 
     std::string_view nameOf(const CollectiveCall& c) const {
         return c.nameIndex < names.size() ? std::string_view(names[c.nameIndex]) : std::string_view();
+    }
+    // The call's process group name; empty when it was matched by stream.
+    std::string_view groupOf(const CollectiveCall& c) const {
+        return c.group > 0 && c.group <= names.size() ? std::string_view(names[c.group - 1])
+                                                      : std::string_view();
     }
 };
 

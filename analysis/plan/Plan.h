@@ -179,6 +179,11 @@ struct Plan {
     std::string capture;      // CNP_CAPTURE spec ("" = all)
     double tokensPerStep = 0; // 0 = unknown
     double flopsPerToken = 0; // model FLOPs per token, 0 = unknown
+    // The fabric's peak bus bandwidth per GPU in GB/s (NVLink/NVSwitch inside a node, InfiniBand/RoCE
+    // between nodes), 0 = unknown: recorded with each run (fabric.* run attributes) for `cnp collectives`.
+    struct Fabric {
+        double intraNodeGBps = 0, interNodeGBps = 0;
+    } fabric;
     LogMetric logMetric;
     int timeoutSeconds = 0; // per run, 0 = none
     KubernetesOptions kubernetes;

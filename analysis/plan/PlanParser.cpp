@@ -24,6 +24,7 @@ namespace cnp::plan {
 namespace {
 
 constexpr int kMaxDeepspeedDepth = 32; // a DeepSpeed config is a few levels deep
+constexpr double kMaxFabricGBps = 1e6; // far beyond any link; keeps busbw / peak finite and meaningful
 
 // Position of the first byte that is not UTF-8, or {0, 0} when the text is valid. O(n).
 SourcePos firstInvalidUtf8(const std::string& text) {
@@ -154,6 +155,7 @@ public:
                     {"tokensPerStep", num(plan_.tokensPerStep, "tokensPerStep")},
                     {"flopsPerToken", num(plan_.flopsPerToken, "flopsPerToken")},
                     {"logMetric", [this](const YAML::Node& v, SourcePos) { readLogMetric(v); }},
+                    {"fabric", [this](const YAML::Node& v, SourcePos) { readFabric(v); }},
                     {"timeout", [this](const YAML::Node& v, SourcePos k) { readTimeout(v, k); }},
                     {"kubernetes", [this](const YAML::Node& v, SourcePos) { readKubernetes(v); }},
                     {"container", [this](const YAML::Node& v, SourcePos) { readContainer(v); }},
@@ -244,6 +246,20 @@ private:
         r_.readMap(v, "repeats",
                    {{"traced", count(plan_.repeats.traced, "repeats.traced", 1, 1000)},
                     {"untraced", count(plan_.repeats.untraced, "repeats.untraced", 0, 1000)}});
+    }
+
+    void readFabric(const YAML::Node& v) {
+        r_.readMap(v, "fabric",
+                   {{"intraNodeGBps", num(plan_.fabric.intraNodeGBps, "fabric.intraNodeGBps")},
+                    {"interNodeGBps", num(plan_.fabric.interNodeGBps, "fabric.interNodeGBps")}});
+        const std::pair<double*, const char*> values[] = {
+            {&plan_.fabric.intraNodeGBps, "fabric.intraNodeGBps"},
+            {&plan_.fabric.interNodeGBps, "fabric.interNodeGBps"}};
+        for (const auto& [value, key] : values)
+            if (*value > kMaxFabricGBps) {
+                r_.typeError(v, key, "a bandwidth of at most 1000000 GB/s");
+                *value = 0;
+            }
     }
 
     void readLogMetric(const YAML::Node& v) {

@@ -7,6 +7,7 @@
 #include "store/WorkspaceTransactions.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 
 namespace cnp {
@@ -53,7 +54,32 @@ CollectiveMatch matchRun(const Workspace& ws, const RunRecord& run, const std::v
     return matchCollectives(std::move(input));
 }
 
-template <class Key> CollectivesResult collectivesOf(const Workspace& ws, const Key& key) {
+// A run attribute read as a number >= 0 (C locale, locale-independent); 0 when absent or not one.
+double attributeNumber(const Workspace& ws, RunId runId, const std::string& key) {
+    const auto text = ws.runAttribute(runId, key);
+    double v = 0;
+    if (!text || text->empty())
+        return 0;
+    const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
+    return ec == std::errc() && end == text->data() + text->size() && v >= 0 && v <= 1e9 ? v : 0;
+}
+
+// The override for both links, else the plan's figures recorded with the run (CollectivesResult's or
+// StragglersResult's fabric and fabricSource).
+template <class Result> void setFabric(const Workspace& ws, const CollectivesOptions& options, Result& out) {
+    if (options.peakGBs && *options.peakGBs > 0) {
+        out.fabric = {*options.peakGBs, *options.peakGBs};
+        out.fabricSource = "override";
+        return;
+    }
+    out.fabric.intraNodeGBs = attributeNumber(ws, out.run.id, "fabric.intra_node_gbps");
+    out.fabric.interNodeGBs = attributeNumber(ws, out.run.id, "fabric.inter_node_gbps");
+    if (out.fabric.intraNodeGBs > 0 || out.fabric.interNodeGBs > 0)
+        out.fabricSource = "plan";
+}
+
+template <class Key>
+CollectivesResult collectivesOf(const Workspace& ws, const Key& key, const CollectivesOptions& options) {
     const auto snapshot = readSnapshot(ws);
     CollectivesResult out;
     out.run = ws.runOrThrow(key);
@@ -65,6 +91,8 @@ template <class Key> CollectivesResult collectivesOf(const Workspace& ws, const 
     out.steps = collectiveStepTotals(out.match);
     out.clocks = estimateClockAlignment(out.match, hosts);
     out.communication = communicationPerStep(s.steps);
+    setFabric(ws, options, out);
+    out.efficiency = collectiveEfficiency(out.match, hosts, out.fabric);
     return out;
 }
 
@@ -107,17 +135,20 @@ StragglersResult stragglersOf(const Workspace& ws, const Key& key, const Straggl
     out.match = matchRun(ws, out.run, s.steps, &hosts);
     out.report = scoreStragglers(out.match, evidenceOf(s), thresholds);
     out.clocks = estimateClockAlignment(out.match, hosts);
+    setFabric(ws, CollectivesOptions{}, out);
+    out.efficiency = collectiveEfficiency(out.match, hosts, out.fabric);
     return out;
 }
 
 } // namespace
 
-CollectivesResult computeCollectives(const Workspace& ws, const std::string& runName) {
-    return collectivesOf(ws, runName);
+CollectivesResult computeCollectives(const Workspace& ws, const std::string& runName,
+                                     const CollectivesOptions& options) {
+    return collectivesOf(ws, runName, options);
 }
 
-CollectivesResult computeCollectives(const Workspace& ws, RunId runId) {
-    return collectivesOf(ws, runId);
+CollectivesResult computeCollectives(const Workspace& ws, RunId runId, const CollectivesOptions& options) {
+    return collectivesOf(ws, runId, options);
 }
 
 StragglersResult computeStragglers(const Workspace& ws, const std::string& runName,

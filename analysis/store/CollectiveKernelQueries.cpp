@@ -1,5 +1,7 @@
 #include "store/CollectiveKernelQueries.h"
 
+#include "core/CollectiveArgs.h"
+#include "store/SummaryTables.h"
 #include "store/Workspace.h"
 
 #include <limits>
@@ -22,6 +24,32 @@ std::uint32_t CollectiveKernelQueries::nameIndexOf(std::int64_t nameId) {
     return it->second;
 }
 
+std::map<std::pair<std::int64_t, Ns>, CollectiveKernel>
+CollectiveKernelQueries::argsOf(const Workspace& store, std::int32_t rank) {
+    std::map<std::pair<std::int64_t, Ns>, CollectiveKernel> out;
+    if (!hasTable(store, "collective_args"))
+        return out;
+    Statement st(store.db(),
+                 "SELECT stream, start_ns, op_id, in_nelems, out_nelems, dtype_bytes, group_size, "
+                 "pg_name_id FROM collective_args WHERE run_id = ? AND rank = ?");
+    st.bind(1, runId_).bind(2, rank);
+    while (st.step()) {
+        CollectiveArgs a;
+        a.inNelems = collectiveNelems(st.i64(3));
+        a.outNelems = collectiveNelems(st.i64(4));
+        const std::int64_t dtypeBytes = st.i64(5);
+        a.dtypeBytes = dtypeBytes > 0 && dtypeBytes <= 16 ? static_cast<std::int32_t>(dtypeBytes) : 0;
+        CollectiveKernel k;
+        k.bytes = a.bytes();
+        k.groupSize = collectiveGroupSize(st.i64(6));
+        const std::int64_t op = st.i64(2), group = st.i64(7);
+        k.argOp = op > 0 ? nameIndexOf(op) + 1 : 0;
+        k.group = group > 0 ? nameIndexOf(group) + 1 : 0;
+        out.emplace(std::pair(st.i64(0), st.i64(1)), k);
+    }
+    return out;
+}
+
 RankCollectives CollectiveKernelQueries::rankKernels(std::int32_t rank) {
     RankCollectives out;
     out.rank = rank;
@@ -37,6 +65,7 @@ RankCollectives CollectiveKernelQueries::rankKernels(std::int32_t rank) {
     Statement st(s.db(), "SELECT id, stream, start_ns, end_ns, name_id FROM kernels "
                          "WHERE id >= ? AND id < ? AND category_id = ?");
     st.bind(1, first).bind(2, end).bind(3, *categoryId_);
+    const auto args = argsOf(s, rank);
     while (st.step()) {
         CollectiveKernel k;
         k.id = st.i64(0);
@@ -46,6 +75,13 @@ RankCollectives CollectiveKernelQueries::rankKernels(std::int32_t rank) {
         if (k.end < k.start)
             continue;
         k.nameIndex = nameIndexOf(st.i64(4));
+        if (const auto a = args.find({k.stream, k.start}); a != args.end()) {
+            k.bytes = a->second.bytes;
+            k.group = a->second.group;
+            k.argOp = a->second.argOp;
+            k.groupSize = a->second.groupSize;
+            anyArgs_ = true;
+        }
         out.kernels.push_back(k);
     }
     return out;

@@ -7,6 +7,7 @@
 #include "core/TraceData.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -23,19 +24,26 @@ public:
     // Whether any kernel of the workspace has the category (else every rank reads empty).
     bool categoryKnown() const { return categoryId_.has_value(); }
     // The rank's kernels of the category, naming them by index into names() (appended as new ones are
-    // met). Rows whose end precedes their start (a hostile workspace) are left out.
+    // met), each with its call's stored arguments (collective_args, where the table has its row: bytes,
+    // process group, group size; read again through the bounds of core/CollectiveArgs.h). Rows whose end
+    // precedes their start (a hostile workspace) are left out.
     RankCollectives rankKernels(std::int32_t rank);
+    // Whether any kernel read so far had stored arguments.
+    bool anyArgs() const { return anyArgs_; }
     // The names met so far, by index.
     std::vector<std::string> takeNames() { return std::move(names_); }
 
 private:
     std::uint32_t nameIndexOf(std::int64_t nameId);
+    // The rank's stored arguments in `store` by (stream, kernel start); empty without the table.
+    std::map<std::pair<std::int64_t, Ns>, CollectiveKernel> argsOf(const Workspace& store, std::int32_t rank);
 
     const Workspace& ws_;
     RunId runId_;
     std::optional<std::int64_t> categoryId_;
     std::unordered_map<std::int64_t, std::uint32_t> nameIndex_;
     std::vector<std::string> names_;
+    bool anyArgs_ = false;
 };
 
 } // namespace cnp

@@ -210,6 +210,23 @@ void RunAppender::checkRankOrder(const TraceData& t) {
     }
 }
 
+namespace {
+
+// The part's collective_args rows (the table created with the first), beside its events. O(rows).
+void writeCollectiveArgs(sqlite3* db, RunId runId, const TraceData& t, const WorkspaceStringIds& ids) {
+    if (t.collectiveArgs.empty())
+        return;
+    execSql(db, schema::createCollectiveArgsSql());
+    Statement args(db, schema::insertSql(schema::kCollectiveArgsTable));
+    for (const auto& e : t.collectiveArgs) {
+        args.bind(1, runId);
+        schema::kCollectiveArgs.bindRow(args, 1, e, ids);
+        args.exec();
+    }
+}
+
+} // namespace
+
 void RunAppender::write(const TraceData& t, const std::vector<std::int64_t>& sid, bool withEvents,
                         const ProgressSink& sink) {
     sqlite3* db = ws_.db();
@@ -251,6 +268,7 @@ void RunAppender::write(const TraceData& t, const std::vector<std::int64_t>& sid
                events.insert(schema::kCounters, t.counters, [](const CounterSample& e) {
                    return std::pair<std::int32_t, Ns>(e.rank, e.ts);
                }));
+        writeCollectiveArgs(db, runId_, t, ids);
     }
     Statement steps(db, schema::insertSql(schema::kSteps.table()));
     for (const auto& e : t.steps) {

@@ -29,6 +29,7 @@ const Table kSummaryGap = kSummaryGapRows.table();
 const Table kSummarySync = kSummarySyncRows.table();
 const Table kSummaryStream = kSummaryStreamRows.table();
 const Table kTimelineOverview{"timeline_overview", kTimelineOverviewColumns, ""};
+const Table kCollectiveArgsTable = kCollectiveArgs.table();
 
 const std::vector<Table>& workspaceTables() {
     static const std::vector<Table> tables = {kMeta,
@@ -67,6 +68,7 @@ const std::vector<Table>& allTables() {
         std::vector<Table> all = workspaceTables();
         all.insert(all.end(), summaryTables().begin(), summaryTables().end());
         all.push_back(kTimelineOverview);
+        all.push_back(kCollectiveArgsTable);
         return all;
     }();
     return tables;
@@ -91,6 +93,10 @@ std::string createSummaryTablesSql() {
 
 std::string createTimelineOverviewSql() {
     return createTableSql(kTimelineOverview);
+}
+
+std::string createCollectiveArgsSql() {
+    return createTableSql(kCollectiveArgsTable);
 }
 
 std::span<const Column> laterSummaryRankColumns() {

@@ -150,6 +150,25 @@ inline constexpr auto kSteps = [] {
                        col<IntField<&E::gpuEnd>>("gpu_end_ns", I, NN, NS));
 }();
 
+// NCCL call arguments of communication kernels (core/CollectiveArgs.h), stored with the rank's events (a
+// study's shard of the rank): added to v4 after its release, created when a run with rows is written
+// (createCollectiveArgsSql); a workspace without it reads as having none.
+inline constexpr auto kCollectiveArgs = [] {
+    using namespace detail;
+    using E = CollectiveArgs;
+    return rowTable<E>(
+        "collective_args", "run_id, rank, stream, start_ns", col<KeyField>("run_id", I, NN),
+        col<IntField<&E::rank>>("rank", I, NN), col<IntField<&E::stream>>("stream", I, NN),
+        col<IntField<&E::start>>("start_ns", I, NN, NS), col<StringIdField<&E::op>>("op_id", I, NN),
+        col<IntField<&E::inNelems>>("in_nelems", I, NN), col<IntField<&E::outNelems>>("out_nelems", I, NN),
+        col<StringIdField<&E::dtype>>("dtype_id", I, NN),
+        col<IntField<&E::dtypeBytes>>("dtype_bytes", I, NN, BYTES),
+        col<IntField<&E::groupSize>>("group_size", I, NN),
+        col<StringIdField<&E::groupName>>("pg_name_id", I, NN),
+        col<StringIdField<&E::groupDescription>>("pg_desc_id", I, NN),
+        col<StringIdField<&E::groupRanks>>("pg_ranks_id", I, NN));
+}();
+
 // ---- Summary tables (written from RunSummaries' rows, store/SummaryRowBuffers; read by
 // store/SummaryRowReader): each column mapped to a member of its core/SummaryRows.h row type.
 
@@ -336,6 +355,7 @@ extern const Table kMeta, kStrings, kRuns, kRunRows, kRunAttributes;
 extern const Table kSummaryRank, kSummaryStep, kSummaryExclusive, kSummaryKernel, kSummaryGap, kSummarySync,
     kSummaryStream;
 extern const Table kTimelineOverview;
+extern const Table kCollectiveArgsTable;
 
 struct Index {
     std::string_view name, table, columns;
@@ -346,13 +366,14 @@ const std::vector<Table>& workspaceTables();
 // The summary tables (created by ensureSummaryTables) and their indexes.
 const std::vector<Table>& summaryTables();
 const std::vector<Index>& summaryIndexes();
-// Every described table: workspace, summary and timeline_overview tables.
+// Every described table: workspace, summary, timeline_overview and collective_args tables.
 const std::vector<Table>& allTables();
 // The described table named `name`; nullptr when none.
 const Table* findTable(std::string_view name);
 
 std::string createSummaryTablesSql(); // CREATE TABLE / CREATE INDEX IF NOT EXISTS of the summary tables
 std::string createTimelineOverviewSql();
+std::string createCollectiveArgsSql(); // CREATE TABLE IF NOT EXISTS collective_args
 // The summary_rank columns added after its first release (graph_launch_count on), in table order.
 std::span<const Column> laterSummaryRankColumns();
 

@@ -1,4 +1,4 @@
-// cnp collectives WS --run NAME [--limit N] [--json]
+// cnp collectives WS --run NAME [--limit N] [--peak-gbps X] [--json]
 #include "ArgParser.h"
 #include "CommandRegistry.h"
 #include "JsonOutput.h"
@@ -23,10 +23,45 @@ std::string gbs(const std::optional<double>& v) {
     return v ? units::fixed(*v, 2) + " GB/s" : std::string("-");
 }
 
+// "1 KiB" .. for a bucket's bounds; "?" for unknown.
+std::string bucketText(const CollectiveEfficiencyRow& e) {
+    if (e.bucketMinBytes < 0)
+        return "unknown size";
+    return units::bytes(static_cast<double>(e.bucketMinBytes)) + " to " +
+           units::bytes(static_cast<double>(e.bucketMaxBytes));
+}
+
+void writeEfficiencyJson(JsonOutput& j, const CollectivesResult& r) {
+    j.key("fabric").beginObject().key("source");
+    if (r.fabricSource.empty())
+        j.null();
+    else
+        j.str(r.fabricSource);
+    auto gbsOrNull = [](double v) { return v > 0 ? std::optional<double>(v) : std::nullopt; };
+    j.key("intra_node_gbps").real(gbsOrNull(r.fabric.intraNodeGBs));
+    j.key("inter_node_gbps").real(gbsOrNull(r.fabric.interNodeGBs)).endObject();
+    j.key("efficiency").beginArray();
+    for (const auto& e : r.efficiency) {
+        j.beginObject().key("op").str(collectiveOpName(e.op)).key("bucket_min_bytes");
+        if (e.bucketMinBytes < 0)
+            j.null().key("bucket_max_bytes").null();
+        else
+            j.num(e.bucketMinBytes).key("bucket_max_bytes").num(e.bucketMaxBytes);
+        j.key("calls").num(e.calls).key("inter_node_calls").num(e.interNodeCalls);
+        j.key("wait_ns").num(e.waitNs).key("transfer_ns").num(e.transferNs);
+        j.key("median_busbw_gbs")
+            .real(e.medianBusBwGBs)
+            .key("median_busbw_peak_share")
+            .real(e.medianPeakShare);
+        j.endObject();
+    }
+    j.endArray();
+}
+
 void writeJson(const std::string& runName, const CollectivesResult& r) {
     const CollectiveMatch& m = r.match;
     JsonOutput j;
-    j.beginObject().key("run").str(runName).key("matched_by").str("kernel-order-per-stream");
+    j.beginObject().key("run").str(runName).key("matched_by").str(r.matchedBy());
     j.key("ranks").num(m.ranks).key("calls").num(static_cast<std::int64_t>(m.calls.size()));
     j.key("unmatched_kernels").num(m.unmatchedKernels).key("uneven_streams").beginArray();
     for (const auto s : m.unevenStreams)
@@ -78,6 +113,7 @@ void writeJson(const std::string& runName, const CollectivesResult& r) {
             .num(h.maxAbsDifferenceNs)
             .endObject();
     j.endArray().endObject();
+    writeEfficiencyJson(j, r);
     j.key("collectives").beginArray();
     for (const auto& c : m.calls) {
         j.beginObject().key("stream").num(c.stream).key("sequence").num(c.sequence);
@@ -89,7 +125,17 @@ void writeJson(const std::string& runName, const CollectivesResult& r) {
             .num(c.waitNs)
             .key("total_wait_ns")
             .num(c.totalWaitNs);
-        j.key("transfer_ns").num(c.transferNs).key("bytes").num(c.bytes);
+        j.key("process_group");
+        if (c.group > 0)
+            j.str(m.groupOf(c));
+        else
+            j.null();
+        j.key("group_size").num(c.groupSize > 0 ? c.groupSize : static_cast<std::int64_t>(c.memberCount));
+        j.key("transfer_ns").num(c.transferNs).key("bytes");
+        if (c.bytes > 0)
+            j.num(c.bytes);
+        else
+            j.null();
         j.key("algbw_gbs").real(c.algBwGBs).key("busbw_gbs").real(c.busBwGBs).key("members").beginArray();
         for (std::size_t i = c.firstMember; i < c.firstMember + c.memberCount; ++i) {
             const CallMember& a = m.members[i];
@@ -101,6 +147,24 @@ void writeJson(const std::string& runName, const CollectivesResult& r) {
     }
     j.endArray().endObject();
     std::cout << j.text();
+}
+
+// Per operation and message size: calls, transfer, median busbw and its share of the fabric's peak.
+void printEfficiency(const CollectivesResult& r) {
+    std::cout << "\nefficiency per operation and message size (busbw: nccl-tests' bus bandwidth; peak: ";
+    if (r.fabricSource.empty())
+        std::cout << "unknown, give --peak-gbps or the plan's fabric)\n";
+    else
+        std::cout << (r.fabricSource == "plan" ? "the plan's fabric" : "--peak-gbps") << ", intra-node "
+                  << units::fixed(r.fabric.intraNodeGBs, 0) << " GB/s, inter-node "
+                  << units::fixed(r.fabric.interNodeGBs, 0) << " GB/s)\n";
+    TableOutput t(
+        {"operation", "message size", ">calls", ">inter-node", ">transfer", ">median busbw", ">of peak"});
+    for (const auto& e : r.efficiency)
+        t.addRow({std::string(collectiveOpName(e.op)), bucketText(e), units::count(e.calls),
+                  units::count(e.interNodeCalls), dur(e.transferNs), gbs(e.medianBusBwGBs),
+                  e.medianPeakShare ? units::percent(*e.medianPeakShare) : "-"});
+    t.print(std::cout, "  ");
 }
 
 // Calls, wait and transfer per operation.
@@ -167,13 +231,22 @@ void printText(const std::string& runName, const CollectivesResult& r, std::size
         std::cout << "  no communication kernels to match\n";
         return;
     }
-    std::cout << "  matched by the order of communication kernels on each stream (the workspace stores no\n"
-                 "  process group or message size: bytes, algbw and busbw are unknown)\n";
+    if (m.callsByGroup == 0)
+        std::cout << "  matched by the order of communication kernels on each stream (the run stores no\n"
+                     "  process group or message size: bytes, algbw and busbw are unknown)\n";
+    else
+        std::cout << "  " << units::count(m.callsByGroup)
+                  << " calls matched by process group and order in it (the trace's NCCL arguments)"
+                  << (m.callsByGroup < static_cast<std::int64_t>(m.calls.size())
+                          ? ", the rest by kernel order per stream\n"
+                          : "\n");
     if (m.unmatchedKernels > 0)
         std::cout << "  " << units::count(m.unmatchedKernels) << " kernels left unmatched on "
                   << m.unevenStreams.size() << " streams whose ranks have different kernel counts\n";
     std::cout << "\nper operation\n";
     printPerOp(m);
+    if (m.callsByGroup > 0 || !r.fabricSource.empty())
+        printEfficiency(r);
     if (!r.steps.empty())
         printPerStep(r);
     if (r.clocks.hosts.size() > 1) {
@@ -192,7 +265,7 @@ void printText(const std::string& runName, const CollectivesResult& r, std::size
 }
 
 int runCollectives(const std::vector<std::string>& args) {
-    ArgParser p({"--run", "--limit"}, {"--json"});
+    ArgParser p({"--run", "--limit", "--peak-gbps"}, {"--json"});
     p.parse(args);
     p.requirePositionals(1, 1, "WORKSPACE");
     const auto runName = p.value("--run");
@@ -202,7 +275,10 @@ int runCollectives(const std::vector<std::string>& args) {
     if (auto l = p.number("--limit", 1, 1e9))
         limit = static_cast<std::size_t>(*l);
     Workspace ws(p.positionals()[0], Workspace::Mode::ReadOnly);
-    const CollectivesResult r = computeCollectives(ws, *runName);
+    CollectivesOptions options;
+    if (auto peak = p.number("--peak-gbps", 0.001, 1e6))
+        options.peakGBs = *peak;
+    const CollectivesResult r = computeCollectives(ws, *runName, options);
     if (p.has("--json"))
         writeJson(*runName, r);
     else
@@ -213,14 +289,17 @@ int runCollectives(const std::vector<std::string>& args) {
 } // namespace
 
 CNP_COMMAND("collectives", "every collective call matched across ranks: wait, transfer, bandwidth",
-            "usage: cnp collectives WS --run NAME [--limit N] [--json]\n\n"
+            "usage: cnp collectives WS --run NAME [--limit N] [--peak-gbps X] [--json]\n\n"
             "Pairs each communication kernel with the same call on the other ranks (the k-th kernel on a\n"
             "stream of every rank that has the stream) and reports per call every rank's arrival, the wait\n"
             "until the last rank arrived, the transfer after that, bytes, algorithm and bus bandwidth where\n"
-            "the size is known, and the last-arriving rank; totals per operation and per step.\n"
+            "the size is known, and the last-arriving rank; totals per operation and per step, and the\n"
+            "median bus bandwidth per operation and message size against the fabric's peak.\n"
             "Definitions: docs/metrics.md, \"Collectives\".\n\n"
             "  --run NAME   the run\n"
             "  --limit N    calls listed, longest wait first (default 20; --json lists all)\n"
+            "  --peak-gbps X  the fabric's peak bus bandwidth in GB/s for every call (default: the plan's\n"
+            "               fabric.intraNodeGBps / fabric.interNodeGBps recorded with the run)\n"
             "  --json       machine-readable output with every call and its members (docs/cli.md)\n",
             runCollectives);
 

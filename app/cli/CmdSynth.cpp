@@ -1,6 +1,8 @@
 // cnp synth --out DIR [--study NAME] [--nodes N] [--gpus-per-node G] [--steps S] [--repeats R] [--seed K]
 //           [--configs A,B,...] [--layers L] [--kernels-per-step K] [--ingest WS]
 //           [--regression R] [--regression-configs A,B,...]
+//           [--plant-slow-loader RANK[:MS]] [--plant-slow-gpu RANK[:F]] [--plant-slow-link RANK[:F]]
+//           [--plant-clock-error NODE:US,...]
 #include "ArgParser.h"
 #include "CommandRegistry.h"
 #include "ProgressBar.h"
@@ -11,9 +13,12 @@
 #include "synth/StudyGenerator.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <tuple>
+#include <utility>
 
 namespace cnp::cli {
 namespace {
@@ -38,6 +43,60 @@ double fractionOption(const std::string& name, std::string text) {
     return f;
 }
 
+// A finite number in [lo, hi] from the whole of `text`; UsageFailure naming the option otherwise.
+double numberIn(const std::string& option, const std::string& text, double lo, double hi) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !(v >= lo && v <= hi)) {
+        char range[96];
+        std::snprintf(range, sizeof range, "%g to %g", lo, hi);
+        throw UsageFailure{option + ": '" + text + "' is not a number from " + range};
+    }
+    return v;
+}
+
+// "RANK" or "RANK:VALUE" of a --plant-* option: the rank and the value (`fallback` when not given).
+std::pair<int, double> rankAndValue(const std::string& option, const std::string& text, double fallback,
+                                    double lo, double hi) {
+    const auto colon = text.find(':');
+    const int rank = static_cast<int>(numberIn(option, text.substr(0, colon), 0, 1e7));
+    if (static_cast<double>(rank) != numberIn(option, text.substr(0, colon), 0, 1e7))
+        throw UsageFailure{option + ": the rank must be a whole number"};
+    const double value =
+        colon == std::string::npos ? fallback : numberIn(option, text.substr(colon + 1), lo, hi);
+    return {rank, value};
+}
+
+// The --plant-* options (docs/synth.md, "Planted problems"); the generator checks ranks and nodes against
+// the run's shape.
+synth::SynthPlants plantsOf(const ArgParser& p) {
+    synth::SynthPlants k;
+    if (auto v = p.value("--plant-slow-loader")) {
+        const auto [rank, ms] = rankAndValue("--plant-slow-loader", *v, 20, 0, 3.6e6);
+        k.slowLoaderRank = rank;
+        k.slowLoaderExtraNs = static_cast<Ns>(ms * 1e6);
+    }
+    if (auto v = p.value("--plant-slow-gpu"))
+        std::tie(k.slowGpuRank, k.slowGpuFactor) = rankAndValue("--plant-slow-gpu", *v, 1.08, 1, 100);
+    if (auto v = p.value("--plant-slow-link"))
+        std::tie(k.slowLinkRank, k.slowLinkFactor) = rankAndValue("--plant-slow-link", *v, 1.5, 1, 100);
+    if (auto v = p.value("--plant-clock-error"))
+        for (const auto& item : splitCommaList(*v)) {
+            const auto colon = item.find(':');
+            if (colon == std::string::npos)
+                throw UsageFailure{"--plant-clock-error: '" + item + "' is not NODE:MICROSECONDS"};
+            const double node = numberIn("--plant-clock-error", item.substr(0, colon), 0, 1e6);
+            if (node != static_cast<double>(static_cast<int>(node)))
+                throw UsageFailure{"--plant-clock-error: the node must be a whole number"};
+            const double us = numberIn("--plant-clock-error", item.substr(colon + 1), -3.6e9, 3.6e9);
+            const auto n = static_cast<std::size_t>(node);
+            if (k.nodeClockErrorNs.size() <= n)
+                k.nodeClockErrorNs.resize(n + 1, 0);
+            k.nodeClockErrorNs[n] = static_cast<Ns>(us * 1e3);
+        }
+    return k;
+}
+
 synth::StudyOptions studyOptions(const ArgParser& p) {
     synth::StudyOptions o;
     o.outDir = *p.value("--out");
@@ -57,6 +116,7 @@ synth::StudyOptions studyOptions(const ArgParser& p) {
         o.regression = fractionOption("--regression", *r);
     if (auto c = p.value("--regression-configs"))
         o.regressionConfigs = splitCommaList(*c);
+    o.plants = plantsOf(p);
     return o;
 }
 
@@ -97,7 +157,8 @@ void ingestRuns(const std::string& wsPath, const synth::SynthParams& params,
 int runSynth(const std::vector<std::string>& args) {
     ArgParser p({"--out", "--study", "--nodes", "--gpus-per-node", "--steps", "--repeats", "--seed",
                  "--configs", "--layers", "--kernels-per-step", "--ingest", "--regression",
-                 "--regression-configs"},
+                 "--regression-configs", "--plant-slow-loader", "--plant-slow-gpu", "--plant-slow-link",
+                 "--plant-clock-error"},
                 {"--quiet"});
     p.parse(args);
     p.requirePositionals(0, 0, "no positional arguments");
@@ -132,7 +193,9 @@ CNP_COMMAND(
     "usage: cnp synth --out DIR [--study NAME] [--nodes N] [--gpus-per-node G] [--steps S]\n"
     "                 [--repeats R] [--seed K] [--configs A,B,...] [--layers L]\n"
     "                 [--kernels-per-step K] [--ingest WORKSPACE] [--quiet]\n"
-    "                 [--regression 5%] [--regression-configs A,B,...]\n\n"
+    "                 [--regression 5%] [--regression-configs A,B,...]\n"
+    "                 [--plant-slow-loader RANK[:MS]] [--plant-slow-gpu RANK[:F]]\n"
+    "                 [--plant-slow-link RANK[:F]] [--plant-clock-error NODE:US,...]\n\n"
     "Simulates ZeRO-3 data-parallel training under each configuration of a study\n"
     "(resources/synth/NAME.yaml, default acs-llama3-8b) and writes one folder per configuration x\n"
     "repeat (DIR/NN-CONFIG-rR/rank-XXXXX.cnpt). Every file is flagged synthetic: it is a model, not a\n"
@@ -148,7 +211,13 @@ CNP_COMMAND(
     "                                 repeat, and append the study to the plan order\n"
     "  --regression R                 an injected step-time regression: every simulated duration\n"
     "                                 x (1 + R), R a fraction or percentage (default 0: none)\n"
-    "  --regression-configs A,B,...   the configurations it applies to (default: all)\n",
+    "  --regression-configs A,B,...   the configurations it applies to (default: all)\n"
+    "Planted problems, for checking `cnp stragglers` and `cnp collectives` (docs/synth.md):\n"
+    "  --plant-slow-loader RANK[:MS]  RANK's data loader takes MS longer every step (default 20)\n"
+    "  --plant-slow-gpu RANK[:F]      RANK's kernels all take F times longer (1 to 100; default 1.08)\n"
+    "  --plant-slow-link RANK[:F]     RANK's part of every collective transfers F times longer\n"
+    "                                 (1 to 100; default 1.5)\n"
+    "  --plant-clock-error NODE:US,...  node NODE's clock reads US microseconds late (within an hour)\n",
     runSynth);
 
 } // namespace

@@ -172,6 +172,44 @@ private slots:
         QCOMPARE(m.unevenStreams, std::vector<std::int64_t>{1});
     }
 
+    // With arguments, the process group is the communicator: kernels on different streams of the same
+    // group pair by their order in it, and busbw takes the group's size. Group "pg" (names[1]): rank 0 on
+    // stream 5 at 0 and 100, rank 1 on stream 9 at 10 and 90. A kernel without a group stays on its stream.
+    // Call 1: arrivals 100 and 90, last 100 (rank 0); ends 150, 170: transfers 50, 70 -> 60. 4096 bytes of
+    // an all-reduce in a group of 4 (two ranks traced): algbw 4096 / 60, busbw x 2(4-1)/4 = 1.5.
+    void pairedByProcessGroup() {
+        CollectiveInput in;
+        in.names = {"ncclDevKernel_AllReduce_Sum_f32", "pg", "allreduce", "ncclDevKernel_Generic"};
+        auto inGroup = [](std::int64_t stream, Ns start, Ns end, std::uint32_t name) {
+            CollectiveKernel k = kernel(stream, start, end, name, 4096);
+            k.group = 2; // names[1] + 1
+            k.argOp = 3; // "allreduce"
+            k.groupSize = 4;
+            return k;
+        };
+        in.ranks = {rank(0, {inGroup(5, 100, 150, 0), inGroup(5, 0, 40, 0), kernel(5, 60, 70)}),
+                    rank(1, {inGroup(9, 90, 170, 3), inGroup(9, 10, 40, 3), kernel(5, 61, 70)})};
+        const CollectiveMatch m = matchCollectives(in);
+        QCOMPARE(m.calls.size(), std::size_t(3));
+        QCOMPARE(m.callsByGroup, std::int64_t(2));
+        // Stream-keyed calls first (group 0), then the group's.
+        QCOMPARE(m.calls[0].group, 0u);
+        QCOMPARE(m.calls[0].stream, std::int64_t(5));
+        QCOMPARE(m.groupOf(m.calls[0]), std::string_view());
+        const CollectiveCall& c = m.calls[2];
+        QCOMPARE(m.groupOf(c), std::string_view("pg"));
+        QCOMPARE(c.sequence, 1);
+        QCOMPARE(c.lastRank, 0);
+        QCOMPARE(c.stream, std::int64_t(5)); // the last-arriving rank's stream
+        QCOMPARE(c.transferNs, Ns(60));
+        QCOMPARE(c.groupSize, 4);
+        QCOMPARE(int(c.op), int(CollectiveOp::AllReduce));
+        QCOMPARE(*c.algBwGBs, 4096.0 / 60.0);
+        QCOMPARE(*c.busBwGBs, 4096.0 / 60.0 * 1.5);
+        // Rank 1's kernel name says nothing; the argument's collective name gives the operation.
+        QCOMPARE(int(m.calls[1].op), int(CollectiveOp::AllReduce));
+    }
+
     void nameOutOfRangeIsEmpty() {
         CollectiveInput in;
         in.ranks = {rank(0, {kernel(1, 0, 10, 7)})};

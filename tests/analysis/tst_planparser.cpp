@@ -127,6 +127,21 @@ private slots:
         QCOMPARE(p.configurations.size(), std::size_t(2));
     }
 
+    // The fabric's peaks (GB/s) for `cnp collectives`' efficiency; absent: 0 = unknown.
+    void fabric() {
+        const ParseResult r =
+            parsePlanText("workload: {command: [run]}\nfabric:\n  intraNodeGBps: 450\n  interNodeGBps: 50.5\n"
+                          "configurations: [{name: A}]\n",
+                          "p.yaml");
+        QVERIFY2(r.ok(), qPrintable(messages(r.findings)));
+        QCOMPARE(r.plan.fabric.intraNodeGBps, 450.0);
+        QCOMPARE(r.plan.fabric.interNodeGBps, 50.5);
+        const ParseResult none =
+            parsePlanText("workload: {command: [run]}\nconfigurations: [{name: A}]\n", "p.yaml");
+        QCOMPARE(none.plan.fabric.intraNodeGBps, 0.0);
+        QCOMPARE(none.plan.fabric.interNodeGBps, 0.0);
+    }
+
     void ownValuesAndPositions() {
         const ParseResult r = parsePlanText(kFullPlan, "full.yaml");
         const Configuration& base = r.plan.configurations[0];
@@ -264,6 +279,14 @@ private slots:
         QTest::newRow("unit not known")
             << head + "logMetric: {regex: '(x)', unit: furlongs}\nconfigurations: [{name: A}]\n"
             << QStringList{"2:33: error: type"};
+        QTest::newRow("fabric beyond any link")
+            << head + "fabric: {intraNodeGBps: 2e6}\nconfigurations: [{name: A}]\n"
+            << QStringList{"2:9: error: type"};
+        QTest::newRow("fabric negative")
+            << head + "fabric: {interNodeGBps: -5}\nconfigurations: [{name: A}]\n"
+            << QStringList{"2:25: error: type"};
+        QTest::newRow("fabric unknown key") << head + "fabric: {nvlink: 900}\nconfigurations: [{name: A}]\n"
+                                            << QStringList{"2:10: error: unknown-key"};
         QTest::newRow("timeout unit") << head + "timeout: 3d\nconfigurations: [{name: A}]\n"
                                       << QStringList{"2:10: error: type"};
         QTest::newRow("extends unknown")

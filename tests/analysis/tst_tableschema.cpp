@@ -42,7 +42,7 @@ std::string frozenSql() {
 
 std::string generatedSql() {
     return std::string(schema::createTablesSql()) + schema::createSummaryTablesSql() +
-           schema::createTimelineOverviewSql();
+           schema::createTimelineOverviewSql() + schema::createCollectiveArgsSql();
 }
 
 // Every row of `sql` (bound to `arg`), each row's columns joined by '|'.
@@ -74,7 +74,7 @@ private slots:
     void sameTables() {
         const Db frozen(frozenSql()), generated(generatedSql());
         const QStringList names = tableNames(frozen.db);
-        QCOMPARE(names.size(), 23); // 15 workspace + 7 summary tables + timeline_overview
+        QCOMPARE(names.size(), 24); // 15 workspace + 7 summary tables + timeline_overview + collective_args
         QCOMPARE(tableNames(generated.db), names);
         QStringList described;
         for (const auto& t : schema::allTables())

@@ -7,3 +7,11 @@ CREATE TABLE IF NOT EXISTS summary_stream(
   kernel_count INTEGER, compute_ns INTEGER, communication_ns INTEGER, memory_ns INTEGER,
   top_kernel_id INTEGER, top_kernel_ns INTEGER, queue_max INTEGER, queue_mean REAL, queued_ops INTEGER,
   PRIMARY KEY(run_id, rank, device, stream));
+-- collective_args (issue 30: NCCL call arguments of communication kernels, stored with the rank's events;
+-- docs/schema.md).
+CREATE TABLE IF NOT EXISTS collective_args(
+  run_id INTEGER NOT NULL, rank INTEGER NOT NULL, stream INTEGER NOT NULL, start_ns INTEGER NOT NULL,
+  op_id INTEGER NOT NULL, in_nelems INTEGER NOT NULL, out_nelems INTEGER NOT NULL, dtype_id INTEGER NOT NULL,
+  dtype_bytes INTEGER NOT NULL, group_size INTEGER NOT NULL, pg_name_id INTEGER NOT NULL,
+  pg_desc_id INTEGER NOT NULL, pg_ranks_id INTEGER NOT NULL,
+  PRIMARY KEY(run_id, rank, stream, start_ns));

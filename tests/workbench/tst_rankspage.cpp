@@ -6,11 +6,13 @@
 // every call matched across ranks (2 layers: 2 + 2 all-gathers and 2 reduce-scatters per step) and a click
 // asks for the timeline over the call.
 #include "CollectiveCallModel.h"
+#include "CollectiveEfficiencyModel.h"
 #include "CollectivesPanel.h"
 #include "MainWindow.h"
 #include "RankHeatmapModel.h"
 #include "RankSummaryModel.h"
 #include "RanksPage.h"
+#include "RunPage.h"
 #include "SummaryBarDelegate.h"
 #include "ThemeMode.h"
 #include "UnitFormat.h"
@@ -52,6 +54,7 @@ private slots:
     void legendStatesTheSpread();
     void rankClickShowsEvidence();
     void collectivesTabListsCalls();
+    void runPageStatesTheClocks();
     void barFiguresReadableInEveryTheme_data();
     void barFiguresReadableInEveryTheme();
 
@@ -237,6 +240,19 @@ void TestRanksPage::collectivesTabListsCalls() {
     CollectivesPanel* panel = page->collectivesPanel();
     QAbstractItemModelTester t(panel->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(panel->model()->rowCount(), 4 * 6);
+    // Efficiency per operation and size: the synthetic traces carry no NCCL arguments, so each operation's
+    // calls are in its bucket of unknown size, and no peak is known.
+    QAbstractItemModelTester te(panel->efficiencyModel(),
+                                QAbstractItemModelTester::FailureReportingMode::QtTest);
+    qlonglong calls = 0;
+    for (int r = 0; r < panel->efficiencyModel()->rowCount(); ++r) {
+        const auto& row = panel->efficiencyModel()->rows()[static_cast<std::size_t>(r)];
+        QCOMPARE(row.bucketMinBytes, std::int64_t(-1));
+        calls += row.calls;
+    }
+    QCOMPARE(calls, qlonglong(4 * 6));
+    QVERIFY2(panel->efficiencyText().contains(QStringLiteral("peak is unknown")),
+             qPrintable(panel->efficiencyText()));
     QVERIFY2(panel->statusText().startsWith(QStringLiteral("24 collective calls across 4 ranks")),
              qPrintable(panel->statusText()));
     // 2 nodes: the clocks' agreement is stated.
@@ -246,7 +262,7 @@ void TestRanksPage::collectivesTabListsCalls() {
                      .arg(UnitFormat::duration(double(stragglers_.clocks.storedErrorNs)))),
              qPrintable(panel->statusText()));
     page->tabs()->setCurrentWidget(panel);
-    QSignalSpy spy(page, &WorkbenchPage::timelineJumpRequested);
+    QSignalSpy spy(page, &WorkbenchPage::timelineCallJumpRequested);
     QTableView* view = panel->table();
     const QModelIndex first = view->model()->index(0, 0);
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(first).center());
@@ -260,8 +276,28 @@ void TestRanksPage::collectivesTabListsCalls() {
             call = &c;
         }
     QCOMPARE(spy.at(0).at(1).value<RankId>(), RankId(call->lastRank));
-    QCOMPARE(spy.at(0).at(2).toLongLong(), call->firstArrival);
-    QVERIFY(spy.at(0).at(3).toLongLong() > call->lastArrival);
+    // Every member's lane is asked for, side by side.
+    QList<qint32> members;
+    for (std::size_t i = call->firstMember; i < call->firstMember + call->memberCount; ++i)
+        members << stragglers_.match.members[i].rank;
+    QCOMPARE(spy.at(0).at(2).value<QList<qint32>>(), members);
+    QCOMPARE(spy.at(0).at(3).toLongLong(), call->firstArrival);
+    QVERIFY(spy.at(0).at(4).toLongLong() > call->lastArrival);
+}
+
+// Issue 30.3: the Run page states how well the two hosts' clocks agree, as the Collectives tab does.
+void TestRanksPage::runPageStatesTheClocks() {
+    MainWindow w;
+    w.setPersistSettings(false);
+    w.showPage(PageId::Run);
+    w.show();
+    QVERIFY(w.openWorkspace(ws_));
+    w.workspaceDock()->selectRun(w.session()->findRun(QStringLiteral("cluster"))->id);
+    auto* page = qobject_cast<RunPage*>(w.page(PageId::Run));
+    QVERIFY(page);
+    const QString expected = QStringLiteral("Clocks aligned to ±%1</b> across 2 hosts")
+                                 .arg(UnitFormat::duration(double(stragglers_.clocks.storedErrorNs)));
+    QTRY_VERIFY_WITH_TIMEOUT(page->checksText().contains(expected), 20000);
 }
 
 namespace {

@@ -57,6 +57,13 @@ void KinetoTraceParser::PendingEvent::reset(std::int64_t at) {
         grid[i] = block[i] = 0;
     name.clear();
     kind.clear();
+    hasCollective = false;
+    inNelems = outNelems = groupSize = -1;
+    collective.clear();
+    dtype.clear();
+    groupName.clear();
+    groupDescription.clear();
+    groupRanks.clear();
     offset = at;
 }
 
@@ -288,7 +295,10 @@ KinetoTraceParser::Arg KinetoTraceParser::argOf(const char* s, rapidjson::SizeTy
                : is(s, len, "size") ? Arg::Size
                                     : Arg::None;
     case 5:
-        return is(s, len, "bytes") ? Arg::Bytes : is(s, len, "block") ? Arg::Block : Arg::None;
+        return is(s, len, "bytes")   ? Arg::Bytes
+               : is(s, len, "block") ? Arg::Block
+               : is(s, len, "dtype") ? Arg::Dtype
+                                     : Arg::None;
     case 6:
         return is(s, len, "device") ? Arg::Device : is(s, len, "stream") ? Arg::Stream : Arg::None;
     case 11:
@@ -298,12 +308,26 @@ KinetoTraceParser::Arg KinetoTraceParser::argOf(const char* s, rapidjson::SizeTy
                                            : Arg::None;
     case 9:
         return is(s, len, "Device Id") ? Arg::DeviceId : Arg::None;
+    case 10:
+        return is(s, len, "Group size") ? Arg::GroupSize : Arg::None;
     case 13:
-        return is(s, len, "shared memory") ? Arg::SharedMemory : Arg::None;
+        return is(s, len, "shared memory")   ? Arg::SharedMemory
+               : is(s, len, "In msg nelems") ? Arg::InNelems
+                                             : Arg::None;
     case 14:
-        return is(s, len, "Total Reserved") ? Arg::TotalReserved : Arg::None;
+        return is(s, len, "Total Reserved")   ? Arg::TotalReserved
+               : is(s, len, "Out msg nelems") ? Arg::OutNelems
+                                              : Arg::None;
     case 15:
-        return is(s, len, "Total Allocated") ? Arg::TotalAllocated : Arg::None;
+        return is(s, len, "Total Allocated")   ? Arg::TotalAllocated
+               : is(s, len, "Collective name") ? Arg::CollectiveName
+                                               : Arg::None;
+    case 18:
+        return is(s, len, "Process Group Name") ? Arg::GroupName : Arg::None;
+    case 19:
+        return is(s, len, "Process Group Ranks") ? Arg::GroupRanks : Arg::None;
+    case 25:
+        return is(s, len, "Process Group Description") ? Arg::GroupDescription : Arg::None;
     case 20:
         return is(s, len, "registers per thread")   ? Arg::Registers
                : is(s, len, "static shared memory") ? Arg::StaticSharedMemory
@@ -490,9 +514,10 @@ void KinetoTraceParser::eventField(std::string_view text, bool isNumber, bool is
 void KinetoTraceParser::eventArg(std::string_view text, bool isNumber, bool isString) {
     if (arg_ == Arg::None)
         return;
-    if (arg_ == Arg::Kind) {
-        if (isString)
-            ev_.kind.assign(text.data(), text.size());
+    if (arg_ == Arg::Kind || arg_ == Arg::CollectiveName || arg_ == Arg::Dtype || arg_ == Arg::GroupName ||
+        arg_ == Arg::GroupDescription || arg_ == Arg::GroupRanks) {
+        if (isString || (isNumber && arg_ == Arg::GroupName))
+            eventStringArg(text);
         arg_ = Arg::None;
         return;
     }
@@ -544,11 +569,46 @@ void KinetoTraceParser::eventArg(std::string_view text, bool isNumber, bool isSt
         case Arg::TotalReserved:
             ev_.totalReserved = v;
             break;
+        case Arg::InNelems:
+            ev_.inNelems = v;
+            break;
+        case Arg::OutNelems:
+            ev_.outNelems = v;
+            break;
+        case Arg::GroupSize:
+            ev_.groupSize = v;
+            break;
         default:
             break;
         }
     }
     arg_ = Arg::None;
+}
+
+void KinetoTraceParser::eventStringArg(std::string_view text) {
+    switch (arg_) {
+    case Arg::Kind:
+        ev_.kind.assign(text.data(), text.size());
+        break;
+    case Arg::CollectiveName:
+        ev_.collective.assign(text.data(), text.size());
+        ev_.hasCollective = true;
+        break;
+    case Arg::Dtype:
+        ev_.dtype.assign(text.data(), text.size());
+        break;
+    case Arg::GroupName:
+        ev_.groupName.assign(text.data(), text.size());
+        break;
+    case Arg::GroupDescription:
+        ev_.groupDescription.assign(text.data(), text.size());
+        break;
+    case Arg::GroupRanks:
+        ev_.groupRanks.assign(text.data(), text.size());
+        break;
+    default:
+        break;
+    }
 }
 
 // ---- one event -----------------------------------------------------------------------------
@@ -709,6 +769,26 @@ void KinetoTraceParser::addKernel(Ns start, Ns end, StringId name, GpuPlace gpu)
     k.staticSmem = ev_.staticSharedMemory >= 0 ? ev_.staticSharedMemory : ev_.sharedMemory;
     k.dynamicSmem = ev_.dynamicSharedMemory >= 0 ? ev_.dynamicSharedMemory : 0;
     trace_.kernels.push_back(k);
+    if (ev_.hasCollective)
+        addCollectiveArgs(k);
+}
+
+// Values outside their bounds are kept as unknown (core/CollectiveArgs.h); names are interned, so bounded
+// (core/NameBound.h). The rank is set with the kernels' in placeOnClock.
+void KinetoTraceParser::addCollectiveArgs(const KernelEvent& k) {
+    CollectiveArgs a;
+    a.stream = k.stream;
+    a.start = k.start;
+    a.op = internName(ev_.collective);
+    a.inNelems = collectiveNelems(ev_.inNelems);
+    a.outNelems = collectiveNelems(ev_.outNelems);
+    a.dtype = internName(ev_.dtype);
+    a.dtypeBytes = collectiveDtypeBytes(ev_.dtype);
+    a.groupSize = collectiveGroupSize(ev_.groupSize);
+    a.groupName = internName(ev_.groupName);
+    a.groupDescription = internName(ev_.groupDescription);
+    a.groupRanks = internName(ev_.groupRanks);
+    trace_.collectiveArgs.push_back(a);
 }
 
 void KinetoTraceParser::addMemcpy(Ns start, Ns end, StringId name, GpuPlace gpu) {
@@ -816,6 +896,10 @@ void KinetoTraceParser::placeOnClock(std::int32_t rank) {
     for (auto& c : t.counters) {
         c.ts += offset;
         c.rank = rank;
+    }
+    for (auto& a : t.collectiveArgs) {
+        a.start += offset;
+        a.rank = rank;
     }
     for (auto* v : {&flowStarts_, &flowEnds_})
         for (auto& f : *v)

@@ -100,7 +100,16 @@ private:
         DeviceType,
         DeviceId,
         TotalAllocated,
-        TotalReserved
+        TotalReserved,
+        // NCCL call arguments (PyTorch profiler, on nccl kernels and record_param_comms)
+        CollectiveName,
+        InNelems,
+        OutNelems,
+        Dtype,
+        GroupSize,
+        GroupName,
+        GroupDescription,
+        GroupRanks
     };
     enum class Cat : std::uint8_t {
         Other,
@@ -128,8 +137,13 @@ private:
         std::int64_t deviceType = -1, deviceId = -1, totalAllocated = -1, totalReserved = -1; // "[memory]"
         std::int32_t registers = 0, sharedMemory = 0, dynamicSharedMemory = -1, staticSharedMemory = -1;
         std::int32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
-        std::string name;     // capacity reused from event to event
-        std::string kind;     // ROCm memcpy args.kind ("HtoD")
+        std::string name; // capacity reused from event to event
+        std::string kind; // ROCm memcpy args.kind ("HtoD")
+        // A kernel's NCCL call arguments (core/CollectiveArgs.h); hasCollective once "Collective name" is
+        // read.
+        bool hasCollective = false;
+        std::int64_t inNelems = -1, outNelems = -1, groupSize = -1;
+        std::string collective, dtype, groupName, groupDescription, groupRanks;
         std::string otherCat; // the category text when cat == Cat::Other (capacity reused)
         std::int64_t offset = 0;
         void reset(std::int64_t at);
@@ -167,6 +181,10 @@ private:
     // A kernel, copy or fill of the current event: its span, correlation, device, stream and name set.
     template <class Event> Event gpuActivity(Ns start, Ns end, StringId name, GpuPlace gpu) const;
     void addKernel(Ns start, Ns end, StringId name, GpuPlace gpu);
+    // The current kernel's NCCL call arguments, when it has a "Collective name".
+    void addCollectiveArgs(const KernelEvent& k);
+    // A string-valued arg of the current event: kind, collective name, dtype, process group.
+    void eventStringArg(std::string_view text);
     void addMemcpy(Ns start, Ns end, StringId name, GpuPlace gpu);
     void addMemset(Ns start, Ns end, StringId name, GpuPlace gpu);
     void addApiCall(Ns start, Ns end, StringId name);

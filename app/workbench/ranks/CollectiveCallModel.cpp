@@ -59,8 +59,10 @@ void CollectiveCallModel::setMatch(const CollectiveMatch& match) {
         r.transferNs = c.transferNs;
         r.firstArrival = c.firstArrival;
         r.lastDeparture = c.lastArrival;
-        for (std::size_t i = c.firstMember; i < c.firstMember + c.memberCount; ++i)
+        for (std::size_t i = c.firstMember; i < c.firstMember + c.memberCount; ++i) {
             r.lastDeparture = std::max(r.lastDeparture, match.members[i].departure);
+            r.ranks << match.members[i].rank;
+        }
         r.bytes = c.bytes;
         r.busBwGBs = c.busBwGBs;
         rows.push_back(std::move(r));

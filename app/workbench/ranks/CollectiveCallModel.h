@@ -16,6 +16,7 @@ struct CollectiveCallRow {
     QString op, name;
     Ns waitNs = 0, transferNs = 0;
     Ns firstArrival = 0, lastDeparture = 0; // the call's extent over all its members
+    QList<qint32> ranks;                    // its members' ranks
     std::int64_t bytes = 0;
     std::optional<double> busBwGBs;
 };

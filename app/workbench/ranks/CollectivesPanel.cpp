@@ -3,10 +3,12 @@
 #include "ChartPalette.h"
 #include "ChartView.h"
 #include "CollectiveCallModel.h"
+#include "CollectiveEfficiencyModel.h"
 #include "UnitFormat.h"
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QShortcut>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -18,7 +20,9 @@ namespace cnp::wb {
 
 CollectivesPanel::CollectivesPanel(QWidget* parent)
     : QWidget(parent), status_(new QLabel), chart_(new ChartView), table_(new QTableView),
-      model_(new CollectiveCallModel(this)), sort_(new QSortFilterProxyModel(this)) {
+      model_(new CollectiveCallModel(this)), sort_(new QSortFilterProxyModel(this)),
+      efficiencyStatus_(new QLabel), efficiencyTable_(new QTableView),
+      efficiency_(new CollectiveEfficiencyModel(this)), efficiencySort_(new QSortFilterProxyModel(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     status_->setObjectName(QStringLiteral("collectivesStatus"));
@@ -37,13 +41,37 @@ CollectivesPanel::CollectivesPanel(QWidget* parent)
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->setVisible(false);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    efficiencySort_->setSourceModel(efficiency_);
+    efficiencySort_->setSortRole(CollectiveEfficiencyModel::SortRole);
+    efficiencyTable_->setObjectName(QStringLiteral("collectivesEfficiencyTable"));
+    efficiencyTable_->setModel(efficiencySort_);
+    efficiencyTable_->setSortingEnabled(true);
+    efficiencyTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    efficiencyTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    efficiencyTable_->verticalHeader()->setVisible(false);
+    efficiencyTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    efficiencyStatus_->setObjectName(QStringLiteral("collectivesEfficiencyStatus"));
+    efficiencyStatus_->setWordWrap(true);
+    auto* efficiencyBox = new QWidget;
+    auto* efficiencyLayout = new QVBoxLayout(efficiencyBox);
+    efficiencyLayout->setContentsMargins(0, 0, 0, 0);
+    efficiencyLayout->addWidget(efficiencyStatus_);
+    efficiencyLayout->addWidget(efficiencyTable_, 1);
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(chart_);
+    split->addWidget(efficiencyBox);
     split->addWidget(table_);
     split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
+    split->setStretchFactor(1, 1);
+    split->setStretchFactor(2, 3);
     layout->addWidget(split, 1);
     connect(table_, &QTableView::clicked, this, &CollectivesPanel::openRow);
+    // Enter opens the current row as a click does (as the Steps heatmap's; issue 32.6).
+    for (const QKeySequence& key : {QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)}) {
+        auto* enter = new QShortcut(key, table_);
+        enter->setContext(Qt::WidgetShortcut);
+        connect(enter, &QShortcut::activated, this, [this]() { openRow(table_->currentIndex()); });
+    }
 }
 
 QString CollectivesPanel::statusText() const {
@@ -60,12 +88,16 @@ void CollectivesPanel::setMatch(const CollectiveMatch* match, const ClockAlignme
     }
     model_->setMatch(*match);
     drawSteps(collectiveStepTotals(*match));
-    QString text =
-        tr("%1 collective calls across %2 ranks · matched by the order of communication kernels on "
-           "each stream (no process group or message size stored: bytes and bandwidth unknown) · "
-           "click: timeline")
-            .arg(UnitFormat::integer(static_cast<std::int64_t>(match->calls.size())))
-            .arg(match->ranks);
+    const QString how =
+        match->callsByGroup == 0
+            ? tr("matched by the order of communication kernels on each stream (no process group or "
+                 "message size stored: bytes and bandwidth unknown)")
+            : tr("%1 matched by process group and order in it (the trace's NCCL arguments)")
+                  .arg(UnitFormat::integer(match->callsByGroup));
+    QString text = tr("%1 collective calls across %2 ranks · %3 · click: timeline")
+                       .arg(UnitFormat::integer(static_cast<std::int64_t>(match->calls.size())))
+                       .arg(match->ranks)
+                       .arg(how);
     if (clocks.hosts.size() > 1)
         text += tr(" · clocks aligned to ±%1 across %2 hosts (±%3 with each host's offset and drift removed)")
                     .arg(UnitFormat::duration(double(clocks.storedErrorNs)))
@@ -74,6 +106,29 @@ void CollectivesPanel::setMatch(const CollectiveMatch* match, const ClockAlignme
     if (match->unmatchedKernels > 0)
         text += tr(" · %1 kernels unmatched").arg(UnitFormat::integer(match->unmatchedKernels));
     status_->setText(text);
+}
+
+void CollectivesPanel::setEfficiency(const std::vector<CollectiveEfficiencyRow>& rows, const FabricPeak& peak,
+                                     const QString& source) {
+    efficiency_->setRows(rows);
+    efficiencyTable_->sortByColumn(-1, Qt::AscendingOrder); // the model's order: operation, then size
+    if (rows.empty())
+        efficiencyStatus_->setText(tr("Efficiency per operation and message size: no calls."));
+    else if (source.isEmpty())
+        efficiencyStatus_->setText(tr("Efficiency per operation and message size (median bus bandwidth, "
+                                      "nccl-tests' definition); the fabric's peak is unknown: the plan's "
+                                      "fabric gives it, or `cnp collectives --peak-gbps`."));
+    else
+        efficiencyStatus_->setText(tr("Efficiency per operation and message size: median bus bandwidth "
+                                      "against the fabric's peak (from the %1: intra-node %2 GB/s, "
+                                      "inter-node %3 GB/s).")
+                                       .arg(source)
+                                       .arg(peak.intraNodeGBs, 0, 'f', 0)
+                                       .arg(peak.interNodeGBs, 0, 'f', 0));
+}
+
+QString CollectivesPanel::efficiencyText() const {
+    return efficiencyStatus_->text();
 }
 
 void CollectivesPanel::drawSteps(const std::vector<CollectiveStepTotals>& steps) {
@@ -119,7 +174,7 @@ void CollectivesPanel::openRow(const QModelIndex& index) {
     if (!index.isValid())
         return;
     const CollectiveCallRow& r = model_->row(sort_->mapToSource(index).row());
-    emit callActivated(RankId(r.lastRank), r.firstArrival, r.lastDeparture);
+    emit callActivated(RankId(r.lastRank), r.ranks, r.firstArrival, r.lastDeparture);
 }
 
 } // namespace cnp::wb

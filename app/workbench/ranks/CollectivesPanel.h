@@ -1,10 +1,12 @@
 #pragma once
 // The Ranks page's Collectives tab (docs/metrics.md, "Collectives"): the collective calls of a run matched
 // across ranks, as a per-step chart (each step's summed wait beneath its summed transfer) and a sortable
-// table of every call; clicking a call asks for the timeline over the call's extent, from its first
-// arrival to its last departure, so every rank's lane shows its part side by side.
+// table of every call, and the calls' efficiency per operation and message size against the fabric's
+// peak; clicking a call (or Enter) asks for the timeline over the call's extent, from its first arrival to
+// its last departure, with its members' lanes open side by side.
 #include "core/Ids.h"
 #include "metrics/ClockAligner.h"
+#include "metrics/CollectiveEfficiency.h"
 #include "metrics/CollectiveMatcher.h"
 
 #include <QWidget>
@@ -17,6 +19,7 @@ namespace cnp::wb {
 
 class ChartView;
 class CollectiveCallModel;
+class CollectiveEfficiencyModel;
 
 class CollectivesPanel : public QWidget {
     Q_OBJECT
@@ -25,14 +28,22 @@ public:
 
     // Shows `match` and how well its hosts' clocks agree (nullptr: nothing, with `why` as the status line).
     void setMatch(const CollectiveMatch* match, const ClockAlignment& clocks = {}, const QString& why = {});
+    // The calls' efficiency per operation and message size against the fabric's peak (`source`: "plan",
+    // or empty when the peak is unknown).
+    void setEfficiency(const std::vector<CollectiveEfficiencyRow>& rows, const FabricPeak& peak,
+                       const QString& source);
+    CollectiveEfficiencyModel* efficiencyModel() const { return efficiency_; }
+    QTableView* efficiencyTable() const { return efficiencyTable_; }
+    QString efficiencyText() const;
     CollectiveCallModel* model() const { return model_; }
     QTableView* table() const { return table_; }
     ChartView* chart() const { return chart_; }
     QString statusText() const;
 
 signals:
-    // The call at a clicked row: its last-arriving rank and its extent (absolute ns).
-    void callActivated(cnp::RankId lastRank, qint64 start, qint64 end);
+    // The call at a clicked row (or the current row on Enter): its last-arriving rank, its members' ranks
+    // and its extent (absolute ns).
+    void callActivated(cnp::RankId lastRank, const QList<qint32>& ranks, qint64 start, qint64 end);
 
 private:
     void drawSteps(const std::vector<CollectiveStepTotals>& steps);
@@ -43,6 +54,10 @@ private:
     QTableView* table_;
     CollectiveCallModel* model_;
     QSortFilterProxyModel* sort_;
+    QLabel* efficiencyStatus_;
+    QTableView* efficiencyTable_;
+    CollectiveEfficiencyModel* efficiency_;
+    QSortFilterProxyModel* efficiencySort_;
 };
 
 } // namespace cnp::wb

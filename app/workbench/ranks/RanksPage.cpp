@@ -132,8 +132,8 @@ RanksPage::RanksPage(WorkspaceSession* session, QWidget* parent)
     layout->addWidget(tabs_, 1);
     connect(summaryView_, &QTableView::clicked, this, &RanksPage::showEvidence);
     connect(collectives_, &CollectivesPanel::callActivated, this,
-            [this](RankId rank, qint64 start, qint64 end) {
-                emit timelineJumpRequested(currentRunId(runBox_), rank, start, end);
+            [this](RankId rank, const QList<qint32>& ranks, qint64 start, qint64 end) {
+                emit timelineCallJumpRequested(currentRunId(runBox_), rank, ranks, start, end);
             });
 
     connect(runBox_, &QComboBox::activated, this, [this]() {
@@ -201,6 +201,7 @@ void RanksPage::load() {
                 heatmap_->setGrid({});
                 summary_->setGrid({});
                 collectives_->setMatch(nullptr);
+                collectives_->setEfficiency({}, {}, {});
                 status_->setText(tr("Cannot read the run's steps: %1").arg(o.error.toHtmlEscaped()));
                 markReady();
                 return;
@@ -212,6 +213,10 @@ void RanksPage::load() {
                 o.value->stragglersError.isEmpty()
                     ? QString()
                     : tr("Cannot match the run's collectives: %1").arg(o.value->stragglersError));
+            collectives_->setEfficiency(
+                stragglers_ ? stragglers_->efficiency : std::vector<CollectiveEfficiencyRow>{},
+                stragglers_ ? stragglers_->fabric : FabricPeak{},
+                stragglers_ ? QString::fromStdString(stragglers_->fabricSource) : QString());
             summary_->setGrid(o.value->grid);
             heatmap_->setGrid(std::move(o.value->grid));
             followSummaryOrder();

@@ -9,6 +9,7 @@
 #include "UnitFormat.h"
 #include "WorkspaceSession.h"
 #include "metrics/OrphanTotals.h"
+#include "requests/CollectivesRequest.h"
 #include "requests/InsightsRequest.h"
 #include "requests/WorkspaceCategories.h"
 
@@ -64,6 +65,10 @@ RunPage::RunPage(WorkspaceSession* session, QWidget* parent)
     split->setStretchFactor(1, 1);
     layout->addWidget(split, 1);
     connect(runBox_, &QComboBox::currentIndexChanged, this, [this]() { showRun(currentRunId(runBox_)); });
+}
+
+QString RunPage::checksText() const {
+    return checks_->text();
 }
 
 QString RunPage::orphanText() const {
@@ -131,13 +136,18 @@ void RunPage::showRun(RunId runId) {
     orphans_->hide();
     runInBackground<RunChecks>(
         this,
-        [path = session()->path().toStdString(), runId]() {
+        [path = session()->path().toStdString(), runId, ranks = run->rankCount]() {
             Workspace ws(path, Workspace::Mode::ReadOnly);
             RunChecks c;
             c.insights = computeInsights(ws, runId);
             try { // a workspace written before the summaries existed has no orphan figures
                 c.orphans = orphanTotals(summaryReaderOf(ws, runId).ranks());
             } catch (const InputError&) {
+            }
+            try { // the clocks' agreement from the collectives (several ranks only)
+                if (ranks > 1)
+                    c.clocks = computeCollectives(ws, runId).clocks;
+            } catch (const std::exception&) { // the other checks still shown
             }
             return c;
         },
@@ -163,6 +173,13 @@ void RunPage::showChecks(const QStringList& notes, const RunChecks& c) {
     if (envChecks == 0)
         lines << tr("<span style='color:#2e9d4a'>✔</span> Environment checks: no known-issue "
                     "settings or versions found in this run's metadata.");
+    if (c.clocks.hosts.size() > 1)
+        lines << tr("<b>Clocks aligned to ±%1</b> across %2 hosts (±%3 with each host's offset and drift "
+                    "removed), checked against the run's collectives: no order across hosts is finer "
+                    "than that.")
+                     .arg(UnitFormat::duration(double(c.clocks.storedErrorNs)))
+                     .arg(c.clocks.hosts.size())
+                     .arg(UnitFormat::duration(double(c.clocks.fittedErrorNs)));
     checks_->setText(lines.join(QStringLiteral("<br>")));
     checks_->setVisible(true);
     if (!c.orphans) {

@@ -1,8 +1,11 @@
 #pragma once
 // The Run page: one run's metadata (RunMetadataModel), its ranks with clock offset/skew
 // (RankTableModel), the environment checks and the run's orphan GPU work (work launched before the
-// capture began, the figures of `cnp stats`). Follows the run selected in the workspace dock.
+// capture began, the figures of `cnp stats`), and for a run of several hosts how well their clocks agree
+// (metrics/ClockAligner.h, computed on opening from the run's collectives in the background: O(the
+// communication kernels)). Follows the run selected in the workspace dock.
 #include "WorkbenchPage.h"
+#include "metrics/ClockAligner.h"
 #include "metrics/OrphanTotals.h"
 #include "requests/InsightsRequest.h"
 
@@ -31,6 +34,8 @@ public:
     RankTableModel* rankModel() const { return ranks_; }
     // The orphan-work line as shown (rich text; empty until the worker has answered).
     QString orphanText() const;
+    // The checks as shown (rich text): the notes, environment checks and the clocks' agreement.
+    QString checksText() const;
 
 protected:
     void refresh() override;
@@ -39,6 +44,7 @@ private:
     struct RunChecks {
         std::vector<Insight> insights;
         std::optional<OrphanTotals> orphans; // nullopt: the run has no summaries
+        ClockAlignment clocks;               // no hosts: a run of one host, or no collectives matched
     };
     void showRun(RunId runId);
     void showChecks(const QStringList& notes, const RunChecks& checks);

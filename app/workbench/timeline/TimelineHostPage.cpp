@@ -59,11 +59,12 @@ void TimelineHostPage::refresh() {
     timeline_->showRun(run->id);
 }
 
-void TimelineHostPage::jumpTo(RunId runId, RankId rank, Ns start, Ns end) {
+void TimelineHostPage::jumpTo(RunId runId, RankId rank, Ns start, Ns end,
+                              const std::vector<std::int32_t>& openRanks) {
     if (!session()->findRun(runId))
         return;
     wanted_ = shownRunId_ = runId;
-    timeline_->jumpTo(runId, rank, start, end);
+    timeline_->jumpTo(runId, rank, start, end, openRanks);
 }
 
 void TimelineHostPage::showComparison(RunId runA, RunId runB, const QString& eventName) {

@@ -18,7 +18,8 @@ public:
     bool focusSearch() override;
     TimelinePage* timeline() const { return timeline_; }
     // Shows `runId` zoomed to [start, end] on `rank`; nothing when the run is not in the session.
-    void jumpTo(RunId runId, RankId rank, Ns start, Ns end);
+    // `openRanks` non-empty: only those ranks' groups open (TimelinePage::jumpTo).
+    void jumpTo(RunId runId, RankId rank, Ns start, Ns end, const std::vector<std::int32_t>& openRanks = {});
     // Shows `runA` with `runB` beneath it and searches `eventName` (exactly) in A; nothing when either
     // run is not in the session.
     void showComparison(RunId runA, RunId runB, const QString& eventName);

@@ -73,6 +73,7 @@ public:
     struct PendingJump {
         RankId rank;
         Ns start, end;
+        std::vector<std::int32_t> openRanks; // non-empty: open only these ranks' groups (a collective)
     };
     std::optional<PendingJump> pendingJump;
     bool pendingSearchJump = false; // showComparison(): go to the first match once both runs are loaded
@@ -656,6 +657,7 @@ void TimelinePageImpl::landJump(const PendingJump& jump) {
     details->clear();
     rangeStats->clear();
     viewA->zoomTo(jump.start - context, jump.end + context);
+    viewA->openOnlyRanks(jump.openRanks);
     viewA->scrollToRank(jump.rank);
     const EventRef ref = eventSpanning(*viewA->model(), jump.rank.value(), jump.start, jump.end);
     if (ref.valid()) {
@@ -1329,12 +1331,13 @@ void TimelinePage::showRun(RunId runId) {
         d_->load(runId);
 }
 
-void TimelinePage::jumpTo(RunId runId, RankId rank, cnp::Ns start, cnp::Ns end) {
+void TimelinePage::jumpTo(RunId runId, RankId rank, cnp::Ns start, cnp::Ns end,
+                          const std::vector<std::int32_t>& openRanks) {
     if (runId != d_->runA) {
         d_->resetRunView();
         d_->runA = runId;
     }
-    d_->pendingJump = TimelinePageImpl::PendingJump{rank, start, end};
+    d_->pendingJump = TimelinePageImpl::PendingJump{rank, start, end, openRanks};
     showRun(runId);
 }
 

@@ -56,8 +56,10 @@ public slots:
     void showRun(RunId runId);
     // Shows `runId` (loading it first if needed), zooms to [start, end] (absolute ns, as stored in the
     // workspace) and scrolls rank `rank`'s rows into view. Used by the kernel, insight and ablation
-    // pages to reach an event, an insight's evidence or a step.
-    void jumpTo(RunId runId, RankId rank, cnp::Ns start, cnp::Ns end);
+    // pages to reach an event, an insight's evidence or a step. `openRanks` non-empty: only those ranks'
+    // groups open, side by side (the members of a collective call), the others collapsed.
+    void jumpTo(RunId runId, RankId rank, cnp::Ns start, cnp::Ns end,
+                const std::vector<std::int32_t>& openRanks = {});
     // Shows `runA` with `runB` stacked beneath (aligned at the step) and searches both for events named
     // exactly `eventName`, zoomed onto its first kernel launch in A, else in B (a kernel diff row of the
     // Compare page; a kernel only B ran).

@@ -211,6 +211,17 @@ void TimelineView::scrollToRank(RankId rank) {
         }
 }
 
+void TimelineView::openOnlyRanks(const std::vector<std::int32_t>& ranks) {
+    if (!model_ || ranks.empty())
+        return;
+    std::vector<std::int32_t> sorted = ranks;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t g = 0; g < model_->groups.size() && g < collapsed_.size(); ++g)
+        if (model_->groups[g].parent < 0 && model_->groups[g].rank >= 0)
+            collapsed_[g] = !std::binary_search(sorted.begin(), sorted.end(), model_->groups[g].rank);
+    relayout();
+}
+
 void TimelineView::setCollapsed(int group, bool collapsed) {
     if (group < 0 || group >= static_cast<int>(collapsed_.size()))
         return;

@@ -70,6 +70,9 @@ public:
                                    // may reach past the run; the next pan or zoom brings it back inside)
     // Expands `rank`'s group and scrolls its first row to the top; nothing when the model has no such rank.
     void scrollToRank(RankId rank);
+    // Opens the rank groups of `ranks` and collapses every other rank's group, so those ranks' lanes lie
+    // side by side (a collective's members); nothing for ranks the model lacks. O(groups + ranks log ranks).
+    void openOnlyRanks(const std::vector<std::int32_t>& ranks);
     // Expands every collapsed group around `row` and scrolls it into view.
     void scrollToRow(int row);
     void setCollapsed(int group, bool collapsed);

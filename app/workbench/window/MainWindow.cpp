@@ -197,6 +197,13 @@ void MainWindow::createPages() {
                     showPage(PageId::Timeline);
                     static_cast<TimelineHostPage*>(page(PageId::Timeline))->jumpTo(run, rank, s, e);
                 });
+        connect(p, &WorkbenchPage::timelineCallJumpRequested, this,
+                [this](RunId run, RankId rank, const QList<qint32>& ranks, qint64 s, qint64 e) {
+                    dock_->selectRun(run);
+                    showPage(PageId::Timeline);
+                    static_cast<TimelineHostPage*>(page(PageId::Timeline))
+                        ->jumpTo(run, rank, s, e, std::vector<std::int32_t>(ranks.begin(), ranks.end()));
+                });
         connect(p, &WorkbenchPage::compareRequested, this, [this](RunId a, RunId b) {
             showPage(PageId::Compare);
             static_cast<ComparePage*>(page(PageId::Compare))->compare(a, b);

@@ -36,6 +36,10 @@ signals:
     void navigateRequested(int pageId, cnp::RunId runId);
     // A page asks the window to show `runId` on the timeline at `rank`, zoomed to [start, end] (absolute ns).
     void timelineJumpRequested(cnp::RunId runId, cnp::RankId rank, qint64 start, qint64 end);
+    // The same for a collective call: `ranks` (its members) open side by side, the others collapsed; the
+    // view scrolls to `rank` (its last-arriving member).
+    void timelineCallJumpRequested(cnp::RunId runId, cnp::RankId rank, const QList<qint32>& ranks,
+                                   qint64 start, qint64 end);
     // A page asks for the Compare page on `runA` vs `runB` (e.g. an ablation bar: it vs the previous).
     void compareRequested(cnp::RunId runA, cnp::RunId runB);
     // A page asks for the timeline of `runA` with `runB` beneath it, searching `eventName` (a diff row).
