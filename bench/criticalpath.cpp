@@ -5,6 +5,7 @@
 // the peak resident memory printed beside. Usage: bench_criticalpath [KERNELS] (docs/performance.md,
 // "Critical path").
 #include "metrics/CriticalPath.h"
+#include "common/MedianOfThree.h"
 #include "core/StepEvents.h"
 #include "metrics/DependencyGraph.h"
 #include "metrics/WhatIf.h"
@@ -22,16 +23,7 @@ using namespace cnp;
 
 namespace {
 
-double median3(const std::function<void()>& f) {
-    std::vector<double> v;
-    for (int i = 0; i < 3; ++i) {
-        const auto t0 = std::chrono::steady_clock::now();
-        f();
-        v.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
-    std::sort(v.begin(), v.end());
-    return v[1];
-}
+using bench::median3;
 
 StepEvents window(long kernels) {
     StepEvents ev;

@@ -6,6 +6,7 @@
 // sorts them too — and the peak resident memory. Usage: bench_stepalignment [ACTIVITIES]
 // (docs/performance.md, "Step diff").
 #include "metrics/StepAlignment.h"
+#include "common/MedianOfThree.h"
 
 #include <algorithm>
 #include <chrono>
@@ -22,16 +23,7 @@ using namespace cnp;
 
 namespace {
 
-double median3(const std::function<void()>& f) {
-    std::vector<double> v;
-    for (int i = 0; i < 3; ++i) {
-        const auto t0 = std::chrono::steady_clock::now();
-        f();
-        v.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
-    std::sort(v.begin(), v.end());
-    return v[1];
-}
+using bench::median3;
 
 std::uint64_t mix(std::uint64_t x) {
     x += 0x9e3779b97f4a7c15ULL;

@@ -4,6 +4,7 @@
 // configuration's trace within 5 % of the measured median step; steps without an expectation are not
 // predicted; a bad stored expectation is a note; and the prediction never reads the run it predicts (the
 // same prediction with that run removed from the workspace).
+#include "SmallSynthStudy.h"
 #include "ingest/IngestPipeline.h"
 #include "requests/AblationRequest.h"
 #include "requests/PredictionRequest.h"
@@ -23,27 +24,11 @@ namespace {
 const std::vector<std::string> kConfigs = {"Base", "Base+ACCL", "AC2+ACCL+CompilerOpt",
                                            "AC2+ACCL+CompilerOpt+CkptOpt"};
 
-// 2 nodes x 2 GPUs, 3 steps, 2 layers of the synthetic study (as tst_whatif), runs named by config.
+// 2 nodes x 2 GPUs, 3 steps, 2 layers of the synthetic study (as tst_whatif), runs named by config, with
+// the two expectations the vocabulary can state.
 void synthStudy(const QString& dir, const QString& ws) {
-    const auto params = synth::SynthParams::fromFile(synth::SynthParams::studyPath("acs-llama3-8b"));
-    synth::StudyOptions o;
-    o.outDir = (dir + "/study").toStdString();
-    o.nodes = 2;
-    o.gpusPerNode = 2;
-    o.steps = 3;
-    o.layers = 2;
-    o.seed = 7;
-    o.seedSet = true;
-    o.configs = kConfigs;
-    const auto runs = synth::generateStudy(params, synth::resolveOptions(params, o));
-    Workspace w(ws.toStdString(), Workspace::Mode::CreateIfMissing);
-    for (const auto& r : runs) {
-        IngestRequest req;
-        req.inputs = {r.folder};
-        req.runName = r.config;
-        req.config = r.config;
-        ingest(w, req);
-    }
+    testing::smallSynthStudy(dir, ws, kConfigs);
+    Workspace w(ws.toStdString(), Workspace::Mode::ReadWrite);
     w.setRunAttribute(w.runOrThrow("Base+ACCL").id, kExpectAttribute, "comm=0.5128");
     w.setRunAttribute(w.runOrThrow("AC2+ACCL+CompilerOpt+CkptOpt").id, kExpectAttribute, "recompute=0.25");
 }

@@ -1,6 +1,7 @@
 // What-if on the dependency graph (docs/metrics.md, "What-if"): each transformation on a hand-made window
 // whose re-timed length is computed by hand in the comments, and predictions on the synthetic study checked
 // against the next configuration's measured critical path (the simulator's ground truth).
+#include "SmallSynthStudy.h"
 #include "core/StepEvents.h"
 #include "ingest/IngestPipeline.h"
 #include "metrics/CriticalPath.h"
@@ -67,25 +68,7 @@ Ns predicted(const StepEvents& ev, const WhatIfScenario& s) {
 
 // 2 nodes x 2 GPUs, 3 steps, 2 layers of the synthetic study, ingested into `ws`, runs named by config.
 void synthStudy(const QString& dir, const QString& ws, const std::vector<std::string>& configs) {
-    const auto params = synth::SynthParams::fromFile(synth::SynthParams::studyPath("acs-llama3-8b"));
-    synth::StudyOptions o;
-    o.outDir = (dir + "/study").toStdString();
-    o.nodes = 2;
-    o.gpusPerNode = 2;
-    o.steps = 3;
-    o.layers = 2;
-    o.seed = 7;
-    o.seedSet = true;
-    o.configs = configs;
-    const auto runs = synth::generateStudy(params, synth::resolveOptions(params, o));
-    Workspace w(ws.toStdString(), Workspace::Mode::CreateIfMissing);
-    for (const auto& r : runs) {
-        IngestRequest req;
-        req.inputs = {r.folder};
-        req.runName = r.config;
-        req.config = r.config;
-        ingest(w, req);
-    }
+    testing::smallSynthStudy(dir, ws, configs);
 }
 
 } // namespace
