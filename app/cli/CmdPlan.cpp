@@ -85,6 +85,8 @@ void printPlanText(const Plan& p) {
                   << i + 1 << ". " << c.name << (c.extends.empty() ? "" : "  (extends " + c.extends + ")")
                   << '\n';
         printValues(p, c);
+        if (!c.expect.empty()) // its own (never inherited): what predict-then-measure re-times
+            std::cout << "   expect        " << c.expect << '\n';
         if (i == 0)
             std::cout << "   delta: first configuration (the baseline)\n";
         else
@@ -145,7 +147,9 @@ void writeConfiguration(JsonOutput& j, const Plan& p, std::size_t i) {
     const Configuration& c = p.configurations[i];
     j.beginObject().key("name").str(c.name).key("extends");
     c.extends.empty() ? j.null() : j.str(c.extends);
-    j.key("line").num(c.pos.line).key("argv");
+    j.key("line").num(c.pos.line).key("expect");
+    c.expect.empty() ? j.null() : j.str(c.expect);
+    j.key("argv");
     writeStrings(j, plan::resolvedArgv(p, c));
     j.key("resolved");
     writeValues(j, c.resolved);

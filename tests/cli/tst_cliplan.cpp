@@ -172,6 +172,23 @@ private slots:
                  r.err.constData());
     }
 
+    // A configuration's own expectation (predict, then measure) in both forms of show; never inherited.
+    void showExpectation() {
+        const QString plan = write("expect.yaml", "workload: {command: [run]}\nconfigurations:\n  - name: A\n"
+                                                  "  - name: B\n    extends: A\n"
+                                                  "    expect: {comm: 0.5, scale: {gemm: 0.8}}\n"
+                                                  "  - {name: C, extends: B}\n");
+        const auto text = runCli({"plan", "show", plan});
+        QVERIFY2(text.exitCode == 0, text.err.constData());
+        QCOMPARE(QString::fromUtf8(text.out).count("   expect        comm=0.5; scale.gemm=0.8\n"), 1);
+        const auto r = runCli({"plan", "show", plan, "--json"});
+        const QJsonArray configs = QJsonDocument::fromJson(r.out)["configurations"].toArray();
+        QCOMPARE(configs.size(), 3);
+        QVERIFY(configs[0].toObject()["expect"].isNull());
+        QCOMPARE(configs[1].toObject()["expect"].toString(), QStringLiteral("comm=0.5; scale.gemm=0.8"));
+        QVERIFY(configs[2].toObject()["expect"].isNull());
+    }
+
     // A value a shell would expand arrives verbatim and runs nothing (no file appears).
     void valuesNeverReachAShell() {
         const QString marker = dir.filePath("pwned");
