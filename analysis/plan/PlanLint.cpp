@@ -305,21 +305,23 @@ void checkCheckpointOptimization(const Linter& l) {
 
 // ---- cuda-driver ----------------------------------------------------------------------------------
 
+// A configuration's CUDA: its `cudaVersion` when written (nullopt when that does not parse), else what its
+// image's name says (plan/CudaDriver.h).
+std::optional<CudaVersion> cudaOf(const ConfigValues& v) {
+    if (v.cudaVersion)
+        return parseCudaVersion(*v.cudaVersion);
+    return v.image ? cudaVersionFromImage(*v.image) : std::nullopt;
+}
+
 void checkCudaDriver(const Linter& l) {
     for (const Configuration& c : l.plan.configurations) {
         const ConfigValues& v = c.resolved;
-        std::optional<CudaVersion> cuda;
-        SourcePos at = positionIn(v, "image", c.pos);
-        if (v.cudaVersion) {
-            cuda = parseCudaVersion(*v.cudaVersion);
-            at = positionIn(v, "cudaVersion", c.pos);
-            if (!cuda) {
-                l.add(at, Severity::Error, "type",
-                      "cudaVersion must read MAJOR.MINOR[.PATCH], not '" + *v.cudaVersion + "'");
-                continue;
-            }
-        } else if (v.image) {
-            cuda = cudaVersionFromImage(*v.image);
+        const std::optional<CudaVersion> cuda = cudaOf(v);
+        const SourcePos at = positionIn(v, v.cudaVersion ? "cudaVersion" : "image", c.pos);
+        if (v.cudaVersion && !cuda) {
+            l.add(at, Severity::Error, "type",
+                  "cudaVersion must read MAJOR.MINOR[.PATCH], not '" + *v.cudaVersion + "'");
+            continue;
         }
         const std::optional<int> required = cuda ? requiredDriverMajor(*cuda) : std::nullopt;
         if (!required)
@@ -348,12 +350,7 @@ void checkCollectorCupti(const Linter& l) {
     for (const Configuration& c : l.plan.configurations) { // every plan traces (repeats.traced >= 1)
         if (!c.extends.empty() && !c.own.image && !c.own.cudaVersion)
             continue; // inherited: said once, where the ancestor wrote it
-        const ConfigValues& v = c.resolved;
-        std::optional<CudaVersion> cuda;
-        if (v.cudaVersion)
-            cuda = parseCudaVersion(*v.cudaVersion);
-        else if (v.image)
-            cuda = cudaVersionFromImage(*v.image);
+        const std::optional<CudaVersion> cuda = cudaOf(c.resolved);
         // Where this configuration says it: its own cudaVersion, else its own image.
         const SourcePos at = positionIn(c.own, c.own.cudaVersion ? "cudaVersion" : "image", c.pos);
         if (cuda && cuda->major < 13)

@@ -1,6 +1,7 @@
 #include "plan/PlanResolver.h"
 
 #include <algorithm>
+#include <map>
 #include <string_view>
 #include <unordered_map>
 
@@ -10,6 +11,15 @@ namespace {
 template <typename T> void replaceIfSet(std::optional<T>& target, const std::optional<T>& value) {
     if (value)
         target = value;
+}
+template <typename T> void assignIfSet(T& target, const std::optional<T>& value) {
+    if (value)
+        target = *value;
+}
+// Every entry of `own` set in `target` (a later value of a key wins).
+void mergeByKey(std::map<std::string, std::string>& target, const std::map<std::string, std::string>& own) {
+    for (const auto& [k, v] : own)
+        target[k] = v;
 }
 
 void overlayEnv(std::vector<EnvVar>& env, const std::vector<EnvVar>& own) {
@@ -40,10 +50,8 @@ void overlayPodFields(KubernetesPodFields& r, const KubernetesPodFields& own) {
     replaceIfSet(r.imagePullSecrets, own.imagePullSecrets);
     replaceIfSet(r.hostNetwork, own.hostNetwork);
     replaceIfSet(r.addCapabilities, own.addCapabilities);
-    for (const auto& [k, v] : own.podAnnotations)
-        r.podAnnotations[k] = v;
-    for (const auto& [k, v] : own.extraResources)
-        r.extraResources[k] = v;
+    mergeByKey(r.podAnnotations, own.podAnnotations);
+    mergeByKey(r.extraResources, own.extraResources);
 }
 
 using NameIndex = std::unordered_map<std::string_view, std::size_t>; // a name's first configuration
@@ -106,8 +114,7 @@ ConfigValues overlay(const ConfigValues& parent, const ConfigValues& own, const 
     r.argsPos.insert(r.argsPos.end(), own.argsPos.begin(), own.argsPos.end());
     overlayMounts(r.mounts, own.mounts);
     overlayPodFields(r.kubernetes, own.kubernetes);
-    for (const auto& [k, v] : own.nodeSelector)
-        r.nodeSelector[k] = v;
+    mergeByKey(r.nodeSelector, own.nodeSelector);
     if (r.nodePool && !nodePoolLabel.empty())
         r.nodeSelector[nodePoolLabel] = *r.nodePool;
     for (const auto& [k, pos] : own.positions)
@@ -152,22 +159,14 @@ KubernetesOptions kubernetesFor(const Plan& plan, const std::string& configName)
     if (!c)
         return k;
     const KubernetesPodFields& f = c->resolved.kubernetes;
-    if (f.tolerations)
-        k.tolerations = *f.tolerations;
-    if (f.priorityClassName)
-        k.priorityClassName = *f.priorityClassName;
-    if (f.serviceAccountName)
-        k.serviceAccountName = *f.serviceAccountName;
-    if (f.imagePullSecrets)
-        k.imagePullSecrets = *f.imagePullSecrets;
-    if (f.hostNetwork)
-        k.hostNetwork = *f.hostNetwork;
-    if (f.addCapabilities)
-        k.addCapabilities = *f.addCapabilities;
-    for (const auto& [key, v] : f.podAnnotations)
-        k.podAnnotations[key] = v;
-    for (const auto& [key, v] : f.extraResources)
-        k.extraResources[key] = v;
+    assignIfSet(k.tolerations, f.tolerations);
+    assignIfSet(k.priorityClassName, f.priorityClassName);
+    assignIfSet(k.serviceAccountName, f.serviceAccountName);
+    assignIfSet(k.imagePullSecrets, f.imagePullSecrets);
+    assignIfSet(k.hostNetwork, f.hostNetwork);
+    assignIfSet(k.addCapabilities, f.addCapabilities);
+    mergeByKey(k.podAnnotations, f.podAnnotations);
+    mergeByKey(k.extraResources, f.extraResources);
     return k;
 }
 
