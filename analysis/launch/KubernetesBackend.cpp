@@ -147,6 +147,10 @@ std::string secondsText(double seconds) {
     return buf;
 }
 
+std::string firstLine(const std::string& s) {
+    return s.substr(0, s.find('\n'));
+}
+
 // kubectl's resource name for the plan's job kind.
 std::string jobKind(const plan::Plan& plan) {
     return plan.kubernetes.jobKind == "PyTorchJob" ? "pytorchjob" : "job";
@@ -317,7 +321,6 @@ private:
                 reportPod(*p);
     }
 
-    static std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
     std::string fetchPod() const { return job_.jobName + "-fetch"; }
     std::string podSelector() const { return "cnp.job=" + job_.jobName + ",cnp.role=workload"; }
 
@@ -488,7 +491,7 @@ std::unique_ptr<RunningJob> KubernetesBackend::attach(JobSpec& job, const Progre
     if (r.exitCode != 0) {
         if (r.err.find("(NotFound)") != std::string::npos)
             return nullptr;
-        throw InputError("kubectl get " + object, r.err.substr(0, r.err.find('\n')));
+        throw InputError("kubectl get " + object, firstLine(r.err));
     }
     rapidjson::Document d;
     if (d.Parse(r.out.c_str()).HasParseError() || !d.IsObject())
