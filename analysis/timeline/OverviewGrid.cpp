@@ -37,4 +37,28 @@ EventTrack mergeLanePerBucket(const EventTrack& lane, Ns width) {
     return m;
 }
 
+CounterSeries mergeCounterPerBucket(const CounterSeries& series, Ns width) {
+    CounterSeries m;
+    m.minValue = series.minValue;
+    m.maxValue = series.maxValue;
+    const std::size_t n = std::min(series.ts.size(), series.value.size());
+    for (std::size_t first = 0; first < n;) {
+        const Ns bucket = bucketStartOf(series.ts[first], width);
+        std::size_t lo = first, hi = first, last = first;
+        for (; last + 1 < n && bucketStartOf(series.ts[last + 1], width) == bucket; ++last) {
+            lo = series.value[last + 1] < series.value[lo] ? last + 1 : lo;
+            hi = series.value[last + 1] > series.value[hi] ? last + 1 : hi;
+        }
+        std::size_t kept[] = {lo, hi, last};
+        std::sort(std::begin(kept), std::end(kept));
+        for (std::size_t k = 0; k < 3; ++k)
+            if (k == 0 || kept[k] != kept[k - 1]) {
+                m.ts.push_back(series.ts[kept[k]]);
+                m.value.push_back(series.value[kept[k]]);
+            }
+        first = last + 1;
+    }
+    return m;
+}
+
 } // namespace cnp::timeline

@@ -7,6 +7,7 @@
 // lets per-part overviews (a few ranks each, OverviewMerge.h) be merged into the run's overview with the
 // same event starts and ends as an overview made from the whole run at once.
 #include "timeline/EventTrack.h"
+#include "timeline/TimelineModel.h"
 
 namespace cnp::timeline {
 
@@ -30,5 +31,13 @@ inline Ns bucketStartOf(Ns t, Ns width) {
 // no later than the next bucket's first starts). Returns a finished track. O(n): per bucket, a galloping
 // search (O(log of its events)), a scan of at most 64 events and dominantStyle (O(1) amortised).
 EventTrack mergeLanePerBucket(const EventTrack& lane, Ns width);
+
+// `series` reduced to at most three samples per bucket of the `width` grid: the bucket's lowest sample, its
+// highest and its last (each the first of equals; one sample where they coincide), in time order. So the
+// series keeps its envelope per bucket and the value it holds after each bucket, and minValue / maxValue
+// stay those of `series`. Merging again on a coarser grid of the same family (a multiple of `width`) gives
+// what merging the raw series on that grid gives: every kept sample of a bucket is one of its finer
+// buckets' kept samples. O(samples).
+CounterSeries mergeCounterPerBucket(const CounterSeries& series, Ns width);
 
 } // namespace cnp::timeline

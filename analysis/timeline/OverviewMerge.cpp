@@ -94,9 +94,11 @@ void appendOverviewPart(TimelineModel& into, TimelineModel&& part) {
 
 void rebucketOverview(TimelineModel& o, int buckets) {
     const Ns width = overviewBucketWidth(o.runStart, o.runEnd, buckets);
-    for (TimelineRow& r : o.rows)
+    for (TimelineRow& r : o.rows) {
         for (EventTrack& lane : r.lanes)
             lane = mergeLanePerBucket(lane, width);
+        r.counter = mergeCounterPerBucket(r.counter, width);
+    }
 }
 
 int overviewBucketsFor(std::size_t ranks) {

@@ -7,10 +7,11 @@
 // part, when the run's span is known.
 //
 // Guarantee, for a trace split by rank into parts, against makeOverview(TimelineBuilder::fromTrace(whole)):
-//  - exact: the rows (kind, label, group, rank, device, stream, pid, tid, counter samples, lane count), the
-//    groups (labels, tree, collapsed flags), the steps (names as text), the run's span, and every lane's
-//    merged events' starts and ends. A part's span lies within the run's, so its bucket grid subdivides
-//    the run's (OverviewGrid.h): each run bucket's events are the union of whole part buckets' events.
+//  - exact: the rows (kind, label, group, rank, device, stream, pid, tid, counter samples kept per
+//    bucket, lane count), the groups (labels, tree, collapsed flags), the steps (names as text), the run's
+//    span, and every lane's merged events' starts and ends. A part's span lies within the run's, so its
+//    bucket grid subdivides the run's (OverviewGrid.h): each run bucket's events are the union of whole part
+//    buckets' events.
 //  - approximate where a run bucket holds more than one raw event: the name and kind (of the longest
 //    part-merged event, not the longest raw one) and the style (dominant over part-merged events). They
 //    are still a name, kind and style of that bucket's raw events; alone in its bucket, an event's are exact.

@@ -81,7 +81,7 @@ TimelineModel makeOverview(const TimelineModel& full, int buckets) {
     const Ns width = overviewBucketWidth(full.runStart, full.runEnd, buckets);
     for (const TimelineRow& r : full.rows) {
         TimelineRow c = r.header();
-        c.counter = r.counter;
+        c.counter = mergeCounterPerBucket(r.counter, width);
         for (const EventTrack& tr : r.lanes)
             c.lanes.push_back(mergeLanePerBucket(tr, width));
         o.rows.push_back(std::move(c));

@@ -6,9 +6,11 @@
 // 1920-px overview, so the overview draws like the full model there), and grids of different spans nest
 // (OverviewMerge.h builds a run's overview from per-rank parts on that). A merged event spans
 // [first start, last end] of its bucket's events, takes the name of the longest one and the style
-// holding most busy time. Stored in the workspace (table timeline_overview, one BLOB per run, written
+// holding most busy time; a counter keeps each bucket's lowest, highest and last sample
+// (mergeCounterPerBucket). Stored in the workspace (table timeline_overview, one BLOB per run, written
 // at ingest; the GUI never writes it) so that opening a run paints in milliseconds while the full
-// events load in the background. Size: <= rows x lanes x (buckets + 1) events (~22 bytes each serialised).
+// events load in the background. Size: <= rows x lanes x (buckets + 1) events (~22 bytes each serialised)
+// plus counter rows x 3 (buckets + 1) samples (16 bytes each).
 #include "store/Workspace.h"
 #include "timeline/TimelineModel.h"
 

@@ -11,7 +11,9 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <limits>
+#include <map>
 #include <random>
 #include <set>
 #include <sstream>
@@ -128,8 +130,11 @@ void addStepsAndCounters(TraceData& t, std::int32_t rank, Ns start, Ns length) {
         s.gpuEnd = i == 2 ? -1 : s.cpuEnd;
         t.steps.push_back(s);
     }
-    for (int k = 0; k < 8; ++k)
-        t.counters.push_back({start + k * (length / 8), 1.5 * k + rank, rank, 0, t.strings.intern("memory")});
+    // Dense enough that buckets hold several samples: a saw tooth with a dip, so lowest, highest and last
+    // differ.
+    for (int k = 0; k < 200; ++k)
+        t.counters.push_back({start + k * (length / 200), (k % 7) * 1.5 - (k % 13 == 5 ? 9 : 0) + rank, rank,
+                              0, t.strings.intern("memory")});
 }
 
 TraceData makeTrace(const Shape& s) {
@@ -245,11 +250,36 @@ std::string laneDiff(const EventTrack& got, const TimelineModel& m, const std::v
     return d.str();
 }
 
-std::string rowHeaderDiff(const TimelineRow& a, const TimelineRow& b) {
+// The samples of `raw` an overview keeps: per bucket (by floorDiv), the indices of its lowest, highest and
+// last sample, lowest and highest the first of equals, each index once, in order.
+CounterSeries counterBuckets(const CounterSeries& raw, Ns width) {
+    std::map<Ns, std::vector<std::size_t>> byBucket;
+    for (std::size_t i = 0; i < raw.ts.size(); ++i)
+        byBucket[floorDiv(raw.ts[i], width)].push_back(i);
+    CounterSeries out;
+    out.minValue = raw.minValue;
+    out.maxValue = raw.maxValue;
+    for (const auto& [bucket, idx] : byBucket) {
+        std::set<std::size_t> kept{idx.back()};
+        kept.insert(*std::min_element(idx.begin(), idx.end(),
+                                      [&](auto a, auto b) { return raw.value[a] < raw.value[b]; }));
+        kept.insert(*std::max_element(idx.begin(), idx.end(),
+                                      [&](auto a, auto b) { return raw.value[a] < raw.value[b]; }));
+        for (std::size_t i : kept) {
+            out.ts.push_back(raw.ts[i]);
+            out.value.push_back(raw.value[i]);
+        }
+    }
+    return out;
+}
+
+// `a` (an overview's row) against `b` (the full model's), whose counter is cut to buckets of `width`.
+std::string rowHeaderDiff(const TimelineRow& a, const TimelineRow& b, Ns width) {
+    const CounterSeries want = counterBuckets(b.counter, width);
     const bool same = a.kind == b.kind && a.label == b.label && a.group == b.group && a.rank == b.rank &&
                       a.device == b.device && a.stream == b.stream && a.pid == b.pid && a.tid == b.tid &&
-                      a.lanes.size() == b.lanes.size() && a.counter.ts == b.counter.ts &&
-                      a.counter.value == b.counter.value && a.counter.minValue == b.counter.minValue &&
+                      a.lanes.size() == b.lanes.size() && a.counter.ts == want.ts &&
+                      a.counter.value == want.value && a.counter.minValue == b.counter.minValue &&
                       a.counter.maxValue == b.counter.maxValue;
     return same ? "" : "row " + a.label + " (rank " + std::to_string(a.rank) + ") differs from " + b.label;
 }
@@ -282,7 +312,7 @@ std::string overviewDiff(const TimelineModel& got, const TimelineModel& full, in
     std::string d = tablesDiff(got, full);
     const Ns width = gridWidth(full.runEnd - full.runStart, buckets);
     for (std::size_t r = 0; d.empty() && r < got.rows.size(); ++r) {
-        d = rowHeaderDiff(got.rows[r], full.rows[r]);
+        d = rowHeaderDiff(got.rows[r], full.rows[r], width);
         for (std::size_t l = 0; d.empty() && l < got.rows[r].lanes.size(); ++l) {
             d = laneDiff(got.rows[r].lanes[l], got, bucketsOf(full.rows[r].lanes[l], full, width));
             d = d.empty() ? d : got.rows[r].label + " lane " + std::to_string(l) + ": " + d;
@@ -480,6 +510,36 @@ private slots:
             std::count_if(parts.begin(), parts.end(), [](const auto& p) { return !p.empty(); });
         if (nonEmpty == 1)
             QCOMPARE(eventLabels(merged), eventLabels(wholeOverview));
+    }
+
+    // A counter keeps each bucket's lowest, highest and last sample (by hand, width 8), and merging the
+    // kept samples again on a coarser grid (16) gives what the raw series gives there.
+    void counterKeepsLowHighLast_data() {
+        QTest::addColumn<Ns>("width");
+        QTest::addColumn<std::vector<Ns>>("ts");
+        QTest::addColumn<std::vector<double>>("values");
+        QTest::newRow("width 8") << Ns{8} << std::vector<Ns>{-5, 3, 6, 9, 12, 25, 27}
+                                 << std::vector<double>{1, 2, 8, 4, 1, 3, 3};
+        QTest::newRow("width 16") << Ns{16} << std::vector<Ns>{-5, 6, 12, 25, 27}
+                                  << std::vector<double>{1, 8, 1, 3, 3};
+    }
+    void counterKeepsLowHighLast() {
+        QFETCH(Ns, width);
+        QFETCH(std::vector<Ns>, ts);
+        QFETCH(std::vector<double>, values);
+        CounterSeries raw;
+        raw.ts = {-5, 0, 3, 6, 9, 12, 25, 27};
+        raw.value = {1, 5, 2, 8, 4, 1, 3, 3};
+        raw.minValue = 1;
+        raw.maxValue = 8;
+        const CounterSeries once = mergeCounterPerBucket(raw, width);
+        QCOMPARE(once.ts, ts);
+        QCOMPARE(once.value, values);
+        QCOMPARE(once.minValue, 1.0);
+        QCOMPARE(once.maxValue, 8.0);
+        const CounterSeries twice = mergeCounterPerBucket(mergeCounterPerBucket(raw, 8), width);
+        QCOMPARE(twice.ts, ts);
+        QCOMPARE(twice.value, values);
     }
 
     // Rebucketing an overview on its own span changes nothing, ids included.
