@@ -140,6 +140,7 @@ int main(int argc, char** argv) {
             const std::string ws = (dir / ("w" + std::to_string(w) + "-" + std::to_string(r) +
                                            (ways[w].shards ? ".cnpstudy" : ".cnpdb")))
                                        .string();
+            ::sync(); // the previous way's writes reach the disk first: their writeback would slow this one
             ways[w].samples.push_back(
                 inChild([&] { return ingestInto(ws, folder, ways[w].jobs, ways[w].shards); }));
             events = ways[w].samples.back().events;
@@ -148,6 +149,7 @@ int main(int argc, char** argv) {
                 fs::remove(ws + suffix);
         }
         const std::string fdb = (dir / "floor.db").string();
+        ::sync();
         floor.push_back(cnp::bench::sqliteInsertFloorSeconds(fdb, events));
         for (const char* suffix : {"", "-wal", "-shm"})
             fs::remove(fdb + suffix);

@@ -406,12 +406,22 @@ void Pass::storeRunWide(RunAppender& appender, const std::string& runName, Strea
     out.truncatedNames = truncated_.size();
 }
 
-} // namespace
+// After a failed study ingest: the shards' rows their writers committed on the way (ShardWriters) are
+// removed, so the study is as it was. Best effort: what this cannot remove (the disk full, the study
+// locked) the next ingest removes first.
+void removeCommittedShardRows(Workspace& ws) noexcept {
+    if (!ws.isStudy())
+        return;
+    try {
+        Transaction tx = writeTransaction(ws);
+        ws.removeOrphanShardRuns();
+        tx.commit();
+    } catch (...) { // NOLINT(bugprone-empty-catch): the next ingest removes them
+    }
+}
 
-StreamedRun streamRun(Workspace& ws, const RunSource& source, const std::string& runName, int jobs,
-                      const std::function<void(RunInfo&)>& finishInfo, const ProgressSink& sink) {
-    if (source.names.empty())
-        throw InputError(ws.path(), "nothing to ingest");
+StreamedRun streamPasses(Workspace& ws, const RunSource& source, const std::string& runName, int jobs,
+                         const std::function<void(RunInfo&)>& finishInfo, const ProgressSink& sink) {
     const CategoryRules rules = categoryRulesOf(ws);
     PassPlan plan;
     plan.summary = summaryOptionsOf(ws);
@@ -460,6 +470,20 @@ StreamedRun streamRun(Workspace& ws, const RunSource& source, const std::string&
         }
         sink.report(1.0);
         return out;
+    }
+}
+
+} // namespace
+
+StreamedRun streamRun(Workspace& ws, const RunSource& source, const std::string& runName, int jobs,
+                      const std::function<void(RunInfo&)>& finishInfo, const ProgressSink& sink) {
+    if (source.names.empty())
+        throw InputError(ws.path(), "nothing to ingest");
+    try {
+        return streamPasses(ws, source, runName, jobs, finishInfo, sink);
+    } catch (...) {
+        removeCommittedShardRows(ws);
+        throw;
     }
 }
 

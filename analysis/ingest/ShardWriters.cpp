@@ -42,7 +42,12 @@ void ShardWriters::work(Writer& w) {
         }
         try {
             w.appender->appendWithIds(job.part->trace, job.ids, sink);
+            w.uncommitted += static_cast<std::int64_t>(job.part->trace.eventCount());
             job.part.reset();
+            if (w.uncommitted >= kCommitEveryEvents) {
+                w.appender->commitSoFar();
+                w.uncommitted = 0;
+            }
         } catch (...) {
             std::lock_guard lock(m_);
             if (!error_)

@@ -5,7 +5,10 @@
 // k mod shards, so consecutive parts are written in parallel. Each shard holds at most one part waiting
 // besides the one it writes: hand() blocks until there is room, which bounds the memory held here to two
 // parts per shard. The caller's write transaction spans the shards (Workspace::writeConnections); the
-// threads only use the connections between hand() and finish().
+// threads only use the connections between hand() and finish(). A writer commits its shard every
+// kCommitEveryEvents events (RunAppender::commitSoFar: a shard run the index does not know, removed if the
+// ingest fails) and checkpoints it, so the shards' WAL copies and disk writes run during the ingest, beside
+// the readers, rather than all after the commit.
 #include "core/TraceData.h"
 #include "ingest/PreparedPart.h"
 #include "store/RunAppender.h"
@@ -27,6 +30,9 @@ namespace cnp {
 
 class ShardWriters {
 public:
+    // About 50 MB of a shard's pages (event rows take 40-60 bytes each with their B-tree).
+    static constexpr std::int64_t kCommitEveryEvents = 1'000'000;
+
     // Creates run `runId` in each shard of `study` (named "<id>:<runName>", so that the index's renames
     // never collide with a shard's names). `stored(bytes)` is called on a writer thread after each part
     // is stored and freed, with the input bytes hand() was given for it.
@@ -56,6 +62,7 @@ private:
         std::unique_ptr<RunAppender> appender;
         std::deque<Job> queue;
         bool busy = false;
+        std::int64_t uncommitted = 0; // events appended since the last commitSoFar (writer thread only)
         std::thread thread;
     };
     void work(Writer& w);

@@ -282,14 +282,26 @@ void RunAppender::write(const TraceData& t, const std::vector<std::int64_t>& sid
     sink.report(1.0);
 }
 
+void RunAppender::writeIdRanges() {
+    Statement ranges(ws_.db(), "INSERT OR REPLACE INTO run_rows VALUES(?,?,?,?)");
+    for (const auto& [table, span] : spans_)
+        ranges.bind(1, runId_).bind(2, std::string_view(table)).bind(3, span.first).bind(4, span.last).exec();
+}
+
+void RunAppender::commitSoFar() {
+    writeIdRanges();
+    sqlite3* db = ws_.db();
+    execSql(db, "COMMIT");
+    execSql(db, "PRAGMA wal_checkpoint(PASSIVE)");
+    execSql(db, "BEGIN IMMEDIATE");
+}
+
 void RunAppender::finish(const RunInfo& info) {
     sqlite3* db = ws_.db();
     Statement drop(db, "DELETE FROM runs WHERE id = ?");
     drop.bind(1, runId_).exec();
     insertRunRow(db, runId_, info, kernels_, events_);
-    Statement ranges(db, "INSERT INTO run_rows VALUES(?,?,?,?)");
-    for (const auto& [table, span] : spans_)
-        ranges.bind(1, runId_).bind(2, std::string_view(table)).bind(3, span.first).bind(4, span.last).exec();
+    writeIdRanges();
 }
 
 } // namespace cnp

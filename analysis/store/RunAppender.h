@@ -40,6 +40,14 @@ public:
     void appendWithIds(const TraceData& part, const std::vector<std::int64_t>& ids,
                        const ProgressSink& sink = {});
 
+    // A study's shard only (docs/schema.md, "Studies of shards"): records each event table's id range so
+    // far, commits the caller's transaction on this connection, checkpoints the WAL (PASSIVE) and begins
+    // the next write transaction (BEGIN IMMEDIATE), so the caller's Transaction goes on as before. The rows
+    // committed are a shard run the index does not know yet: invisible to readers, and removed by
+    // Workspace::removeOrphanShardRuns should the ingest not finish. Spreads a shard's WAL copy (and its
+    // fsync) over the ingest instead of leaving all of it for after the commit. O(dirty pages).
+    void commitSoFar();
+
     // Rewrites the run row from `info` (name included) with the kernel and event counts of every part,
     // and records each event table's id range. Call once, after the last part.
     void finish(const RunInfo& info);
@@ -48,6 +56,7 @@ public:
 
 private:
     void checkRankOrder(const TraceData& part);
+    void writeIdRanges(); // run_rows from spans_, replacing what commitSoFar wrote
     void write(const TraceData& part, const std::vector<std::int64_t>& ids, bool events,
                const ProgressSink& sink);
 

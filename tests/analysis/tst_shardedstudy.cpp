@@ -206,6 +206,31 @@ private slots:
         QCOMPARE(queryInt(study.shard(1).db(), "SELECT COUNT(*) FROM runs"), std::int64_t(1));
     }
 
+    // A shard writer's intermediate commit (RunAppender::commitSoFar) records the id ranges so far, so
+    // when the ingest then fails (its transaction rolled back), the committed rows are a shard run the
+    // index does not know, and removing orphans removes every one of its event rows.
+    void rowsCommittedOnTheWayAreRemovable() {
+        const auto parts = sixRanks();
+        Workspace study(studyPath("midway", 2), Workspace::Mode::ReadWrite);
+        {
+            auto tx = writeTransaction(study);
+            RunAppender writer(study.shard(1), "1:cut", RunId(1));
+            writer.append(parts[0]);
+            writer.append(parts[1]);
+            writer.commitSoFar();
+            writer.append(parts[2]); // rolled back with the transaction
+        }
+        QCOMPARE(shardKernels(study), std::int64_t(12)); // two ranks of 6 kernels committed
+        QCOMPARE(queryInt(study.shard(1).db(), "SELECT COUNT(*) FROM run_rows WHERE run_id = 1"),
+                 queryInt(study.shard(1).db(), "SELECT COUNT(DISTINCT table_name) FROM run_rows"));
+        auto tx = writeTransaction(study);
+        study.removeOrphanShardRuns();
+        tx.commit();
+        QCOMPARE(shardKernels(study), std::int64_t(0));
+        QCOMPARE(queryInt(study.shard(1).db(), "SELECT COUNT(*) FROM runs"), std::int64_t(0));
+        QCOMPARE(queryInt(study.shard(1).db(), "SELECT COUNT(*) FROM run_rows"), std::int64_t(0));
+    }
+
     // A shared study is untrusted: two shards claiming one rank of a run is refused, naming both.
     void twoShardsClaimingOneRankAreRefused() {
         const auto parts = sixRanks();
