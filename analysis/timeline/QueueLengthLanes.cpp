@@ -43,7 +43,7 @@ void QueueLengthLanes::emit(TimelineBuilder& b) {
         }
         if (queued.empty())
             continue;
-        const std::uint32_t name = b.internName("queue length · stream " + std::to_string(first.stream));
+        const std::uint32_t name = b.internName("Queue · stream " + std::to_string(first.stream));
         const StreamQueueLength queue(queued); // named: series() refers into it
         for (const auto& [t, length] : queue.series())
             b.addCounterSample(first.rank, first.device, name, t, static_cast<double>(length));

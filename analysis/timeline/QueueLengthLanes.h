@@ -2,7 +2,7 @@
 // The launch queue length of every GPU stream as counter lanes of the timeline (docs/metrics.md,
 // "Streams"; metrics/StreamQueueLength.h): collects each operation's (rank, device, stream, correlation,
 // start) and each launch call's (rank, correlation, start) in any order, then adds one counter row
-// "queue length · stream N" per (rank, device, stream) with queued operations to a TimelineBuilder.
+// "Queue · stream N" per (rank, device, stream) with queued operations to a TimelineBuilder.
 // Memory: 32 bytes per GPU operation and per launch call with a correlation id; O(n log n).
 #include "core/Interval.h"
 #include "timeline/TimelineBuilder.h"

@@ -133,7 +133,7 @@ private slots:
         // Queue of stream 7 (docs/metrics.md "Streams"): gemm launched at 90, started at 100; the NCCL
         // kernel launched at 140, started at 150 -> 1 at 90, 0 at 100, 1 at 140, 0 at 150.
         QCOMPARE(int(m.rows[4].kind), int(RowKind::Counter));
-        QCOMPARE(m.rows[4].label, std::string("queue length · stream 7"));
+        QCOMPARE(m.rows[4].label, std::string("Queue · stream 7"));
         QCOMPARE(m.rows[4].counter.ts, (std::vector<Ns>{90, 100, 140, 150}));
         QCOMPARE(m.rows[4].counter.value, (std::vector<double>{1, 0, 1, 0}));
         QCOMPARE(m.rows[4].counter.maxValue, 1.0);
