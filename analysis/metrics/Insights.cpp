@@ -151,9 +151,14 @@ void idleGapInsight(const std::vector<IdleGap>& storedGaps, const RunContext& ct
 }
 
 // CPU-blocking stream/event synchronisation inside steps (cudaStreamSynchronize after a device-to-host
-// copy is what `.item()` / `.cpu()` do). Severity by the share of the step time the CPU was blocked.
-void blockingSyncInsight(const std::vector<BlockingSync>& syncs, const RunContext& ctx,
-                         const InsightOptions& o, std::vector<Insight>& out) {
+// copy is what `.item()` / `.cpu()` do). What a sync costs is the GPU time it leaves idle: the CPU queued
+// nothing while it was blocked, so once the queue drains the GPU idles until the CPU, released, launches
+// again. Value and severity: the stored GPU idle gaps inside steps that a blocking sync overlaps (the gap
+// began or lay within the call: IdleGap::syncNs > 0), whole, over the step time. The CPU's blocked time is
+// stated; a CPU that waits while the GPU stays busy (a loop running ahead, waiting on an event) costs
+// nothing: info. O(syncs + gaps).
+void blockingSyncInsight(const std::vector<BlockingSync>& syncs, const std::vector<IdleGap>& gaps,
+                         const RunContext& ctx, const InsightOptions& o, std::vector<Insight>& out) {
     if (syncs.empty() || ctx.totalStepTime <= 0)
         return;
     Ns blocked = 0;
@@ -162,18 +167,32 @@ void blockingSyncInsight(const std::vector<BlockingSync>& syncs, const RunContex
         blocked += y.length();
         afterCopy += y.dtohBytes > 0;
     }
-    const double share = static_cast<double>(blocked) / static_cast<double>(ctx.totalStepTime);
+    Ns idle = 0;
+    std::int64_t idleGaps = 0;
+    for (const auto& g : gaps)
+        if (g.stepIndex >= 0 && g.syncNs > 0) {
+            idle += g.length();
+            ++idleGaps;
+        }
+    const double share = static_cast<double>(idle) / static_cast<double>(ctx.totalStepTime);
     Insight in;
     in.id = "stream-sync";
     in.value = share;
     in.severity = severityForShare(share, o.blockingSyncShare);
     in.title = countOf(static_cast<std::int64_t>(syncs.size()), "stream/event synchronisation",
                        "stream/event synchronisations") +
-               " blocked the CPU for " + ms(blocked) + " inside steps (" + pct(share) + " of the step time)";
+               " blocked the CPU for " + ms(blocked) + " inside steps; " +
+               (idle > 0 ? "the GPU idled " + ms(idle) + " behind them (" + pct(share) + " of the step time)"
+                         : "the GPU stayed busy meanwhile (no idle time behind them)");
     in.explanation =
         "cudaStreamSynchronize / cudaEventSynchronize stop the CPU thread until the GPU has finished the "
-        "stream's queued work, so no new work is queued meanwhile and the GPU runs dry after it. " +
-        std::to_string(afterCopy) + " of them directly follow a device-to-host copy on the same thread" +
+        "stream's queued work (or reached the event), so no new work is queued meanwhile: when the queue "
+        "drains before the call returns, the GPU idles until the CPU launches again. That idle time is the "
+        "cost: " +
+        countOf(idleGaps, "GPU idle gap", "GPU idle gaps") +
+        " inside steps began or lay within such a call; the CPU's blocked time alone costs nothing while "
+        "the GPU stays busy. " +
+        std::to_string(afterCopy) + " of the calls directly follow a device-to-host copy on the same thread" +
         (ctx.pytorch ? ", the pattern of .item(), .cpu() or .tolist() on a GPU tensor (a loss logged every "
                        "step, a Python condition on a GPU value). Log every N steps, keep the value on the "
                        "GPU, or copy it with non_blocking=True into pinned memory and read it a step later."
@@ -559,7 +578,7 @@ std::vector<Insight> computeInsights(const RunSnapshot& run, const InsightOption
         ctx.totalStepTime += s.length();
 
     idleGapInsight(run.gaps, ctx, o, out);
-    blockingSyncInsight(run.syncs, ctx, o, out);
+    blockingSyncInsight(run.syncs, run.gaps, ctx, o, out);
 
     exposedCommunicationInsight(ranks, steps, ctx, o, out);
     lowOverlapInsights(ranks, o, out);

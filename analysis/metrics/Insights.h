@@ -36,11 +36,12 @@ struct Insight {
 
 struct InsightOptions {
     Ns idleGapNs = 100'000; // gaps at least this long are reported (>= 10 µs: shorter are not stored)
-    double idleShareWarning = 0.05;  // share of the GPU window lost in such gaps -> warning (x3 -> critical)
-    double blockingSyncShare = 0.05; // share of the step time the CPU is blocked in syncs -> warning (x3)
-    double copyShareWarning = 0.05;  // share of the GPU window in sync/pageable copies -> warning (x3)
-    double exposedCommShare = 0.10;  // exposed communication / step window -> warning
-    double lowOverlap = 0.30;        // overlap / communication below this -> warning ...
+    double idleShareWarning = 0.05; // share of the GPU window lost in such gaps -> warning (x3 -> critical)
+    double blockingSyncShare =
+        0.05; // share of the step time the GPU idles behind blocking syncs -> warning (x3)
+    double copyShareWarning = 0.05;       // share of the GPU window in sync/pageable copies -> warning (x3)
+    double exposedCommShare = 0.10;       // exposed communication / step window -> warning
+    double lowOverlap = 0.30;             // overlap / communication below this -> warning ...
     double minCommShareForOverlap = 0.05; // ... when communication is at least this share of the window
     double shortKernelShare = 0.30;       // kernels shorter than their launch call / launched kernels
     std::int64_t minKernelsForLaunchCheck = 100;

@@ -75,6 +75,40 @@ const char* cpuStateOf(Interval gap, Ns dataNs, Ns syncNs, Ns nextLaunch) {
     return "unknown";
 }
 
+// How much of an interval a rank's blocking calls (device and stream syncs, synchronous copies) cover,
+// whether they began inside it or before it (the usual `.item()` case: the CPU blocked before the queue
+// drained). Calls by start with the running maximum of their ends, so a query walks back from the last
+// call starting before the interval's end only while some earlier call still ends inside it:
+// O(log calls + calls overlapping). Overlaps of calls on different threads are counted once per call, the
+// sum capped at the interval's length.
+class BlockingCallCover {
+public:
+    BlockingCallCover(const std::vector<const ApiCall*>& apisByStart, const StringTable& strings) {
+        for (const ApiCall* a : apisByStart) {
+            const auto& n = strings.at(a->name);
+            if (isDeviceSync(n) || isBlockingStreamSync(n) || isSyncMemcpyApi(n)) {
+                calls_.push_back(a);
+                maxEnd_.push_back(maxEnd_.empty() ? a->end : std::max(maxEnd_.back(), a->end));
+            }
+        }
+    }
+    Ns covered(Interval g) const {
+        auto it = std::lower_bound(calls_.begin(), calls_.end(), g.end,
+                                   [](const ApiCall* a, Ns t) { return a->start < t; });
+        Ns sum = 0;
+        for (auto k = static_cast<std::size_t>(it - calls_.begin()); k > 0 && maxEnd_[k - 1] > g.start; --k) {
+            const ApiCall* c = calls_[k - 1];
+            if (c->end > g.start)
+                sum = saturatingAdd(sum, std::min(c->end, g.end) - std::max(c->start, g.start));
+        }
+        return std::min(sum, g.length());
+    }
+
+private:
+    std::vector<const ApiCall*> calls_;
+    std::vector<Ns> maxEnd_; // maxEnd_[k] = max end of calls_[0..k]
+};
+
 Ns percentile(const std::vector<Ns>& v, double p) { // nearest-rank, v sorted
     if (v.empty())
         return 0;
@@ -684,6 +718,7 @@ std::vector<SummaryGapRow> SummaryWriter::gapRows(std::int32_t rank, const RankE
     std::sort(gpuSteps.begin(), gpuSteps.end(),
               [](const StepRange* a, const StepRange* b) { return a->gpuStart < b->gpuStart; });
     const std::vector<NextActivity> byStart = activitiesByStart(ev);
+    const BlockingCallCover blocking(ev.apis, t_.strings);
     for (const auto& g : gaps) {
         int stepIndex = -1;
         auto st = std::upper_bound(gpuSteps.begin(), gpuSteps.end(), g.start,
@@ -691,16 +726,11 @@ std::vector<SummaryGapRow> SummaryWriter::gapRows(std::int32_t rank, const RankE
         if (st != gpuSteps.begin() && g.start < (*std::prev(st))->gpuEnd)
             stepIndex = (*std::prev(st))->index;
         std::int64_t launches = 0;
-        Ns syncNs = 0;
         auto lo = std::lower_bound(ev.apis.begin(), ev.apis.end(), g.start,
                                    [](const ApiCall* a, Ns t) { return a->start < t; });
-        for (auto it = lo; it != ev.apis.end() && (*it)->start < g.end; ++it) {
-            const auto& n = t_.strings.at((*it)->name);
-            if (isLaunchApi(n))
-                ++launches;
-            if (isDeviceSync(n) || isBlockingStreamSync(n) || isSyncMemcpyApi(n))
-                syncNs = saturatingAdd(syncNs, std::min((*it)->end, g.end) - (*it)->start);
-        }
+        for (auto it = lo; it != ev.apis.end() && (*it)->start < g.end; ++it)
+            launches += isLaunchApi(t_.strings.at((*it)->name)) ? 1 : 0;
+        const Ns syncNs = blocking.covered(g);
         const Ns dataNs = totalLength(clip(ev.dataLoading, g));
         // Next activity: the first GPU activity of any kind (kernel, copy, memset) starting at or after the
         // gap end; the one that ended the gap (an idle gap ends where some activity starts).

@@ -254,15 +254,19 @@ private slots:
         QVERIFY(in->explanation.find("capture the") == std::string::npos);
     }
 
-    // .item(): a 4-byte DtoH cudaMemcpyAsync then a cudaStreamSynchronize blocking 300 µs of a 1 ms step
-    // (30% of the step time: critical, >= 3 x 5%); a cudaStreamWaitEvent (GPU-side wait) is not counted.
+    // .item(): a 4-byte DtoH cudaMemcpyAsync, then a cudaStreamSynchronize from 300.02 µs until the copy
+    // has landed (601.5 µs). The CPU queued nothing meanwhile, so the GPU idles from the copy's end (601
+    // µs) to the next kernel (700 µs, launched at 690 µs): that 99 µs gap is the cost, 99 / 980 µs of the
+    // step's GPU window [10, 990) µs = 10.1%: a warning (>= 5%, < 15%), though the CPU was blocked 301 µs.
+    // A cudaStreamWaitEvent (GPU-side wait) is not counted.
     void blockingStreamSync() {
         SyntheticTrace s("x");
         s.range(0, 1'000'000, "ProfilerStep#1");
-        s.kernel(10'000, 1'010'000, "sgemm", 1, 0, 0);
+        s.kernel(10'000, 600'000, "sgemm", 1, 0, 5'000);
+        s.api(5'000, 5'010, "cudaLaunchKernel", 1);
         MemcpyEvent m;
-        m.start = 1'010'000;
-        m.end = 1'011'000;
+        m.start = 600'000;
+        m.end = 601'000;
         m.correlation = 2;
         m.kind = MemcpyKind::DtoH;
         m.srcKind = MemoryKind::Device;
@@ -270,20 +274,41 @@ private slots:
         m.bytes = 4;
         m.name = s.t.strings.intern("Memcpy DtoH");
         s.t.memcpys.push_back(m);
-        s.api(600'000, 600'010, "cudaMemcpyAsync", 2);
-        s.api(600'020, 900'020, "cudaStreamSynchronize");
-        s.api(950'000, 950'100, "cudaStreamWaitEvent");
+        s.api(300'000, 300'010, "cudaMemcpyAsync", 2);
+        s.api(300'020, 601'500, "cudaStreamSynchronize");
+        s.api(650'000, 650'100, "cudaStreamWaitEvent");
+        s.kernel(700'000, 990'000, "sgemm", 3, 0, 690'000);
+        s.api(690'000, 690'010, "cudaLaunchKernel", 3);
         const auto v = run(s);
         const auto* in = find(v, "stream-sync");
         QVERIFY(in);
         QCOMPARE(in->evidence.size(), std::size_t{1});
-        QCOMPARE(in->evidence[0].start, Ns{600'020});
+        QCOMPARE(in->evidence[0].start, Ns{300'020});
         QCOMPARE(in->evidence[0].stepIndex, 1); // ProfilerStep#1
         QVERIFY2(in->evidence[0].detail.find("after a 4 B device-to-host copy") != std::string::npos,
                  in->evidence[0].detail.c_str());
-        // Step window [10 µs, 1011 µs): 300 µs of 1001 µs.
-        QCOMPARE(in->value, 300'000.0 / 1'001'000.0);
-        QCOMPARE(in->severity, InsightSeverity::Critical);
+        QCOMPARE(in->value, 99'000.0 / 980'000.0);
+        QCOMPARE(in->severity, InsightSeverity::Warning);
+        QVERIFY2(in->title.find("the GPU idled 99.0 µs behind them (10.1% of the step time)") !=
+                     std::string::npos,
+                 in->title.c_str());
+    }
+
+    // A loop that runs ahead and waits on an event while the GPU stays busy (one kernel [10, 1010) µs, the
+    // CPU blocked [600.02, 900.02) µs): 30% of the step blocked, no GPU time lost: info, value 0.
+    void syncWhileTheGpuIsBusyIsInfo() {
+        SyntheticTrace s("x");
+        s.range(0, 1'000'000, "ProfilerStep#1");
+        s.kernel(10'000, 1'010'000, "sgemm", 1, 0, 0);
+        s.api(600'020, 900'020, "cudaEventSynchronize");
+        const auto v = run(s);
+        const auto* in = find(v, "stream-sync");
+        QVERIFY(in);
+        QCOMPARE(in->value, 0.0);
+        QCOMPARE(in->severity, InsightSeverity::Info);
+        QVERIFY2(in->title.find("blocked the CPU for 300 µs inside steps; the GPU stayed busy") !=
+                     std::string::npos,
+                 in->title.c_str());
     }
 
     // An nsys export of a plain CUDA program: no steps, no PyTorch. 81 µs of pageable copies in a 1 s

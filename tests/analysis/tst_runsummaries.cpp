@@ -411,6 +411,36 @@ private slots:
         }
     }
 
+    // A blocking call covers a gap whether it began inside it or before it (the CPU blocked before the
+    // queue drained). By hand, rank 0, times in us:
+    //   kernel a [0, 100) launched at 0; cudaStreamSynchronize [50, 400) -> gap [100, 500) covered
+    //   [100, 400) = 300 of 400 -> synchronising, syncNs 300 (before: 0, the call began before the gap)
+    //   kernel b [500, 510) launched at 450
+    //   cudaDeviceSynchronize [505, 560) and, on another thread, cudaStreamSynchronize [520, 600) -> gap
+    //   [510, 700) covered 50 + 80 = 130 of 190 -> synchronising, syncNs 130
+    //   kernel c [700, 710) launched at 650
+    void blockingCallsBeforeTheGapCover() {
+        constexpr Ns us = 1000;
+        SyntheticTrace s("sync-cover");
+        s.kernel(0, 100 * us, "a", 1, 0, 0).kernel(500 * us, 510 * us, "b", 2, 0, 450 * us);
+        s.kernel(700 * us, 710 * us, "c", 3, 0, 650 * us);
+        s.api(50 * us, 400 * us, "cudaStreamSynchronize");
+        s.api(505 * us, 560 * us, "cudaDeviceSynchronize");
+        s.api(520 * us, 600 * us, "cudaStreamSynchronize");
+        s.t.apiCalls.back().tid += 1;
+        const auto id = storeRun(*ws, s.t);
+        auto gaps = summaryReaderOf(*ws, id).idleGaps(0);
+        std::sort(gaps.begin(), gaps.end(),
+                  [](const IdleGap& a, const IdleGap& b) { return a.start < b.start; });
+        QCOMPARE(gaps.size(), std::size_t{2});
+        QCOMPARE(gaps[0].start, 100 * us);
+        QCOMPARE(gaps[0].syncNs, 300 * us);
+        QCOMPARE(gaps[0].cpuState, std::string("synchronising"));
+        QCOMPARE(gaps[1].start, 510 * us);
+        QCOMPARE(gaps[1].syncNs, 130 * us);
+        QCOMPARE(gaps[1].cpuState, std::string("synchronising"));
+    }
+
     // A run split by rank into parts, each part's summaries computed on a thread of its own into one pool,
     // gives the whole run's all-rank kernel rows bit for bit (and the same per-rank rows), in name order.
     void splitByRankEqualsWhole_data() {
