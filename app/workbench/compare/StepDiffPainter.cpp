@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace cnp::wb {
 
@@ -148,11 +149,17 @@ void StepDiffPainter::labels(const AlignedStream& l, int top) {
                     Qt::AlignVCenter | Qt::AlignLeft, names[i]);
 }
 
-void StepDiffPainter::items(const StepAlignment& s, const AlignedStream& l,
-                            const std::vector<char>& highlighted, bool sideB, int top) {
+std::size_t StepDiffPainter::items(const StepAlignment& s, const AlignedStream& l,
+                                   const std::vector<char>& highlighted, bool sideB, int top) {
     using G = StepDiffGeometry;
     const double lo = g_.viewStart, hi = g_.viewStart + g_.viewLength;
     std::vector<QRectF> marks;
+    std::size_t boxes = 0;
+    // The last pixel column a box covers and its kind: a box of under a pixel of the same kind that starts
+    // in that column adds nothing visible and is not drawn (a side's items come in time order), so a paint
+    // draws about one box per column and kind, not one per item.
+    long lastColumn = std::numeric_limits<long>::min();
+    AlignKind lastKind = AlignKind::Matched;
     for (std::size_t k = 0; k < l.items.size(); ++k) {
         const AlignedItem& i = l.items[k];
         if (sideB ? i.b < 0 : i.a < 0)
@@ -162,19 +169,52 @@ void StepDiffPainter::items(const StepAlignment& s, const AlignedStream& l,
         if (end < lo || start > hi)
             continue;
         const double x0 = std::max<double>(G::kLabel, g_.xOf(start)), x1 = std::max(x0 + 1.0, g_.xOf(end));
+        const bool marked = k < highlighted.size() && highlighted[k] != 0;
+        if (!marked && x1 - x0 <= 1.0 && i.kind == lastKind && static_cast<long>(x0) <= lastColumn)
+            continue;
         const QRectF r(x0, top + 2, x1 - x0, G::kRow - 4);
         if (i.kind == AlignKind::Matched)
             p_.fillRect(r, matchedColor(s.durationA(i), s.durationB(i), palette_));
         else
             hatchedBox(r, sideB ? addedColor() : removedColor(), sideB ? Qt::BDiagPattern : Qt::FDiagPattern);
-        if (k < highlighted.size() && highlighted[k] != 0)
+        ++boxes;
+        lastColumn = static_cast<long>(std::ceil(x1)) - 1;
+        lastKind = i.kind;
+        if (marked)
             marks.push_back(r.adjusted(-1, -2, 1, 2));
     }
     p_.setPen(QPen(TimelinePalette::searchHighlight(), 2));
     p_.setBrush(Qt::NoBrush);
     for (const auto& r : marks)
         p_.drawRect(r);
+    return boxes;
 }
+
+namespace {
+
+// A polyline (x nondecreasing) cut to at most four points per pixel column: the column's first, lowest,
+// highest and last, in their order, which draws the same at that width (a step of 10^5 activities would
+// otherwise hand QPainter a polygon "too complex for filling"). O(points).
+QPolygonF perPixelColumn(const QPolygonF& pts) {
+    QPolygonF out;
+    for (qsizetype first = 0; first < pts.size();) {
+        const auto column = static_cast<long>(std::floor(pts[first].x()));
+        qsizetype last = first, low = first, high = first;
+        for (; last + 1 < pts.size() && static_cast<long>(std::floor(pts[last + 1].x())) == column; ++last) {
+            low = pts[last + 1].y() > pts[low].y() ? last + 1 : low; // y grows downwards
+            high = pts[last + 1].y() < pts[high].y() ? last + 1 : high;
+        }
+        qsizetype kept[] = {first, low, high, last};
+        std::sort(std::begin(kept), std::end(kept));
+        for (std::size_t k = 0; k < 4; ++k)
+            if (k == 0 || kept[k] != kept[k - 1])
+                out << pts[kept[k]];
+        first = last + 1;
+    }
+    return out;
+}
+
+} // namespace
 
 void StepDiffPainter::shiftCurve(const AlignedStream& l, int top) {
     using G = StepDiffGeometry;
@@ -184,10 +224,12 @@ void StepDiffPainter::shiftCurve(const AlignedStream& l, int top) {
     for (const auto& pt : l.shift)
         maxAbs = std::max(maxAbs, pt.shift < 0 ? -pt.shift : pt.shift);
     const double scale = (box.height() / 2) / static_cast<double>(maxAbs);
-    QPolygonF line;
-    line << QPointF(g_.xOf(0), mid);
+    QPolygonF raw;
+    raw.reserve(static_cast<qsizetype>(l.shift.size()) + 1);
+    raw << QPointF(g_.xOf(0), mid);
     for (const auto& pt : l.shift)
-        line << QPointF(g_.xOf(static_cast<double>(pt.atA)), mid - static_cast<double>(pt.shift) * scale);
+        raw << QPointF(g_.xOf(static_cast<double>(pt.atA)), mid - static_cast<double>(pt.shift) * scale);
+    const QPolygonF line = perPixelColumn(raw);
     const QColor grid = ChartPalette::gridColor(palette_);
     p_.setPen(grid);
     p_.drawLine(QPointF(box.left(), mid), QPointF(box.right(), mid));
@@ -218,17 +260,19 @@ void StepDiffPainter::shiftCurve(const AlignedStream& l, int top) {
                 signedDuration(-maxAbs));
 }
 
-void StepDiffPainter::lane(const StepAlignment& s, std::size_t index, const std::vector<char>& highlighted) {
+std::size_t StepDiffPainter::lane(const StepAlignment& s, std::size_t index,
+                                  const std::vector<char>& highlighted) {
     using G = StepDiffGeometry;
     const AlignedStream& l = s.streams[index];
     const int top = G::laneTop(static_cast<int>(index));
     labels(l, top);
     p_.save();
     p_.setClipRect(QRect(G::kLabel, top, g_.plotWidth(), G::laneHeight()));
-    items(s, l, highlighted, false, top + G::kHeader);
-    items(s, l, highlighted, true, top + G::kHeader + G::kRow);
+    const std::size_t boxes = items(s, l, highlighted, false, top + G::kHeader) +
+                              items(s, l, highlighted, true, top + G::kHeader + G::kRow);
     p_.restore();
     shiftCurve(l, top + G::kHeader + 2 * G::kRow);
+    return boxes;
 }
 
 } // namespace cnp::wb

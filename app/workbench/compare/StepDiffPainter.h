@@ -5,7 +5,8 @@
 // (green: B faster, grey: equal, red: B slower, saturating at ×4), added ones (B only) blue with a
 // "/" hatch in B's row, removed ones (A only) amber with a "\" hatch in A's row; activities of the
 // highlighted kernel are outlined in the timeline's search colour. Each item is drawn at least 1 px wide;
-// O(items in the lanes) per paint.
+// items of under a pixel that fall in the column of the box before (same kind) are skipped, so a paint
+// draws O(pixel columns) boxes per row while it visits O(items in the lanes).
 #include "metrics/StepAlignment.h"
 
 #include <QColor>
@@ -47,12 +48,13 @@ public:
         : p_(p), palette_(palette), g_(g) {}
     void legend();
     void ruler(int height);
-    // `highlighted`: per item of the lane, non-zero when it belongs to the highlighted kernel.
-    void lane(const StepAlignment& s, std::size_t lane, const std::vector<char>& highlighted);
+    // `highlighted`: per item of the lane, non-zero when it belongs to the highlighted kernel. Returns the
+    // activity boxes drawn (both rows).
+    std::size_t lane(const StepAlignment& s, std::size_t lane, const std::vector<char>& highlighted);
 
 private:
-    void items(const StepAlignment& s, const AlignedStream& l, const std::vector<char>& highlighted,
-               bool sideB, int top);
+    std::size_t items(const StepAlignment& s, const AlignedStream& l, const std::vector<char>& highlighted,
+                      bool sideB, int top);
     void shiftCurve(const AlignedStream& l, int top);
     void labels(const AlignedStream& l, int top);
     void hatchedBox(const QRectF& r, const QColor& c, Qt::BrushStyle hatch);
