@@ -35,3 +35,15 @@ if(TARGET cnp-collector)
     endif()
   endforeach()
 endif()
+# tst_glibcfloor: the built collector's glibc versions, and a probe library that needs newer ones (its check
+# must fail there). Not in the sanitizer build, whose collector has no glibc floor.
+if(TARGET cnp-collector AND TARGET collector_tst_glibcfloor AND NOT CNP_SANITIZED)
+  add_library(glibc_probe SHARED ${CMAKE_CURRENT_LIST_DIR}/fake_cupti/GlibcProbe.cpp)
+  set_target_properties(glibc_probe PROPERTIES OUTPUT_NAME cnp-glibc-probe
+                        LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests/fake)
+  add_dependencies(collector_tst_glibcfloor glibc_probe cnp-collector fake_cupti)
+  target_compile_definitions(collector_tst_glibcfloor PRIVATE CNP_COLLECTOR_GLIBC_FLOOR)
+endif()
+if(TARGET collector_tst_glibccompat)
+  target_sources(collector_tst_glibccompat PRIVATE $<TARGET_OBJECTS:cnp_collector_glibc_compat>)
+endif()
