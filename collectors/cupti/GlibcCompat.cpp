@@ -38,6 +38,7 @@ CNP_BASELINE(void*, dlopen, (const char* file, int mode), (file, mode))
 CNP_BASELINE(void*, dlsym, (void* handle, const char* name), (handle, name))
 CNP_BASELINE(int, dlclose, (void* handle), (handle))
 CNP_BASELINE(int, dladdr, (const void* address, Dl_info* info), (address, info))
+CNP_BASELINE(char*, dlerror, (), ())
 // libpthread before 2.34.
 CNP_BASELINE(int, pthread_create,
              (pthread_t * thread, const pthread_attr_t* attr, void* (*start)(void*), void* arg),

@@ -97,6 +97,17 @@ private slots:
         QVERIFY2(found == expected, qPrintable(library + " requires: " + found.join(", ") +
                                                "; expected: " + expected.join(", ")));
     }
+
+    // The collector names glibc's libraries only: no libcupti (found at run time) and no libstdc++.
+    void neededLibraries() {
+        static const QRegularExpression needed(R"(^\s*NEEDED\s+(\S+)$)");
+        QStringList found;
+        for (const auto& line : objdump("-p", testpaths::collectorPath()).split('\n'))
+            if (const auto m = needed.match(line); m.hasMatch())
+                found << m.captured(1);
+        found.sort();
+        QCOMPARE(found, (QStringList{"ld-linux-x86-64.so.2", "libc.so.6", "libdl.so.2", "libpthread.so.0"}));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestGlibcFloor)
