@@ -4,7 +4,8 @@
 // adjustments this kind of VM needs, shared/design/containers.md) and --network none. Checked: traced runs
 // land with real traces and log figures (trace retrieval through the mounted output folder, log capture);
 // the collector's variables are injected and its mount is read-only (a shell job tries to write it); a
-// cancelled job's container is gone afterwards (`podman ps -a`); re-running resumes.
+// cancelled job's container is gone afterwards (`podman ps -a`); re-running resumes; images the collector
+// cannot trace in (old glibc, no CUPTI) stop `cnp run` before any job.
 #include "CliRunner.h"
 #include "CollectorPaths.h"
 #include "ContainerTestImage.h"
@@ -19,6 +20,7 @@
 #include <QtTest>
 
 #include <atomic>
+#include <functional>
 
 using namespace cnp;
 using namespace cnp::launch;
@@ -88,6 +90,25 @@ class TestLaunchPodman : public QObject {
                 m << QString::fromStdString(e.message);
         });
         return m;
+    }
+
+    // The test image's rootfs copied, changed by `edit` and imported as localhost/cnp-launch-test-NAME:PID;
+    // "" when a step fails.
+    QString variantImage(const QString& name, const std::function<bool(const QString&)>& edit) {
+        const QString root = dir_.filePath("rootfs-" + name);
+        QProcess cp;
+        cp.start("cp", {"-a", dir_.filePath("rootfs"), root});
+        if (!cp.waitForFinished() || cp.exitCode() != 0 || !edit(root))
+            return {};
+        QProcess tar;
+        tar.start("tar", {"-cf", root + ".tar", "-C", root, "."});
+        if (!tar.waitForFinished() || tar.exitCode() != 0)
+            return {};
+        const QString image =
+            QString("localhost/cnp-launch-test-%1:%2").arg(name).arg(QCoreApplication::applicationPid());
+        int code = -1;
+        podman({"import", root + ".tar", image}, conf_, &code);
+        return code == 0 ? image : QString();
     }
 
     QByteArray logOf(const plan::Plan& plan, int job) const {
@@ -260,6 +281,48 @@ private slots:
                                 "image localhost/cnp-no-such-image:2 (Base): not on this "
                                 "host, and container.pull is never"),
                  r.err.constData());
+        for (const QString& left : {ws, ws + ".runs", ws + ".lock"})
+            QVERIFY2(!QFile::exists(left), qPrintable(left));
+    }
+
+    // An image the collector cannot trace in is said before anything runs (launch/ImageTraceCheck): `cnp run`
+    // exits 2 naming each configuration, image and cause, and creates nothing. Two variants of the test
+    // image: one whose getconf reports glibc 2.27, one without the fake CUPTI (and with busybox's find, so
+    // the probe's find branch runs; the test image itself has no find and is probed by its globs).
+    void imagesThatCannotBeTraced() {
+        const QString root = dir_.filePath("rootfs");
+        QVERIFY(QFileInfo(root + "/opt/fake/libcupti.so.13").exists());
+        const QString oldGlibc = variantImage("oldglibc", [&](const QString& r) {
+            QDir().mkpath(r + "/usr/bin");
+            QFile g(r + "/usr/bin/getconf");
+            return g.open(QIODevice::WriteOnly) && g.write("#!/bin/sh\necho glibc 2.27\n") > 0 &&
+                   g.setPermissions(g.permissions() | QFileDevice::ExeOwner | QFileDevice::ExeOther);
+        });
+        const QString noCupti = variantImage("nocupti", [&](const QString& r) {
+            return QFile::remove(r + "/opt/fake/libcupti.so.13") && QFile::link("busybox", r + "/bin/find");
+        });
+        QVERIFY(!oldGlibc.isEmpty() && !noCupti.isEmpty());
+        QFile f(dir_.filePath("untraceable.yaml"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(("name: untraceable\nworkload: {command: [/bin/sh, -c, 'true']}\ncontainer: {pull: never}\n"
+                 "configurations:\n  - {name: Base, image: '" +
+                 oldGlibc + "'}\n  - {name: Opt, image: '" + noCupti + "'}\n  - {name: Fine, image: '" +
+                 image_ + "'}\n")
+                    .toUtf8());
+        f.close();
+        const QString ws = dir_.filePath("untraceable.cnpdb");
+        qputenv("CNP_COLLECTOR_LIB", testpaths::collectorPath().toLocal8Bit());
+        const auto r =
+            testing::runCli({"run", f.fileName(), ws, "--backend", "podman", "--containers-conf", conf_});
+        podman({"rmi", "--force", oldGlibc, noCupti}, conf_);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(f.fileName().toUtf8() +
+                                ": 2 images cannot be traced, so no job was started: image " +
+                                oldGlibc.toUtf8() +
+                                " (Base): glibc 2.27 is older than the 2.28 the collector needs; image " +
+                                noCupti.toUtf8() + " (Opt): no libcupti found in the image"),
+                 r.err.constData());
+        QVERIFY2(!r.err.contains(image_.toUtf8() + " ("), r.err.constData()); // the test image is traceable
         for (const QString& left : {ws, ws + ".runs", ws + ".lock"})
             QVERIFY2(!QFile::exists(left), qPrintable(left));
     }
