@@ -97,6 +97,11 @@ struct FindObject {
     dl_find_object* out = nullptr;
 };
 
+// The loader states addresses as integers (dlpi_addr + p_vaddr); dl_find_object wants pointers.
+void* asPointer(std::uintptr_t address) {
+    return reinterpret_cast<void*>(address); // NOLINT(performance-no-int-to-ptr)
+}
+
 int findObjectIn(dl_phdr_info* info, size_t /*size*/, void* data) {
     auto* find = static_cast<FindObject*>(data);
     std::uintptr_t lowest = UINTPTR_MAX, highest = 0;
@@ -106,7 +111,7 @@ int findObjectIn(dl_phdr_info* info, size_t /*size*/, void* data) {
         const ElfW(Phdr)& ph = info->dlpi_phdr[i];
         const std::uintptr_t start = info->dlpi_addr + ph.p_vaddr;
         if (ph.p_type == PT_GNU_EH_FRAME)
-            ehFrame = reinterpret_cast<void*>(start);
+            ehFrame = asPointer(start);
         if (ph.p_type != PT_LOAD)
             continue;
         lowest = start < lowest ? start : lowest;
@@ -116,8 +121,8 @@ int findObjectIn(dl_phdr_info* info, size_t /*size*/, void* data) {
     if (!holds)
         return 0;
     *find->out = dl_find_object{};
-    find->out->dlfo_map_start = reinterpret_cast<void*>(lowest);
-    find->out->dlfo_map_end = reinterpret_cast<void*>(highest);
+    find->out->dlfo_map_start = asPointer(lowest);
+    find->out->dlfo_map_end = asPointer(highest);
     find->out->dlfo_eh_frame = ehFrame;
     return 1;
 }
