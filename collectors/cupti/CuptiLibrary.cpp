@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <memory>
 
 namespace cnp::collector {
 
@@ -83,8 +84,10 @@ void* open(std::string& name, std::string& why) {
     return nullptr;
 }
 
+// The checked library, or nullptr with `why`. A refused library stays mapped (it may be the process's own
+// copy) but nothing of it is called again.
 CuptiLibrary* loadOnce(std::string& why) {
-    auto* lib = new CuptiLibrary(); // never freed: CUPTI calls into the process until it exits
+    auto lib = std::make_unique<CuptiLibrary>();
     std::string name;
     lib->handle = open(name, why);
     if (!lib->handle)
@@ -101,7 +104,7 @@ CuptiLibrary* loadOnce(std::string& why) {
         why = "CUPTI at " + lib->path + " is " + refused;
         return nullptr;
     }
-    return lib;
+    return lib.release(); // never freed: CUPTI calls into the process until it exits
 }
 
 } // namespace
