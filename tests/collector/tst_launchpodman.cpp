@@ -96,6 +96,7 @@ class TestLaunchPodman : public QObject {
     // "" when a step fails.
     QString variantImage(const QString& name, const std::function<bool(const QString&)>& edit) {
         const QString root = dir_.filePath("rootfs-" + name);
+        QDir(root).removeRecursively(); // a variant made before (another row)
         QProcess cp;
         cp.start("cp", {"-a", dir_.filePath("rootfs"), root});
         if (!cp.waitForFinished() || cp.exitCode() != 0 || !edit(root))
@@ -325,6 +326,58 @@ private slots:
         QVERIFY2(!r.err.contains(image_.toUtf8() + " ("), r.err.constData()); // the test image is traceable
         for (const QString& left : {ws, ws + ".runs", ws + ".lock"})
             QVERIFY2(!QFile::exists(left), qPrintable(left));
+    }
+
+    // The collector inside a container finds CUPTI itself (collectors/cupti/CuptiLibrary) and says in one
+    // line why it cannot trace: no libcupti anywhere it looks (an image holding only glibc, which this
+    // machine's loader cache cannot stand in for), or a CUPTI of another CUDA. It loads there with nothing
+    // but the image's glibc beside it.
+    void collectorInImageSaysWhyUntraced_data() {
+        QTest::addColumn<bool>("withCupti"); // the test image, or its variant without the fake CUPTI
+        QTest::addColumn<QStringList>("env");
+        QTest::addColumn<QString>("line");
+        QTest::newRow("no libcupti in the image")
+            << false << QStringList{}
+            << "cnp-collector: no libcupti found (libcupti.so.13, .so.12, .so neither in the loader's path "
+               "nor "
+               "in /usr/local/cuda/extras/CUPTI/lib64 or /usr/local/cuda/lib64); the job runs untraced";
+        QTest::newRow("CUDA_HOME named in the message")
+            << false << QStringList{"CUDA_HOME=/opt/cuda-13"}
+            << "cnp-collector: no libcupti found (libcupti.so.13, .so.12, .so neither in the loader's path "
+               "nor "
+               "in /opt/cuda-13/extras/CUPTI/lib64 or /opt/cuda-13/lib64); the job runs untraced";
+        QTest::newRow("CUPTI of CUDA 12.8 by CNP_CUPTI_PATH")
+            << true << QStringList{"CNP_CUPTI_PATH=/opt/fake/libcupti.so.13", "FAKE_CUPTI_VERSION=26"}
+            << "cnp-collector: CUPTI at /opt/fake/libcupti.so.13 is API version 26 (CUDA 12.8); its activity "
+               "records are not the CUDA 13.x layouts this collector reads";
+    }
+    void collectorInImageSaysWhyUntraced() {
+        QFETCH(bool, withCupti);
+        QFETCH(QStringList, env);
+        QFETCH(QString, line);
+        QString image = image_;
+        if (!withCupti) {
+            image = variantImage(
+                "bare", [](const QString& r) { return QFile::remove(r + "/opt/fake/libcupti.so.13"); });
+            QVERIFY(!image.isEmpty());
+        }
+        QStringList args{"run",       "--rm",
+                         "--network", "none",
+                         "-v",        testpaths::collectorPath() + ":/opt/cnp/lib/libcnp-collector.so:ro",
+                         "-e",        "CUDA_INJECTION64_PATH=/opt/cnp/lib/libcnp-collector.so",
+                         "-e",        "CNP_OUTPUT_DIR=/tmp/traces"};
+        for (const auto& e : env)
+            args << "-e" << e;
+        args << image << "/opt/harness/collector_harness"
+             << "-"
+             << "-"
+             << "untraced";
+        int code = -1;
+        const QString out = podman(args, conf_, &code);
+        if (!withCupti)
+            podman({"rmi", "--force", image}, conf_);
+        QCOMPARE(code, 0);
+        QVERIFY2(out.startsWith(line) && out.count('\n') == 1, qPrintable(out));
     }
 
     // A flag podman does not know fails the first job with that cause, and no other job is started (each
