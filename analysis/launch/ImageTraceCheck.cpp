@@ -3,6 +3,7 @@
 #include "core/InputError.h"
 #include "launch/Subprocess.h"
 
+#include <algorithm>
 #include <regex>
 #include <sstream>
 
@@ -18,6 +19,16 @@ std::optional<int> cuptiMajor(const std::string& path) {
     if (!std::regex_search(path, m, re))
         return std::nullopt;
     return std::stoi(m[1].str());
+}
+
+// What the image printed, safe for a terminal: every control character (C0, DEL) as '?', at most `limit`
+// bytes. The image's file names are hostile input.
+std::string printable(const std::string& text, std::size_t limit) {
+    std::string out = text.substr(0, limit);
+    for (char& c : out)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+            c = '?';
+    return out;
 }
 
 std::string joined(const std::vector<std::string>& words, const std::string& sep) {
@@ -62,7 +73,7 @@ TraceProbe parseTraceProbe(const std::string& output) {
         if (!line.empty() && line.back() == '\r')
             line.pop_back();
         if (line.rfind("libc: ", 0) == 0) {
-            p.libcLine = line.substr(6, 200);
+            p.libcLine = printable(line.substr(6), 200);
             const bool glibc = p.libcLine.find("GLIBC") != std::string::npos ||
                                p.libcLine.find("glibc") != std::string::npos ||
                                p.libcLine.find("GNU libc") != std::string::npos ||
@@ -78,7 +89,7 @@ TraceProbe parseTraceProbe(const std::string& output) {
             if (glibc && last && last->first == 2)
                 p.glibcMinor = last->second;
         } else if (line.rfind("cupti: ", 0) == 0) {
-            p.cupti.push_back(line.substr(7, 4096));
+            p.cupti.push_back(printable(line.substr(7), 4096));
         } else if (line == "end") {
             p.ran = true;
         }
@@ -97,14 +108,16 @@ std::string untraceableReason(const TraceProbe& probe) {
     if (probe.cupti.empty())
         return "no libcupti found in the image (the collector finds CUPTI at run time and records with "
                "CUDA 13's, libcupti.so.13)";
-    std::vector<std::string> others;
-    for (const auto& path : probe.cupti) {
-        const auto major = cuptiMajor(path);
-        if (!major || *major == 13)
+    for (const auto& path : probe.cupti)
+        if (const auto major = cuptiMajor(path); !major || *major == 13)
             return "";
-        others.push_back(path);
-    }
-    return "its only CUPTI is " + joined(others, ", ") +
+    // Every one names another CUDA: the first three said, the rest counted.
+    std::vector<std::string> named(
+        probe.cupti.begin(),
+        probe.cupti.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(3, probe.cupti.size())));
+    const std::size_t more = probe.cupti.size() - named.size();
+    return "its only CUPTI is " + joined(named, ", ") +
+           (more ? " and " + std::to_string(more) + " more" : "") +
            ", another CUDA than the 13 whose record layouts the collector reads (libcupti.so.13)";
 }
 

@@ -50,6 +50,13 @@ private slots:
         QTest::newRow("libc unknown, CUPTI 13: not refused") << "libc: \n" + cupti13 + "end\n"
                                                              << true << -1 << 1 << "";
         QTest::newRow("cut short: not run") << "libc: glibc 2.36\n" << false << 36 << 0 << "no libcupti";
+        QTest::newRow("hostile: escape sequences in a file name, five CUDA 12 files")
+            << "libc: glibc 2.35\ncupti: /a/\x1b[2Jlibcupti.so.12\ncupti: /b/libcupti.so.12\ncupti: "
+               "/c/libcupti.so.12\n"
+               "cupti: /d/libcupti.so.12\ncupti: /e/libcupti.so.12\nend\n"
+            << true << 35 << 5
+            << "its only CUPTI is /a/?[2Jlibcupti.so.12, /b/libcupti.so.12, /c/libcupti.so.12 and 2 more, "
+               "another CUDA";
         QTest::newRow("hostile: glibc 3.1 is not 2.x, CRLF lines")
             << "libc: glibc 3.1\r\ncupti: /x/libcupti.so.13\r\nend\r\n"
             << true << -1 << 1 << "";
