@@ -1,6 +1,7 @@
 #include "launch/ContainerBackend.h"
 
 #include "core/InputError.h"
+#include "launch/ImageTraceCheck.h"
 #include "launch/JobPlanner.h"
 #include "launch/LocalBackend.h"
 #include "launch/Subprocess.h"
@@ -192,17 +193,26 @@ std::string ContainerBackend::describe(const JobSpec& job) const {
 
 void ContainerBackend::prepare(const std::vector<JobSpec>& jobs,
                                const std::function<void(const std::string&)>& note) {
-    std::vector<ImageUse> uses;
-    for (const auto& j : jobs) {
+    // Every image (all must run), and those of traced jobs with only their traced configurations (those
+    // must be traceable: ImageTraceCheck); each image once, its configurations in plan order.
+    std::vector<ImageUse> uses, tracedUses;
+    auto add = [](std::vector<ImageUse>& list, const JobSpec& j) {
         auto it =
-            std::find_if(uses.begin(), uses.end(), [&](const ImageUse& u) { return u.image == j.image; });
-        if (it == uses.end())
-            it = uses.insert(uses.end(), ImageUse{j.image, {}});
+            std::find_if(list.begin(), list.end(), [&](const ImageUse& u) { return u.image == j.image; });
+        if (it == list.end())
+            it = list.insert(list.end(), ImageUse{j.image, {}});
         if (std::find(it->configs.begin(), it->configs.end(), j.config) == it->configs.end())
             it->configs.push_back(j.config);
+    };
+    for (const auto& j : jobs) {
+        add(uses, j);
+        if (j.traced)
+            add(tracedUses, j);
     }
-    if (!jobs.empty())
-        images_ = prepareImages(s_.engine, s_.engineEnv, uses, s_.pull, jobs.front().planPath, note);
+    if (jobs.empty())
+        return;
+    images_ = prepareImages(s_.engine, s_.engineEnv, uses, s_.pull, jobs.front().planPath, note);
+    checkImagesTraceable(s_.engine, s_.engineEnv, tracedUses, jobs.front().planPath, note);
 }
 
 std::unique_ptr<RunningJob> ContainerBackend::start(const JobSpec& job, const ProgressListener&) {

@@ -2,6 +2,7 @@
 
 #include "plan/ContainerPrivilege.h"
 #include "plan/CudaDriver.h"
+#include "plan/ImageGlibc.h"
 #include "plan/ImageReference.h"
 #include "plan/KubernetesValues.h"
 #include "plan/PlanResolver.h"
@@ -342,10 +343,10 @@ void checkCudaDriver(const Linter& l) {
 
 // ---- collector-cupti ------------------------------------------------------------------------------
 
-// The collector records with CUPTI 13 (CUDA 13's record layouts) and needs libcupti.so.13 where it runs:
-// an image whose CUDA is known to be older has neither, so its traced jobs would run untraced (the
-// collector cannot load) and come back without traces. Said before launching (issue 28); a warning, as
-// an image may carry CUDA 13's CUPTI beside an older toolkit.
+// The collector reads CUDA 13's CUPTI records and refuses another CUDA's CUPTI where it runs (it finds
+// CUPTI at run time, docs/collector.md): an image whose CUDA is known to be older has no libcupti.so.13, so
+// its traced jobs would run untraced and come back without traces. Said before launching (issue 28); a
+// warning, as an image may carry CUDA 13's CUPTI beside an older toolkit (`cnp run` probes the image).
 void checkCollectorCupti(const Linter& l) {
     for (const Configuration& c : l.plan.configurations) { // every plan traces (repeats.traced >= 1)
         if (!c.extends.empty() && !c.own.image && !c.own.cudaVersion)
@@ -356,9 +357,29 @@ void checkCollectorCupti(const Linter& l) {
         if (cuda && cuda->major < 13)
             l.add(at, Severity::Warning, "collector-cupti",
                   "'" + c.name + "' runs CUDA " + toString(*cuda) +
-                      ": the collector records with CUDA 13's CUPTI (libcupti.so.13) and cannot load there, "
-                      "so its traced jobs would come back without traces (container and kubernetes "
-                      "backends; the local backend uses this machine's CUDA)");
+                      ": the collector reads CUDA 13's CUPTI records (libcupti.so.13) and refuses another "
+                      "CUDA's CUPTI, so its traced jobs would come back without traces (container and "
+                      "kubernetes backends; the local backend uses this machine's CUDA)");
+    }
+}
+
+// ---- collector-glibc ------------------------------------------------------------------------------
+
+// The collector loads on glibc 2.28 and newer: an image whose tag names an older distribution
+// (plan/ImageGlibc: ubuntu18.04, centos7, ...) runs its traced jobs untraced. A warning, like
+// collector-cupti: the local backend ignores the image; the container backends refuse it after probing
+// it (launch/ImageTraceCheck). Said where the configuration writes its image.
+void checkCollectorGlibc(const Linter& l) {
+    for (const Configuration& c : l.plan.configurations) {
+        if (!c.own.image)
+            continue; // inherited: said once, where the ancestor wrote it
+        const std::optional<ImageGlibc> glibc = glibcFromImage(*c.own.image);
+        if (glibc && glibc->minor < 28)
+            l.add(positionIn(c.own, "image", c.pos), Severity::Warning, "collector-glibc",
+                  "'" + c.name + "' runs " + glibc->distribution + " (glibc 2." +
+                      std::to_string(glibc->minor) +
+                      "): the collector needs glibc 2.28 or newer and cannot load there, so its traced jobs "
+                      "would come back without traces; use an image on a newer distribution");
     }
 }
 
@@ -531,6 +552,7 @@ std::vector<Finding> lintPlan(const Plan& plan) {
     checkCheckpointOptimization(l);
     checkCudaDriver(l);
     checkCollectorCupti(l);
+    checkCollectorGlibc(l);
     checkPrivileged(l);
     checkImages(l);
     checkLogRegex(l);

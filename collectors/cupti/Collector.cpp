@@ -1,5 +1,6 @@
 #include "Collector.h"
 
+#include "CuptiLibrary.h"
 #include "RecordTranslator.h"
 
 #include <cupti.h>
@@ -25,8 +26,9 @@ namespace cnp::collector {
 namespace {
 
 constexpr const char* kProducer = "libcnp-collector 0.1.0";
-// Oldest CUPTI whose records have the layouts this library was compiled with (CUDA 13.0).
-constexpr std::uint32_t kMinCuptiVersion = 130000;
+// The CUPTI found at run time (CuptiLibrary): set once by Collector::subscribeToCupti before any CUPTI
+// callback can run, never changed afterwards; every CUPTI call goes through it.
+const CuptiLibrary* g_cupti = nullptr;
 
 std::uint64_t realtimeNs() {
     timespec ts{};
@@ -42,15 +44,15 @@ std::uint64_t monotonicNs() {
 
 const char* resultText(CUptiResult r) {
     const char* s = nullptr;
-    if (cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s)
+    if (g_cupti->cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s)
         return "unknown CUPTI error";
     return s;
 }
 
 const char* apiName(bool driver, std::uint32_t cbid) {
     const char* name = nullptr;
-    if (cuptiGetCallbackName(driver ? CUPTI_CB_DOMAIN_DRIVER_API : CUPTI_CB_DOMAIN_RUNTIME_API, cbid,
-                             &name) != CUPTI_SUCCESS)
+    if (g_cupti->cuptiGetCallbackName(driver ? CUPTI_CB_DOMAIN_DRIVER_API : CUPTI_CB_DOMAIN_RUNTIME_API, cbid,
+                                      &name) != CUPTI_SUCCESS)
         return nullptr;
     return name;
 }
@@ -150,7 +152,7 @@ struct CollectorCallbacks {
         b.data = buffer;
         b.validBytes = validSize;
         size_t dropped = 0;
-        if (cuptiActivityGetNumDroppedRecords(ctx, streamId, &dropped) == CUPTI_SUCCESS)
+        if (g_cupti->cuptiActivityGetNumDroppedRecords(ctx, streamId, &dropped) == CUPTI_SUCCESS)
             b.dropped = dropped;
         b.stream = streamId;
         c.pool_->complete(b);
@@ -241,7 +243,7 @@ void Collector::warnOnce(const std::string& message) {
 bool Collector::enableActivities(bool heavy) {
     if (heavy) {
         for (auto k : kHeavyKinds) {
-            const CUptiResult r = cuptiActivityEnable(k);
+            const CUptiResult r = g_cupti->cuptiActivityEnable(k);
             if (r != CUPTI_SUCCESS && k == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
                 warnOnce(std::string("cannot record kernels (") + resultText(r) + "); the job runs untraced");
                 return false;
@@ -250,18 +252,18 @@ bool Collector::enableActivities(bool heavy) {
         // After enabling the RUNTIME kind (which resets per-API choices): leave the quiet queries out.
         if (!config_.allRuntimeApis)
             for (auto cbid : kQuietRuntimeApis)
-                cuptiActivityEnableRuntimeApi(cbid, 0);
+                g_cupti->cuptiActivityEnableRuntimeApi(cbid, 0);
         if (config_.driverApi == CollectorConfig::DriverApi::All)
-            cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER);
+            g_cupti->cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER);
     } else {
         for (auto k : kLightKinds)
-            cuptiActivityEnable(k);
+            g_cupti->cuptiActivityEnable(k);
         // Per-API driver selection takes effect only when made at injection (seen on CUDA 13.0: enabling it
         // mid-run records nothing), so launch APIs are on for the whole run, outside the capture window too;
         // they are a few hundred records per step.
         if (config_.driverApi == CollectorConfig::DriverApi::Launch)
             for (auto cbid : kLaunchDriverApis)
-                cuptiActivityEnableDriverApi(cbid, 1);
+                g_cupti->cuptiActivityEnableDriverApi(cbid, 1);
     }
     return true;
 }
@@ -274,9 +276,9 @@ void Collector::setHeavyEnabled(bool on) {
         enableActivities(true);
     } else {
         for (auto k : kHeavyKinds)
-            cuptiActivityDisable(k);
+            g_cupti->cuptiActivityDisable(k);
         if (config_.driverApi == CollectorConfig::DriverApi::All)
-            cuptiActivityDisable(CUPTI_ACTIVITY_KIND_DRIVER);
+            g_cupti->cuptiActivityDisable(CUPTI_ACTIVITY_KIND_DRIVER);
     }
     heavyEnabled_ = on;
 }
@@ -350,19 +352,16 @@ bool Collector::configure() {
 }
 
 bool Collector::subscribeToCupti() {
-    CUptiResult r = cuptiGetVersion(&cuptiVersion_);
-    if (r != CUPTI_SUCCESS) {
-        warnOnce(std::string("CUPTI unusable (") + resultText(r) + "); the job runs untraced");
+    std::string why;
+    g_cupti = CuptiLibrary::get(why);
+    if (!g_cupti) {
+        warnOnce(why + "; the job runs untraced");
         return false;
     }
-    if (cuptiVersion_ < kMinCuptiVersion) {
-        warnOnce("CUPTI " + std::to_string(cuptiVersion_) +
-                 " is older than the 13.0 this collector was built for;"
-                 " the job runs untraced");
-        return false;
-    }
+    cuptiVersion_ = g_cupti->version;
+    CUptiResult r = CUPTI_SUCCESS;
     CUpti_SubscriberHandle sub = nullptr;
-    r = cuptiSubscribe(&sub, &CollectorCallbacks::nvtxCallback, nullptr);
+    r = g_cupti->cuptiSubscribe(&sub, &CollectorCallbacks::nvtxCallback, nullptr);
     if (r != CUPTI_SUCCESS) {
         warnOnce(std::string("cannot subscribe to CUPTI (") + resultText(r) +
                  "; another profiler may hold it); the job runs untraced");
@@ -385,8 +384,8 @@ bool Collector::openOutput() {
         return false;
     }
     pool_ = std::make_unique<BufferPool>(config_.bufferCount, config_.bufferBytes);
-    const CUptiResult r = cuptiActivityRegisterCallbacks(&CollectorCallbacks::bufferRequested,
-                                                         &CollectorCallbacks::bufferCompleted);
+    const CUptiResult r = g_cupti->cuptiActivityRegisterCallbacks(&CollectorCallbacks::bufferRequested,
+                                                                  &CollectorCallbacks::bufferCompleted);
     if (r != CUPTI_SUCCESS) {
         warnOnce(std::string("cannot register CUPTI buffers (") + resultText(r) + "); the job runs untraced");
         writer_.abandon();
@@ -404,7 +403,7 @@ void Collector::beginCapture() {
     if (windowFromStart)
         setHeavyEnabled(true);
     if (config_.capture.mode == CaptureSpec::Mode::Steps)
-        cuptiEnableDomain(1, static_cast<CUpti_SubscriberHandle>(subscriber_), CUPTI_CB_DOMAIN_NVTX);
+        g_cupti->cuptiEnableDomain(1, static_cast<CUpti_SubscriberHandle>(subscriber_), CUPTI_CB_DOMAIN_NVTX);
     // Late fallback for libraries whose first NVTX call is still to come (each reads NVTX_INJECTION64_PATH
     // then): point it at this library, which hands over to the CUPTI copy it is bound to. Launchers set the
     // variable before the process starts, which also covers NVTX calls made before CUDA's initialisation.
@@ -433,7 +432,7 @@ bool Collector::start() {
     if (!configure() || !subscribeToCupti())
         return false;
     if (!openOutput()) {
-        cuptiUnsubscribe(static_cast<CUpti_SubscriberHandle>(subscriber_));
+        g_cupti->cuptiUnsubscribe(static_cast<CUpti_SubscriberHandle>(subscriber_));
         subscriber_ = nullptr;
         return false;
     }
@@ -460,9 +459,9 @@ bool Collector::start() {
 
 void Collector::writeClockPair() {
     cnpt::ClockPairRecord p{};
-    cuptiGetTimestamp(&p.cuptiBefore);
+    g_cupti->cuptiGetTimestamp(&p.cuptiBefore);
     p.realtimeNs = realtimeNs();
-    cuptiGetTimestamp(&p.cuptiAfter);
+    g_cupti->cuptiGetTimestamp(&p.cuptiAfter);
     writer_.add(cnpt::RecordType::ClockPair, p);
 }
 
@@ -473,7 +472,8 @@ void Collector::drainCompleted() {
     CompletedBuffer b;
     while (pool_->popCompleted(b)) {
         CUpti_Activity* rec = nullptr;
-        while (b.validBytes > 0 && cuptiActivityGetNextRecord(b.data, b.validBytes, &rec) == CUPTI_SUCCESS)
+        while (b.validBytes > 0 &&
+               g_cupti->cuptiActivityGetNextRecord(b.data, b.validBytes, &rec) == CUPTI_SUCCESS)
             translator->translate(rec);
         if (b.dropped > 0) {
             cnpt::DroppedRecord d{};
@@ -529,7 +529,7 @@ void Collector::writerLoop() {
         const int signalled = signalFlush_.exchange(0);
         const bool bySignal = signalled != 0;
         if (bySignal || now >= nextFlush) {
-            cuptiActivityFlushAll(signalled == 2 ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
+            g_cupti->cuptiActivityFlushAll(signalled == 2 ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
             drainCompleted();
             writeClockPair();
             writer_.flush(bySignal);
@@ -547,7 +547,7 @@ void Collector::finish() {
         return;
     // Forced flush from the exiting thread (CUPTI hands the buffers to bufferCompleted synchronously),
     // then let the writer drain and stop. Bounded: a writer stuck in CUPTI is abandoned after 5 s.
-    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    g_cupti->cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     stopping_ = true;
     sem_post(&wake_);
     timespec until{};
@@ -573,24 +573,21 @@ void Collector::finish() {
 } // namespace cnp::collector
 
 // NVTX's injection entry point (NVTX_INJECTION64_PATH names this library): hands over to the
-// InitializeInjectionNvtx2 of the libcupti this library is bound to, so markers reach the same CUPTI that
-// records them; loading CUPTI by its own path instead could map a second copy whose markers go nowhere.
-// May run before InitializeInjection (the first NVTX call can precede CUDA's initialisation). Returns 0,
-// and NVTX stays a no-op in that library, when the bound CUPTI has no NVTX entry point.
+// InitializeInjectionNvtx2 of the libcupti the collector uses (CuptiLibrary, loaded here if NVTX comes
+// first), so markers reach the same CUPTI that records them; loading CUPTI by its own path instead could map
+// a second copy whose markers go nowhere. May run before InitializeInjection (the first NVTX call can
+// precede CUDA's initialisation). Returns 0, and NVTX stays a no-op in that library, when no CUPTI is
+// usable (InitializeInjection says why) or it has no NVTX entry point.
 extern "C" __attribute__((visibility("default"))) int
 InitializeInjectionNvtx2(const void* (*getExportTable)(uint32_t)) {
     using NvtxInit = int (*)(const void* (*)(uint32_t));
-    Dl_info info{};
-    if (!dladdr(reinterpret_cast<void*>(&cuptiGetVersion), &info) || !info.dli_fname)
-        return 0;
-    void* cupti = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    std::string why;
+    const auto* cupti = cnp::collector::CuptiLibrary::get(why);
     if (!cupti)
         return 0;
-    auto init = reinterpret_cast<NvtxInit>(dlsym(cupti, "InitializeInjectionNvtx2"));
-    dlclose(cupti); // only drops the reference NOLOAD took: the collector's own dependency keeps it mapped
+    auto init = reinterpret_cast<NvtxInit>(dlsym(cupti->handle, "InitializeInjectionNvtx2"));
     return init ? init(getExportTable) : 0;
 }
-
 // The entry point the CUDA driver calls when CUDA_INJECTION64_PATH names this library. Returns 1 even when
 // the collector could not start: the application must run on.
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {

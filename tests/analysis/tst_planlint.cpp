@@ -164,6 +164,17 @@ private slots:
                "workload: {command: [run]}\nconfigurations:\n  - {name: A, image: \"torch:2.9.0-cu130\"}\n"
                "  - {name: B, image: \"nvcr.io/nvidia/pytorch:25.01-py3\"}\n",
                {});
+        // collector-glibc: an image whose tag names a distribution older than glibc 2.28; said where written
+        addRow("ubuntu18.04 image, inherited",
+               "workload: {command: [run]}\nconfigurations:\n  - {name: A, image: "
+               "\"nvidia/cuda:13.0.0-base-ubuntu18.04\"}"
+               "\n  - {name: B, extends: A}\n",
+               {"3:22: warning: collector-glibc"});
+        addRow("ubi8 is the floor, ubuntu22.04 newer",
+               "workload: {command: [run]}\nconfigurations:\n  - {name: A, image: "
+               "\"nvidia/cuda:13.0.0-base-ubi8\"}\n"
+               "  - {name: B, image: \"nvidia/cuda:13.0.0-base-ubuntu22.04\"}\n",
+               {});
         addRow("NGC tag says nothing",
                "workload: {command: [run]}\nnodeDriverVersions: [\"535.1\"]\nconfigurations:\n"
                "  - {name: A, image: \"nvcr.io/nvidia/pytorch:25.10-py3\"}\n",

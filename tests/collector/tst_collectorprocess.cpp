@@ -115,6 +115,101 @@ private slots:
 #endif
     }
 
+    // CUPTI found at run time (collectors/cupti/CuptiLibrary): a copy already in the process, CNP_CUPTI_PATH,
+    // the loader's path (LD_LIBRARY_PATH to a folder holding the fake as libcupti.so.13); its version decides
+    // whether its record layouts are the collector's (13.x) or it is refused with one line and no trace.
+    // The fake reports calls past the version check (cuptiSubscribe, cuptiActivityEnable) to
+    // FAKE_CUPTI_REPORT.
+    void cuptiAtRunTime_data() {
+        QTest::addColumn<QString>(
+            "found"); // "preloaded", "CNP_CUPTI_PATH", "LD_LIBRARY_PATH", "missing path"
+        QTest::addColumn<QString>("version"); // FAKE_CUPTI_VERSION
+        QTest::addColumn<int>("kernels");     // -1: no trace file
+        QTest::addColumn<QString>("stderrHas");
+        const QString layouts =
+            "; its activity records are not the CUDA 13.x layouts this collector reads "
+            "(CUpti_ActivityKernel10, Memcpy6, Memset4, Memory4, Marker2, Device5); the job "
+            "runs untraced";
+        QTest::newRow("preloaded 13.0") << "preloaded"
+                                        << "130000" << 30 << "";
+        QTest::newRow("preloaded 13.1 update") << "preloaded"
+                                               << "130105" << 30 << "";
+        QTest::newRow("preloaded CUDA 12.8: refused")
+            << "preloaded"
+            << "26" << -1 << "is API version 26 (CUDA 12.8)" + layouts;
+        QTest::newRow("preloaded 14.0: refused") << "preloaded"
+                                                 << "140000" << -1 << "is 14.0 (140000)" + layouts;
+        QTest::newRow("CNP_CUPTI_PATH 13.0") << "CNP_CUPTI_PATH"
+                                             << "130001" << 30 << "";
+        QTest::newRow("CNP_CUPTI_PATH CUDA 12.4: refused")
+            << "CNP_CUPTI_PATH"
+            << "22" << -1 << "is API version 22 (CUDA 12.4)" + layouts;
+        QTest::newRow("loader's path 13.0") << "LD_LIBRARY_PATH"
+                                            << "130001" << 30 << "";
+        QTest::newRow("CNP_CUPTI_PATH names no file")
+            << "missing path"
+            << "130001" << -1 << "no libcupti found (CNP_CUPTI_PATH '";
+    }
+    void cuptiAtRunTime() {
+#ifdef CNP_COLLECTOR_HARNESS_BUILT
+        QFETCH(QString, found);
+        QFETCH(QString, version);
+        QFETCH(int, kernels);
+        QFETCH(QString, stderrHas);
+        QTemporaryDir dir;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("CNP_OUTPUT_DIR", dir.path() + "/traces");
+        env.insert("FAKE_CUPTI_VERSION", version);
+        env.insert("FAKE_CUPTI_REPORT", dir.path() + "/calls");
+        env.remove("CNP_CUPTI_PATH");
+        env.remove("LD_LIBRARY_PATH");
+        QString preload = "-";
+        if (found == "preloaded")
+            preload = testpaths::fakeCuptiPath();
+        else if (found == "CNP_CUPTI_PATH")
+            env.insert("CNP_CUPTI_PATH", testpaths::fakeCuptiPath());
+        else if (found == "missing path")
+            env.insert("CNP_CUPTI_PATH", dir.path() + "/no/libcupti.so.13");
+        if (found == "LD_LIBRARY_PATH") {
+            QVERIFY(QDir().mkpath(dir.path() + "/lib"));
+            QVERIFY(QFile::copy(testpaths::fakeCuptiPath(), dir.path() + "/lib/libcupti.so.13"));
+            env.insert("LD_LIBRARY_PATH", dir.path() + "/lib");
+        }
+        QFile cache("/etc/ld.so.cache");
+        if (found == "missing path" && cache.open(QIODevice::ReadOnly) &&
+            cache.readAll().contains("libcupti.so"))
+            QSKIP("a libcupti is in this machine's loader cache: the search goes on to it");
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(testpaths::harnessPath(),
+                {preload, testpaths::collectorPath(), kernels < 0 ? "untraced" : "exit"});
+        QVERIFY(p.waitForFinished(30000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitCode(), 0);
+        const QStringList files = QDir(dir.path() + "/traces").entryList({"*.cnpt"}, QDir::Files);
+        QFile calls(dir.path() + "/calls");
+        const QByteArray callLog = calls.open(QIODevice::ReadOnly) ? calls.readAll() : QByteArray();
+        if (kernels < 0) {
+            QVERIFY2(err.contains(stderrHas), qPrintable(err));
+            QCOMPARE(err.count('\n'), 1);
+            QVERIFY2(err.startsWith("cnp-collector: ") && err.endsWith("\n"), qPrintable(err));
+            QCOMPARE(files.size(), 0);
+            QVERIFY2(!callLog.contains("subscribe") && !callLog.contains("enable"), callLog.constData());
+            return;
+        }
+        QVERIFY2(err.isEmpty(), qPrintable(err));
+        QCOMPARE(files.size(), 1);
+        QVERIFY2(callLog.contains("subscribe") && callLog.contains("enable"), callLog.constData());
+        CnptReader r((dir.path() + "/traces/" + files.first()).toStdString());
+        QCOMPARE(r.headerValue("cupti_version"), version.toStdString());
+        int k = 0;
+        r.forEachRecord([&](RecordType t, const unsigned char*, std::uint16_t, std::int64_t) {
+            k += t == RecordType::Kernel;
+        });
+        QCOMPARE(k, kernels);
+#endif
+    }
+
     void nvtxBeforeCudaInit_data() {
         QTest::addColumn<QString>("nvtxInjection"); // "collector", or "" for unset
         QTest::addColumn<int>("steps");             // NVTX ranges "step N" in the trace

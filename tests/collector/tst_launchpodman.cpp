@@ -4,7 +4,8 @@
 // adjustments this kind of VM needs, shared/design/containers.md) and --network none. Checked: traced runs
 // land with real traces and log figures (trace retrieval through the mounted output folder, log capture);
 // the collector's variables are injected and its mount is read-only (a shell job tries to write it); a
-// cancelled job's container is gone afterwards (`podman ps -a`); re-running resumes.
+// cancelled job's container is gone afterwards (`podman ps -a`); re-running resumes; images the collector
+// cannot trace in (old glibc, no CUPTI) stop `cnp run` before any job.
 #include "CliRunner.h"
 #include "CollectorPaths.h"
 #include "ContainerTestImage.h"
@@ -19,6 +20,7 @@
 #include <QtTest>
 
 #include <atomic>
+#include <functional>
 
 using namespace cnp;
 using namespace cnp::launch;
@@ -88,6 +90,26 @@ class TestLaunchPodman : public QObject {
                 m << QString::fromStdString(e.message);
         });
         return m;
+    }
+
+    // The test image's rootfs copied, changed by `edit` and imported as localhost/cnp-launch-test-NAME:PID;
+    // "" when a step fails.
+    QString variantImage(const QString& name, const std::function<bool(const QString&)>& edit) {
+        const QString root = dir_.filePath("rootfs-" + name);
+        QDir(root).removeRecursively(); // a variant made before (another row)
+        QProcess cp;
+        cp.start("cp", {"-a", dir_.filePath("rootfs"), root});
+        if (!cp.waitForFinished() || cp.exitCode() != 0 || !edit(root))
+            return {};
+        QProcess tar;
+        tar.start("tar", {"-cf", root + ".tar", "-C", root, "."});
+        if (!tar.waitForFinished() || tar.exitCode() != 0)
+            return {};
+        const QString image =
+            QString("localhost/cnp-launch-test-%1:%2").arg(name).arg(QCoreApplication::applicationPid());
+        int code = -1;
+        podman({"import", root + ".tar", image}, conf_, &code);
+        return code == 0 ? image : QString();
     }
 
     QByteArray logOf(const plan::Plan& plan, int job) const {
@@ -262,6 +284,100 @@ private slots:
                  r.err.constData());
         for (const QString& left : {ws, ws + ".runs", ws + ".lock"})
             QVERIFY2(!QFile::exists(left), qPrintable(left));
+    }
+
+    // An image the collector cannot trace in is said before anything runs (launch/ImageTraceCheck): `cnp run`
+    // exits 2 naming each configuration, image and cause, and creates nothing. Two variants of the test
+    // image: one whose getconf reports glibc 2.27, one without the fake CUPTI (and with busybox's find, so
+    // the probe's find branch runs; the test image itself has no find and is probed by its globs).
+    void imagesThatCannotBeTraced() {
+        const QString root = dir_.filePath("rootfs");
+        QVERIFY(QFileInfo(root + "/opt/fake/libcupti.so.13").exists());
+        const QString oldGlibc = variantImage("oldglibc", [&](const QString& r) {
+            QDir().mkpath(r + "/usr/bin");
+            QFile g(r + "/usr/bin/getconf");
+            return g.open(QIODevice::WriteOnly) && g.write("#!/bin/sh\necho glibc 2.27\n") > 0 &&
+                   g.setPermissions(g.permissions() | QFileDevice::ExeOwner | QFileDevice::ExeOther);
+        });
+        const QString noCupti = variantImage("nocupti", [&](const QString& r) {
+            return QFile::remove(r + "/opt/fake/libcupti.so.13") && QFile::link("busybox", r + "/bin/find");
+        });
+        QVERIFY(!oldGlibc.isEmpty() && !noCupti.isEmpty());
+        QFile f(dir_.filePath("untraceable.yaml"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(("name: untraceable\nworkload: {command: [/bin/sh, -c, 'true']}\ncontainer: {pull: never}\n"
+                 "configurations:\n  - {name: Base, image: '" +
+                 oldGlibc + "'}\n  - {name: Opt, image: '" + noCupti + "'}\n  - {name: Fine, image: '" +
+                 image_ + "'}\n")
+                    .toUtf8());
+        f.close();
+        const QString ws = dir_.filePath("untraceable.cnpdb");
+        qputenv("CNP_COLLECTOR_LIB", testpaths::collectorPath().toLocal8Bit());
+        const auto r =
+            testing::runCli({"run", f.fileName(), ws, "--backend", "podman", "--containers-conf", conf_});
+        podman({"rmi", "--force", oldGlibc, noCupti}, conf_);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(f.fileName().toUtf8() +
+                                ": 2 images cannot be traced, so no job was started: image " +
+                                oldGlibc.toUtf8() +
+                                " (Base): glibc 2.27 is older than the 2.28 the collector needs; image " +
+                                noCupti.toUtf8() + " (Opt): no libcupti found in the image"),
+                 r.err.constData());
+        QVERIFY2(!r.err.contains(image_.toUtf8() + " ("), r.err.constData()); // the test image is traceable
+        for (const QString& left : {ws, ws + ".runs", ws + ".lock"})
+            QVERIFY2(!QFile::exists(left), qPrintable(left));
+    }
+
+    // The collector inside a container finds CUPTI itself (collectors/cupti/CuptiLibrary) and says in one
+    // line why it cannot trace: no libcupti anywhere it looks (an image holding only glibc, which this
+    // machine's loader cache cannot stand in for), or a CUPTI of another CUDA. It loads there with nothing
+    // but the image's glibc beside it.
+    void collectorInImageSaysWhyUntraced_data() {
+        QTest::addColumn<bool>("withCupti"); // the test image, or its variant without the fake CUPTI
+        QTest::addColumn<QStringList>("env");
+        QTest::addColumn<QString>("line");
+        QTest::newRow("no libcupti in the image")
+            << false << QStringList{}
+            << "cnp-collector: no libcupti found (libcupti.so.13, .so.12, .so neither in the loader's path "
+               "nor "
+               "in /usr/local/cuda/extras/CUPTI/lib64 or /usr/local/cuda/lib64); the job runs untraced";
+        QTest::newRow("CUDA_HOME named in the message")
+            << false << QStringList{"CUDA_HOME=/opt/cuda-13"}
+            << "cnp-collector: no libcupti found (libcupti.so.13, .so.12, .so neither in the loader's path "
+               "nor "
+               "in /opt/cuda-13/extras/CUPTI/lib64 or /opt/cuda-13/lib64); the job runs untraced";
+        QTest::newRow("CUPTI of CUDA 12.8 by CNP_CUPTI_PATH")
+            << true << QStringList{"CNP_CUPTI_PATH=/opt/fake/libcupti.so.13", "FAKE_CUPTI_VERSION=26"}
+            << "cnp-collector: CUPTI at /opt/fake/libcupti.so.13 is API version 26 (CUDA 12.8); its activity "
+               "records are not the CUDA 13.x layouts this collector reads";
+    }
+    void collectorInImageSaysWhyUntraced() {
+        QFETCH(bool, withCupti);
+        QFETCH(QStringList, env);
+        QFETCH(QString, line);
+        QString image = image_;
+        if (!withCupti) {
+            image = variantImage(
+                "bare", [](const QString& r) { return QFile::remove(r + "/opt/fake/libcupti.so.13"); });
+            QVERIFY(!image.isEmpty());
+        }
+        QStringList args{"run",       "--rm",
+                         "--network", "none",
+                         "-v",        testpaths::collectorPath() + ":/opt/cnp/lib/libcnp-collector.so:ro",
+                         "-e",        "CUDA_INJECTION64_PATH=/opt/cnp/lib/libcnp-collector.so",
+                         "-e",        "CNP_OUTPUT_DIR=/tmp/traces"};
+        for (const auto& e : env)
+            args << "-e" << e;
+        args << image << "/opt/harness/collector_harness"
+             << "-"
+             << "-"
+             << "untraced";
+        int code = -1;
+        const QString out = podman(args, conf_, &code);
+        if (!withCupti)
+            podman({"rmi", "--force", image}, conf_);
+        QCOMPARE(code, 0);
+        QVERIFY2(out.startsWith(line) && out.count('\n') == 1, qPrintable(out));
     }
 
     // A flag podman does not know fails the first job with that cause, and no other job is started (each

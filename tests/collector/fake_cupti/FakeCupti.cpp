@@ -1,16 +1,19 @@
 // A stand-in for libcupti.so.13 (same soname, same C entry points the collector calls) so the real
 // libcnp-collector.so can be exercised on machines without a GPU: the test harness loads this first with
-// RTLD_GLOBAL, then the collector, whose dependency on libcupti.so.13 is then satisfied by this library.
-// Records are produced on demand by fakeCuptiEmit() (one runtime API call + one kernel per launch, plus an
-// NVTX "step N" range around each batch) into a buffer obtained from the collector's bufferRequested
+// RTLD_GLOBAL, then the collector, which finds this copy already in the process
+// (collectors/cupti/CuptiLibrary), or the collector finds it itself through CNP_CUPTI_PATH or the loader's
+// path. Records are produced on demand by fakeCuptiEmit() (one runtime API call + one kernel per launch, plus
+// an NVTX "step N" range around each batch) into a buffer obtained from the collector's bufferRequested
 // callback; cuptiActivityFlushAll() hands the pending buffer back through bufferCompleted.
 // Like libcupti it exports InitializeInjectionNvtx2: NVTX ranges pushed through the NVTX API (nvtxRangePushA
 // / nvtxRangePop) become marker records once the collector has registered its buffers. Environment:
 // FAKE_CUPTI_SUBSCRIBE_FAIL=1 (cuptiSubscribe fails as if another profiler held CUPTI), FAKE_CUPTI_VERSION
-// (default 130001), FAKE_CUPTI_DROPPED (dropped count reported with each buffer).
+// (default 130001), FAKE_CUPTI_DROPPED (dropped count reported with each buffer), FAKE_CUPTI_REPORT (a file
+// that gets a line "subscribe" / "enable" at each cuptiSubscribe / cuptiActivityEnable).
 #include <cupti.h>
 #include <nvtx3/nvToolsExt.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -72,6 +75,14 @@ void completePending() {
     g_buffer = nullptr;
     g_used = 0;
     g_complete(nullptr, 0, b, size, used);
+}
+
+void report(const char* what) {
+    const char* path = std::getenv("FAKE_CUPTI_REPORT");
+    if (FILE* f = path ? std::fopen(path, "a") : nullptr) {
+        std::fprintf(f, "%s\n", what);
+        std::fclose(f);
+    }
 }
 
 const char* kNames[] = {"fake_gemm_kernel", "fake_elementwise_kernel", "fake_reduce_kernel"};
@@ -213,6 +224,7 @@ CUptiResult CUPTIAPI cuptiGetCallbackName(CUpti_CallbackDomain domain, uint32_t 
 }
 
 CUptiResult CUPTIAPI cuptiSubscribe(CUpti_SubscriberHandle* subscriber, CUpti_CallbackFunc, void*) {
+    report("subscribe");
     const char* fail = std::getenv("FAKE_CUPTI_SUBSCRIBE_FAIL");
     if (fail && std::strcmp(fail, "1") == 0)
         return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
@@ -237,6 +249,7 @@ CUptiResult CUPTIAPI cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequest
 }
 
 CUptiResult CUPTIAPI cuptiActivityEnable(CUpti_ActivityKind kind) {
+    report("enable");
     if (kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
         g_kernelsEnabled = true;
     return CUPTI_SUCCESS;

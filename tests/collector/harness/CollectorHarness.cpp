@@ -10,7 +10,9 @@
 //   chain    like sigterm, but the program installed its own SIGTERM handler first: it must still run
 //            (it prints "app handler" and exits 3)
 //   sigkill  10 launches, sleep 0.6 s (CNP_FLUSH_MS=100 in the test), SIGKILL (periodic flush only)
-//   untraced run with FAKE_CUPTI_SUBSCRIBE_FAIL=1: one warning, no file, exit 0
+//   untraced run with FAKE_CUPTI_SUBSCRIBE_FAIL=1, or a CUPTI the collector refuses or cannot find: one
+//            warning, no file, exit 0
+// FAKE_CUPTI.so "-": the harness loads no CUPTI; the collector finds one (CNP_CUPTI_PATH, CUDA_HOME).
 //   nvtx     one NVTX range before "CUDA init" (NVTX's first call, which loads NVTX_INJECTION64_PATH), then
 //            InitializeInjection, then 3 NVTX ranges "step N" through the NVTX API, 10 launches in each
 //   workload the launcher's stand-in training job: like nvtx, with HARNESS_STEPS steps (default 3) of
@@ -103,8 +105,10 @@ int main(int argc, char** argv) {
     const std::string scenario = argv[3];
     if (scenario == "chain")
         std::signal(SIGTERM, &appHandler);
-    void* cupti = dlopen(argv[1], RTLD_NOW | RTLD_GLOBAL);
-    if (!cupti) {
+    // FAKE_CUPTI.so "-": not loaded here; the collector must find a CUPTI itself (CNP_CUPTI_PATH, CUDA_HOME).
+    const bool preload = std::strcmp(argv[1], "-") != 0;
+    void* cupti = preload ? dlopen(argv[1], RTLD_NOW | RTLD_GLOBAL) : nullptr;
+    if (preload && !cupti) {
         std::fprintf(stderr, "harness: %s\n", dlerror());
         return 1;
     }
@@ -122,13 +126,17 @@ int main(int argc, char** argv) {
         return 1;
     }
     auto init = reinterpret_cast<int (*)()>(dlsym(collector, "InitializeInjection"));
-    auto emit = reinterpret_cast<void (*)(int)>(dlsym(cupti, "fakeCuptiEmit"));
-    if (!init || !emit) {
-        std::fprintf(stderr, "harness: missing InitializeInjection or fakeCuptiEmit\n");
+    if (!init || init() != 1) {
+        std::fprintf(stderr, "harness: no InitializeInjection, or it did not return 1\n");
         return 1;
     }
-    if (init() != 1) {
-        std::fprintf(stderr, "harness: InitializeInjection did not return 1\n");
+    if (!cupti) // what the collector found, if anything (the fake's soname)
+        cupti = dlopen("libcupti.so.13", RTLD_NOW | RTLD_NOLOAD);
+    auto emit = cupti ? reinterpret_cast<void (*)(int)>(dlsym(cupti, "fakeCuptiEmit")) : nullptr;
+    if (!emit && scenario == "untraced")
+        return 0; // no fake CUPTI in the process (none, or a real one): nothing to emit
+    if (!emit) {
+        std::fprintf(stderr, "harness: no fake CUPTI in the process (fakeCuptiEmit)\n");
         return 1;
     }
     if (scenario == "exit" || scenario == "untraced") {
