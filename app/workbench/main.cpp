@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
         window.openHistory(cl.history); // errors in the manifest or a summary show on the page
     }
     if (!cl.configs.isEmpty())
-        static_cast<AblationPage*>(window.page(PageId::Ablation))->setOrder(cl.configs);
+        static_cast<AblationPage*>(window.page(PageId::Ablation))->showOrder(cl.configs);
     if (cl.stepDiff)
         static_cast<ComparePage*>(window.page(PageId::Compare))
             ->showStepDiff(*cl.stepDiff < 0 ? std::nullopt : std::optional<std::int32_t>(*cl.stepDiff));

@@ -37,6 +37,7 @@ private slots:
     void firstChartHoldsTheComputedBars();
     void chartsEqualAnalysis();
     void chartsEqualCliJson();
+    void commandLineOrderIsNotStored();
     void baselineAndOrder();
     void mfuInputsEditable();
     void ratioWithoutCiMarkedTooFewSteps();
@@ -345,6 +346,26 @@ void TestAblationPage::chartsEqualCliJson() {
         QCOMPARE(page->breakdownValues(QStringLiteral("overlap"))[i],
                  b.value(QStringLiteral("overlap")).toDouble() / 1e6);
     }
+}
+
+// The command line's --configs (showOrder) compares those configurations in this window only: the
+// workspace's plan order stays as it was (a screenshot of a shared workspace once rewrote it).
+void TestAblationPage::commandLineOrderIsNotStored() {
+    const std::vector<std::string> before =
+        Workspace(demo_.toStdString(), Workspace::Mode::ReadOnly).planOrder();
+    QVERIFY(before != std::vector<std::string>({"compile", "base"})); // else storing would go unseen
+    MainWindow w;
+    w.setPersistSettings(false);
+    w.show();
+    auto* page = qobject_cast<AblationPage*>(w.page(PageId::Ablation));
+    QVERIFY(w.openWorkspace(demo_));
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && !page->result().configs.empty(), 20000);
+    QSignalSpy ready(page, &WorkbenchPage::contentReady);
+    page->showOrder({QStringLiteral("compile"), QStringLiteral("base")});
+    QVERIFY(ready.wait(20000));
+    QCOMPARE(page->result().configs.size(), size_t(2));
+    QCOMPARE(page->result().configs[0].config, std::string("compile"));
+    QCOMPARE(Workspace(demo_.toStdString(), Workspace::Mode::ReadOnly).planOrder(), before);
 }
 
 void TestAblationPage::baselineAndOrder() {

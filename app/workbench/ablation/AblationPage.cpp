@@ -297,14 +297,21 @@ QStringList AblationPage::studyConfigurations() const {
     return session()->configurations();
 }
 
-void AblationPage::setOrder(const QStringList& configs) {
+void AblationPage::showOrder(const QStringList& configs) {
     order_ = configs;
     if (!order_.isEmpty() && !order_.contains(baseline_))
         baseline_.clear();
+    recompute();
+}
+
+void AblationPage::setOrder(const QStringList& configs) {
     if (configs.isEmpty() || !session()->canWrite()) {
-        recompute();
+        showOrder(configs);
         return;
     }
+    order_ = configs;
+    if (!order_.contains(baseline_))
+        baseline_.clear();
     std::vector<std::string> plan, study;
     for (const QString& c : configs)
         plan.push_back(c.toStdString());

@@ -52,8 +52,12 @@ public:
     // Compares the runs of study `name` (empty: the default, the newest study).
     void setStudy(const QString& name);
     QComboBox* studyBox() const { return studyBox_; }
-    // Compares `configs` in this order and stores it as the workspace's plan order.
+    // Compares `configs` in this order and stores it as the workspace's plan order (the Configurations
+    // dialog: the user's choice for the study).
     void setOrder(const QStringList& configs);
+    // Compares `configs` in this order in this window only; the workspace is not written (the command
+    // line's --configs: opening or screenshotting a shared workspace never changes it).
+    void showOrder(const QStringList& configs);
     void setSource(AblationSource source);
     QString warningsText() const;
     // The label of the step prev -> cur on the waterfall and the attribution chart: what the step adds
