@@ -41,10 +41,16 @@ private slots:
             << "--plant-slow-loader: '' is not a number";
         QTest::newRow("clock error without node")
             << QStringList{"synth", "--out", "x", "--plant-clock-error", "300"} << 1
-            << "--plant-clock-error: '300' is not NODE:MICROSECONDS";
+            << "--plant-clock-error: '300' is not NODE:MICROSECONDS[:PPM]";
         QTest::newRow("clock error on a node the run lacks")
             << QStringList{"synth", "--out", "x", "--nodes", "2", "--plant-clock-error", "5:300"} << 2
             << "a planted clock error names a node the run does not have";
+        QTest::newRow("clock drift out of range")
+            << QStringList{"synth", "--out", "x", "--plant-clock-error", "1:300:1500"} << 1
+            << "--plant-clock-error: '1500' is not a number from -1000 to 1000";
+        QTest::newRow("clock drift not a number")
+            << QStringList{"synth", "--out", "x", "--plant-clock-error", "1:300:"} << 1
+            << "--plant-clock-error: '' is not a number";
     }
     void refused() {
         QFETCH(QStringList, args);
