@@ -1,5 +1,6 @@
 #include "requests/CollectivesRequest.h"
 
+#include "requests/ClockAlignmentRequest.h"
 #include "requests/WorkspaceCategories.h"
 #include "store/CollectiveKernelQueries.h"
 #include "store/RankQueries.h"
@@ -64,6 +65,17 @@ double attributeNumber(const Workspace& ws, RunId runId, const std::string& key)
     return ec == std::errc() && end == text->data() + text->size() && v >= 0 && v <= 1e9 ? v : 0;
 }
 
+// The stored clock fit where ingest wrote one, else the fit from `match` (CollectivesResult's or
+// StragglersResult's clocks and clocksStored).
+template <class Result> void setClocks(const Workspace& ws, const HostOfRank& hosts, Result& out) {
+    if (auto stored = storedClockAlignment(ws, out.run.id)) {
+        out.clocks = std::move(*stored);
+        out.clocksStored = true;
+    } else {
+        out.clocks = estimateClockAlignment(out.match, hosts);
+    }
+}
+
 // The override for both links, else the plan's figures recorded with the run (CollectivesResult's or
 // StragglersResult's fabric and fabricSource).
 template <class Result> void setFabric(const Workspace& ws, const CollectivesOptions& options, Result& out) {
@@ -89,7 +101,7 @@ CollectivesResult collectivesOf(const Workspace& ws, const Key& key, const Colle
     HostOfRank hosts;
     out.match = matchRun(ws, out.run, s.steps, &hosts);
     out.steps = collectiveStepTotals(out.match);
-    out.clocks = estimateClockAlignment(out.match, hosts);
+    setClocks(ws, hosts, out);
     out.communication = communicationPerStep(s.steps);
     setFabric(ws, options, out);
     out.efficiency = collectiveEfficiency(out.match, hosts, out.fabric);
@@ -134,7 +146,7 @@ StragglersResult stragglersOf(const Workspace& ws, const Key& key, const Straggl
     HostOfRank hosts;
     out.match = matchRun(ws, out.run, s.steps, &hosts);
     out.report = scoreStragglers(out.match, evidenceOf(s), thresholds);
-    out.clocks = estimateClockAlignment(out.match, hosts);
+    setClocks(ws, hosts, out);
     setFabric(ws, CollectivesOptions{}, out);
     out.efficiency = collectiveEfficiency(out.match, hosts, out.fabric);
     return out;

@@ -32,6 +32,9 @@ struct CollectivesResult {
                    : "process-group-order-and-kernel-order-per-stream";
     }
     ClockAlignment clocks; // the hosts' clocks as the collectives see them (metrics/ClockAligner.h)
+    // Whether `clocks` is the fit stored at ingest (requests/ClockAlignmentRequest.h); false: fitted now
+    // from every rank (a workspace ingested before the fit was stored).
+    bool clocksStored = false;
     std::vector<StepCommunication> communication; // exposed vs overlapped communication per step
     // The fabric's peak bus bandwidth (a --peak-gbps override for both links, else the run's plan
     // attributes fabric.intra_node_gbps / fabric.inter_node_gbps; 0 = unknown) and the calls' efficiency
@@ -51,7 +54,8 @@ struct StragglersResult {
     CollectiveMatch match;
     StragglerReport report;
     ClockAlignment clocks;
-    FabricPeak fabric; // as CollectivesResult's (the plan's figures; no override)
+    bool clocksStored = false; // as CollectivesResult's
+    FabricPeak fabric;         // as CollectivesResult's (the plan's figures; no override)
     std::string fabricSource;
     std::vector<CollectiveEfficiencyRow> efficiency;
 };

@@ -93,6 +93,7 @@ void writeJson(const std::string& runName, const CollectivesResult& r) {
             .real(c.overlapShare())
             .endObject();
     j.endArray().key("clocks").beginObject().key("reference_host").str(r.clocks.referenceHost);
+    j.key("source").str(r.clocksStored ? "stored-at-ingest" : "computed-now");
     j.key("stored_error_ns").num(r.clocks.storedErrorNs).key("fitted_error_ns").num(r.clocks.fittedErrorNs);
     j.key("hosts").beginArray();
     for (const auto& h : r.clocks.hosts)
@@ -251,6 +252,7 @@ void printText(const std::string& runName, const CollectivesResult& r, std::size
         printPerStep(r);
     if (r.clocks.hosts.size() > 1) {
         std::cout << "\nclocks (departures from the same calls, against host " << r.clocks.referenceHost
+                  << (r.clocksStored ? "; fitted at ingest" : "; fitted now, none stored")
                   << "): aligned to +-" << dur(r.clocks.storedErrorNs)
                   << "; with each host's offset and drift removed +-" << dur(r.clocks.fittedErrorNs) << "\n";
         TableOutput t({"host", ">ranks", ">calls", ">offset", ">drift (ppm)", ">residual"});

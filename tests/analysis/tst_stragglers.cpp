@@ -3,9 +3,12 @@
 // generated, ingested through the real pipeline, matched and scored; every planted rank is named with its
 // cause and no other rank is given one; host clock offsets of 100 µs to 5 ms are recovered from the
 // collectives within 10 µs, with drift. The plants off leave the generated files byte-identical.
+#include "core/RunAttributeKeys.h"
 #include "ingest/IngestPipeline.h"
+#include "requests/ClockAlignmentRequest.h"
 #include "requests/CollectivesRequest.h"
 #include "store/Workspace.h"
+#include "store/WorkspaceTransactions.h"
 #include "synth/StudyGenerator.h"
 
 #include <QCryptographicHash>
@@ -186,11 +189,14 @@ private slots:
     void hostClockOffsetsRecovered_data() {
         QTest::addColumn<qlonglong>("errorNs");
         QTest::addColumn<double>("driftPpm");
-        QTest::newRow("100 us") << qlonglong(100'000) << 0.0;
-        QTest::newRow("1.3 ms, 3 ppm") << qlonglong(1'300'000) << 3.0;
-        QTest::newRow("-5 ms, -5 ppm") << qlonglong(-5'000'000) << -5.0;
-        QTest::newRow("5 ms, 8 ppm") << qlonglong(5'000'000) << 8.0;
-        QTest::newRow("250 us, -40 ppm") << qlonglong(250'000) << -40.0;
+        QTest::addColumn<QString>("stored"); // the fit: "at ingest", "erased" or "damaged" (fitted now)
+        QTest::newRow("100 us") << qlonglong(100'000) << 0.0 << "at ingest";
+        QTest::newRow("1.3 ms, 3 ppm") << qlonglong(1'300'000) << 3.0 << "at ingest";
+        QTest::newRow("-5 ms, -5 ppm") << qlonglong(-5'000'000) << -5.0 << "at ingest";
+        QTest::newRow("5 ms, 8 ppm") << qlonglong(5'000'000) << 8.0 << "at ingest";
+        QTest::newRow("250 us, -40 ppm") << qlonglong(250'000) << -40.0 << "at ingest";
+        QTest::newRow("-40 ppm, none stored") << qlonglong(250'000) << -40.0 << "erased";
+        QTest::newRow("5 ms, 8 ppm, damaged") << qlonglong(5'000'000) << 8.0 << "damaged";
     }
     void hostClockOffsetsRecovered() {
         QFETCH(qlonglong, errorNs);
@@ -198,7 +204,12 @@ private slots:
         SynthPlants plants;
         plants.nodeClockErrorNs = {0, errorNs};
         plants.nodeClockDriftPpm = {0, driftPpm};
-        const QString name = QStringLiteral("clock%1_%2").arg(errorNs).arg(driftPpm);
+        const QString name = QStringLiteral("clock%1_%2_%3")
+                                 .arg(errorNs)
+                                 .arg(driftPpm)
+                                 .arg(QTest::currentDataTag())
+                                 .remove(' ')
+                                 .remove(',');
         const auto runs = generateStudy(quietStudy(), options(tmp.filePath(name), plants));
         Workspace ws(tmp.filePath(name + ".cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
         IngestRequest r;
@@ -206,7 +217,20 @@ private slots:
         r.runName = "clock";
         r.config = "Base";
         ingest(ws, r);
+        QFETCH(QString, stored);
+        const RunId run = ws.runOrThrow(std::string("clock")).id;
+        if (stored == "erased") { // a workspace ingested before the fit was stored
+            Transaction tx = writeTransaction(ws);
+            ws.eraseRunAttribute(run, kClockAlignmentAttribute);
+            tx.commit();
+        } else if (stored == "damaged") {
+            Transaction tx = writeTransaction(ws);
+            ws.setRunAttribute(run, kClockAlignmentAttribute, "{\"hosts\":[");
+            tx.commit();
+        }
         const CollectivesResult c = computeCollectives(ws, std::string("clock"));
+        QCOMPARE(c.clocksStored, stored == "at ingest");
+        QCOMPARE(storedClockAlignment(ws, run).has_value(), stored == "at ingest");
         QCOMPARE(c.clocks.hosts.size(), std::size_t(2));
         const HostClockEstimate& other = c.clocks.hosts[1];
         // The trace: from the run's start (true time; node 0's clock is exact) to the last departure.
@@ -225,6 +249,7 @@ private slots:
               errorNs, driftPpm, double(end - start) * 1e-9, static_cast<long long>(other.offsetNs),
               other.driftPpm, static_cast<long long>(other.residualNs), offAtStart, offAtEnd);
         QCOMPARE(other.ranks, 4);
+        // The stored fit read 3 of each host's 4 ranks; every call has all of them.
         QCOMPARE(other.calls, std::int64_t(48));
         QVERIFY2(offAtStart <= 10'000, qPrintable(QString::number(offAtStart)));
         QVERIFY2(offAtEnd <= 10'000, qPrintable(QString::number(offAtEnd)));

@@ -99,22 +99,23 @@ private slots:
 
     // Problems planted from the command line are recovered by `cnp stragglers`: a GPU 30 % slower on
     // rank 1 and a data loader 40 ms slower every step on rank 2, of 2 x 2 ranks; a clock error of 300 µs
-    // on node 1 shows in `cnp collectives` as that host's offset against node 0's.
+    // and 20 ppm on node 1 shows in `cnp collectives` as that host's offset and drift against node 0's,
+    // from the fit stored at ingest.
     void plantsRecoveredByStragglers() {
         QTemporaryDir dir;
         const QString out = dir.filePath("study"), ws = dir.filePath("ws.cnpdb");
-        const CliResult r = runCli({"synth", "--out",
-                                    out,     "--nodes",
-                                    "2",     "--gpus-per-node",
-                                    "2",     "--steps",
-                                    "4",     "--layers",
-                                    "2",     "--configs",
-                                    "Base",  "--seed",
-                                    "3",     "--plant-slow-gpu",
-                                    "1:1.3", "--plant-slow-loader",
-                                    "2:40",  "--plant-clock-error",
-                                    "1:300", "--ingest",
-                                    ws,      "--quiet"});
+        const CliResult r = runCli({"synth",    "--out",
+                                    out,        "--nodes",
+                                    "2",        "--gpus-per-node",
+                                    "2",        "--steps",
+                                    "4",        "--layers",
+                                    "2",        "--configs",
+                                    "Base",     "--seed",
+                                    "3",        "--plant-slow-gpu",
+                                    "1:1.3",    "--plant-slow-loader",
+                                    "2:40",     "--plant-clock-error",
+                                    "1:300:20", "--ingest",
+                                    ws,         "--quiet"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const CliResult s = runCli({"stragglers", ws, "--run", "Base-r0", "--json"});
         QVERIFY2(s.exitCode == 0, s.err.constData());
@@ -135,6 +136,12 @@ private slots:
                               std::abs(hosts[1].toObject()["offset_ns"].toInteger())};
         std::sort(offsets.begin(), offsets.end());
         QVERIFY2(offsets[0] < 10000 && std::abs(offsets[1] - 300000) < 10000, c.out.constData());
+        const auto clocks = QJsonDocument::fromJson(c.out).object()["clocks"].toObject();
+        QCOMPARE(clocks["source"].toString(), QStringLiteral("stored-at-ingest"));
+        const auto other = hosts[0].toObject()["offset_ns"].toInteger() == 0 ? hosts[1] : hosts[0];
+        QVERIFY2(std::abs(other.toObject()["drift_ppm"].toDouble() - 20) < 1, c.out.constData());
+        const CliResult text = runCli({"collectives", ws, "--run", "Base-r0"});
+        QVERIFY2(text.out.contains("; fitted at ingest): aligned to +-"), text.out.constData());
     }
 
     void ingestsLabelledSyntheticRuns() {
