@@ -1,5 +1,6 @@
 #include "requests/CollectivesRequest.h"
 
+#include "metrics/CommunicationOverlap.h"
 #include "requests/ClockAlignmentRequest.h"
 #include "requests/WorkspaceCategories.h"
 #include "store/CollectiveKernelQueries.h"
@@ -37,8 +38,9 @@ std::vector<RankStepWindows> stepWindowsOf(const std::vector<StepSummary>& steps
 
 using HostOfRank = std::vector<std::pair<std::int32_t, std::string>>;
 
-// Reads the run's communication kernels rank by rank and matches them; `hosts` (optional) receives each
-// rank's host. Inside the caller's read snapshot.
+// Reads the run's communication kernels rank by rank, each with its overlap with the rank's compute
+// kernels (read in the same scan, one rank's at a time), and matches them; `hosts` (optional) receives
+// each rank's host. Inside the caller's read snapshot.
 CollectiveMatch matchRun(const Workspace& ws, const RunRecord& run, const std::vector<StepSummary>& steps,
                          HostOfRank* hosts = nullptr) {
     CollectiveInput input;
@@ -46,7 +48,9 @@ CollectiveMatch matchRun(const Workspace& ws, const RunRecord& run, const std::v
     for (const RankInfo& r : RankQueries(ws).ranksOfRun(run.id)) {
         if (hosts)
             hosts->emplace_back(r.rank, r.host);
-        RankCollectives k = q.rankKernels(r.rank);
+        std::vector<std::pair<Ns, Ns>> compute; // the rank's, dropped once its overlaps are set
+        RankCollectives k = q.rankKernels(r.rank, &compute);
+        setCommunicationOverlap(k, std::move(compute));
         if (!k.kernels.empty())
             input.ranks.push_back(std::move(k));
     }

@@ -49,6 +49,8 @@ void writeEfficiencyJson(JsonOutput& j, const CollectivesResult& r) {
             j.num(e.bucketMinBytes).key("bucket_max_bytes").num(e.bucketMaxBytes);
         j.key("calls").num(e.calls).key("inter_node_calls").num(e.interNodeCalls);
         j.key("wait_ns").num(e.waitNs).key("transfer_ns").num(e.transferNs);
+        j.key("kernel_ns").num(e.kernelNs).key("exposed_ns").num(e.exposedNs());
+        j.key("overlapped_ns").num(e.overlappedNs).key("overlap_share").real(e.overlapShare());
         j.key("median_busbw_gbs")
             .real(e.medianBusBwGBs)
             .key("median_busbw_peak_share")
@@ -159,12 +161,16 @@ void printEfficiency(const CollectivesResult& r) {
         std::cout << (r.fabricSource == "plan" ? "the plan's fabric" : "--peak-gbps") << ", intra-node "
                   << units::fixed(r.fabric.intraNodeGBs, 0) << " GB/s, inter-node "
                   << units::fixed(r.fabric.interNodeGBs, 0) << " GB/s)\n";
-    TableOutput t(
-        {"operation", "message size", ">calls", ">inter-node", ">transfer", ">median busbw", ">of peak"});
+    std::cout << "  (exposed / overlapped: the members' kernel time outside / under their rank's compute "
+                 "kernels)\n";
+    TableOutput t({"operation", "message size", ">calls", ">inter-node", ">transfer", ">exposed",
+                   ">overlapped", ">median busbw", ">of peak"});
     for (const auto& e : r.efficiency)
-        t.addRow({std::string(collectiveOpName(e.op)), bucketText(e), units::count(e.calls),
-                  units::count(e.interNodeCalls), dur(e.transferNs), gbs(e.medianBusBwGBs),
-                  e.medianPeakShare ? units::percent(*e.medianPeakShare) : "-"});
+        t.addRow(
+            {std::string(collectiveOpName(e.op)), bucketText(e), units::count(e.calls),
+             units::count(e.interNodeCalls), dur(e.transferNs), dur(e.exposedNs()),
+             e.overlapShare() ? dur(e.overlappedNs) + " (" + units::percent(*e.overlapShare()) + ")" : "-",
+             gbs(e.medianBusBwGBs), e.medianPeakShare ? units::percent(*e.medianPeakShare) : "-"});
     t.print(std::cout, "  ");
 }
 
@@ -246,7 +252,7 @@ void printText(const std::string& runName, const CollectivesResult& r, std::size
                   << m.unevenStreams.size() << " streams whose ranks have different kernel counts\n";
     std::cout << "\nper operation\n";
     printPerOp(m);
-    if (m.callsByGroup > 0 || !r.fabricSource.empty())
+    if (!r.efficiency.empty())
         printEfficiency(r);
     if (!r.steps.empty())
         printPerStep(r);

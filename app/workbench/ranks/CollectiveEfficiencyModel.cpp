@@ -30,6 +30,17 @@ CollectiveEfficiencyModel::CollectiveEfficiencyModel(QObject* parent) : RowTable
                  number([](R r) { return r.interNodeCalls; })},
                 {tr("Transfer"), [](R r) { return QVariant(UnitFormat::duration(double(r.transferNs))); },
                  kNumberAlignment, number([](R r) { return r.transferNs; })},
+                {tr("Exposed"), [](R r) { return QVariant(UnitFormat::duration(double(r.exposedNs()))); },
+                 kNumberAlignment, number([](R r) { return r.exposedNs(); })},
+                {tr("Overlapped"),
+                 [dash](R r) {
+                     const auto share = r.overlapShare();
+                     return QVariant(share ? QStringLiteral("%1 (%2 %)")
+                                                 .arg(UnitFormat::duration(double(r.overlappedNs)))
+                                                 .arg(*share * 100, 0, 'f', 0)
+                                           : dash);
+                 },
+                 kNumberAlignment, number([](R r) { return r.overlappedNs; })},
                 {tr("Median busbw"),
                  [dash](R r) {
                      return QVariant(r.medianBusBwGBs
