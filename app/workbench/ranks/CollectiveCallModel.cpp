@@ -34,7 +34,7 @@ CollectiveCallModel::CollectiveCallModel(QObject* parent) : RowTableModel(parent
                      return QVariant(r.bytes > 0 ? UnitFormat::bytes(double(r.bytes)) : QStringLiteral("—"));
                  },
                  kNumberAlignment, number([](R r) { return r.bytes; })},
-                {tr("Bus bandwidth"),
+                {tr("busbw"),
                  [](R r) {
                      return QVariant(r.busBwGBs ? QStringLiteral("%1 GB/s").arg(*r.busBwGBs, 0, 'f', 2)
                                                 : QStringLiteral("—"));

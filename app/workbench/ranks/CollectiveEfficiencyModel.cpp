@@ -22,8 +22,8 @@ CollectiveEfficiencyModel::CollectiveEfficiencyModel(QObject* parent) : RowTable
     auto dash = QStringLiteral("—");
     setColumns({{tr("Operation"), [](R r) { return QVariant(QString::fromUtf8(collectiveOpName(r.op))); },
                  Qt::AlignLeft | Qt::AlignVCenter, [](R r) { return QVariant(int(r.op)); }},
-                {tr("Message size"), [](R r) { return QVariant(bucketText(r)); },
-                 Qt::AlignLeft | Qt::AlignVCenter, number([](R r) { return r.bucketMinBytes; })},
+                {tr("Size"), [](R r) { return QVariant(bucketText(r)); }, Qt::AlignLeft | Qt::AlignVCenter,
+                 number([](R r) { return r.bucketMinBytes; })},
                 {tr("Calls"), number([](R r) { return r.calls; }), kNumberAlignment,
                  number([](R r) { return r.calls; })},
                 {tr("Inter-node"), number([](R r) { return r.interNodeCalls; }), kNumberAlignment,
@@ -41,7 +41,7 @@ CollectiveEfficiencyModel::CollectiveEfficiencyModel(QObject* parent) : RowTable
                                            : dash);
                  },
                  kNumberAlignment, number([](R r) { return r.overlappedNs; })},
-                {tr("Median busbw"),
+                {tr("busbw"),
                  [dash](R r) {
                      return QVariant(r.medianBusBwGBs
                                          ? QStringLiteral("%1 GB/s").arg(*r.medianBusBwGBs, 0, 'f', 2)

@@ -34,6 +34,7 @@ RunPage::RunPage(WorkspaceSession* session, QWidget* parent)
     runBox_->setObjectName(QStringLiteral("runBox"));
     runBox_->setMinimumContentsLength(24);
     top->addWidget(runBox_);
+    title_->setWordWrap(true); // a long run name wraps rather than widening the window past 1024 px
     top->addWidget(title_, 1);
     layout->addLayout(top);
     checks_->setWordWrap(true);
