@@ -1,6 +1,7 @@
 #include "requests/CollectivesRequest.h"
 
 #include "metrics/CommunicationOverlap.h"
+#include "metrics/CrossHostOrder.h"
 #include "requests/ClockAlignmentRequest.h"
 #include "requests/WorkspaceCategories.h"
 #include "store/CollectiveKernelQueries.h"
@@ -106,6 +107,7 @@ CollectivesResult collectivesOf(const Workspace& ws, const Key& key, const Colle
     out.match = matchRun(ws, out.run, s.steps, &hosts);
     out.steps = collectiveStepTotals(out.match);
     setClocks(ws, hosts, out);
+    out.lastRankUncertainByCall = uncertainLastArrivals(out.match, hosts, out.clocks.storedErrorNs);
     out.communication = communicationPerStep(s.steps);
     setFabric(ws, options, out);
     out.efficiency = collectiveEfficiency(out.match, hosts, out.fabric);

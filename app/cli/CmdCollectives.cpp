@@ -118,10 +118,12 @@ void writeJson(const std::string& runName, const CollectivesResult& r) {
     j.endArray().endObject();
     writeEfficiencyJson(j, r);
     j.key("collectives").beginArray();
-    for (const auto& c : m.calls) {
+    for (std::size_t ci = 0; ci < m.calls.size(); ++ci) {
+        const CollectiveCall& c = m.calls[ci];
         j.beginObject().key("stream").num(c.stream).key("sequence").num(c.sequence);
         j.key("op").str(collectiveOpName(c.op)).key("name").str(m.nameOf(c)).key("step").num(c.step);
         j.key("first_arrival_ns").num(c.firstArrival).key("last_arrival_ns").num(c.lastArrival);
+        j.key("last_rank_certain").boolean(!r.lastRankUncertain(ci));
         j.key("last_rank")
             .num(c.lastRank)
             .key("wait_ns")
@@ -193,7 +195,8 @@ void printPerOp(const CollectiveMatch& m) {
     t.print(std::cout, "  ");
 }
 
-void printCalls(const CollectiveMatch& m, std::size_t limit) {
+void printCalls(const CollectivesResult& r, std::size_t limit) {
+    const CollectiveMatch& m = r.match;
     std::vector<const CollectiveCall*> order;
     for (const auto& c : m.calls)
         order.push_back(&c);
@@ -206,9 +209,12 @@ void printCalls(const CollectiveMatch& m, std::size_t limit) {
     for (const auto* c : order)
         t.addRow({std::to_string(c->stream), std::to_string(c->sequence),
                   std::string(collectiveOpName(c->op)), c->step >= 0 ? std::to_string(c->step) : "-",
-                  std::to_string(c->memberCount), std::to_string(c->lastRank), dur(c->waitNs),
-                  dur(c->transferNs), c->bytes > 0 ? units::bytes(static_cast<double>(c->bytes)) : "-",
-                  gbs(c->algBwGBs), gbs(c->busBwGBs)});
+                  std::to_string(c->memberCount),
+                  std::to_string(c->lastRank) +
+                      (r.lastRankUncertain(static_cast<std::size_t>(c - m.calls.data())) ? "?" : ""),
+                  dur(c->waitNs), dur(c->transferNs),
+                  c->bytes > 0 ? units::bytes(static_cast<double>(c->bytes)) : "-", gbs(c->algBwGBs),
+                  gbs(c->busBwGBs)});
     t.print(std::cout, "  ");
 }
 
@@ -269,7 +275,11 @@ void printText(const std::string& runName, const CollectivesResult& r, std::size
     }
     std::cout << "\nlongest waits (" << std::min(limit, m.calls.size()) << " of "
               << units::count(static_cast<std::int64_t>(m.calls.size())) << " calls)\n";
-    printCalls(m, limit);
+    if (const std::int64_t n = r.uncertainCalls(); n > 0)
+        std::cout << "  last rank marked ?: a rank of another host arrived within the clocks' +-"
+                  << dur(r.clocks.storedErrorNs) << " of it, so which was last is not known ("
+                  << units::count(n) << " of the calls)\n";
+    printCalls(r, limit);
 }
 
 int runCollectives(const std::vector<std::string>& args) {

@@ -140,7 +140,28 @@ private slots:
         QCOMPARE(clocks["source"].toString(), QStringLiteral("stored-at-ingest"));
         const auto other = hosts[0].toObject()["offset_ns"].toInteger() == 0 ? hosts[1] : hosts[0];
         QVERIFY2(std::abs(other.toObject()["drift_ppm"].toDouble() - 20) < 1, c.out.constData());
+        // No cross-host order finer than the stated error: a call's last rank is certain exactly when every
+        // rank of the other node (2 GPUs per node: node = rank / 2) arrived more than the error before it.
+        const qint64 error = clocks["stored_error_ns"].toInteger();
+        QVERIFY(error > 290000);
+        int uncertain = 0;
+        for (const auto& v : QJsonDocument::fromJson(c.out).object()["collectives"].toArray()) {
+            const auto call = v.toObject();
+            const int last = call["last_rank"].toInt();
+            const qint64 lastArrival = call["last_arrival_ns"].toInteger();
+            bool close = false;
+            for (const auto& mv : call["members"].toArray()) {
+                const auto member = mv.toObject();
+                if (member["rank"].toInt() / 2 != last / 2 &&
+                    lastArrival - member["arrival_ns"].toInteger() <= error)
+                    close = true;
+            }
+            QCOMPARE(call["last_rank_certain"].toBool(), !close);
+            uncertain += close ? 1 : 0;
+        }
         const CliResult text = runCli({"collectives", ws, "--run", "Base-r0"});
+        if (uncertain > 0)
+            QVERIFY2(text.out.contains("last rank marked ?"), text.out.constData());
         QVERIFY2(text.out.contains("; fitted at ingest): aligned to +-"), text.out.constData());
     }
 
