@@ -153,6 +153,7 @@ StragglersResult stragglersOf(const Workspace& ws, const Key& key, const Straggl
     out.match = matchRun(ws, out.run, s.steps, &hosts);
     out.report = scoreStragglers(out.match, evidenceOf(s), thresholds);
     setClocks(ws, hosts, out);
+    out.lastRankUncertainByCall = uncertainLastArrivals(out.match, hosts, out.clocks.storedErrorNs);
     setFabric(ws, CollectivesOptions{}, out);
     out.efficiency = collectiveEfficiency(out.match, hosts, out.fabric);
     return out;

@@ -66,8 +66,9 @@ struct StragglersResult {
     CollectiveMatch match;
     StragglerReport report;
     ClockAlignment clocks;
-    bool clocksStored = false; // as CollectivesResult's
-    FabricPeak fabric;         // as CollectivesResult's (the plan's figures; no override)
+    bool clocksStored = false;                         // as CollectivesResult's
+    std::vector<std::uint8_t> lastRankUncertainByCall; // as CollectivesResult's
+    FabricPeak fabric; // as CollectivesResult's (the plan's figures; no override)
     std::string fabricSource;
     std::vector<CollectiveEfficiencyRow> efficiency;
 };

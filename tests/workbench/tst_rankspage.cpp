@@ -274,6 +274,18 @@ void TestRanksPage::collectivesTabListsCalls() {
              qPrintable(panel->efficiencyText()));
     QVERIFY2(panel->statusText().startsWith(QStringLiteral("24 collective calls across 4 ranks")),
              qPrintable(panel->statusText()));
+    // A call whose last rank is not claimed across hosts (a rank of the other host arrived within the
+    // clocks' error) shows it as "N?"; the others as the number.
+    QCOMPARE(stragglers_.lastRankUncertainByCall.size(), stragglers_.match.calls.size());
+    for (int r = 0; r < panel->model()->rowCount(); ++r) {
+        const bool uncertain = stragglers_.lastRankUncertainByCall[static_cast<std::size_t>(r)] != 0;
+        const QString shown =
+            panel->model()->index(r, CollectiveCallModel::LastRankColumn).data(Qt::DisplayRole).toString();
+        QCOMPARE(shown, QString::number(stragglers_.match.calls[static_cast<std::size_t>(r)].lastRank) +
+                            (uncertain ? QStringLiteral("?") : QString()));
+    }
+    QVERIFY2(panel->statusText().contains(QStringLiteral("fitted at ingest")),
+             qPrintable(panel->statusText()));
     // 2 nodes: the clocks' agreement is stated.
     QCOMPARE(stragglers_.clocks.hosts.size(), std::size_t(2));
     QVERIFY2(panel->statusText().contains(

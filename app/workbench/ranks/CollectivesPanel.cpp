@@ -90,14 +90,15 @@ QString CollectivesPanel::statusText() const {
 }
 
 void CollectivesPanel::setMatch(const CollectiveMatch* match, const ClockAlignment& clocks,
-                                const QString& why) {
+                                const QString& why, bool clocksStored,
+                                const std::vector<std::uint8_t>& lastRankUncertain) {
     if (!match || match->calls.empty()) {
         model_->setMatch({});
         drawSteps({});
         status_->setText(why.isEmpty() ? tr("No collectives matched in this run.") : why);
         return;
     }
-    model_->setMatch(*match);
+    model_->setMatch(*match, lastRankUncertain);
     drawSteps(collectiveStepTotals(*match));
     const QString how =
         match->callsByGroup == 0
@@ -110,10 +111,15 @@ void CollectivesPanel::setMatch(const CollectiveMatch* match, const ClockAlignme
                        .arg(match->ranks)
                        .arg(how);
     if (clocks.hosts.size() > 1)
-        text += tr(" · clocks aligned to ±%1 across %2 hosts (±%3 with each host's offset and drift removed)")
+        text += tr(" · clocks aligned to ±%1 across %2 hosts (±%3 with each host's offset and drift removed; "
+                   "%4)")
                     .arg(UnitFormat::duration(double(clocks.storedErrorNs)))
                     .arg(clocks.hosts.size())
-                    .arg(UnitFormat::duration(double(clocks.fittedErrorNs)));
+                    .arg(UnitFormat::duration(double(clocks.fittedErrorNs)))
+                    .arg(clocksStored ? tr("fitted at ingest") : tr("fitted on opening"));
+    if (const auto n = std::count(lastRankUncertain.begin(), lastRankUncertain.end(), std::uint8_t(1)); n > 0)
+        text += tr(" · last rank marked ? at %1 calls: another host's rank arrived within that error")
+                    .arg(UnitFormat::integer(static_cast<std::int64_t>(n)));
     if (match->unmatchedKernels > 0)
         text += tr(" · %1 kernels unmatched").arg(UnitFormat::integer(match->unmatchedKernels));
     status_->setText(text);
