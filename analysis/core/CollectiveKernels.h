@@ -19,6 +19,9 @@ struct CollectiveKernel {
     std::uint32_t group = 0;    // its process group's name: index + 1 into the names table, 0 = unknown
     std::uint32_t argOp = 0;    // the profiler's collective name: index + 1 into the names table, 0 = none
     std::int32_t groupSize = 0; // ranks in its process group, 0 = unknown
+    // How much of [start, end) the rank's compute (non-communication) kernels cover, on any stream: the
+    // overlapped part; the rest is exposed (metrics/CommunicationOverlap.h). 0 when not computed.
+    Ns overlappedNs = 0;
 };
 
 // One rank's communication kernels, in any order (the matcher sorts them per stream by start).

@@ -4,6 +4,7 @@
 #include "ingest/RankAssigner.h"
 #include "ingest/ShardWriters.h"
 #include "metrics/KernelStatsPool.h"
+#include "requests/ClockAlignmentRequest.h"
 #include "requests/SummaryRequests.h"
 #include "requests/WorkspaceCategories.h"
 #include "store/RunAppender.h"
@@ -468,6 +469,16 @@ StreamedRun streamPasses(Workspace& ws, const RunSource& source, const std::stri
             ws.checkpointShards(static_cast<unsigned>(std::max(jobs, 1)));
             out.phases.emplace_back("checkpoint shards", secondsSince(t2));
         }
+        // The hosts' clock fit from the stored collectives (bounded: a few ranks per host), in a
+        // transaction of its own; should it fail, the run is removed again (no run without its fit).
+        const auto t3 = std::chrono::steady_clock::now();
+        try {
+            recordClockAlignment(ws, out.runId);
+        } catch (...) {
+            ws.removeRun(out.runId);
+            throw;
+        }
+        out.phases.emplace_back("clock alignment", secondsSince(t3));
         sink.report(1.0);
         return out;
     }

@@ -68,6 +68,11 @@ collectiveEfficiency(const CollectiveMatch& match,
         a.row.interNodeCalls += inter ? 1 : 0;
         a.row.waitNs += c.waitNs;
         a.row.transferNs += c.transferNs;
+        for (std::size_t i = c.firstMember; i < c.firstMember + c.memberCount; ++i) {
+            const CallMember& m = match.members[i];
+            a.row.kernelNs += m.departure - m.arrival;
+            a.row.overlappedNs += std::clamp<Ns>(m.overlappedNs, 0, m.departure - m.arrival);
+        }
         if (!c.busBwGBs)
             continue;
         a.busBw.push_back(*c.busBwGBs);

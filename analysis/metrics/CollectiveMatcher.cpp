@@ -218,7 +218,7 @@ CollectiveMatch matchCollectives(CollectiveInput input) {
             for (const auto& run : runs) {
                 const RankCollectives& rank = ranks[run.rankIndex];
                 const CollectiveKernel& k = rank.kernels[run.begin + seq];
-                out.members.push_back({rank.rank, k.start, k.end, 0, 0, k.id});
+                out.members.push_back({rank.rank, k.start, k.end, 0, 0, k.id, k.overlappedNs});
                 call.bytes = std::max(call.bytes, k.bytes);
                 call.groupSize = std::max(call.groupSize, k.groupSize);
             }

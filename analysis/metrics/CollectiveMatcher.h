@@ -47,6 +47,7 @@ struct CallMember {
     Ns waitNs = 0;                 // lastArrival - arrival (>= 0)
     Ns transferNs = 0;             // departure - lastArrival, 0 when it departed before (clock error)
     std::int64_t kernelId = -1;
+    Ns overlappedNs = 0; // its kernel's part under the rank's compute kernels (CollectiveKernel)
 };
 
 struct CollectiveCall {

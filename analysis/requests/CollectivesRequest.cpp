@@ -1,5 +1,8 @@
 #include "requests/CollectivesRequest.h"
 
+#include "metrics/CommunicationOverlap.h"
+#include "metrics/CrossHostOrder.h"
+#include "requests/ClockAlignmentRequest.h"
 #include "requests/WorkspaceCategories.h"
 #include "store/CollectiveKernelQueries.h"
 #include "store/RankQueries.h"
@@ -36,8 +39,9 @@ std::vector<RankStepWindows> stepWindowsOf(const std::vector<StepSummary>& steps
 
 using HostOfRank = std::vector<std::pair<std::int32_t, std::string>>;
 
-// Reads the run's communication kernels rank by rank and matches them; `hosts` (optional) receives each
-// rank's host. Inside the caller's read snapshot.
+// Reads the run's communication kernels rank by rank, each with its overlap with the rank's compute
+// kernels (read in the same scan, one rank's at a time), and matches them; `hosts` (optional) receives
+// each rank's host. Inside the caller's read snapshot.
 CollectiveMatch matchRun(const Workspace& ws, const RunRecord& run, const std::vector<StepSummary>& steps,
                          HostOfRank* hosts = nullptr) {
     CollectiveInput input;
@@ -45,7 +49,9 @@ CollectiveMatch matchRun(const Workspace& ws, const RunRecord& run, const std::v
     for (const RankInfo& r : RankQueries(ws).ranksOfRun(run.id)) {
         if (hosts)
             hosts->emplace_back(r.rank, r.host);
-        RankCollectives k = q.rankKernels(r.rank);
+        std::vector<std::pair<Ns, Ns>> compute; // the rank's, dropped once its overlaps are set
+        RankCollectives k = q.rankKernels(r.rank, &compute);
+        setCommunicationOverlap(k, std::move(compute));
         if (!k.kernels.empty())
             input.ranks.push_back(std::move(k));
     }
@@ -62,6 +68,17 @@ double attributeNumber(const Workspace& ws, RunId runId, const std::string& key)
         return 0;
     const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
     return ec == std::errc() && end == text->data() + text->size() && v >= 0 && v <= 1e9 ? v : 0;
+}
+
+// The stored clock fit where ingest wrote one, else the fit from `match` (CollectivesResult's or
+// StragglersResult's clocks and clocksStored).
+template <class Result> void setClocks(const Workspace& ws, const HostOfRank& hosts, Result& out) {
+    if (auto stored = storedClockAlignment(ws, out.run.id)) {
+        out.clocks = std::move(*stored);
+        out.clocksStored = true;
+    } else {
+        out.clocks = estimateClockAlignment(out.match, hosts);
+    }
 }
 
 // The override for both links, else the plan's figures recorded with the run (CollectivesResult's or
@@ -89,7 +106,8 @@ CollectivesResult collectivesOf(const Workspace& ws, const Key& key, const Colle
     HostOfRank hosts;
     out.match = matchRun(ws, out.run, s.steps, &hosts);
     out.steps = collectiveStepTotals(out.match);
-    out.clocks = estimateClockAlignment(out.match, hosts);
+    setClocks(ws, hosts, out);
+    out.lastRankUncertainByCall = uncertainLastArrivals(out.match, hosts, out.clocks.storedErrorNs);
     out.communication = communicationPerStep(s.steps);
     setFabric(ws, options, out);
     out.efficiency = collectiveEfficiency(out.match, hosts, out.fabric);
@@ -134,7 +152,8 @@ StragglersResult stragglersOf(const Workspace& ws, const Key& key, const Straggl
     HostOfRank hosts;
     out.match = matchRun(ws, out.run, s.steps, &hosts);
     out.report = scoreStragglers(out.match, evidenceOf(s), thresholds);
-    out.clocks = estimateClockAlignment(out.match, hosts);
+    setClocks(ws, hosts, out);
+    out.lastRankUncertainByCall = uncertainLastArrivals(out.match, hosts, out.clocks.storedErrorNs);
     setFabric(ws, CollectivesOptions{}, out);
     out.efficiency = collectiveEfficiency(out.match, hosts, out.fabric);
     return out;

@@ -11,6 +11,8 @@
 #include "metrics/StragglerScorer.h"
 #include "store/Workspace.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +34,19 @@ struct CollectivesResult {
                    : "process-group-order-and-kernel-order-per-stream";
     }
     ClockAlignment clocks; // the hosts' clocks as the collectives see them (metrics/ClockAligner.h)
+    // Whether `clocks` is the fit stored at ingest (requests/ClockAlignmentRequest.h); false: fitted now
+    // from every rank (a workspace ingested before the fit was stored).
+    bool clocksStored = false;
+    // Per call (match.calls' order): 1 when a rank of another host than the last-arriving one arrived
+    // within the clocks' stated error (clocks.storedErrorNs) of it: no claim which was last
+    // (metrics/CrossHostOrder.h).
+    std::vector<std::uint8_t> lastRankUncertainByCall;
+    bool lastRankUncertain(std::size_t call) const {
+        return call < lastRankUncertainByCall.size() && lastRankUncertainByCall[call] != 0;
+    }
+    std::int64_t uncertainCalls() const {
+        return std::count(lastRankUncertainByCall.begin(), lastRankUncertainByCall.end(), std::uint8_t(1));
+    }
     std::vector<StepCommunication> communication; // exposed vs overlapped communication per step
     // The fabric's peak bus bandwidth (a --peak-gbps override for both links, else the run's plan
     // attributes fabric.intra_node_gbps / fabric.inter_node_gbps; 0 = unknown) and the calls' efficiency
@@ -51,6 +66,8 @@ struct StragglersResult {
     CollectiveMatch match;
     StragglerReport report;
     ClockAlignment clocks;
+    bool clocksStored = false;                         // as CollectivesResult's
+    std::vector<std::uint8_t> lastRankUncertainByCall; // as CollectivesResult's
     FabricPeak fabric; // as CollectivesResult's (the plan's figures; no override)
     std::string fabricSource;
     std::vector<CollectiveEfficiencyRow> efficiency;

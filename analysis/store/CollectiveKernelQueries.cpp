@@ -50,10 +50,11 @@ CollectiveKernelQueries::argsOf(const Workspace& store, std::int32_t rank) {
     return out;
 }
 
-RankCollectives CollectiveKernelQueries::rankKernels(std::int32_t rank) {
+RankCollectives CollectiveKernelQueries::rankKernels(std::int32_t rank,
+                                                     std::vector<std::pair<Ns, Ns>>* compute) {
     RankCollectives out;
     out.rank = rank;
-    if (!categoryId_)
+    if (!categoryId_ && !compute)
         return out;
     const EventSegment at = ws_.eventStoreOf(runId_, rank, "kernels");
     if (at.rows.empty())
@@ -62,18 +63,32 @@ RankCollectives CollectiveKernelQueries::rankKernels(std::int32_t rank) {
     constexpr auto kMin = std::numeric_limits<std::int64_t>::min();
     const std::int64_t first = s.lowerBoundId("kernels", at.rows, rank, kMin);
     const std::int64_t end = s.lowerBoundId("kernels", at.rows, rank + 1, kMin);
-    Statement st(s.db(), "SELECT id, stream, start_ns, end_ns, name_id FROM kernels "
-                         "WHERE id >= ? AND id < ? AND category_id = ?");
-    st.bind(1, first).bind(2, end).bind(3, *categoryId_);
-    const auto args = argsOf(s, rank);
+    // With `compute`, every row of the rank (in id = start order), flagged by category; else only the
+    // category's (then it is known: see above).
+    Statement st(s.db(), compute
+                             ? "SELECT id, stream, start_ns, end_ns, name_id, category_id IS ? FROM kernels "
+                               "WHERE id >= ? AND id < ? ORDER BY id"
+                             : "SELECT id, stream, start_ns, end_ns, name_id, 1 FROM kernels "
+                               "WHERE id >= ? AND id < ? AND category_id = ?");
+    const int categoryAt = compute ? 1 : 3, rangeAt = compute ? 2 : 1;
+    if (categoryId_)
+        st.bind(categoryAt, *categoryId_);
+    else
+        st.bindNull(categoryAt);
+    st.bind(rangeAt, first).bind(rangeAt + 1, end);
+    const auto args = categoryId_ ? argsOf(s, rank) : decltype(argsOf(s, rank)){};
     while (st.step()) {
         CollectiveKernel k;
-        k.id = st.i64(0);
-        k.stream = st.i64(1);
         k.start = st.i64(2);
         k.end = st.i64(3);
         if (k.end < k.start)
             continue;
+        if (!categoryId_ || st.i64(5) == 0) {
+            compute->emplace_back(k.start, k.end);
+            continue;
+        }
+        k.id = st.i64(0);
+        k.stream = st.i64(1);
         k.nameIndex = nameIndexOf(st.i64(4));
         if (const auto a = args.find({k.stream, k.start}); a != args.end()) {
             k.bytes = a->second.bytes;

@@ -11,6 +11,8 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace cnp {
 
@@ -26,8 +28,10 @@ public:
     // The rank's kernels of the category, naming them by index into names() (appended as new ones are
     // met), each with its call's stored arguments (collective_args, where the table has its row: bytes,
     // process group, group size; read again through the bounds of core/CollectiveArgs.h). Rows whose end
-    // precedes their start (a hostile workspace) are left out.
-    RankCollectives rankKernels(std::int32_t rank);
+    // precedes their start (a hostile workspace) are left out. `compute` (optional) receives the rank's
+    // other kernels' [start, end) in start order (the rows' order), for metrics/CommunicationOverlap.h;
+    // the same one scan of the rank's rows either way.
+    RankCollectives rankKernels(std::int32_t rank, std::vector<std::pair<Ns, Ns>>* compute = nullptr);
     // Whether any kernel read so far had stored arguments.
     bool anyArgs() const { return anyArgs_; }
     // The names met so far, by index.

@@ -113,7 +113,7 @@ void RankTraceWriter::rangeEnd(Ns at, std::uint32_t id, std::uint32_t tid) {
 void RankTraceWriter::clockPair(Ns at, Ns bracketNs, SplitMix64& rng, Ns realtimeErrorNs) {
     const Ns before = static_cast<Ns>(rng.uniform() * static_cast<double>(bracketNs));
     ClockPairRecord c{};
-    c.realtimeNs = static_cast<std::uint64_t>(at + realtimeErrorNs);
+    c.realtimeNs = static_cast<std::uint64_t>(at + drifted(at) + realtimeErrorNs);
     c.cuptiBefore = raw(at - before);
     c.cuptiAfter = raw(at - before + bracketNs);
     out_.add(RecordType::ClockPair, c);

@@ -2,12 +2,14 @@
 // Writes one simulated rank as the collector would (CnptWriter, the records RecordTranslator emits):
 // header, device and context, clock pairs, runtime launch calls with correlation ids, kernels, memcpys
 // and NVTX ranges. Callers give times on the study's true clock (Unix ns); this class converts them to
-// the rank's raw CUPTI clock (true - clockOffsetNs), so ingest must undo the offset from the clock pairs.
+// the rank's raw CUPTI clock (true - clockOffsetNs, plus a planted drift), so ingest must undo the offset
+// from the clock pairs.
 #include "synth/SplitMix64.h"
 
 #include "CnptWriter.h"
 #include "core/TraceData.h"
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -19,6 +21,10 @@ struct RankIdentity {
     int rank = 0, localRank = 0, node = 0, worldSize = 1;
     std::int64_t pid = 0;
     Ns clockOffsetNs = 0; // realtime - CUPTI time on this rank
+    // A planted drift of the host's oscillator (CUPTI and realtime clock alike): at true time t both read
+    // driftPpm x 1e-6 x (t - driftOriginNs) late. 0 = none (then no time changes).
+    double driftPpm = 0;
+    Ns driftOriginNs = 0;
 };
 
 class RankTraceWriter {
@@ -43,7 +49,8 @@ public:
     void rangeEnd(Ns at, std::uint32_t id, std::uint32_t tid);
     // One clock reading at true time `at`: the bracket is split at random around the true instant, so the
     // importer's offset estimate carries a real (bounded) error.
-    // `realtimeErrorNs`: how late the host's realtime clock reads (a planted clock error; 0 = exact).
+    // `realtimeErrorNs`: how late the host's realtime clock reads (a planted clock error; 0 = exact), on
+    // top of the planted drift, which both clocks share.
     void clockPair(Ns at, Ns bracketNs, SplitMix64& rng, Ns realtimeErrorNs = 0);
 
     // Writes pending records as whole chunks (memory stays bounded per step).
@@ -53,7 +60,16 @@ public:
     std::uint64_t records() const { return out_.recordsWritten(); }
 
 private:
-    std::uint64_t raw(Ns trueNs) const { return static_cast<std::uint64_t>(trueNs - id_.clockOffsetNs); }
+    // How late the host's oscillator reads at true time `trueNs` (the planted drift), ns.
+    Ns drifted(Ns trueNs) const {
+        return id_.driftPpm == 0
+                   ? 0
+                   : static_cast<Ns>(
+                         std::llround(id_.driftPpm * 1e-6 * static_cast<double>(trueNs - id_.driftOriginNs)));
+    }
+    std::uint64_t raw(Ns trueNs) const {
+        return static_cast<std::uint64_t>(trueNs + drifted(trueNs) - id_.clockOffsetNs);
+    }
     void check() const;
 
     cnpt::CnptWriter out_;

@@ -89,6 +89,10 @@ RunSimulator::RunSimulator(const SynthParams& params, const ConfigSpec& config, 
         r->cpu = shape.startNs + scaled(kStartSkewNs, r->rng.uniform());
         if (static_cast<std::size_t>(r->id.node) < shape.plants.nodeClockErrorNs.size())
             r->clockErrorNs = shape.plants.nodeClockErrorNs[static_cast<std::size_t>(r->id.node)];
+        if (static_cast<std::size_t>(r->id.node) < shape.plants.nodeClockDriftPpm.size()) {
+            r->id.driftPpm = shape.plants.nodeClockDriftPpm[static_cast<std::size_t>(r->id.node)];
+            r->id.driftOriginNs = shape.startNs;
+        }
         char file[32];
         std::snprintf(file, sizeof file, "/rank-%05d.cnpt", rank);
         r->out = std::make_unique<RankTraceWriter>(folder + file, r->id, header, p_.gpuName,

@@ -74,6 +74,12 @@ void checkPlants(const SynthParams& p, const StudyOptions& o) {
     for (const Ns e : k.nodeClockErrorNs)
         if (e < -kMaxClockError || e > kMaxClockError)
             throw InputError(p.sourcePath, "a planted clock error must be within an hour");
+    constexpr double kMaxDriftPpm = 1000; // 3.6 s an hour: far beyond any working oscillator
+    if (static_cast<int>(k.nodeClockDriftPpm.size()) > o.nodes)
+        throw InputError(p.sourcePath, "a planted clock drift names a node the run does not have");
+    for (const double d : k.nodeClockDriftPpm)
+        if (!(d >= -kMaxDriftPpm && d <= kMaxDriftPpm))
+            throw InputError(p.sourcePath, "a planted clock drift must be within 1000 ppm");
 }
 
 } // namespace

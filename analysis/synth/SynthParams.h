@@ -80,6 +80,11 @@ struct SynthPlants {
     // Node k's realtime clock reads nodeClockErrorNs[k] late (an NTP error the clock pairs carry into the
     // aligned times); nodes past the end: 0.
     std::vector<Ns> nodeClockErrorNs;
+    // Node k's oscillator runs nodeClockDriftPpm[k] parts per million fast from the run's start: its
+    // CUPTI and realtime clocks both read that much more late as the run goes on, so the clock pairs (one
+    // offset per process) cannot remove it and the aligned times carry error + drift x (t - start); nodes
+    // past the end: 0.
+    std::vector<double> nodeClockDriftPpm;
 };
 
 struct RunDefaults {

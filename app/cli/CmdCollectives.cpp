@@ -49,6 +49,8 @@ void writeEfficiencyJson(JsonOutput& j, const CollectivesResult& r) {
             j.num(e.bucketMinBytes).key("bucket_max_bytes").num(e.bucketMaxBytes);
         j.key("calls").num(e.calls).key("inter_node_calls").num(e.interNodeCalls);
         j.key("wait_ns").num(e.waitNs).key("transfer_ns").num(e.transferNs);
+        j.key("kernel_ns").num(e.kernelNs).key("exposed_ns").num(e.exposedNs());
+        j.key("overlapped_ns").num(e.overlappedNs).key("overlap_share").real(e.overlapShare());
         j.key("median_busbw_gbs")
             .real(e.medianBusBwGBs)
             .key("median_busbw_peak_share")
@@ -93,6 +95,7 @@ void writeJson(const std::string& runName, const CollectivesResult& r) {
             .real(c.overlapShare())
             .endObject();
     j.endArray().key("clocks").beginObject().key("reference_host").str(r.clocks.referenceHost);
+    j.key("source").str(r.clocksStored ? "stored-at-ingest" : "computed-now");
     j.key("stored_error_ns").num(r.clocks.storedErrorNs).key("fitted_error_ns").num(r.clocks.fittedErrorNs);
     j.key("hosts").beginArray();
     for (const auto& h : r.clocks.hosts)
@@ -115,10 +118,12 @@ void writeJson(const std::string& runName, const CollectivesResult& r) {
     j.endArray().endObject();
     writeEfficiencyJson(j, r);
     j.key("collectives").beginArray();
-    for (const auto& c : m.calls) {
+    for (std::size_t ci = 0; ci < m.calls.size(); ++ci) {
+        const CollectiveCall& c = m.calls[ci];
         j.beginObject().key("stream").num(c.stream).key("sequence").num(c.sequence);
         j.key("op").str(collectiveOpName(c.op)).key("name").str(m.nameOf(c)).key("step").num(c.step);
         j.key("first_arrival_ns").num(c.firstArrival).key("last_arrival_ns").num(c.lastArrival);
+        j.key("last_rank_certain").boolean(!r.lastRankUncertain(ci));
         j.key("last_rank")
             .num(c.lastRank)
             .key("wait_ns")
@@ -158,12 +163,16 @@ void printEfficiency(const CollectivesResult& r) {
         std::cout << (r.fabricSource == "plan" ? "the plan's fabric" : "--peak-gbps") << ", intra-node "
                   << units::fixed(r.fabric.intraNodeGBs, 0) << " GB/s, inter-node "
                   << units::fixed(r.fabric.interNodeGBs, 0) << " GB/s)\n";
-    TableOutput t(
-        {"operation", "message size", ">calls", ">inter-node", ">transfer", ">median busbw", ">of peak"});
+    std::cout << "  (exposed / overlapped: the members' kernel time outside / under their rank's compute "
+                 "kernels)\n";
+    TableOutput t({"operation", "message size", ">calls", ">inter-node", ">transfer", ">exposed",
+                   ">overlapped", ">median busbw", ">of peak"});
     for (const auto& e : r.efficiency)
-        t.addRow({std::string(collectiveOpName(e.op)), bucketText(e), units::count(e.calls),
-                  units::count(e.interNodeCalls), dur(e.transferNs), gbs(e.medianBusBwGBs),
-                  e.medianPeakShare ? units::percent(*e.medianPeakShare) : "-"});
+        t.addRow(
+            {std::string(collectiveOpName(e.op)), bucketText(e), units::count(e.calls),
+             units::count(e.interNodeCalls), dur(e.transferNs), dur(e.exposedNs()),
+             e.overlapShare() ? dur(e.overlappedNs) + " (" + units::percent(*e.overlapShare()) + ")" : "-",
+             gbs(e.medianBusBwGBs), e.medianPeakShare ? units::percent(*e.medianPeakShare) : "-"});
     t.print(std::cout, "  ");
 }
 
@@ -186,7 +195,8 @@ void printPerOp(const CollectiveMatch& m) {
     t.print(std::cout, "  ");
 }
 
-void printCalls(const CollectiveMatch& m, std::size_t limit) {
+void printCalls(const CollectivesResult& r, std::size_t limit) {
+    const CollectiveMatch& m = r.match;
     std::vector<const CollectiveCall*> order;
     for (const auto& c : m.calls)
         order.push_back(&c);
@@ -199,9 +209,12 @@ void printCalls(const CollectiveMatch& m, std::size_t limit) {
     for (const auto* c : order)
         t.addRow({std::to_string(c->stream), std::to_string(c->sequence),
                   std::string(collectiveOpName(c->op)), c->step >= 0 ? std::to_string(c->step) : "-",
-                  std::to_string(c->memberCount), std::to_string(c->lastRank), dur(c->waitNs),
-                  dur(c->transferNs), c->bytes > 0 ? units::bytes(static_cast<double>(c->bytes)) : "-",
-                  gbs(c->algBwGBs), gbs(c->busBwGBs)});
+                  std::to_string(c->memberCount),
+                  std::to_string(c->lastRank) +
+                      (r.lastRankUncertain(static_cast<std::size_t>(c - m.calls.data())) ? "?" : ""),
+                  dur(c->waitNs), dur(c->transferNs),
+                  c->bytes > 0 ? units::bytes(static_cast<double>(c->bytes)) : "-", gbs(c->algBwGBs),
+                  gbs(c->busBwGBs)});
     t.print(std::cout, "  ");
 }
 
@@ -245,12 +258,13 @@ void printText(const std::string& runName, const CollectivesResult& r, std::size
                   << m.unevenStreams.size() << " streams whose ranks have different kernel counts\n";
     std::cout << "\nper operation\n";
     printPerOp(m);
-    if (m.callsByGroup > 0 || !r.fabricSource.empty())
+    if (!r.efficiency.empty())
         printEfficiency(r);
     if (!r.steps.empty())
         printPerStep(r);
     if (r.clocks.hosts.size() > 1) {
         std::cout << "\nclocks (departures from the same calls, against host " << r.clocks.referenceHost
+                  << (r.clocksStored ? "; fitted at ingest" : "; fitted now, none stored")
                   << "): aligned to +-" << dur(r.clocks.storedErrorNs)
                   << "; with each host's offset and drift removed +-" << dur(r.clocks.fittedErrorNs) << "\n";
         TableOutput t({"host", ">ranks", ">calls", ">offset", ">drift (ppm)", ">residual"});
@@ -261,7 +275,11 @@ void printText(const std::string& runName, const CollectivesResult& r, std::size
     }
     std::cout << "\nlongest waits (" << std::min(limit, m.calls.size()) << " of "
               << units::count(static_cast<std::int64_t>(m.calls.size())) << " calls)\n";
-    printCalls(m, limit);
+    if (const std::int64_t n = r.uncertainCalls(); n > 0)
+        std::cout << "  last rank marked ?: a rank of another host arrived within the clocks' +-"
+                  << dur(r.clocks.storedErrorNs) << " of it, so which was last is not known ("
+                  << units::count(n) << " of the calls)\n";
+    printCalls(r, limit);
 }
 
 int runCollectives(const std::vector<std::string>& args) {

@@ -2,7 +2,7 @@
 //           [--configs A,B,...] [--layers L] [--kernels-per-step K] [--ingest WS]
 //           [--regression R] [--regression-configs A,B,...]
 //           [--plant-slow-loader RANK[:MS]] [--plant-slow-gpu RANK[:F]] [--plant-slow-link RANK[:F]]
-//           [--plant-clock-error NODE:US,...]
+//           [--plant-clock-error NODE:US[:PPM],...]
 #include "ArgParser.h"
 #include "CommandRegistry.h"
 #include "ProgressBar.h"
@@ -69,6 +69,31 @@ std::pair<int, double> rankAndValue(const std::string& option, const std::string
 
 // The --plant-* options (docs/synth.md, "Planted problems"); the generator checks ranks and nodes against
 // the run's shape.
+// One NODE:US[:PPM] of --plant-clock-error into `k`: node NODE's clock reads US µs late at the run's
+// start and runs PPM parts per million fast from there.
+void plantClockError(const std::string& item, synth::SynthPlants& k) {
+    const auto colon = item.find(':');
+    if (colon == std::string::npos)
+        throw UsageFailure{"--plant-clock-error: '" + item + "' is not NODE:MICROSECONDS[:PPM]"};
+    const double node = numberIn("--plant-clock-error", item.substr(0, colon), 0, 1e6);
+    if (node != static_cast<double>(static_cast<int>(node)))
+        throw UsageFailure{"--plant-clock-error: the node must be a whole number"};
+    const auto second = item.find(':', colon + 1);
+    const std::string usText =
+        second == std::string::npos ? item.substr(colon + 1) : item.substr(colon + 1, second - colon - 1);
+    const double us = numberIn("--plant-clock-error", usText, -3.6e9, 3.6e9);
+    const auto n = static_cast<std::size_t>(node);
+    if (k.nodeClockErrorNs.size() <= n)
+        k.nodeClockErrorNs.resize(n + 1, 0);
+    k.nodeClockErrorNs[n] = static_cast<Ns>(us * 1e3);
+    if (second == std::string::npos)
+        return;
+    const double ppm = numberIn("--plant-clock-error", item.substr(second + 1), -1000, 1000);
+    if (k.nodeClockDriftPpm.size() <= n)
+        k.nodeClockDriftPpm.resize(n + 1, 0);
+    k.nodeClockDriftPpm[n] = ppm;
+}
+
 synth::SynthPlants plantsOf(const ArgParser& p) {
     synth::SynthPlants k;
     if (auto v = p.value("--plant-slow-loader")) {
@@ -81,19 +106,8 @@ synth::SynthPlants plantsOf(const ArgParser& p) {
     if (auto v = p.value("--plant-slow-link"))
         std::tie(k.slowLinkRank, k.slowLinkFactor) = rankAndValue("--plant-slow-link", *v, 1.5, 1, 100);
     if (auto v = p.value("--plant-clock-error"))
-        for (const auto& item : splitCommaList(*v)) {
-            const auto colon = item.find(':');
-            if (colon == std::string::npos)
-                throw UsageFailure{"--plant-clock-error: '" + item + "' is not NODE:MICROSECONDS"};
-            const double node = numberIn("--plant-clock-error", item.substr(0, colon), 0, 1e6);
-            if (node != static_cast<double>(static_cast<int>(node)))
-                throw UsageFailure{"--plant-clock-error: the node must be a whole number"};
-            const double us = numberIn("--plant-clock-error", item.substr(colon + 1), -3.6e9, 3.6e9);
-            const auto n = static_cast<std::size_t>(node);
-            if (k.nodeClockErrorNs.size() <= n)
-                k.nodeClockErrorNs.resize(n + 1, 0);
-            k.nodeClockErrorNs[n] = static_cast<Ns>(us * 1e3);
-        }
+        for (const auto& item : splitCommaList(*v))
+            plantClockError(item, k);
     return k;
 }
 
@@ -195,7 +209,7 @@ CNP_COMMAND(
     "                 [--kernels-per-step K] [--ingest WORKSPACE] [--quiet]\n"
     "                 [--regression 5%] [--regression-configs A,B,...]\n"
     "                 [--plant-slow-loader RANK[:MS]] [--plant-slow-gpu RANK[:F]]\n"
-    "                 [--plant-slow-link RANK[:F]] [--plant-clock-error NODE:US,...]\n\n"
+    "                 [--plant-slow-link RANK[:F]] [--plant-clock-error NODE:US[:PPM],...]\n\n"
     "Simulates ZeRO-3 data-parallel training under each configuration of a study\n"
     "(resources/synth/NAME.yaml, default acs-llama3-8b) and writes one folder per configuration x\n"
     "repeat (DIR/NN-CONFIG-rR/rank-XXXXX.cnpt). Every file is flagged synthetic: it is a model, not a\n"
@@ -217,7 +231,8 @@ CNP_COMMAND(
     "  --plant-slow-gpu RANK[:F]      RANK's kernels all take F times longer (1 to 100; default 1.08)\n"
     "  --plant-slow-link RANK[:F]     RANK's part of every collective transfers F times longer\n"
     "                                 (1 to 100; default 1.5)\n"
-    "  --plant-clock-error NODE:US,...  node NODE's clock reads US microseconds late (within an hour)\n",
+    "  --plant-clock-error NODE:US[:PPM],...  node NODE's clock reads US microseconds late (within an hour)\n"
+    "                 at the run's start and runs PPM parts per million fast (within 1000; default 0)\n",
     runSynth);
 
 } // namespace

@@ -14,13 +14,31 @@
 #include "history/HistoryManifest.h"
 
 #include <QApplication>
+#include <QEventLoop>
 #include <QFileInfo>
 #include <QIcon>
+#include <QTabWidget>
 #include <QTextStream>
+#include <QTimer>
 
 #include <cstdio>
 
 using namespace cnp::wb;
+
+namespace {
+
+// Opens `page`'s tab titled `name` (case-insensitive, mnemonics ignored) in any of its tab widgets.
+bool openTab(QWidget* page, const QString& name) {
+    for (auto* tabs : page->findChildren<QTabWidget*>())
+        for (int i = 0; i < tabs->count(); ++i)
+            if (tabs->tabText(i).remove(QLatin1Char('&')).compare(name, Qt::CaseInsensitive) == 0) {
+                tabs->setCurrentIndex(i);
+                return true;
+            }
+    return false;
+}
+
+} // namespace
 
 // Waits (processing events) until the page has drawn its content, or `timeoutMs` passed.
 int main(int argc, char** argv) {
@@ -110,6 +128,11 @@ int main(int argc, char** argv) {
         static_cast<ComparePage*>(window.page(PageId::Compare))
             ->showStepDiff(*cl.stepDiff < 0 ? std::nullopt : std::optional<std::int32_t>(*cl.stepDiff));
     window.show();
+    if (!cl.tab.isEmpty() && !openTab(window.page(window.currentPage()), cl.tab)) {
+        std::fprintf(stderr, "cnp-workbench: the %s page has no tab '%s'\n",
+                     qPrintable(pageKey(window.currentPage())), qPrintable(cl.tab));
+        return 2;
+    }
     if (!screenshot)
         return app.exec();
 
@@ -119,6 +142,11 @@ int main(int argc, char** argv) {
     // Let pending layouts/replots settle before grabbing.
     for (int i = 0; i < 5; ++i)
         QCoreApplication::processEvents();
+    if (!cl.tab.isEmpty()) { // a tab's own content may follow the page's in the background
+        QEventLoop settle;
+        QTimer::singleShot(3000, &settle, &QEventLoop::quit);
+        settle.exec();
+    }
     const QPixmap pixmap = window.grab();
     if (!pixmap.save(cl.screenshotFile)) {
         std::fprintf(stderr, "cnp-workbench: %s: cannot write the screenshot\n",

@@ -41,10 +41,16 @@ private slots:
             << "--plant-slow-loader: '' is not a number";
         QTest::newRow("clock error without node")
             << QStringList{"synth", "--out", "x", "--plant-clock-error", "300"} << 1
-            << "--plant-clock-error: '300' is not NODE:MICROSECONDS";
+            << "--plant-clock-error: '300' is not NODE:MICROSECONDS[:PPM]";
         QTest::newRow("clock error on a node the run lacks")
             << QStringList{"synth", "--out", "x", "--nodes", "2", "--plant-clock-error", "5:300"} << 2
             << "a planted clock error names a node the run does not have";
+        QTest::newRow("clock drift out of range")
+            << QStringList{"synth", "--out", "x", "--plant-clock-error", "1:300:1500"} << 1
+            << "--plant-clock-error: '1500' is not a number from -1000 to 1000";
+        QTest::newRow("clock drift not a number")
+            << QStringList{"synth", "--out", "x", "--plant-clock-error", "1:300:"} << 1
+            << "--plant-clock-error: '' is not a number";
     }
     void refused() {
         QFETCH(QStringList, args);
@@ -93,22 +99,23 @@ private slots:
 
     // Problems planted from the command line are recovered by `cnp stragglers`: a GPU 30 % slower on
     // rank 1 and a data loader 40 ms slower every step on rank 2, of 2 x 2 ranks; a clock error of 300 µs
-    // on node 1 shows in `cnp collectives` as that host's offset against node 0's.
+    // and 20 ppm on node 1 shows in `cnp collectives` as that host's offset and drift against node 0's,
+    // from the fit stored at ingest.
     void plantsRecoveredByStragglers() {
         QTemporaryDir dir;
         const QString out = dir.filePath("study"), ws = dir.filePath("ws.cnpdb");
-        const CliResult r = runCli({"synth", "--out",
-                                    out,     "--nodes",
-                                    "2",     "--gpus-per-node",
-                                    "2",     "--steps",
-                                    "4",     "--layers",
-                                    "2",     "--configs",
-                                    "Base",  "--seed",
-                                    "3",     "--plant-slow-gpu",
-                                    "1:1.3", "--plant-slow-loader",
-                                    "2:40",  "--plant-clock-error",
-                                    "1:300", "--ingest",
-                                    ws,      "--quiet"});
+        const CliResult r = runCli({"synth",    "--out",
+                                    out,        "--nodes",
+                                    "2",        "--gpus-per-node",
+                                    "2",        "--steps",
+                                    "4",        "--layers",
+                                    "2",        "--configs",
+                                    "Base",     "--seed",
+                                    "3",        "--plant-slow-gpu",
+                                    "1:1.3",    "--plant-slow-loader",
+                                    "2:40",     "--plant-clock-error",
+                                    "1:300:20", "--ingest",
+                                    ws,         "--quiet"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const CliResult s = runCli({"stragglers", ws, "--run", "Base-r0", "--json"});
         QVERIFY2(s.exitCode == 0, s.err.constData());
@@ -129,6 +136,33 @@ private slots:
                               std::abs(hosts[1].toObject()["offset_ns"].toInteger())};
         std::sort(offsets.begin(), offsets.end());
         QVERIFY2(offsets[0] < 10000 && std::abs(offsets[1] - 300000) < 10000, c.out.constData());
+        const auto clocks = QJsonDocument::fromJson(c.out).object()["clocks"].toObject();
+        QCOMPARE(clocks["source"].toString(), QStringLiteral("stored-at-ingest"));
+        const auto other = hosts[0].toObject()["offset_ns"].toInteger() == 0 ? hosts[1] : hosts[0];
+        QVERIFY2(std::abs(other.toObject()["drift_ppm"].toDouble() - 20) < 1, c.out.constData());
+        // No cross-host order finer than the stated error: a call's last rank is certain exactly when every
+        // rank of the other node (2 GPUs per node: node = rank / 2) arrived more than the error before it.
+        const qint64 error = clocks["stored_error_ns"].toInteger();
+        QVERIFY(error > 290000);
+        int uncertain = 0;
+        for (const auto& v : QJsonDocument::fromJson(c.out).object()["collectives"].toArray()) {
+            const auto call = v.toObject();
+            const int last = call["last_rank"].toInt();
+            const qint64 lastArrival = call["last_arrival_ns"].toInteger();
+            bool close = false;
+            for (const auto& mv : call["members"].toArray()) {
+                const auto member = mv.toObject();
+                if (member["rank"].toInt() / 2 != last / 2 &&
+                    lastArrival - member["arrival_ns"].toInteger() <= error)
+                    close = true;
+            }
+            QCOMPARE(call["last_rank_certain"].toBool(), !close);
+            uncertain += close ? 1 : 0;
+        }
+        const CliResult text = runCli({"collectives", ws, "--run", "Base-r0"});
+        if (uncertain > 0)
+            QVERIFY2(text.out.contains("last rank marked ?"), text.out.constData());
+        QVERIFY2(text.out.contains("; fitted at ingest): aligned to +-"), text.out.constData());
     }
 
     void ingestsLabelledSyntheticRuns() {

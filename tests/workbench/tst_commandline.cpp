@@ -11,6 +11,7 @@ private slots:
     void parse_data();
     void parse();
     void stepDiffValue();
+    void tabValue();
     void version();
 };
 
@@ -90,6 +91,18 @@ void TestCommandLine::stepDiffValue() {
     QCOMPARE(WorkbenchCommandLine::parse({"cnp-workbench", "--step-diff", "median"}).stepDiff,
              std::optional<int>(-1));
     QVERIFY(!WorkbenchCommandLine::parse({"cnp-workbench"}).stepDiff);
+}
+
+// --tab NAME: the page's tab to open (a screenshot of the Ranks page's Collectives tab).
+void TestCommandLine::tabValue() {
+    const auto cl =
+        WorkbenchCommandLine::parse({"cnp-workbench", "w.cnpdb", "--page", "ranks", "--tab", "collectives"});
+    QVERIFY2(cl.error.isEmpty(), qPrintable(cl.error));
+    QCOMPARE(cl.tab, QStringLiteral("collectives"));
+    QCOMPARE(cl.page, std::optional<PageId>(PageId::Ranks));
+    QVERIFY(WorkbenchCommandLine::parse({"cnp-workbench"}).tab.isEmpty());
+    QCOMPARE(WorkbenchCommandLine::parse({"cnp-workbench", "--tab"}).error,
+             QStringLiteral("--tab needs a value"));
 }
 
 void TestCommandLine::parse() {

@@ -15,6 +15,9 @@
 #include "RunPage.h"
 #include "SummaryBarDelegate.h"
 #include "ThemeMode.h"
+#include "TimelineHostPage.h"
+#include "TimelinePage.h"
+#include "TimelineView.h"
 #include "UnitFormat.h"
 #include "WorkspaceDock.h"
 #include "WorkspaceSession.h"
@@ -55,6 +58,7 @@ private slots:
     void rankClickShowsEvidence();
     void collectivesTabListsCalls();
     void runPageStatesTheClocks();
+    void callJumpOpensItsRanksAtItsTime();
     void barFiguresReadableInEveryTheme_data();
     void barFiguresReadableInEveryTheme();
 
@@ -249,11 +253,38 @@ void TestRanksPage::collectivesTabListsCalls() {
         const auto& row = panel->efficiencyModel()->rows()[static_cast<std::size_t>(r)];
         QCOMPARE(row.bucketMinBytes, std::int64_t(-1));
         calls += row.calls;
+        // Exposed + overlapped = the members' kernel time of the operation, summed from the match.
+        Ns kernelNs = 0;
+        for (const auto& c : stragglers_.match.calls)
+            if (c.op == row.op)
+                for (std::size_t i = c.firstMember; i < c.firstMember + c.memberCount; ++i)
+                    kernelNs += stragglers_.match.members[i].departure - stragglers_.match.members[i].arrival;
+        auto sortValue = [&](int column) {
+            return panel->efficiencyModel()
+                ->data(panel->efficiencyModel()->index(r, column), CollectiveEfficiencyModel::SortRole)
+                .toLongLong();
+        };
+        QCOMPARE(sortValue(CollectiveEfficiencyModel::ExposedColumn) +
+                     sortValue(CollectiveEfficiencyModel::OverlappedColumn),
+                 qlonglong(kernelNs));
+        QCOMPARE(sortValue(CollectiveEfficiencyModel::OverlappedColumn), qlonglong(row.overlappedNs));
     }
     QCOMPARE(calls, qlonglong(4 * 6));
     QVERIFY2(panel->efficiencyText().contains(QStringLiteral("peak is unknown")),
              qPrintable(panel->efficiencyText()));
     QVERIFY2(panel->statusText().startsWith(QStringLiteral("24 collective calls across 4 ranks")),
+             qPrintable(panel->statusText()));
+    // A call whose last rank is not claimed across hosts (a rank of the other host arrived within the
+    // clocks' error) shows it as "N?"; the others as the number.
+    QCOMPARE(stragglers_.lastRankUncertainByCall.size(), stragglers_.match.calls.size());
+    for (int r = 0; r < panel->model()->rowCount(); ++r) {
+        const bool uncertain = stragglers_.lastRankUncertainByCall[static_cast<std::size_t>(r)] != 0;
+        const QString shown =
+            panel->model()->index(r, CollectiveCallModel::LastRankColumn).data(Qt::DisplayRole).toString();
+        QCOMPARE(shown, QString::number(stragglers_.match.calls[static_cast<std::size_t>(r)].lastRank) +
+                            (uncertain ? QStringLiteral("?") : QString()));
+    }
+    QVERIFY2(panel->statusText().contains(QStringLiteral("fitted at ingest")),
              qPrintable(panel->statusText()));
     // 2 nodes: the clocks' agreement is stated.
     QCOMPARE(stragglers_.clocks.hosts.size(), std::size_t(2));
@@ -298,6 +329,9 @@ void TestRanksPage::runPageStatesTheClocks() {
     const QString expected = QStringLiteral("Clocks aligned to ±%1</b> across 2 hosts")
                                  .arg(UnitFormat::duration(double(stragglers_.clocks.storedErrorNs)));
     QTRY_VERIFY_WITH_TIMEOUT(page->checksText().contains(expected), 20000);
+    // Read from the fit stored at ingest, not matched again on opening.
+    QVERIFY2(page->checksText().contains(QStringLiteral("fitted at ingest from the run's collectives")),
+             qPrintable(page->checksText()));
 }
 
 namespace {
@@ -314,6 +348,54 @@ double contrast(const QColor& a, const QColor& b) {
 
 // Issue 32.9: in the dark theme the summary's figures (light text) sat on light-blue bars, unreadable.
 // The text keeps WCAG AA contrast (4.5:1) on the bar in every theme.
+// Issue 30.1: a Collectives row jumps to the timeline with all ranks' lanes of that call side by side —
+// every member's rank group open, every other closed (all four ranks are members of every call of this
+// study; tst_timelineview covers a call of some ranks), the window the call's span from its first arrival
+// to its last departure, both computed here from the match, with a quarter of it as context each side
+// and the view's 5 % margin.
+void TestRanksPage::callJumpOpensItsRanksAtItsTime() {
+    MainWindow w;
+    RanksPage* page = openPage(w);
+    QVERIFY(page);
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && page->heatmapModel()->rowCount() == 4, 20000);
+    CollectivesPanel* panel = page->collectivesPanel();
+    page->tabs()->setCurrentWidget(panel);
+    QTRY_VERIFY_WITH_TIMEOUT(panel->model()->rowCount() == 24, 20000);
+    QTableView* table = panel->table();
+    // The table is sorted by wait, longest first: the first row is the call with the longest wait.
+    const CollectiveCall* call = nullptr;
+    for (const auto& c : stragglers_.match.calls)
+        if (!call || c.waitNs > call->waitNs)
+            call = &c;
+    QVERIFY(call);
+    QList<int> members;
+    Ns lastDeparture = 0;
+    for (std::size_t i = call->firstMember; i < call->firstMember + call->memberCount; ++i) {
+        members << stragglers_.match.members[i].rank;
+        lastDeparture = std::max(lastDeparture, stragglers_.match.members[i].departure);
+    }
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {},
+                      table->visualRect(table->model()->index(0, 0)).center());
+    auto* host = qobject_cast<TimelineHostPage*>(w.page(PageId::Timeline));
+    QVERIFY(host);
+    TimelineView* view = host->timeline()->view();
+    const Ns span = lastDeparture - call->firstArrival, context = std::max<Ns>(span / 4, 1000);
+    const Ns from = call->firstArrival - context, to = lastDeparture + context;
+    QTRY_VERIFY_WITH_TIMEOUT(view->model() && view->axis().start() <= from && view->axis().end() >= to &&
+                                 view->axis().end() - view->axis().start() <= (to - from) * 11 / 10 + 2,
+                             20000);
+    const auto& groups = view->model()->groups;
+    int rankGroups = 0;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        if (groups[g].parent >= 0)
+            continue;
+        ++rankGroups;
+        QVERIFY2(view->isCollapsed(int(g)) == !members.contains(groups[g].rank),
+                 qPrintable(QString("rank %1").arg(groups[g].rank)));
+    }
+    QCOMPARE(rankGroups, 4);
+}
+
 void TestRanksPage::barFiguresReadableInEveryTheme_data() {
     QTest::addColumn<int>("theme");
     QTest::newRow("light") << int(ThemeMode::Light);

@@ -476,6 +476,54 @@ private slots:
         QVERIFY(!v.isCollapsed(0) && !v.isCollapsed(1));
     }
 
+    // The jump from a collective call (Ranks page, Collectives tab): only the call's members' rank groups
+    // open, every other rank's closed, side by side; a sub-group (a rank's host threads) keeps its state;
+    // ranks the model lacks are ignored, and no rank asked (or none the model has) changes nothing. Ranks
+    // 0..5, rank 2 with a sub-group; the call's members 1, 4 and 9 (9 absent).
+    void openOnlyRanksOpensTheCallsRanks_data() {
+        QTest::addColumn<QList<int>>("members");
+        QTest::addColumn<QList<int>>("open"); // the ranks whose groups are open afterwards
+        QTest::newRow("two of six, one absent") << QList<int>{4, 1, 9} << QList<int>{1, 4};
+        QTest::newRow("a closed one opened") << QList<int>{5} << QList<int>{5};
+        QTest::newRow("all") << QList<int>{0, 1, 2, 3, 4, 5} << QList<int>{0, 1, 2, 3, 4, 5};
+        QTest::newRow("none asked: unchanged") << QList<int>{} << QList<int>{0, 1, 2, 3, 4};
+        QTest::newRow("only absent ranks: unchanged") << QList<int>{7} << QList<int>{0, 1, 2, 3, 4};
+    }
+    void openOnlyRanksOpensTheCallsRanks() {
+        QFETCH(QList<int>, members);
+        QFETCH(QList<int>, open);
+        auto m = std::make_shared<TimelineModel>(*syntheticRun());
+        m->groups.clear();
+        m->rows.clear();
+        const TimelineRow row = syntheticRun()->rows.front();
+        for (int r = 0; r < 6; ++r) { // rank 5 starts closed
+            m->groups.push_back(TimelineGroup{"rank " + std::to_string(r), -1, 0, r, r == 5});
+            TimelineRow lane = row;
+            lane.group = static_cast<int>(m->groups.size()) - 1;
+            m->rows.push_back(lane);
+        }
+        m->groups.push_back(TimelineGroup{"threads", 2, 1, 2, true}); // rank 2's sub-group, closed
+        TimelineRow sub = row;
+        sub.group = 6;
+        m->rows.push_back(sub);
+        TimelineView v;
+        QVERIFY(showModel(v, m));
+        v.openOnlyRanks(std::vector<std::int32_t>(members.begin(), members.end()));
+        for (int r = 0; r < 6; ++r)
+            QVERIFY2(v.isCollapsed(r) == !open.contains(r), qPrintable(QString("rank %1").arg(r)));
+        QVERIFY(v.isCollapsed(6));
+        // The open ranks' lanes are laid out, one above the other; the closed ones' are not.
+        int lastY = -1;
+        for (int r = 0; r < 6; ++r) {
+            const int y = v.laneY(r, 0);
+            QCOMPARE(y >= 0, open.contains(r));
+            if (y >= 0) {
+                QVERIFY(y > lastY);
+                lastY = y;
+            }
+        }
+    }
+
     void searchHighlightIsNoCategoryColour() {
         const QColor mark = TimelinePalette::searchHighlight();
         QStringList styles = {"runtime API",

@@ -21,8 +21,20 @@ CollectiveCallModel::CollectiveCallModel(QObject* parent) : RowTableModel(parent
                  kNumberAlignment, number([](R r) { return r.step; })},
                 {tr("Ranks"), number([](R r) { return r.members; }), kNumberAlignment,
                  number([](R r) { return r.members; })},
-                {tr("Last rank"), number([](R r) { return r.lastRank; }), kNumberAlignment,
-                 number([](R r) { return r.lastRank; })},
+                {tr("Last rank"),
+                 [](R r) {
+                     return QVariant(r.lastRankUncertain ? QStringLiteral("%1?").arg(r.lastRank)
+                                                         : QString::number(r.lastRank));
+                 },
+                 kNumberAlignment, number([](R r) { return r.lastRank; }),
+                 [](R r) {
+                     return r.lastRankUncertain ? QVariant(CollectiveCallModel::tr(
+                                                               "A rank of another host arrived within the "
+                                                               "clocks' stated error of rank %1: which "
+                                                               "was last is not known.")
+                                                               .arg(r.lastRank))
+                                                : QVariant();
+                 }},
                 {tr("Wait"), duration([](R r) { return r.waitNs; }), kNumberAlignment,
                  number([](R r) { return r.waitNs; }),
                  [](R r) { return QVariant(UnitFormat::durationExact(r.waitNs)); }},
@@ -34,7 +46,7 @@ CollectiveCallModel::CollectiveCallModel(QObject* parent) : RowTableModel(parent
                      return QVariant(r.bytes > 0 ? UnitFormat::bytes(double(r.bytes)) : QStringLiteral("—"));
                  },
                  kNumberAlignment, number([](R r) { return r.bytes; })},
-                {tr("Bus bandwidth"),
+                {tr("busbw"),
                  [](R r) {
                      return QVariant(r.busBwGBs ? QStringLiteral("%1 GB/s").arg(*r.busBwGBs, 0, 'f', 2)
                                                 : QStringLiteral("—"));
@@ -43,11 +55,14 @@ CollectiveCallModel::CollectiveCallModel(QObject* parent) : RowTableModel(parent
                ColumnCount);
 }
 
-void CollectiveCallModel::setMatch(const CollectiveMatch& match) {
+void CollectiveCallModel::setMatch(const CollectiveMatch& match,
+                                   const std::vector<std::uint8_t>& lastRankUncertain) {
     std::vector<CollectiveCallRow> rows;
     rows.reserve(match.calls.size());
-    for (const auto& c : match.calls) {
+    for (std::size_t ci = 0; ci < match.calls.size(); ++ci) {
+        const CollectiveCall& c = match.calls[ci];
         CollectiveCallRow r;
+        r.lastRankUncertain = ci < lastRankUncertain.size() && lastRankUncertain[ci] != 0;
         r.stream = c.stream;
         r.sequence = c.sequence;
         r.step = c.step;

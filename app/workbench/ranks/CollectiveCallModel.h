@@ -7,12 +7,14 @@
 #include "RowTableModel.h"
 
 #include <optional>
+#include <vector>
 
 namespace cnp::wb {
 
 struct CollectiveCallRow {
     std::int64_t stream = 0;
     std::int32_t sequence = 0, step = -1, lastRank = 0, members = 0;
+    bool lastRankUncertain = false; // a rank of another host arrived within the clocks' error of it
     QString op, name;
     Ns waitNs = 0, transferNs = 0;
     Ns firstArrival = 0, lastDeparture = 0; // the call's extent over all its members
@@ -41,7 +43,9 @@ public:
     explicit CollectiveCallModel(QObject* parent = nullptr);
 
     // One row per call of `match`, in its order (stream, sequence). O(calls + members).
-    void setMatch(const CollectiveMatch& match);
+    // `lastRankUncertain` (optional, match.calls' order): the calls whose last rank is not claimed across
+    // hosts (metrics/CrossHostOrder.h), shown "N?".
+    void setMatch(const CollectiveMatch& match, const std::vector<std::uint8_t>& lastRankUncertain = {});
     const CollectiveCallRow& row(int r) const { return rows()[static_cast<std::size_t>(r)]; }
 };
 

@@ -22,15 +22,26 @@ CollectiveEfficiencyModel::CollectiveEfficiencyModel(QObject* parent) : RowTable
     auto dash = QStringLiteral("—");
     setColumns({{tr("Operation"), [](R r) { return QVariant(QString::fromUtf8(collectiveOpName(r.op))); },
                  Qt::AlignLeft | Qt::AlignVCenter, [](R r) { return QVariant(int(r.op)); }},
-                {tr("Message size"), [](R r) { return QVariant(bucketText(r)); },
-                 Qt::AlignLeft | Qt::AlignVCenter, number([](R r) { return r.bucketMinBytes; })},
+                {tr("Size"), [](R r) { return QVariant(bucketText(r)); }, Qt::AlignLeft | Qt::AlignVCenter,
+                 number([](R r) { return r.bucketMinBytes; })},
                 {tr("Calls"), number([](R r) { return r.calls; }), kNumberAlignment,
                  number([](R r) { return r.calls; })},
                 {tr("Inter-node"), number([](R r) { return r.interNodeCalls; }), kNumberAlignment,
                  number([](R r) { return r.interNodeCalls; })},
                 {tr("Transfer"), [](R r) { return QVariant(UnitFormat::duration(double(r.transferNs))); },
                  kNumberAlignment, number([](R r) { return r.transferNs; })},
-                {tr("Median busbw"),
+                {tr("Exposed"), [](R r) { return QVariant(UnitFormat::duration(double(r.exposedNs()))); },
+                 kNumberAlignment, number([](R r) { return r.exposedNs(); })},
+                {tr("Overlapped"),
+                 [dash](R r) {
+                     const auto share = r.overlapShare();
+                     return QVariant(share ? QStringLiteral("%1 (%2 %)")
+                                                 .arg(UnitFormat::duration(double(r.overlappedNs)))
+                                                 .arg(*share * 100, 0, 'f', 0)
+                                           : dash);
+                 },
+                 kNumberAlignment, number([](R r) { return r.overlappedNs; })},
+                {tr("busbw"),
                  [dash](R r) {
                      return QVariant(r.medianBusBwGBs
                                          ? QStringLiteral("%1 GB/s").arg(*r.medianBusBwGBs, 0, 'f', 2)

@@ -1,7 +1,9 @@
 #pragma once
 // The collectives' efficiency per operation and message size as a table (metrics/CollectiveEfficiency.h,
 // docs/metrics.md "Collective efficiency"): operation, size bucket, calls, inter-node calls, transfer,
-// median bus bandwidth and its share of the fabric's peak. Sortable through SortRole (numbers).
+// exposed and overlapped communication (the members' kernel time outside / under their rank's compute
+// kernels; overlapped with its share), median bus bandwidth and its share of the fabric's peak. Sortable
+// through SortRole (numbers).
 #include "metrics/CollectiveEfficiency.h"
 
 #include "RowTableModel.h"
@@ -17,6 +19,8 @@ public:
         CallsColumn,
         InterNodeColumn,
         TransferColumn,
+        ExposedColumn,
+        OverlappedColumn,
         BusBwColumn,
         PeakShareColumn,
         ColumnCount

@@ -29,7 +29,7 @@ CollectivesPanel::CollectivesPanel(QWidget* parent)
     status_->setWordWrap(true);
     layout->addWidget(status_);
     chart_->setObjectName(QStringLiteral("collectivesChart"));
-    chart_->setMinimumHeight(140);
+    chart_->setMinimumHeight(190); // title, bars, the step axis and the legend below it
     sort_->setSourceModel(model_);
     sort_->setSortRole(CollectiveCallModel::SortRole);
     table_->setObjectName(QStringLiteral("collectivesTable"));
@@ -41,6 +41,9 @@ CollectivesPanel::CollectivesPanel(QWidget* parent)
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->setVisible(false);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // The operation's name whole ("reduce_scatter"); the header sizes it from at most its first 1,000 rows.
+    table_->horizontalHeader()->setSectionResizeMode(CollectiveCallModel::OperationColumn,
+                                                     QHeaderView::ResizeToContents);
     efficiencySort_->setSourceModel(efficiency_);
     efficiencySort_->setSortRole(CollectiveEfficiencyModel::SortRole);
     efficiencyTable_->setObjectName(QStringLiteral("collectivesEfficiencyTable"));
@@ -49,7 +52,14 @@ CollectivesPanel::CollectivesPanel(QWidget* parent)
     efficiencyTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
     efficiencyTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     efficiencyTable_->verticalHeader()->setVisible(false);
-    efficiencyTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // A few rows (operations x size buckets): every column as wide as its contents, none cut or wrapped
+    // (a scroll bar in a narrow window), the last one taking what is left.
+    efficiencyTable_->setWordWrap(false);
+    efficiencyTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    efficiencyTable_->horizontalHeader()->setStretchLastSection(true);
+    // Its header and three rows stay in view however the splitter is dragged.
+    efficiencyTable_->setMinimumHeight(efficiencyTable_->horizontalHeader()->sizeHint().height() +
+                                       3 * efficiencyTable_->verticalHeader()->defaultSectionSize() + 4);
     efficiencyStatus_->setObjectName(QStringLiteral("collectivesEfficiencyStatus"));
     efficiencyStatus_->setWordWrap(true);
     auto* efficiencyBox = new QWidget;
@@ -64,6 +74,7 @@ CollectivesPanel::CollectivesPanel(QWidget* parent)
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 1);
     split->setStretchFactor(2, 3);
+    split->setSizes({300, 170, 330}); // scaled to the height the splitter gets
     layout->addWidget(split, 1);
     connect(table_, &QTableView::clicked, this, &CollectivesPanel::openRow);
     // Enter opens the current row as a click does (as the Steps heatmap's; issue 32.6).
@@ -79,14 +90,15 @@ QString CollectivesPanel::statusText() const {
 }
 
 void CollectivesPanel::setMatch(const CollectiveMatch* match, const ClockAlignment& clocks,
-                                const QString& why) {
+                                const QString& why, bool clocksStored,
+                                const std::vector<std::uint8_t>& lastRankUncertain) {
     if (!match || match->calls.empty()) {
         model_->setMatch({});
         drawSteps({});
         status_->setText(why.isEmpty() ? tr("No collectives matched in this run.") : why);
         return;
     }
-    model_->setMatch(*match);
+    model_->setMatch(*match, lastRankUncertain);
     drawSteps(collectiveStepTotals(*match));
     const QString how =
         match->callsByGroup == 0
@@ -99,10 +111,15 @@ void CollectivesPanel::setMatch(const CollectiveMatch* match, const ClockAlignme
                        .arg(match->ranks)
                        .arg(how);
     if (clocks.hosts.size() > 1)
-        text += tr(" · clocks aligned to ±%1 across %2 hosts (±%3 with each host's offset and drift removed)")
+        text += tr(" · clocks aligned to ±%1 across %2 hosts (±%3 with each host's offset and drift removed; "
+                   "%4)")
                     .arg(UnitFormat::duration(double(clocks.storedErrorNs)))
                     .arg(clocks.hosts.size())
-                    .arg(UnitFormat::duration(double(clocks.fittedErrorNs)));
+                    .arg(UnitFormat::duration(double(clocks.fittedErrorNs)))
+                    .arg(clocksStored ? tr("fitted at ingest") : tr("fitted on opening"));
+    if (const auto n = std::count(lastRankUncertain.begin(), lastRankUncertain.end(), std::uint8_t(1)); n > 0)
+        text += tr(" · last rank marked ? at %1 calls: another host's rank arrived within that error")
+                    .arg(UnitFormat::integer(static_cast<std::int64_t>(n)));
     if (match->unmatchedKernels > 0)
         text += tr(" · %1 kernels unmatched").arg(UnitFormat::integer(match->unmatchedKernels));
     status_->setText(text);
@@ -115,12 +132,15 @@ void CollectivesPanel::setEfficiency(const std::vector<CollectiveEfficiencyRow>&
     if (rows.empty())
         efficiencyStatus_->setText(tr("Efficiency per operation and message size: no calls."));
     else if (source.isEmpty())
-        efficiencyStatus_->setText(tr("Efficiency per operation and message size (median bus bandwidth, "
-                                      "nccl-tests' definition); the fabric's peak is unknown: the plan's "
-                                      "fabric gives it, or `cnp collectives --peak-gbps`."));
+        efficiencyStatus_->setText(
+            tr("Efficiency per operation and message size (exposed / overlapped: the "
+               "ranks' communication outside / under their own compute; busbw: the "
+               "median bus bandwidth, nccl-tests' definition); the fabric's peak is "
+               "unknown: the plan's fabric gives it, or `cnp collectives --peak-gbps`."));
     else
-        efficiencyStatus_->setText(tr("Efficiency per operation and message size: median bus bandwidth "
-                                      "against the fabric's peak (from the %1: intra-node %2 GB/s, "
+        efficiencyStatus_->setText(tr("Efficiency per operation and message size (exposed / overlapped: the "
+                                      "ranks' communication outside / under their own compute): median bus "
+                                      "bandwidth against the fabric's peak (from the %1: intra-node %2 GB/s, "
                                       "inter-node %3 GB/s).")
                                        .arg(source)
                                        .arg(peak.intraNodeGBs, 0, 'f', 0)
@@ -134,7 +154,7 @@ QString CollectivesPanel::efficiencyText() const {
 void CollectivesPanel::drawSteps(const std::vector<CollectiveStepTotals>& steps) {
     ChartView* c = chart_;
     c->clearChart();
-    c->setTitle(tr("Collectives per step: wait and transfer"));
+    c->setTitle(tr("Collectives per step: wait and transfer, summed over the step's calls"));
     double top = 0;
     for (const auto& s : steps)
         top = std::max(top, double(s.waitNs + s.transferNs));
@@ -161,7 +181,7 @@ void CollectivesPanel::drawSteps(const std::vector<CollectiveStepTotals>& steps)
     ChartView::setPointTooltips(wait, waitTips);
     ChartView::setPointTooltips(transfer, transferTips);
     c->xAxis->setLabel(tr("step"));
-    c->yAxis->setLabel(tr("summed over the step's calls (%1)").arg(scale.suffix));
+    c->yAxis->setLabel(scale.suffix);
     const double lastStep = steps.empty() ? 1.0 : double(steps.back().step);
     c->xAxis->setRange(-0.6, lastStep + 0.6);
     c->yAxis->setRange(0, top / scale.nsPerUnit * 1.08 + 1e-9);

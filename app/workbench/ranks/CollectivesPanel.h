@@ -27,7 +27,10 @@ public:
     explicit CollectivesPanel(QWidget* parent = nullptr);
 
     // Shows `match` and how well its hosts' clocks agree (nullptr: nothing, with `why` as the status line).
-    void setMatch(const CollectiveMatch* match, const ClockAlignment& clocks = {}, const QString& why = {});
+    // `clocksStored`: the clock fit is the one stored at ingest (else fitted when the page was opened);
+    // `lastRankUncertain`: per call, its last rank not claimed across hosts (CollectiveCallModel).
+    void setMatch(const CollectiveMatch* match, const ClockAlignment& clocks = {}, const QString& why = {},
+                  bool clocksStored = false, const std::vector<std::uint8_t>& lastRankUncertain = {});
     // The calls' efficiency per operation and message size against the fabric's peak (`source`: "plan",
     // or empty when the peak is unknown).
     void setEfficiency(const std::vector<CollectiveEfficiencyRow>& rows, const FabricPeak& peak,

@@ -212,7 +212,9 @@ void RanksPage::load() {
                 stragglers_ ? stragglers_->clocks : ClockAlignment{},
                 o.value->stragglersError.isEmpty()
                     ? QString()
-                    : tr("Cannot match the run's collectives: %1").arg(o.value->stragglersError));
+                    : tr("Cannot match the run's collectives: %1").arg(o.value->stragglersError),
+                stragglers_ && stragglers_->clocksStored,
+                stragglers_ ? stragglers_->lastRankUncertainByCall : std::vector<std::uint8_t>{});
             collectives_->setEfficiency(
                 stragglers_ ? stragglers_->efficiency : std::vector<CollectiveEfficiencyRow>{},
                 stragglers_ ? stragglers_->fabric : FabricPeak{},

@@ -9,6 +9,7 @@
 #include "UnitFormat.h"
 #include "WorkspaceSession.h"
 #include "metrics/OrphanTotals.h"
+#include "requests/ClockAlignmentRequest.h"
 #include "requests/CollectivesRequest.h"
 #include "requests/InsightsRequest.h"
 #include "requests/WorkspaceCategories.h"
@@ -33,6 +34,7 @@ RunPage::RunPage(WorkspaceSession* session, QWidget* parent)
     runBox_->setObjectName(QStringLiteral("runBox"));
     runBox_->setMinimumContentsLength(24);
     top->addWidget(runBox_);
+    title_->setWordWrap(true); // a long run name wraps rather than widening the window past 1024 px
     top->addWidget(title_, 1);
     layout->addLayout(top);
     checks_->setWordWrap(true);
@@ -144,9 +146,13 @@ void RunPage::showRun(RunId runId) {
                 c.orphans = orphanTotals(summaryReaderOf(ws, runId).ranks());
             } catch (const InputError&) {
             }
-            try { // the clocks' agreement from the collectives (several ranks only)
-                if (ranks > 1)
+            try { // the clocks' agreement: the fit stored at ingest, else from the collectives now
+                if (auto stored = storedClockAlignment(ws, runId)) {
+                    c.clocks = std::move(*stored);
+                    c.clocksStored = true;
+                } else if (ranks > 1) {
                     c.clocks = computeCollectives(ws, runId).clocks;
+                }
             } catch (const std::exception&) { // the other checks still shown
             }
             return c;
@@ -175,11 +181,12 @@ void RunPage::showChecks(const QStringList& notes, const RunChecks& c) {
                     "settings or versions found in this run's metadata.");
     if (c.clocks.hosts.size() > 1)
         lines << tr("<b>Clocks aligned to ±%1</b> across %2 hosts (±%3 with each host's offset and drift "
-                    "removed), checked against the run's collectives: no order across hosts is finer "
+                    "removed), %4 from the run's collectives: no order across hosts is finer "
                     "than that.")
                      .arg(UnitFormat::duration(double(c.clocks.storedErrorNs)))
                      .arg(c.clocks.hosts.size())
-                     .arg(UnitFormat::duration(double(c.clocks.fittedErrorNs)));
+                     .arg(UnitFormat::duration(double(c.clocks.fittedErrorNs)))
+                     .arg(c.clocksStored ? tr("fitted at ingest") : tr("checked on opening"));
     checks_->setText(lines.join(QStringLiteral("<br>")));
     checks_->setVisible(true);
     if (!c.orphans) {

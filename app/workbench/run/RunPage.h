@@ -2,8 +2,9 @@
 // The Run page: one run's metadata (RunMetadataModel), its ranks with clock offset/skew
 // (RankTableModel), the environment checks and the run's orphan GPU work (work launched before the
 // capture began, the figures of `cnp stats`), and for a run of several hosts how well their clocks agree
-// (metrics/ClockAligner.h, computed on opening from the run's collectives in the background: O(the
-// communication kernels)). Follows the run selected in the workspace dock.
+// (metrics/ClockAligner.h: the fit stored at ingest, requests/ClockAlignmentRequest.h; for a workspace
+// ingested before, computed on opening from the run's collectives in the background: O(the communication
+// kernels)). Follows the run selected in the workspace dock.
 #include "WorkbenchPage.h"
 #include "metrics/ClockAligner.h"
 #include "metrics/OrphanTotals.h"
@@ -45,6 +46,7 @@ private:
         std::vector<Insight> insights;
         std::optional<OrphanTotals> orphans; // nullopt: the run has no summaries
         ClockAlignment clocks;               // no hosts: a run of one host, or no collectives matched
+        bool clocksStored = false;           // the fit stored at ingest (else fitted on opening)
     };
     void showRun(RunId runId);
     void showChecks(const QStringList& notes, const RunChecks& checks);

@@ -216,9 +216,17 @@ void TimelineView::openOnlyRanks(const std::vector<std::int32_t>& ranks) {
         return;
     std::vector<std::int32_t> sorted = ranks;
     std::sort(sorted.begin(), sorted.end());
+    auto isMember = [&](std::size_t g) {
+        return std::binary_search(sorted.begin(), sorted.end(), model_->groups[g].rank);
+    };
+    std::vector<std::size_t> rankGroups;
     for (std::size_t g = 0; g < model_->groups.size() && g < collapsed_.size(); ++g)
         if (model_->groups[g].parent < 0 && model_->groups[g].rank >= 0)
-            collapsed_[g] = !std::binary_search(sorted.begin(), sorted.end(), model_->groups[g].rank);
+            rankGroups.push_back(g);
+    if (std::none_of(rankGroups.begin(), rankGroups.end(), isMember))
+        return; // none of them here: closing every rank would show nothing
+    for (const std::size_t g : rankGroups)
+        collapsed_[g] = !isMember(g);
     relayout();
 }
 

@@ -71,7 +71,8 @@ public:
     // Expands `rank`'s group and scrolls its first row to the top; nothing when the model has no such rank.
     void scrollToRank(RankId rank);
     // Opens the rank groups of `ranks` and collapses every other rank's group, so those ranks' lanes lie
-    // side by side (a collective's members); nothing for ranks the model lacks. O(groups + ranks log ranks).
+    // side by side (a collective's members); ranks the model lacks are ignored, and when it has none of
+    // them nothing changes. O(groups log ranks + ranks log ranks).
     void openOnlyRanks(const std::vector<std::int32_t>& ranks);
     // Expands every collapsed group around `row` and scrolls it into view.
     void scrollToRow(int row);

@@ -10,12 +10,14 @@ QString WorkbenchCommandLine::usage() {
     return QStringLiteral(
         "usage: cnp-workbench [--version] [WORKSPACE.cnpdb|STUDY.cnpstudy] [--page "
         "ablation|compare|kernels|insights|"
-        "timeline|run|ranks|plans|trend] [--run NAME] [--configs A,B,...] [--plan FILE.yaml] [--history "
+        "timeline|run|ranks|plans|trend] [--tab NAME] [--run NAME] [--configs A,B,...] [--plan FILE.yaml] "
+        "[--history "
         "DIR] [--step-diff N|median] [--theme "
         "system|light|dark] [--screenshot FILE.png [--size WxH]]\n  --size is in "
         "device-independent pixels: at QT_SCALE_FACTOR=2 the PNG has twice as many pixels "
         "each way\n  --history DIR opens the Trend page on a release history (the folder `cnp history add` "
-        "writes; also as the positional argument)");
+        "writes; also as the positional argument)\n  --tab NAME opens the page's tab of that title (Ranks: "
+        "steps, collectives)");
 }
 
 WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
@@ -45,6 +47,11 @@ WorkbenchCommandLine WorkbenchCommandLine::parse(const QStringList& arguments) {
                 cl.error = QStringLiteral("unknown page '%1'").arg(*v);
                 return cl;
             }
+        } else if (a == QLatin1String("--tab")) {
+            auto v = value(a);
+            if (!v)
+                return cl;
+            cl.tab = *v;
         } else if (a == QLatin1String("--run")) {
             auto v = value(a);
             if (!v)

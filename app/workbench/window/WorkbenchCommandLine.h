@@ -28,6 +28,7 @@ struct WorkbenchCommandLine {
     QString history;                // --history DIR: the Trend page opens on this release history
     std::optional<int> stepDiff;    // --step-diff N|median (-1): the Compare page's step diff
     std::optional<ThemeMode> theme; // --theme: overrides the saved View → Theme choice
+    QString tab;                    // --tab NAME: the page's tab of that title opened (case-insensitive)
     QString screenshotFile;         // non-empty: render offscreen, save, exit
     QSize size = QSize(1280, 800);  // window size for --screenshot
     QString error;                  // non-empty when the arguments were invalid (one line)
