@@ -40,6 +40,13 @@ public:
     void appendWithIds(const TraceData& part, const std::vector<std::int64_t>& ids,
                        const ProgressSink& sink = {});
 
+    // A study assembled from shards (ingest/StudyAssembler.h): the kernel and event rows the run's shards
+    // hold, counted in the run row though none is appended here.
+    void countStoredElsewhere(std::int64_t kernels, std::int64_t events) {
+        kernels_ += kernels;
+        events_ += events;
+    }
+
     // Rewrites the run row from `info` (name included) with the kernel and event counts of every part,
     // and records each event table's id range. Call once, after the last part.
     void finish(const RunInfo& info);
