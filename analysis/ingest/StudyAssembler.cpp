@@ -265,18 +265,28 @@ void writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
     KernelStatsPool pool(kPoolBudgetBytes);
     RunInfo info = first.run.info;
     std::int64_t kernels = 0, events = 0;
+    std::map<std::string, double> seconds; // per phase, summed over the run's shards
+    auto timed = [&](const char* phase, auto&& f) {
+        const auto t0 = std::chrono::steady_clock::now();
+        f();
+        seconds[phase] += secondsSince(t0);
+    };
     for (std::size_t i = 0; i < run.parts.size(); ++i) {
         const ShardFacts& f = *run.parts[i];
         const Workspace& shard = index.shard(run.ks[i]);
         namingFile(f.file, [&] {
-            copyContentStrings(shard, index);
-            readRanksAndSteps(shard, id, ranksAndSteps);
-            SummaryRowBuffers summaries;
-            copySummaries(shard, id, f.ranks, summaries);
-            summaries.append(index, id);
-            rows.push_back(*readShardPart(shard, id));
-            addKernelDigest(rows.back().kernelGroups, rows.back().kernelFormat, f.file, pool);
-            rows.back().kernelGroups.clear();
+            timed("strings", [&] { copyContentStrings(shard, index); });
+            timed("ranks and steps", [&] { readRanksAndSteps(shard, id, ranksAndSteps); });
+            timed("summary rows", [&] {
+                SummaryRowBuffers summaries;
+                copySummaries(shard, id, f.ranks, summaries);
+                summaries.append(index, id);
+            });
+            timed("kernel digests", [&] {
+                rows.push_back(*readShardPart(shard, id));
+                addKernelDigest(rows.back().kernelGroups, rows.back().kernelFormat, f.file, pool);
+                rows.back().kernelGroups.clear();
+            });
             return 0;
         });
         if (i > 0)
@@ -285,11 +295,13 @@ void writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
         events += f.run.eventCount;
         out.ranks += static_cast<std::int64_t>(f.ranks.size());
     }
-    appender.appendWithoutEvents(ranksAndSteps);
-    SummaryRowBuffers allRanks;
-    pool.write(allRanks);
-    allRanks.append(index, id);
-    storeMergedOverview(index, id, first.runName, run, rows);
+    timed("ranks and steps", [&] { appender.appendWithoutEvents(ranksAndSteps); });
+    timed("kernel digests", [&] {
+        SummaryRowBuffers allRanks;
+        pool.write(allRanks);
+        allRanks.append(index, id);
+    });
+    timed("overview", [&] { storeMergedOverview(index, id, first.runName, run, rows); });
     info.name = first.runName;
     std::int32_t ranks = 0;
     for (const auto* f : run.parts)
@@ -300,6 +312,8 @@ void writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
     for (const auto& [key, value] : index.shard(run.ks.front()).runAttributes(id))
         index.setRunAttribute(id, key, value);
     out.events += events;
+    for (const auto& [phase, s] : seconds)
+        out.phases.emplace_back("  " + phase, s);
 }
 
 void writeIndex(Workspace& index, const std::vector<ShardFacts>& facts, AssembledStudy& out,
@@ -324,7 +338,9 @@ void writeIndex(Workspace& index, const std::vector<ShardFacts>& facts, Assemble
         sink.report(static_cast<double>(r + 1) / static_cast<double>(runs.size()));
     }
     out.runs = static_cast<int>(runs.size());
+    const auto t0 = std::chrono::steady_clock::now();
     tx.commit();
+    out.phases.emplace_back("  commit", secondsSince(t0));
 }
 
 } // namespace

@@ -2,29 +2,17 @@
 #include "ArgParser.h"
 #include "CommandRegistry.h"
 #include "ProgressBar.h"
+#include "ResourceUse.h"
 
 #include "core/Interrupt.h"
 #include "ingest/StudyAssembler.h"
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <string>
 
 namespace cnp::cli {
 namespace {
-
-// Bytes this process has read through read(2) and friends so far (Linux /proc/self/io "rchar"); -1 when
-// unknown. What assemble read of the shards, give or take the program's own files.
-long long bytesReadSoFar() {
-    std::ifstream io("/proc/self/io");
-    std::string key;
-    long long value = 0;
-    while (io >> key >> value)
-        if (key == "rchar:")
-            return value;
-    return -1;
-}
 
 int runStudy(const std::vector<std::string>& args) {
     ArgParser p({}, {"--quiet", "--timing"});
@@ -49,6 +37,7 @@ int runStudy(const std::vector<std::string>& args) {
             std::fprintf(stderr, "  %-42s %8.3f s\n", phase.c_str(), seconds);
         if (read0 >= 0 && read1 >= 0)
             std::fprintf(stderr, "  %-42s %8lld\n", "bytes read", read1 - read0);
+        printResourceUse();
     }
     return Ok;
 }

@@ -1,5 +1,7 @@
 #include "IngestArgs.h"
 
+#include "ResourceUse.h"
+
 #include "metrics/AblationStudies.h"
 
 #include <cstdio>
@@ -43,9 +45,11 @@ void reportIngest(const ArgParser& p, const IngestResult& res, const std::string
         for (const auto& n : res.notes)
             std::cout << "  " << n << '\n';
     }
-    if (p.has("--timing"))
+    if (p.has("--timing")) {
         for (const auto& [phase, seconds] : res.phaseSeconds)
             std::fprintf(stderr, "  %-42s %8.3f s\n", phase.c_str(), seconds);
+        printResourceUse();
+    }
     for (const auto& w : res.warnings)
         std::cerr << "warning: " << w << '\n';
     if (res.skipped.count > 0)
