@@ -231,6 +231,23 @@ private slots:
         QVERIFY2(r.err.contains("exists"), r.err.constData());
         QCOMPARE(fileHash(shards_[0]), before);
     }
+
+    // Last (it changes both): reclassifying rewrites the shards' categories and rebuilds the summaries of
+    // the assembled study as of the file.
+    void sameAfterReclassify() {
+        for (const QString& ws : {single_, study_}) {
+            const CliResult r = runCli({"reclassify", ws, "--step-orphans", "include"});
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+        }
+        const QRegularExpression createdAt(QStringLiteral("\"created_at\": \"[^\"]*\""));
+        for (const QString& run : runs_) {
+            const CliResult one = runCli({"stats", single_, "--run", run, "--json"});
+            const CliResult two = runCli({"stats", study_, "--run", run, "--json"});
+            QVERIFY2(one.exitCode == 0 && two.exitCode == 0, (one.err + two.err).constData());
+            QCOMPARE(QString::fromUtf8(two.out).replace(createdAt, "created_at"),
+                     QString::fromUtf8(one.out).replace(createdAt, "created_at"));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestStudyAssemble)
