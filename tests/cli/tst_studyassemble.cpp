@@ -3,8 +3,8 @@
 // runs, stats (its kernels and steps), ablation, collectives, stragglers, diff and insights, compared whole
 // (only created_at may differ: when each copy was ingested). Three configurations of 8 ranks, each run split
 // into 2, 3 and 4 shards of uneven rank blocks. Hostile shards (another run under the same id, truncated, a
-// rank claimed twice, an ordinary workspace, a file named twice) are refused naming the file, with no study
-// written and the shard files unchanged.
+// rank claimed twice, an ordinary workspace, a file named twice, another step decision) are refused naming
+// the file, with no study written and the shard files unchanged.
 #include "CliRunner.h"
 
 #include <QCryptographicHash>
@@ -13,6 +13,8 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <sqlite3.h>
 
 using namespace cnp::testing;
 
@@ -156,6 +158,8 @@ private slots:
                                                << "is not a shard written alone";
         QTest::newRow("named twice") << "twice"
                                      << "is named twice";
+        QTest::newRow("another step decision") << "steps"
+                                               << "decided the steps of run";
     }
     void hostileShards() {
         QFETCH(QString, kind);
@@ -182,6 +186,16 @@ private slots:
             const CliResult c = runCli({"ingest", bad, rankFiles(runs_[0], 0, 1).front(), "--quiet"});
             QVERIFY2(c.exitCode == 0, c.err.constData());
             shards << bad;
+        } else if (kind == "steps") { // a shard whose parts matched another step pattern (edited here)
+            QVERIFY(QFile::copy(shards_[1], bad));
+            QFile::setPermissions(bad, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+            sqlite3* db = nullptr;
+            QCOMPARE(sqlite3_open(bad.toUtf8().constData(), &db), SQLITE_OK);
+            QCOMPARE(sqlite3_exec(db, "UPDATE shard_part SET steps_pattern = steps_pattern + 1", nullptr,
+                                  nullptr, nullptr),
+                     SQLITE_OK);
+            sqlite3_close(db);
+            shards = {shards_[0], bad};
         } else {
             shards << shards_[0];
             bad = shards_[0];
