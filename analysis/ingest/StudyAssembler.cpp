@@ -225,35 +225,40 @@ struct RunParts {
     std::vector<const ShardFacts*> parts;
 };
 
-// The run's timeline overview from its parts', merged as RunStreamer merges a run's parts (nested grids).
-void storeMergedOverview(Workspace& index, RunId id, const std::string& name, const RunParts& run,
-                         const std::vector<ShardPartRow>& rows) {
-    timeline::TimelineModel o;
-    int buckets = 8192;
-    std::size_t ranks = 0;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const std::string& file = run.parts[i]->file;
-        if (rows[i].overviewFormat != timeline::overviewFormat())
-            throw InputError(file, "shard_part overview_part: format " +
-                                       std::to_string(rows[i].overviewFormat) + " (this cnp reads " +
-                                       std::to_string(timeline::overviewFormat()) + ")");
-        std::optional<timeline::TimelineModel> part = timeline::decodeOverview(rows[i].overviewPart);
+// The run's timeline overview, merged part by part as RunStreamer merges a run's parts (nested grids), so
+// that memory holds the merged overview and one part, however many shards the run has.
+class OverviewAccumulator {
+public:
+    // Appends the part of shard file `file` holding `ranks` ranks (the parts in rank order).
+    void add(const ShardPartRow& row, std::size_t ranks, const std::string& file) {
+        if (row.overviewFormat != timeline::overviewFormat())
+            throw InputError(file, "shard_part overview_part: format " + std::to_string(row.overviewFormat) +
+                                       " (this cnp reads " + std::to_string(timeline::overviewFormat()) +
+                                       ")");
+        std::optional<timeline::TimelineModel> part = timeline::decodeOverview(row.overviewPart);
         if (!part)
             throw InputError(file, "shard_part overview_part: truncated or inconsistent");
-        ranks += run.parts[i]->ranks.size();
-        const int b = timeline::overviewBucketsFor(ranks);
+        ranks_ += ranks;
+        const int b = timeline::overviewBucketsFor(ranks_);
         timeline::rebucketOverview(*part, b);
-        timeline::appendOverviewPart(o, std::move(*part));
-        if (b < buckets) {
-            timeline::rebucketOverview(o, b);
-            buckets = b;
+        timeline::appendOverviewPart(o_, std::move(*part));
+        if (b < buckets_) {
+            timeline::rebucketOverview(o_, b);
+            buckets_ = b;
         }
     }
-    timeline::finishOverview(o, timeline::overviewBucketsFor(ranks));
-    o.runId = id;
-    o.runName = name;
-    timeline::storeOverview(index, o);
-}
+    void store(Workspace& index, RunId id, const std::string& name) {
+        timeline::finishOverview(o_, timeline::overviewBucketsFor(ranks_));
+        o_.runId = id;
+        o_.runName = name;
+        timeline::storeOverview(index, o_);
+    }
+
+private:
+    timeline::TimelineModel o_;
+    int buckets_ = 8192;
+    std::size_t ranks_ = 0;
+};
 
 // Writes run `id` into the index from its shards' summaries. Inside the caller's write transaction.
 void writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
@@ -261,7 +266,7 @@ void writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
     const RunId id = first.run.id;
     RunAppender appender(index, first.runName, id);
     TraceData ranksAndSteps;
-    std::vector<ShardPartRow> rows;
+    OverviewAccumulator overview;
     KernelStatsPool pool(kPoolBudgetBytes);
     RunInfo info = first.run.info;
     std::int64_t kernels = 0, events = 0;
@@ -282,11 +287,10 @@ void writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
                 copySummaries(shard, id, f.ranks, summaries);
                 summaries.append(index, id);
             });
-            timed("kernel digests", [&] {
-                rows.push_back(*readShardPart(shard, id));
-                addKernelDigest(rows.back().kernelGroups, rows.back().kernelFormat, f.file, pool);
-                rows.back().kernelGroups.clear();
-            });
+            const ShardPartRow part = *readShardPart(shard, id);
+            timed("kernel digests",
+                  [&] { addKernelDigest(part.kernelGroups, part.kernelFormat, f.file, pool); });
+            timed("overview", [&] { overview.add(part, f.ranks.size(), f.file); });
             return 0;
         });
         if (i > 0)
@@ -301,7 +305,7 @@ void writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
         pool.write(allRanks);
         allRanks.append(index, id);
     });
-    timed("overview", [&] { storeMergedOverview(index, id, first.runName, run, rows); });
+    timed("overview", [&] { overview.store(index, id, first.runName); });
     info.name = first.runName;
     std::int32_t ranks = 0;
     for (const auto* f : run.parts)
