@@ -246,6 +246,38 @@ private slots:
         QCOMPARE(fileHash(shards_[0]), before);
     }
 
+    // --block K/N: three workers given the whole folder each take their block of ranks (8 files: 2, 3, 3);
+    // the study they make answers as the file.
+    void blocksOfOneFolder() {
+        QTemporaryDir dir;
+        const QString run = runs_[0];
+        QStringList assemble{"study", "assemble", dir.filePath("blocks.cnpstudy")};
+        for (int k = 0; k < 3; ++k) {
+            const QString out = dir.filePath(QString("b%1.cnpdb").arg(k));
+            const CliResult c =
+                runCli({"ingest-shard", out, traces_ + "/" + run, "--block", QString("%1/3").arg(k), "--run",
+                        run, "--config", run.section('-', 1, -2), "--quiet"});
+            QVERIFY2(c.exitCode == 0, c.err.constData());
+            assemble << out;
+        }
+        const CliResult a = runCli(assemble);
+        QVERIFY2(a.exitCode == 0, a.err.constData());
+        QVERIFY2(a.out.contains("1 run, 8 ranks"), a.out.constData());
+        for (const QStringList& args : {QStringList{"stats", "--run", run, "--json"},
+                                        QStringList{"collectives", "--run", run, "--json"}}) {
+            const CliResult one = runCli(QStringList{args[0], single_} + args.mid(1));
+            const CliResult two = runCli(QStringList{args[0], dir.filePath("blocks.cnpstudy")} + args.mid(1));
+            QVERIFY2(one.exitCode == 0 && two.exitCode == 0, (one.err + two.err).constData());
+            QVERIFY(one.out.size() > 100);
+            QCOMPARE(two.out, one.out);
+        }
+        const CliResult bad = runCli(
+            {"ingest-shard", dir.filePath("x.cnpdb"), traces_ + "/" + run, "--block", "3/3", "--run", run});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains("--block takes K/N"), bad.err.constData());
+        QVERIFY(!QFileInfo::exists(dir.filePath("x.cnpdb")));
+    }
+
     // Last (it changes both): reclassifying rewrites the shards' categories and rebuilds the summaries of
     // the assembled study as of the file.
     void sameAfterReclassify() {
