@@ -261,7 +261,7 @@ IngestResult ingest(Workspace& ws, const IngestRequest& req, const ProgressSink&
         if (!req.config.empty())
             info.config = req.config;
         if (info.config.empty())
-            info.config = info.name;
+            info.config = req.configFallback.empty() ? info.name : req.configFallback;
         info.repeat = req.repeat;
         if (req.tokensPerStep > 0)
             info.tokensPerStep = req.tokensPerStep;
@@ -270,8 +270,8 @@ IngestResult ingest(Workspace& ws, const IngestRequest& req, const ProgressSink&
         if (req.peakFlops > 0)
             info.peakFlops = req.peakFlops;
     };
-    StreamedRun run =
-        streamRun(ws, source, runName, req.jobs > 0 ? req.jobs : defaultIngestJobs(), finishInfo, sink);
+    StreamedRun run = streamRun(ws, source, runName, req.jobs > 0 ? req.jobs : defaultIngestJobs(),
+                                finishInfo, sink, req.shardRunId);
 
     if (!req.study.empty())
         recordStudy(ws, run.runId, req.study);

@@ -6,6 +6,7 @@
 #include "core/TraceData.h"
 #include "store/Workspace.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +25,11 @@ struct IngestRequest {
     // The ablation study the run belongs to (run attribute `study`, metrics/AblationStudies.h); empty:
     // none recorded. Written right after the run's transaction; should that fail, the run is removed.
     std::string study;
+    // A shard written alone (`cnp ingest-shard`): the run's id in the study it will be assembled into
+    // (ingest/RunStreamer.h streamRun's `shardRunId`). Unset: the workspace numbers the run.
+    std::optional<RunId> shardRunId;
+    // The configuration when neither `config` nor the traces give one; empty: the run name.
+    std::string configFallback;
 };
 
 // One reader per hardware thread.

@@ -1,5 +1,6 @@
 #include "ingest/RunStreamer.h"
 
+#include "ingest/KernelDigest.h"
 #include "ingest/PreparedPart.h"
 #include "ingest/RankAssigner.h"
 #include "ingest/ShardWriters.h"
@@ -8,6 +9,7 @@
 #include "requests/SummaryRequests.h"
 #include "requests/WorkspaceCategories.h"
 #include "store/RunAppender.h"
+#include "store/ShardParts.h"
 #include "store/SummaryTables.h"
 #include "store/WorkspaceTransactions.h"
 #include "timeline/OverviewMerge.h"
@@ -43,7 +45,8 @@ struct PassPlan {
     std::vector<std::size_t> order;                // position -> part index
     std::optional<std::vector<Renumbering>> ranks; // per part index; unset: RankAssigner decides
     StepPattern steps;
-    SummaryOptions summary; // the workspace's (requests/SummaryRequests.h)
+    SummaryOptions summary;          // the workspace's (requests/SummaryRequests.h)
+    std::optional<RunId> shardRunId; // a shard written alone (RunStreamer.h)
 };
 
 // What a pass found: per part index its lowest rank and renumbering, whether parts came out of rank
@@ -125,6 +128,7 @@ private:
     void assignRanks(std::size_t k, TraceData& part);
     std::unique_ptr<PreparedPart> waitForPart(std::size_t k, bool& learnOnly);
     void storeRunWide(RunAppender& appender, const std::string& runName, StreamedRun& out);
+    ShardPartRow shardPartOf(RunId runId, std::string kernelDigest) const;
     void storePart(std::size_t k, std::unique_ptr<PreparedPart> p, RunAppender& appender, StreamedRun& out);
     void storeEvents(std::size_t k, std::unique_ptr<PreparedPart> p, RunAppender& appender);
     // A part's input bytes are no longer in memory (stored, or the pass stores nothing more).
@@ -322,7 +326,7 @@ void Pass::storePart(std::size_t k, std::unique_ptr<PreparedPart> part, RunAppen
 
 PassFindings Pass::run(const std::string& runName, const std::function<void(RunInfo&)>& finishInfo,
                        StreamedRun& out) {
-    RunAppender appender(ws_, runName);
+    RunAppender appender(ws_, runName, plan_.shardRunId);
     ensureSummaryTables(ws_);
     if (ws_.isStudy())
         shards_ = std::make_unique<ShardWriters>(ws_, appender.runId(), runName, [this](std::uint64_t bytes) {
@@ -393,10 +397,13 @@ PassFindings Pass::run(const std::string& runName, const std::function<void(RunI
 void Pass::storeRunWide(RunAppender& appender, const std::string& runName, StreamedRun& out) {
     const auto t0 = std::chrono::steady_clock::now();
     SummaryRowBuffers allRanks;
-    pool_.write(allRanks);
+    KernelDigestWriter digest;
+    pool_.write(allRanks, plan_.shardRunId ? &digest : nullptr);
     allRanks.append(ws_, appender.runId());
     out.phases.emplace_back("all-rank kernel statistics", secondsSince(t0));
     const auto t1 = std::chrono::steady_clock::now();
+    if (plan_.shardRunId)
+        writeShardPart(ws_, shardPartOf(appender.runId(), digest.finish()));
     timeline::finishOverview(overview_, timeline::overviewBucketsFor(static_cast<std::size_t>(out.ranks)));
     overview_.runId = appender.runId();
     overview_.runName = runName;
@@ -405,6 +412,24 @@ void Pass::storeRunWide(RunAppender& appender, const std::string& runName, Strea
     out.runId = appender.runId();
     out.events = appender.eventCount();
     out.truncatedNames = truncated_.size();
+}
+
+// A shard written alone: its step decision (every part settled on one, or none matched a pattern), its
+// kernel durations and its overview as merged so far, before the run-wide finish.
+ShardPartRow Pass::shardPartOf(RunId runId, std::string kernelDigest) const {
+    ShardPartRow row;
+    row.runId = runId;
+    for (const auto& s : schemes_)
+        if (s.pattern >= 0) {
+            row.stepsPattern = s.pattern;
+            row.stepsByName = s.numberedByName;
+            break;
+        }
+    row.kernelFormat = KernelDigestWriter::kFormat;
+    row.kernelGroups = std::move(kernelDigest);
+    row.overviewFormat = timeline::overviewFormat();
+    row.overviewPart = timeline::encodeOverview(overview_);
+    return row;
 }
 
 // After a failed study ingest: the shards' rows their writers committed on the way (ShardWriters) are
@@ -422,9 +447,11 @@ void removeCommittedShardRows(Workspace& ws) noexcept {
 }
 
 StreamedRun streamPasses(Workspace& ws, const RunSource& source, const std::string& runName, int jobs,
-                         const std::function<void(RunInfo&)>& finishInfo, const ProgressSink& sink) {
+                         const std::function<void(RunInfo&)>& finishInfo, const ProgressSink& sink,
+                         std::optional<RunId> shardRunId) {
     const CategoryRules rules = categoryRulesOf(ws);
     PassPlan plan;
+    plan.shardRunId = shardRunId;
     plan.summary = summaryOptionsOf(ws);
     plan.order.resize(source.names.size());
     std::iota(plan.order.begin(), plan.order.end(), 0);
@@ -487,11 +514,12 @@ StreamedRun streamPasses(Workspace& ws, const RunSource& source, const std::stri
 } // namespace
 
 StreamedRun streamRun(Workspace& ws, const RunSource& source, const std::string& runName, int jobs,
-                      const std::function<void(RunInfo&)>& finishInfo, const ProgressSink& sink) {
+                      const std::function<void(RunInfo&)>& finishInfo, const ProgressSink& sink,
+                      std::optional<RunId> shardRunId) {
     if (source.names.empty())
         throw InputError(ws.path(), "nothing to ingest");
     try {
-        return streamPasses(ws, source, runName, jobs, finishInfo, sink);
+        return streamPasses(ws, source, runName, jobs, finishInfo, sink, shardRunId);
     } catch (...) {
         removeCommittedShardRows(ws);
         throw;

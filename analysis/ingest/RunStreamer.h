@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,7 +62,12 @@ struct StreamedRun {
 
 // `finishInfo` sets what the request decides (name, config, overrides) on the merged run information
 // before the run row is written; the run's name must be known at the start: `runName`.
+//
+// `shardRunId`, for a shard written alone (`cnp ingest-shard`, docs/schema.md "Studies of shards"): the run
+// takes that id (the study's), and its shard_part row (store/ShardParts.h: the step decision, the all-rank
+// kernel durations, the overview before the run-wide finish) is written in the same transaction.
 StreamedRun streamRun(Workspace& ws, const RunSource& source, const std::string& runName, int jobs,
-                      const std::function<void(RunInfo&)>& finishInfo, const ProgressSink& sink = {});
+                      const std::function<void(RunInfo&)>& finishInfo, const ProgressSink& sink = {},
+                      std::optional<RunId> shardRunId = std::nullopt);
 
 } // namespace cnp

@@ -228,7 +228,7 @@ void KernelStatsPool::spillHeld() {
     }
 }
 
-void KernelStatsPool::write(SummaryRowSink& out) {
+void KernelStatsPool::write(SummaryRowSink& out, KernelDurationSink* durations) {
     const std::lock_guard lock(mutex_);
     // Empty the pool first: whatever happens below, it is empty afterwards.
     std::map<std::string, Name> names = std::exchange(names_, {});
@@ -243,7 +243,15 @@ void KernelStatsPool::write(SummaryRowSink& out) {
         for (const auto& r : n.spilled)
             cursors.emplace_back(*file, r);
         KernelStatBuilder b(n.count, n.total);
-        mergeAscending(cursors, [&](Ns x) { b.add(x); });
+        if (durations) {
+            durations->beginName(name, n.category, n.categoryFromRangeRule, n.categoryRank, n.count);
+            mergeAscending(cursors, [&](Ns x) {
+                b.add(x);
+                durations->duration(x);
+            });
+        } else {
+            mergeAscending(cursors, [&](Ns x) { b.add(x); });
+        }
         const KernelStat s = b.finish();
         out.add(SummaryKernelRow{-1, name, n.category, s.count, s.total, s.mean, s.median, s.min, s.max,
                                  s.stddev});

@@ -25,6 +25,18 @@
 
 namespace cnp {
 
+// Receives from KernelStatsPool::write each name's durations merged, in ascending order, before its row: what
+// a shard written alone keeps so that a study's all-rank rows can be merged exactly (ingest/KernelDigest.h).
+class KernelDurationSink {
+public:
+    virtual ~KernelDurationSink() = default;
+    // The name's all-rank category, whether it came from a range rule and the rank of the group it came
+    // from (add()'s rule), and how many durations follow.
+    virtual void beginName(const std::string& name, const std::string& category, bool categoryFromRangeRule,
+                           std::int32_t categoryRank, std::int64_t count) = 0;
+    virtual void duration(Ns d) = 0;
+};
+
 class KernelStatsPool {
 public:
     static constexpr std::size_t kDefaultMemoryBudgetBytes = std::size_t{256} << 20; // 32 M durations
@@ -57,7 +69,8 @@ public:
     // whose every group was empty gets count 0 and every statistic 0. Then empties the pool (closing the
     // spill file), which may then be filled again; on an exception too (the rows written so far stay in
     // `out`). Reading the spill file back throws std::runtime_error naming the cause. Thread-safe.
-    void write(SummaryRowSink& out);
+    // `durations`, when given, also receives each name's merged durations (in the same single merge).
+    void write(SummaryRowSink& out, KernelDurationSink* durations = nullptr);
 
     // Runs written to the spill file since the last write() (tests: which path a budget took).
     std::size_t spilledRuns() const;

@@ -11,5 +11,7 @@ inline constexpr std::string_view kCategoryRules = "category_rules";
 inline constexpr std::string_view kMfuFlopsPerToken = "mfu_flops_per_token";
 inline constexpr std::string_view kMfuPeakFlops = "mfu_peak_flops";
 inline constexpr std::string_view kStepsIncludeOrphans = "steps_include_orphans"; // "1": SummaryOptions
+// "content": strings are numbered by their text (store/StringInterner.h); absent: in order of first use.
+inline constexpr std::string_view kStringIds = "string_ids";
 
 } // namespace cnp::metakeys

@@ -48,6 +48,13 @@ public:
     // fsync) over the ingest instead of leaving all of it for after the commit. O(dirty pages).
     void commitSoFar();
 
+    // A study assembled from shards (ingest/StudyAssembler.h): the kernel and event rows the run's shards
+    // hold, counted in the run row though none is appended here.
+    void countStoredElsewhere(std::int64_t kernels, std::int64_t events) {
+        kernels_ += kernels;
+        events_ += events;
+    }
+
     // Rewrites the run row from `info` (name included) with the kernel and event counts of every part,
     // and records each event table's id range. Call once, after the last part.
     void finish(const RunInfo& info);

@@ -13,6 +13,9 @@ constexpr Column kRunRowsColumns[] = {
 constexpr Column kRunAttributesColumns[] = {{"run_id", I, NN}, {"key", T, NN}, {"value", T, NN}};
 
 constexpr Column kTimelineOverviewColumns[] = {{"run_id", I, PK}, {"format", I, NN}, {"data", B, NN}};
+constexpr Column kShardPartColumns[] = {
+    {"run_id", I, PK},        {"steps_pattern", I, NN},   {"steps_by_name", I, NN}, {"kernel_format", I, NN},
+    {"kernel_groups", B, NN}, {"overview_format", I, NN}, {"overview_part", B, NN}};
 
 } // namespace
 
@@ -30,6 +33,7 @@ const Table kSummarySync = kSummarySyncRows.table();
 const Table kSummaryStream = kSummaryStreamRows.table();
 const Table kTimelineOverview{"timeline_overview", kTimelineOverviewColumns, ""};
 const Table kCollectiveArgsTable = kCollectiveArgs.table();
+const Table kShardPart{"shard_part", kShardPartColumns, ""};
 
 const std::vector<Table>& workspaceTables() {
     static const std::vector<Table> tables = {kMeta,
@@ -69,6 +73,7 @@ const std::vector<Table>& allTables() {
         all.insert(all.end(), summaryTables().begin(), summaryTables().end());
         all.push_back(kTimelineOverview);
         all.push_back(kCollectiveArgsTable);
+        all.push_back(kShardPart);
         return all;
     }();
     return tables;
@@ -97,6 +102,10 @@ std::string createTimelineOverviewSql() {
 
 std::string createCollectiveArgsSql() {
     return createTableSql(kCollectiveArgsTable);
+}
+
+std::string createShardPartSql() {
+    return createTableSql(kShardPart);
 }
 
 std::span<const Column> laterSummaryRankColumns() {

@@ -356,6 +356,9 @@ extern const Table kSummaryRank, kSummaryStep, kSummaryExclusive, kSummaryKernel
     kSummaryStream;
 extern const Table kTimelineOverview;
 extern const Table kCollectiveArgsTable;
+// What a shard written alone keeps of each of its runs so that a study can be assembled from shards
+// (docs/schema.md "shard_part"; store/ShardParts.h). Only in such shards; created with their first run.
+extern const Table kShardPart;
 
 struct Index {
     std::string_view name, table, columns;
@@ -366,7 +369,7 @@ const std::vector<Table>& workspaceTables();
 // The summary tables (created by ensureSummaryTables) and their indexes.
 const std::vector<Table>& summaryTables();
 const std::vector<Index>& summaryIndexes();
-// Every described table: workspace, summary, timeline_overview and collective_args tables.
+// Every described table: workspace, summary, timeline_overview, collective_args and shard_part tables.
 const std::vector<Table>& allTables();
 // The described table named `name`; nullptr when none.
 const Table* findTable(std::string_view name);
@@ -374,6 +377,7 @@ const Table* findTable(std::string_view name);
 std::string createSummaryTablesSql(); // CREATE TABLE / CREATE INDEX IF NOT EXISTS of the summary tables
 std::string createTimelineOverviewSql();
 std::string createCollectiveArgsSql(); // CREATE TABLE IF NOT EXISTS collective_args
+std::string createShardPartSql();      // CREATE TABLE IF NOT EXISTS shard_part
 // The summary_rank columns added after its first release (graph_launch_count on), in table order.
 std::span<const Column> laterSummaryRankColumns();
 

@@ -90,6 +90,14 @@ TimelineModel makeOverview(const TimelineModel& full, int buckets) {
 }
 
 void storeOverview(Workspace& ws, const TimelineModel& o) {
+    writeOverviewBlob(ws, o.runId, kFormat, encodeOverview(o));
+}
+
+std::int64_t overviewFormat() {
+    return kFormat;
+}
+
+std::string encodeOverview(const TimelineModel& o) {
     Writer w;
     w.put<std::int64_t>(o.runStart);
     w.put<std::int64_t>(o.runEnd);
@@ -144,7 +152,7 @@ void storeOverview(Workspace& ws, const TimelineModel& o) {
             }
         }
     }
-    writeOverviewBlob(ws, o.runId, kFormat, w.buf);
+    return std::move(w.buf);
 }
 
 bool hasOverview(const Workspace& ws, RunId runId) {
@@ -275,19 +283,25 @@ bool consistent(const TimelineModel& o) {
 std::optional<TimelineModel> loadOverview(const Workspace& ws, RunId runId) {
     if (!hasOverview(ws, runId))
         return std::nullopt;
-    TimelineModel o;
-    o.runId = runId;
-    bool complete = false;
+    std::optional<TimelineModel> o;
     const bool found = readOverviewBlob(ws, runId, [&](const char* data, std::size_t size) {
-        Reader rd(data, size);
-        readTables(rd, o);
-        for (auto n = rd.count(kRowBytes); rd.ok && n > 0; --n)
-            o.rows.push_back(readRow(rd));
-        complete = rd.ok && rd.remaining() == 0;
+        o = decodeOverview(std::string_view(data, size));
     });
-    if (!found || !complete || !consistent(o))
+    if (!found || !o)
         return std::nullopt; // truncated, foreign or inconsistent data: fall back to the full load
-    o.collapseRanksBeyond(kExpandedRanks); // not stored: the same default as the full model's
+    o->runId = runId;
+    o->collapseRanksBeyond(kExpandedRanks); // not stored: the same default as the full model's
+    return o;
+}
+
+std::optional<TimelineModel> decodeOverview(std::string_view bytes) {
+    TimelineModel o;
+    Reader rd(bytes.data(), bytes.size());
+    readTables(rd, o);
+    for (auto n = rd.count(kRowBytes); rd.ok && n > 0; --n)
+        o.rows.push_back(readRow(rd));
+    if (!rd.ok || rd.remaining() != 0 || !consistent(o))
+        return std::nullopt;
     return o;
 }
 

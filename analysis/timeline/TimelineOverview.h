@@ -14,7 +14,10 @@
 #include "store/Workspace.h"
 #include "timeline/TimelineModel.h"
 
+#include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
 
 namespace cnp::timeline {
 
@@ -25,5 +28,12 @@ void storeOverview(Workspace& ws, const TimelineModel& overview);
 // The stored overview of `runId`, or nullopt when there is none (or it is from another format).
 std::optional<TimelineModel> loadOverview(const Workspace& ws, RunId runId);
 bool hasOverview(const Workspace& ws, RunId runId);
+
+// The stored encoding itself (format overviewFormat()), for an overview kept elsewhere (a shard's part,
+// table shard_part). decodeOverview: nullopt for truncated, foreign or inconsistent bytes; the model's
+// runId is unset and its groups not collapsed. O(bytes).
+std::int64_t overviewFormat();
+std::string encodeOverview(const TimelineModel& overview);
+std::optional<TimelineModel> decodeOverview(std::string_view bytes);
 
 } // namespace cnp::timeline

@@ -1,11 +1,11 @@
 // cnp ingest WS FILE_OR_DIR... [--run NAME] [--config LABEL] [--repeat N] [--tokens-per-step N]
 #include "ArgParser.h"
 #include "CommandRegistry.h"
+#include "IngestArgs.h"
 #include "ProgressBar.h"
 
 #include "core/Interrupt.h"
 #include "ingest/IngestPipeline.h"
-#include "metrics/AblationStudies.h"
 #include "store/StudyFolder.h"
 #include "store/Workspace.h"
 #include "store/WorkspaceRemoval.h"
@@ -37,29 +37,12 @@ void pauseForInterruptOnce() {
 }
 
 int runIngest(const std::vector<std::string>& args) {
-    ArgParser p({"--run", "--config", "--repeat", "--tokens-per-step", "--flops-per-step", "--peak-flops",
-                 "--jobs", "--shards", "--study"},
-                {"--quiet", "--timing"});
+    std::set<std::string> options = ingestValueOptions();
+    options.insert("--shards");
+    ArgParser p(options, {"--quiet", "--timing"});
     p.parse(args);
     p.requirePositionals(2, 100000, "WORKSPACE and at least one trace file or folder");
-    IngestRequest req;
-    req.inputs.assign(p.positionals().begin() + 1, p.positionals().end());
-    req.runName = p.valueOr("--run", "");
-    req.config = p.valueOr("--config", "");
-    req.study = p.valueOr("--study", "");
-    if (req.study.size() > kMaxStudyNameBytes)
-        throw UsageFailure{"--study: a study name is at most " + std::to_string(kMaxStudyNameBytes) +
-                           " bytes"};
-    req.repeat = static_cast<int>(p.number("--repeat", 0, 1e9).value_or(0));
-    req.tokensPerStep = p.number("--tokens-per-step", bounds::kTokensPerStep).value_or(0);
-    req.flopsPerStep = p.number("--flops-per-step", bounds::kFlopsPerStep).value_or(0);
-    req.peakFlops = p.number("--peak-flops", bounds::kPeakFlops).value_or(0);
-    if (req.tokensPerStep < 0 || req.flopsPerStep < 0 || req.peakFlops < 0)
-        throw UsageFailure{"--tokens-per-step, --flops-per-step and --peak-flops must not be negative"};
-    const double jobs = p.number("--jobs").value_or(0);
-    if (p.value("--jobs") && (jobs < 1 || jobs > 256 || jobs != static_cast<int>(jobs)))
-        throw UsageFailure{"--jobs must be a whole number from 1 to 256"};
-    req.jobs = static_cast<int>(jobs);
+    const IngestRequest req = ingestRequestOf(p, 1);
 
     const std::string wsPath = p.positionals()[0];
     const bool existed = std::filesystem::exists(wsPath);
@@ -92,21 +75,7 @@ int runIngest(const std::vector<std::string>& args) {
             removeCreatedWorkspace(wsPath);
         throw;
     }
-    if (!p.has("--quiet")) {
-        std::cout << "ingested run '" << res.runName << "': " << res.ranks
-                  << (res.ranks == 1 ? " rank, " : " ranks, ") << res.events << " events from "
-                  << res.files.size() << (res.files.size() == 1 ? " file" : " files") << '\n';
-        for (const auto& n : res.notes)
-            std::cout << "  " << n << '\n';
-    }
-    if (p.has("--timing"))
-        for (const auto& [phase, seconds] : res.phaseSeconds)
-            std::fprintf(stderr, "  %-42s %8.3f s\n", phase.c_str(), seconds);
-    for (const auto& w : res.warnings)
-        std::cerr << "warning: " << w << '\n';
-    if (res.skipped.count > 0)
-        std::cerr << "warning: skipped " << res.skipped.count << " malformed event(s); first at byte "
-                  << res.skipped.firstOffset << ": " << res.skipped.firstReason << '\n';
+    reportIngest(p, res, res.runName);
     return Ok;
 }
 

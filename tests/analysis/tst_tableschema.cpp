@@ -42,7 +42,8 @@ std::string frozenSql() {
 
 std::string generatedSql() {
     return std::string(schema::createTablesSql()) + schema::createSummaryTablesSql() +
-           schema::createTimelineOverviewSql() + schema::createCollectiveArgsSql();
+           schema::createTimelineOverviewSql() + schema::createCollectiveArgsSql() +
+           schema::createShardPartSql();
 }
 
 // Every row of `sql` (bound to `arg`), each row's columns joined by '|'.
@@ -74,7 +75,8 @@ private slots:
     void sameTables() {
         const Db frozen(frozenSql()), generated(generatedSql());
         const QStringList names = tableNames(frozen.db);
-        QCOMPARE(names.size(), 24); // 15 workspace + 7 summary tables + timeline_overview + collective_args
+        QCOMPARE(names.size(), 25); // 15 workspace + 7 summary tables + timeline_overview + collective_args
+                                    // + shard_part
         QCOMPARE(tableNames(generated.db), names);
         QStringList described;
         for (const auto& t : schema::allTables())

@@ -7,7 +7,8 @@
 // are the ones a site builds; apt-get and the compile of the build stage are not run here.
 // Checked: the `cnp` put in the image links no Qt; the image ingests the demo traces from a read-only
 // mount into a workspace on a mounted output folder, and its `cnp stats --json` and `cnp ablation --json`
-// print byte for byte what this machine's cnp prints on the same traces.
+// print byte for byte what this machine's cnp prints on the same traces; two containers each ingest-shard
+// half of a run's ranks, and the study assembled here answers as the run ingested here into one file.
 // Podman runs with the adjustments these VMs need (runc, explicit ulimits; shared/design/containers.md)
 // from a CONTAINERS_CONF file. Without podman the test fails and says what to install.
 #include "CliRunner.h"
@@ -79,10 +80,13 @@ class TestCliContainer : public QObject {
 
     // `cnp ARGS` in the image, the demo traces at /in (read-only) and `out` at /out. The sanitizer options
     // of this run (scripts/test-sanitizers) go in too, with the suppressions file they name.
-    Run inImage(const QString& out, const QStringList& args) const {
-        QStringList a{"run",  "--rm",       "--network",
-                      "none", "-v",         testpaths::sourceDir() + "/resources/demo:/in:ro",
-                      "-v",   out + ":/out"};
+    // `in`: the host folder mounted at /in (default: the demo traces).
+    Run inImage(const QString& out, const QStringList& args, const QString& in = {}) const {
+        QStringList a{
+            "run",       "--rm",
+            "--network", "none",
+            "-v",        (in.isEmpty() ? testpaths::sourceDir() + "/resources/demo" : in) + ":/in:ro",
+            "-v",        out + ":/out"};
         for (const char* var : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"}) {
             const QString value = qEnvironmentVariable(var);
             if (value.isEmpty())
@@ -204,6 +208,49 @@ private slots:
         }
         qInfo("ingest, stats and ablation in the image and here: %lld ms",
               static_cast<long long>(t.elapsed()));
+    }
+
+    // Ingest in the cluster, containers standing in for nodes (issue 27.6, docs/schema.md "Shards written
+    // alone"): two containers each write a shard of 2 of a run's 4 ranks on a host folder, this machine
+    // assembles the study from them; its ablation and stats are those of the run ingested here into one file.
+    void shardsWrittenInContainersAssembleHere() {
+        const QString traces = dir_.filePath("traces"), shards = dir_.filePath("shards");
+        QVERIFY(QDir().mkpath(shards));
+        const CliResult synth = runCli({"synth", "--out", traces, "--nodes", "1", "--gpus-per-node", "4",
+                                        "--steps", "3", "--layers", "1", "--configs", "Base", "--quiet"});
+        QVERIFY2(synth.exitCode == 0, synth.err.constData());
+        const QStringList runs = QDir(traces).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        QCOMPARE(runs.size(), 1);
+        const QString run = runs.front(), input = traces + "/" + run;
+        const QStringList files = QDir(input).entryList({"*.cnpt"}, QDir::Files, QDir::Name);
+        QCOMPARE(files.size(), 4);
+        QStringList study{"study", "assemble", dir_.filePath("cluster.cnpstudy")};
+        for (int k = 0; k < 2; ++k) {
+            QStringList args{"ingest-shard", QString("/out/shard-%1.cnpdb").arg(k)};
+            for (int r = 2 * k; r < 2 * k + 2; ++r)
+                args << "/in/" + files[r];
+            const Run inside =
+                inImage(shards, args + QStringList{"--run", run, "--run-id", "1", "--quiet"}, input);
+            QVERIFY2(inside.code == 0, (inside.out + inside.err).constData());
+            study << shards + QString("/shard-%1.cnpdb").arg(k);
+        }
+        const CliResult assembled = runCli(study);
+        QVERIFY2(assembled.exitCode == 0, assembled.err.constData());
+        const QString single = dir_.filePath("single.cnpdb");
+        const CliResult one = runCli({"ingest", single, input, "--run", run, "--quiet"});
+        QVERIFY2(one.exitCode == 0, one.err.constData());
+        for (const QStringList& command :
+             {QStringList{"ablation", "WS", "--json"}, QStringList{"stats", "WS", "--run", run, "--json"}}) {
+            QStringList a = command, b = command;
+            a[1] = single;
+            b[1] = dir_.filePath("cluster.cnpstudy");
+            const CliResult x = runCli(a), y = runCli(b);
+            QVERIFY2(x.exitCode == 0 && y.exitCode == 0, (x.err + y.err).constData());
+            QVERIFY(x.out.size() > 100);
+            const QRegularExpression createdAt(QStringLiteral("\"created_at\": \"[^\"]*\""));
+            QCOMPARE(QString::fromUtf8(y.out).replace(createdAt, "created_at"),
+                     QString::fromUtf8(x.out).replace(createdAt, "created_at"));
+        }
     }
 };
 

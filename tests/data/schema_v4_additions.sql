@@ -15,3 +15,9 @@ CREATE TABLE IF NOT EXISTS collective_args(
   dtype_bytes INTEGER NOT NULL, group_size INTEGER NOT NULL, pg_name_id INTEGER NOT NULL,
   pg_desc_id INTEGER NOT NULL, pg_ranks_id INTEGER NOT NULL,
   PRIMARY KEY(run_id, rank, stream, start_ns));
+-- shard_part (issue 27.5: what a shard written alone keeps for a study assembled from shards;
+-- docs/schema.md). Only in such shards.
+CREATE TABLE IF NOT EXISTS shard_part(
+  run_id INTEGER PRIMARY KEY, steps_pattern INTEGER NOT NULL, steps_by_name INTEGER NOT NULL,
+  kernel_format INTEGER NOT NULL, kernel_groups BLOB NOT NULL, overview_format INTEGER NOT NULL,
+  overview_part BLOB NOT NULL);

@@ -1,0 +1,386 @@
+#include "ingest/StudyAssembler.h"
+
+#include "core/InputError.h"
+#include "ingest/KernelDigest.h"
+#include "metrics/KernelStatsPool.h"
+#include "store/MetaKeys.h"
+#include "store/RunAppender.h"
+#include "store/ShardParts.h"
+#include "store/StringInterner.h"
+#include "store/StudyFolder.h"
+#include "store/SummaryRowBuffers.h"
+#include "store/SummaryRowReader.h"
+#include "store/SummaryTables.h"
+#include "store/Workspace.h"
+#include "store/WorkspaceRemoval.h"
+#include "store/WorkspaceTransactions.h"
+#include "timeline/OverviewMerge.h"
+#include "timeline/TimelineOverview.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <unistd.h>
+
+namespace cnp {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The all-rank kernel durations held in memory before they spill to a temporary file (as RunStreamer).
+constexpr std::size_t kPoolBudgetBytes = std::size_t{64} << 20;
+
+double secondsSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// What assemble learns of one shard before it writes anything: summaries and rows of the small tables.
+struct ShardFacts {
+    std::string file;
+    RunRecord run;                   // its one run, named "<id>:<name>"
+    std::string runName;             // the name after "<id>:"
+    std::vector<std::int32_t> ranks; // ascending
+    int stepsPattern = -1;
+    bool stepsByName = false;
+    std::optional<std::string> categoryRules, stepsIncludeOrphans;
+    std::uint64_t bytes = 0;
+};
+
+// Runs `f`, turning what a damaged file throws (SQLite's "database disk image is malformed", a bad blob)
+// into an InputError naming `file`.
+template <class F> auto namingFile(const std::string& file, F&& f) {
+    try {
+        return f();
+    } catch (const InputError&) {
+        throw;
+    } catch (const Cancelled&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw InputError(file, std::string("cannot be read as a shard: ") + e.what());
+    }
+}
+
+// "<id>:<name>" of run `id`: its name; InputError otherwise.
+std::string runNameOf(const RunRecord& run, const std::string& file) {
+    const std::string prefix = std::to_string(run.id.value()) + ":";
+    if (!run.info.name.starts_with(prefix) || run.info.name.size() == prefix.size())
+        throw InputError(file, "its run '" + run.info.name + "' is not named '" + prefix +
+                                   "NAME' as cnp ingest-shard names a shard's run");
+    return run.info.name.substr(prefix.size());
+}
+
+ShardFacts factsOf(const std::string& file) {
+    ShardFacts f;
+    f.file = file;
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec))
+        throw InputError(file, "is not a file");
+    f.bytes = fs::file_size(file, ec);
+    if (const auto wal = fs::file_size(file + "-wal", ec); !ec && wal > 0)
+        throw InputError(file, "has a write-ahead log beside it (" + file +
+                                   "-wal): the shard is still open or was not closed; assemble it once its "
+                                   "ingest has finished");
+    return namingFile(file, [&] {
+        const Workspace ws(file, Workspace::Mode::ReadOnly);
+        if (ws.isStudy())
+            throw InputError(file, "is a study, not a shard file");
+        if (ws.meta(std::string(metakeys::kStringIds)) != std::string(StringInterner::kContentIds))
+            throw InputError(file, "is not a shard written alone (its strings are not numbered by content: "
+                                   "write shards with cnp ingest-shard)");
+        const std::vector<RunRecord> runs = ws.runs();
+        if (runs.size() != 1)
+            throw InputError(file, "holds " + std::to_string(runs.size()) +
+                                       " runs; a shard written alone holds part of one run");
+        f.run = runs.front();
+        f.runName = runNameOf(f.run, file);
+        const auto part = readShardPart(ws, f.run.id, false);
+        if (!part)
+            throw InputError(file, "has no shard_part row for its run: not a shard written alone, or its "
+                                   "ingest did not finish");
+        f.stepsPattern = part->stepsPattern;
+        f.stepsByName = part->stepsByName;
+        TraceData t;
+        readRanksAndSteps(ws, f.run.id, t);
+        for (const auto& r : t.ranks)
+            f.ranks.push_back(r.rank);
+        if (f.ranks.empty())
+            throw InputError(file, "holds no rank of its run");
+        f.categoryRules = ws.meta(std::string(metakeys::kCategoryRules));
+        f.stepsIncludeOrphans = ws.meta(std::string(metakeys::kStepsIncludeOrphans));
+        return f;
+    });
+}
+
+// Two shards of one run: the same name, configuration and repeat, no rank claimed twice, ranks not
+// interleaved (the index stores a run's ranks in order, each shard's as one block).
+void checkSameRun(const ShardFacts& a, const ShardFacts& b) {
+    const std::string id = std::to_string(a.run.id.value());
+    if (a.runName != b.runName)
+        throw InputError(b.file, "its run id " + id + " is named '" + b.runName + "', but in " + a.file +
+                                     " it is '" + a.runName + "': shards of one run share its id and name");
+    if (a.run.info.config != b.run.info.config || a.run.info.repeat != b.run.info.repeat)
+        throw InputError(b.file, "run '" + a.runName + "' has configuration '" + b.run.info.config +
+                                     "' repeat " + std::to_string(b.run.info.repeat) + " here, '" +
+                                     a.run.info.config + "' repeat " + std::to_string(a.run.info.repeat) +
+                                     " in " + a.file);
+    for (const std::int32_t r : b.ranks)
+        if (std::binary_search(a.ranks.begin(), a.ranks.end(), r))
+            throw InputError(b.file, "claims rank " + std::to_string(r) + " of run '" + a.runName +
+                                         "', which " + a.file + " claims too");
+    if (a.ranks.back() > b.ranks.front())
+        throw InputError(b.file, "its ranks of run '" + a.runName + "' interleave with those of " + a.file +
+                                     ": each shard must hold a block of consecutive ranks");
+    const bool aSteps = a.stepsPattern >= 0, bSteps = b.stepsPattern >= 0;
+    if (aSteps && bSteps && (a.stepsPattern != b.stepsPattern || a.stepsByName != b.stepsByName))
+        throw InputError(b.file, "decided the steps of run '" + a.runName + "' otherwise than " + a.file +
+                                     " (step pattern " + std::to_string(b.stepsPattern) +
+                                     (b.stepsByName ? ", numbered by name" : ", numbered in order") +
+                                     " against " + std::to_string(a.stepsPattern) +
+                                     (a.stepsByName ? ", numbered by name" : ", numbered in order") +
+                                     "): one ingest of the whole run would impose one decision; ingest "
+                                     "these ranks into one shard, or the run into one file");
+}
+
+// Shards in study order: by run id, then by rank. Refuses what cannot be one study (see the header).
+std::vector<ShardFacts> checkedFacts(const std::vector<std::string>& files, const ProgressSink& sink) {
+    std::vector<ShardFacts> facts;
+    std::set<fs::path> seen;
+    for (const auto& f : files) {
+        sink.checkCancel();
+        std::error_code ec;
+        const fs::path canonical = fs::weakly_canonical(f, ec);
+        if (!seen.insert(ec ? fs::path(f) : canonical).second)
+            throw InputError(f, "is named twice");
+        facts.push_back(factsOf(f));
+    }
+    std::sort(facts.begin(), facts.end(), [](const ShardFacts& a, const ShardFacts& b) {
+        return a.run.id != b.run.id ? a.run.id < b.run.id : a.ranks.front() < b.ranks.front();
+    });
+    std::map<std::string, const ShardFacts*> byName;
+    for (std::size_t i = 0; i < facts.size(); ++i) {
+        const ShardFacts& f = facts[i];
+        if (i > 0 && facts[i - 1].run.id == f.run.id)
+            checkSameRun(facts[i - 1], f);
+        const auto [it, fresh] = byName.emplace(f.runName, &f);
+        if (!fresh && it->second->run.id != f.run.id)
+            throw InputError(f.file, "its run '" + f.runName + "' has id " +
+                                         std::to_string(f.run.id.value()) + ", but in " + it->second->file +
+                                         " id " + std::to_string(it->second->run.id.value()) +
+                                         ": give each run one id (cnp ingest-shard --run-id)");
+        if (f.categoryRules != facts.front().categoryRules ||
+            f.stepsIncludeOrphans != facts.front().stepsIncludeOrphans)
+            throw InputError(f.file, "was summarised with other category rules or step settings than " +
+                                         facts.front().file);
+    }
+    return facts;
+}
+
+// The hard link (or, across file systems, a copy) of each shard as the study's shard k.
+std::uint64_t placeShards(const StudyFolder& folder, const std::vector<ShardFacts>& facts) {
+    std::uint64_t copied = 0;
+    for (std::size_t k = 0; k < facts.size(); ++k) {
+        const std::string to = folder.shardPath(static_cast<int>(k));
+        if (::link(facts[k].file.c_str(), to.c_str()) == 0)
+            continue;
+        std::error_code ec;
+        fs::copy_file(facts[k].file, to, ec);
+        if (ec)
+            throw InputError(facts[k].file, "cannot be linked or copied into " + to + ": " + ec.message());
+        copied += facts[k].bytes;
+    }
+    return copied;
+}
+
+// Every summary row of the shard's part of run `id` (the all-rank kernel rows aside), strings as text.
+void copySummaries(const Workspace& shard, RunId id, const std::vector<std::int32_t>& ranks,
+                   SummaryRowSink& out) {
+    const SummaryRowReader r(shard, id);
+    for (const auto& row : r.ranks())
+        out.add(row);
+    for (const auto& row : r.steps(-1))
+        out.add(row);
+    for (const std::int32_t rank : ranks) {
+        for (const auto& row : r.exclusive(RankId(rank), SummaryRowReader::kWholeWindow))
+            out.add(row);
+        for (const auto& row : r.kernels(rank, 0))
+            out.add(row);
+    }
+    for (const auto& row : r.stepExclusive(-1))
+        out.add(row);
+    for (const auto& row : r.gaps(0))
+        out.add(row);
+    for (const auto& row : r.syncs())
+        out.add(row);
+    for (const auto& row : r.streams())
+        out.add(row);
+}
+
+// One run's shards, in rank order: shard numbers `ks` of the study, whose facts are `parts`.
+struct RunParts {
+    std::vector<int> ks;
+    std::vector<const ShardFacts*> parts;
+};
+
+// The run's timeline overview, merged part by part as RunStreamer merges a run's parts (nested grids), so
+// that memory holds the merged overview and one part, however many shards the run has.
+class OverviewAccumulator {
+public:
+    // Appends the part of shard file `file` holding `ranks` ranks (the parts in rank order).
+    void add(const ShardPartRow& row, std::size_t ranks, const std::string& file) {
+        if (row.overviewFormat != timeline::overviewFormat())
+            throw InputError(file, "shard_part overview_part: format " + std::to_string(row.overviewFormat) +
+                                       " (this cnp reads " + std::to_string(timeline::overviewFormat()) +
+                                       ")");
+        std::optional<timeline::TimelineModel> part = timeline::decodeOverview(row.overviewPart);
+        if (!part)
+            throw InputError(file, "shard_part overview_part: truncated or inconsistent");
+        ranks_ += ranks;
+        const int b = timeline::overviewBucketsFor(ranks_);
+        timeline::rebucketOverview(*part, b);
+        timeline::appendOverviewPart(o_, std::move(*part));
+        if (b < buckets_) {
+            timeline::rebucketOverview(o_, b);
+            buckets_ = b;
+        }
+    }
+    void store(Workspace& index, RunId id, const std::string& name) {
+        timeline::finishOverview(o_, timeline::overviewBucketsFor(ranks_));
+        o_.runId = id;
+        o_.runName = name;
+        timeline::storeOverview(index, o_);
+    }
+
+private:
+    timeline::TimelineModel o_;
+    int buckets_ = 8192;
+    std::size_t ranks_ = 0;
+};
+
+// Writes run `id` into the index from its shards' summaries. Inside the caller's write transaction.
+void writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
+    const ShardFacts& first = *run.parts.front();
+    const RunId id = first.run.id;
+    RunAppender appender(index, first.runName, id);
+    TraceData ranksAndSteps;
+    OverviewAccumulator overview;
+    KernelStatsPool pool(kPoolBudgetBytes);
+    RunInfo info = first.run.info;
+    std::int64_t kernels = 0, events = 0;
+    std::map<std::string, double> seconds; // per phase, summed over the run's shards
+    auto timed = [&](const char* phase, auto&& f) {
+        const auto t0 = std::chrono::steady_clock::now();
+        f();
+        seconds[phase] += secondsSince(t0);
+    };
+    for (std::size_t i = 0; i < run.parts.size(); ++i) {
+        const ShardFacts& f = *run.parts[i];
+        const Workspace& shard = index.shard(run.ks[i]);
+        namingFile(f.file, [&] {
+            timed("strings", [&] { copyContentStrings(shard, index); });
+            timed("ranks and steps", [&] { readRanksAndSteps(shard, id, ranksAndSteps); });
+            timed("summary rows", [&] {
+                SummaryRowBuffers summaries;
+                copySummaries(shard, id, f.ranks, summaries);
+                summaries.append(index, id);
+            });
+            const ShardPartRow part = *readShardPart(shard, id);
+            timed("kernel digests",
+                  [&] { addKernelDigest(part.kernelGroups, part.kernelFormat, f.file, pool); });
+            timed("overview", [&] { overview.add(part, f.ranks.size(), f.file); });
+            return 0;
+        });
+        if (i > 0)
+            mergeRunInfo(info, RunInfo(f.run.info));
+        kernels += f.run.kernelCount;
+        events += f.run.eventCount;
+        out.ranks += static_cast<std::int64_t>(f.ranks.size());
+    }
+    timed("ranks and steps", [&] { appender.appendWithoutEvents(ranksAndSteps); });
+    timed("kernel digests", [&] {
+        SummaryRowBuffers allRanks;
+        pool.write(allRanks);
+        allRanks.append(index, id);
+    });
+    timed("overview", [&] { overview.store(index, id, first.runName); });
+    info.name = first.runName;
+    std::int32_t ranks = 0;
+    for (const auto* f : run.parts)
+        ranks += static_cast<std::int32_t>(f->ranks.size());
+    info.worldSize = std::max(info.worldSize, ranks);
+    appender.countStoredElsewhere(kernels, events);
+    appender.finish(info);
+    for (const auto& [key, value] : index.shard(run.ks.front()).runAttributes(id))
+        index.setRunAttribute(id, key, value);
+    out.events += events;
+    for (const auto& [phase, s] : seconds)
+        out.phases.emplace_back("  " + phase, s);
+}
+
+void writeIndex(Workspace& index, const std::vector<ShardFacts>& facts, AssembledStudy& out,
+                const ProgressSink& sink) {
+    Transaction tx = writeTransaction(index);
+    index.setMeta(std::string(metakeys::kStringIds), std::string(StringInterner::kContentIds));
+    if (facts.front().categoryRules)
+        index.setMeta(std::string(metakeys::kCategoryRules), *facts.front().categoryRules);
+    if (facts.front().stepsIncludeOrphans)
+        index.setMeta(std::string(metakeys::kStepsIncludeOrphans), *facts.front().stepsIncludeOrphans);
+    ensureSummaryTables(index);
+    std::vector<RunParts> runs;
+    for (std::size_t k = 0; k < facts.size(); ++k) {
+        if (k == 0 || facts[k - 1].run.id != facts[k].run.id)
+            runs.emplace_back();
+        runs.back().ks.push_back(static_cast<int>(k));
+        runs.back().parts.push_back(&facts[k]);
+    }
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        sink.checkCancel();
+        writeRun(index, runs[r], out);
+        sink.report(static_cast<double>(r + 1) / static_cast<double>(runs.size()));
+    }
+    out.runs = static_cast<int>(runs.size());
+    const auto t0 = std::chrono::steady_clock::now();
+    tx.commit();
+    out.phases.emplace_back("  commit", secondsSince(t0));
+}
+
+} // namespace
+
+AssembledStudy assembleStudy(const std::string& studyPath, const std::vector<std::string>& shardFiles,
+                             const ProgressSink& sink) {
+    if (shardFiles.empty() || shardFiles.size() > static_cast<std::size_t>(StudyFolder::kMaxShards))
+        throw InputError(studyPath, "a study is assembled from 1 to " +
+                                        std::to_string(StudyFolder::kMaxShards) + " shards, not " +
+                                        std::to_string(shardFiles.size()));
+    if (!studyPath.ends_with(".cnpstudy"))
+        throw InputError(studyPath, "a study's path ends in .cnpstudy");
+    std::error_code ec;
+    if (fs::exists(studyPath, ec) || ec)
+        throw InputError(studyPath, "exists; a study is assembled into a new folder");
+    AssembledStudy out;
+    auto t0 = std::chrono::steady_clock::now();
+    const std::vector<ShardFacts> facts = checkedFacts(shardFiles, sink);
+    out.phases.emplace_back("read and check the shards", secondsSince(t0));
+    out.shards = static_cast<int>(facts.size());
+    for (const auto& f : facts)
+        out.shardBytes += f.bytes;
+    try {
+        t0 = std::chrono::steady_clock::now();
+        const StudyFolder folder = StudyFolder::create(studyPath, out.shards);
+        out.copiedBytes = placeShards(folder, facts);
+        out.phases.emplace_back("link the shards", secondsSince(t0));
+        t0 = std::chrono::steady_clock::now();
+        Workspace index(studyPath, Workspace::Mode::CreateIfMissing);
+        writeIndex(index, facts, out, sink);
+        out.phases.emplace_back("write the index", secondsSince(t0));
+    } catch (...) {
+        removeCreatedWorkspace(studyPath); // the links only: the shard files stay as they were
+        throw;
+    }
+    return out;
+}
+
+} // namespace cnp

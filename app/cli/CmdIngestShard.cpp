@@ -1,0 +1,129 @@
+// cnp ingest-shard OUT.cnpdb FILE_OR_DIR... --run NAME [--run-id N] [--config LABEL] ...
+#include "ArgParser.h"
+#include "CommandRegistry.h"
+#include "IngestArgs.h"
+#include "ProgressBar.h"
+
+#include "core/Interrupt.h"
+#include "ingest/IngestPipeline.h"
+#include "store/MetaKeys.h"
+#include "store/StringInterner.h"
+#include "store/StudyFolder.h"
+#include "store/Workspace.h"
+#include "store/WorkspaceRemoval.h"
+#include "store/WorkspaceTransactions.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cnp::cli {
+namespace {
+
+// --block K/N: of the inputs' trace files in order of the ranks their headers state (then by name), the
+// K-th of N blocks of consecutive files (0-based; sizes differ by at most one), so that N pods or
+// containers given the same folder and their index each take their own ranks. UsageFailure on a bad
+// value; InputError naming a file whose header states no rank (its place cannot be known).
+std::vector<std::string> blockOf(const std::vector<std::string>& inputs, const std::string& value) {
+    const auto slash = value.find('/');
+    std::size_t k = 0, n = 0;
+    try {
+        std::size_t used = 0, usedN = 0;
+        k = std::stoul(value.substr(0, slash), &used);
+        n = slash == std::string::npos ? 0 : std::stoul(value.substr(slash + 1), &usedN);
+        if (used != slash || usedN != value.size() - slash - 1)
+            n = 0;
+    } catch (const std::exception&) {
+        n = 0;
+    }
+    if (n < 1 || n > 100000 || k >= n)
+        throw UsageFailure{"--block takes K/N with 0 <= K < N <= 100000, not '" + value + "'"};
+    std::vector<std::pair<std::int32_t, std::string>> ranked;
+    for (const auto& f : expandInputs(inputs)) {
+        const std::int32_t rank = rankHintOf(f);
+        if (rank < 0)
+            throw InputError(f,
+                             "its header states no rank, so --block cannot place it: name the files instead");
+        ranked.emplace_back(rank, f);
+    }
+    std::sort(ranked.begin(), ranked.end());
+    const std::size_t first = ranked.size() * k / n, end = ranked.size() * (k + 1) / n;
+    if (first == end)
+        throw InputError(inputs.front(),
+                         "block " + value + " of " + std::to_string(ranked.size()) + " trace files is empty");
+    std::vector<std::string> out;
+    for (std::size_t i = first; i < end; ++i)
+        out.push_back(ranked[i].second);
+    return out;
+}
+
+int runIngestShard(const std::vector<std::string>& args) {
+    std::set<std::string> options = ingestValueOptions();
+    options.insert("--run-id");
+    options.insert("--block");
+    ArgParser p(options, {"--quiet", "--timing"});
+    p.parse(args);
+    p.requirePositionals(2, 100000, "OUT.cnpdb and at least one trace file or folder");
+    IngestRequest req = ingestRequestOf(p, 1);
+    if (req.runName.empty())
+        throw UsageFailure{"--run NAME is required: every shard of a run names it alike"};
+    const double runId = p.number("--run-id", 1, 1e15).value_or(1);
+    if (runId != static_cast<double>(static_cast<std::int64_t>(runId)))
+        throw UsageFailure{"--run-id must be a whole number from 1"};
+    req.shardRunId = RunId(static_cast<std::int64_t>(runId));
+    const std::string name = req.runName;
+    // The shard's run row is "<id>:<name>", as a study's shards name their runs (docs/schema.md).
+    req.runName = std::to_string(req.shardRunId->value()) + ":" + name;
+    req.configFallback = name;
+    if (const auto block = p.value("--block"))
+        req.inputs = blockOf(req.inputs, *block);
+
+    const std::string out = p.positionals()[0];
+    if (StudyFolder::isStudyPath(out))
+        throw UsageFailure{"OUT is one shard file (*.cnpdb), not a study"};
+    if (std::filesystem::exists(out))
+        throw InputError(out, "exists; a shard is written once, into a new file");
+    IngestResult res;
+    try {
+        Workspace ws(out, Workspace::Mode::CreateIfMissing);
+        {
+            Transaction tx = writeTransaction(ws); // before any string: shards number them alike
+            ws.setMeta(std::string(metakeys::kStringIds), std::string(StringInterner::kContentIds));
+            tx.commit();
+        }
+        ProgressBar bar("ingest-shard");
+        const ProgressSink sink{[&](double f) { bar.update(f); }, &interruptFlag()};
+        res = ingest(ws, req, sink);
+    } catch (...) {
+        removeCreatedWorkspace(out);
+        throw;
+    }
+    reportIngest(p, res, name);
+    return Ok;
+}
+
+CNP_COMMAND(
+    "ingest-shard", "ingest some ranks of a run into a shard file of its own, for cnp study assemble",
+    "usage: cnp ingest-shard OUT.cnpdb FILE_OR_DIR... --run NAME [--run-id N] [--block K/N]\n"
+    "                        [--config LABEL]\n"
+    "                        [--repeat N] [--study NAME] [--tokens-per-step N] [--flops-per-step F]\n"
+    "                        [--peak-flops F] [--jobs N] [--quiet] [--timing]\n\n"
+    "Writes a new shard file holding the given rank files of one run, written alone: next to the\n"
+    "traces (a cluster node, a container), with no study to share. It keeps the ranks' events and\n"
+    "summaries, and what the study's index merges (the step decision, every kernel duration in\n"
+    "compressed form, its part of the timeline overview). `cnp study assemble` then builds a study\n"
+    "from such shards, reading their summaries only (docs/schema.md, \"Studies of shards\").\n\n"
+    "  --run NAME      the run's name; every shard of the run gives the same\n"
+    "  --run-id N      the run's id in the study (default 1); every shard of the run gives the same,\n"
+    "                  the runs of one study different ones\n"
+    "  --block K/N     of the inputs' files in rank order (their headers' ranks), take the K-th of\n"
+    "                  N blocks of consecutive files (0-based): N workers given one folder and their\n"
+    "                  index each ingest their own ranks\n"
+    "  other options   as cnp ingest\n\n"
+    "A file that is not a sound trace is refused and OUT is not created (exit 2).\n",
+    runIngestShard);
+
+} // namespace
+} // namespace cnp::cli
