@@ -32,6 +32,7 @@
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -57,6 +58,7 @@ private slots:
     void legendStatesTheSpread();
     void rankClickShowsEvidence();
     void collectivesTabListsCalls();
+    void efficiencyColumnsWholeAtTheSmallestSize();
     void runPageStatesTheClocks();
     void callJumpOpensItsRanksAtItsTime();
     void barFiguresReadableInEveryTheme_data();
@@ -314,6 +316,33 @@ void TestRanksPage::collectivesTabListsCalls() {
     QCOMPARE(spy.at(0).at(2).value<QList<qint32>>(), members);
     QCOMPARE(spy.at(0).at(3).toLongLong(), call->firstArrival);
     QVERIFY(spy.at(0).at(4).toLongLong() > call->lastArrival);
+}
+
+// At the smallest window (1024x640) no efficiency column is cut: each is as wide as its contents, and what
+// does not fit scrolls (the stretched last column had been squeezed: "Of peak" cut, no scroll bar).
+void TestRanksPage::efficiencyColumnsWholeAtTheSmallestSize() {
+    MainWindow w;
+    w.resize(1024, 640);
+    RanksPage* page = openPage(w);
+    QVERIFY(page);
+    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && page->heatmapModel()->rowCount() == 4, 20000);
+    CollectivesPanel* panel = page->collectivesPanel();
+    page->tabs()->setCurrentWidget(panel);
+    auto* table = panel->findChild<QTableView*>(QStringLiteral("collectivesEfficiencyTable"));
+    QVERIFY(table);
+    QTRY_VERIFY(table->isVisible() && table->model()->rowCount() > 0);
+    QHeaderView* header = table->horizontalHeader();
+    for (int c = 0; c < header->count(); ++c) {
+        int need = header->sectionSizeHint(c); // the header's label
+        for (int r = 0; r < table->model()->rowCount(); ++r)
+            need = std::max(need, table->fontMetrics().horizontalAdvance(
+                                      table->model()->index(r, c).data(Qt::DisplayRole).toString()));
+        QVERIFY2(
+            header->sectionSize(c) >= need,
+            qPrintable(QStringLiteral("column %1: %2 px < %3").arg(c).arg(header->sectionSize(c)).arg(need)));
+    }
+    if (header->length() > table->viewport()->width())
+        QTRY_VERIFY(table->horizontalScrollBar()->isVisible() && table->horizontalScrollBar()->maximum() > 0);
 }
 
 // Issue 30.3: the Run page states how well the two hosts' clocks agree, as the Collectives tab does.

@@ -8,6 +8,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QShortcut>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -52,14 +53,17 @@ CollectivesPanel::CollectivesPanel(QWidget* parent)
     efficiencyTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
     efficiencyTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     efficiencyTable_->verticalHeader()->setVisible(false);
-    // A few rows (operations x size buckets): every column as wide as its contents, none cut or wrapped
-    // (a scroll bar in a narrow window), the last one taking what is left.
+    // A few rows (operations x size buckets): every column as wide as its contents, none cut or wrapped:
+    // in a narrow window a scroll bar (a stretched last section would be squeezed below its contents
+    // instead: "Of peak" was cut at 1024 px).
     efficiencyTable_->setWordWrap(false);
     efficiencyTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    efficiencyTable_->horizontalHeader()->setStretchLastSection(true);
-    // Its header and three rows stay in view however the splitter is dragged.
+    efficiencyTable_->horizontalHeader()->setStretchLastSection(false);
+    efficiencyTable_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    // Its header, three rows and that scroll bar stay in view however the splitter is dragged.
     efficiencyTable_->setMinimumHeight(efficiencyTable_->horizontalHeader()->sizeHint().height() +
-                                       3 * efficiencyTable_->verticalHeader()->defaultSectionSize() + 4);
+                                       3 * efficiencyTable_->verticalHeader()->defaultSectionSize() +
+                                       efficiencyTable_->horizontalScrollBar()->sizeHint().height() + 4);
     efficiencyStatus_->setObjectName(QStringLiteral("collectivesEfficiencyStatus"));
     efficiencyStatus_->setWordWrap(true);
     auto* efficiencyBox = new QWidget;
