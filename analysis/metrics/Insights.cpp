@@ -154,7 +154,8 @@ void idleGapInsight(const std::vector<IdleGap>& storedGaps, const RunContext& ct
 // copy is what `.item()` / `.cpu()` do). What a sync costs is the GPU time it leaves idle: the CPU queued
 // nothing while it was blocked, so once the queue drains the GPU idles until the CPU, released, launches
 // again. Value and severity: the stored GPU idle gaps inside steps that a blocking sync overlaps (the gap
-// began or lay within the call: IdleGap::syncNs > 0), whole, over the step time. The CPU's blocked time is
+// began or lay within the call: IdleGap::syncNs > 0), whole, over the step time; a gap the data loader
+// covers ("waiting-on-data") is the loader's, not the sync's. The CPU's blocked time is
 // stated; a CPU that waits while the GPU stays busy (a loop running ahead, waiting on an event) costs
 // nothing: info. O(syncs + gaps).
 void blockingSyncInsight(const std::vector<BlockingSync>& syncs, const std::vector<IdleGap>& gaps,
@@ -170,7 +171,7 @@ void blockingSyncInsight(const std::vector<BlockingSync>& syncs, const std::vect
     Ns idle = 0;
     std::int64_t idleGaps = 0;
     for (const auto& g : gaps)
-        if (g.stepIndex >= 0 && g.syncNs > 0) {
+        if (g.stepIndex >= 0 && g.syncNs > 0 && g.cpuState != "waiting-on-data") {
             idle += g.length();
             ++idleGaps;
         }

@@ -294,6 +294,24 @@ private slots:
                  in->title.c_str());
     }
 
+    // The same .item() gap, but a DataLoader range covers it (the CPU fetched the next batch after the
+    // sync returned): the gap is the loader's (waiting-on-data), so the sync costs nothing: info.
+    void gapOfTheDataLoaderIsNotTheSyncs() {
+        SyntheticTrace s("x");
+        s.range(0, 1'000'000, "ProfilerStep#1");
+        s.kernel(10'000, 600'000, "sgemm", 1, 0, 5'000);
+        s.api(5'000, 5'010, "cudaLaunchKernel", 1);
+        s.api(300'020, 601'500, "cudaStreamSynchronize");
+        s.range(601'600, 689'000, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
+        s.kernel(700'000, 990'000, "sgemm", 3, 0, 690'000);
+        s.api(690'000, 690'010, "cudaLaunchKernel", 3);
+        const auto v = run(s);
+        const auto* in = find(v, "stream-sync");
+        QVERIFY(in);
+        QCOMPARE(in->value, 0.0);
+        QCOMPARE(in->severity, InsightSeverity::Info);
+    }
+
     // A loop that runs ahead and waits on an event while the GPU stays busy (one kernel [10, 1010) µs, the
     // CPU blocked [600.02, 900.02) µs): 30% of the step blocked, no GPU time lost: info, value 0.
     void syncWhileTheGpuIsBusyIsInfo() {
