@@ -3,6 +3,7 @@
 // and the bytes of chrome and CSV exports, compared whole. Also what --shards accepts, and that a failed
 // ingest into a new study leaves no folder behind.
 #include "CliRunner.h"
+#include "SameCliAnswers.h"
 
 #include <QDir>
 #include <QFile>
@@ -67,17 +68,7 @@ private slots:
     }
     void sameAnswers() {
         QFETCH(QStringList, args);
-        QStringList a = args, b = args;
-        a.insert(1, single_);
-        b.insert(1, study_);
-        const CliResult one = runCli(a), two = runCli(b);
-        QVERIFY2(one.exitCode == 0, one.err.constData());
-        QVERIFY2(two.exitCode == 0, two.err.constData());
-        QVERIFY(one.out.size() > 100);
-        // When each run was ingested (the two copies a moment apart) is the only difference allowed.
-        const QRegularExpression createdAt(QStringLiteral("\"created_at\": \"[^\"]*\""));
-        QCOMPARE(QString::fromUtf8(two.out).replace(createdAt, "created_at"),
-                 QString::fromUtf8(one.out).replace(createdAt, "created_at"));
+        verifySameCliAnswers(args, single_, study_);
     }
 
     void sameExports_data() {

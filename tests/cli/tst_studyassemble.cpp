@@ -6,6 +6,7 @@
 // rank claimed twice, an ordinary workspace, a file named twice, another step decision) are refused naming
 // the file, with no study written and the shard files unchanged.
 #include "CliRunner.h"
+#include "SameCliAnswers.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -116,16 +117,7 @@ private slots:
     }
     void sameAnswers() {
         QFETCH(QStringList, args);
-        QStringList a = args, b = args;
-        a.insert(1, single_);
-        b.insert(1, study_);
-        const CliResult one = runCli(a), two = runCli(b);
-        QVERIFY2(one.exitCode == 0, one.err.constData());
-        QVERIFY2(two.exitCode == 0, two.err.constData());
-        QVERIFY(one.out.size() > 100);
-        const QRegularExpression createdAt(QStringLiteral("\"created_at\": \"[^\"]*\""));
-        QCOMPARE(QString::fromUtf8(two.out).replace(createdAt, "created_at"),
-                 QString::fromUtf8(one.out).replace(createdAt, "created_at"));
+        verifySameCliAnswers(args, single_, study_);
     }
 
     // A rank's events are read from its shard: the timeline-free export of one run is the same bytes.

@@ -48,6 +48,8 @@ private slots:
     void tableShowsWholeRows();
 
 private:
+    // Opens the demo workspace in `w` and waits for the Ablation page's first result; nullptr on failure.
+    AblationPage* openDemo(MainWindow& w);
     QTemporaryDir dir_;
     QString demo_;
 };
@@ -348,6 +350,17 @@ void TestAblationPage::chartsEqualCliJson() {
     }
 }
 
+AblationPage* TestAblationPage::openDemo(MainWindow& w) {
+    w.setPersistSettings(false);
+    w.show();
+    auto* page = qobject_cast<AblationPage*>(w.page(PageId::Ablation));
+    if (!page || !w.openWorkspace(demo_))
+        return nullptr;
+    const bool ready =
+        QTest::qWaitFor([&] { return page->isContentReady() && !page->result().configs.empty(); }, 20000);
+    return ready ? page : nullptr;
+}
+
 // The command line's --configs (showOrder) compares those configurations in this window only: the
 // workspace's plan order stays as it was (a screenshot of a shared workspace once rewrote it).
 void TestAblationPage::commandLineOrderIsNotStored() {
@@ -355,11 +368,8 @@ void TestAblationPage::commandLineOrderIsNotStored() {
         Workspace(demo_.toStdString(), Workspace::Mode::ReadOnly).planOrder();
     QVERIFY(before != std::vector<std::string>({"compile", "base"})); // else storing would go unseen
     MainWindow w;
-    w.setPersistSettings(false);
-    w.show();
-    auto* page = qobject_cast<AblationPage*>(w.page(PageId::Ablation));
-    QVERIFY(w.openWorkspace(demo_));
-    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && !page->result().configs.empty(), 20000);
+    AblationPage* page = openDemo(w);
+    QVERIFY(page);
     QSignalSpy ready(page, &WorkbenchPage::contentReady);
     page->showOrder({QStringLiteral("compile"), QStringLiteral("base")});
     QVERIFY(ready.wait(20000));
@@ -370,11 +380,8 @@ void TestAblationPage::commandLineOrderIsNotStored() {
 
 void TestAblationPage::baselineAndOrder() {
     MainWindow w;
-    w.setPersistSettings(false);
-    w.show();
-    auto* page = qobject_cast<AblationPage*>(w.page(PageId::Ablation));
-    QVERIFY(w.openWorkspace(demo_));
-    QTRY_VERIFY_WITH_TIMEOUT(page->isContentReady() && !page->result().configs.empty(), 20000);
+    AblationPage* page = openDemo(w);
+    QVERIFY(page);
     QSignalSpy ready(page, &WorkbenchPage::contentReady);
     page->setOrder({QStringLiteral("compile"), QStringLiteral("base")});
     QVERIFY(ready.wait(20000));
