@@ -2,6 +2,7 @@
 // One run as a request reads it (store/RunSnapshotReader.h), in one read transaction: its record, its
 // attributes and the parts of its summaries the request asked for (RunSnapshotParts). A plain value; the
 // metrics compute from it without knowing where it came from. Times in integer ns.
+#include "core/GapTotals.h"
 #include "core/RunRecord.h"
 #include "core/RunSummaryTypes.h"
 #include "core/SummaryRows.h"
@@ -22,7 +23,7 @@ struct RunSnapshot {
     std::vector<KernelStatRow> kernels;            // all ranks together, by total time descending
     // Kernel statistics of single ranks, for the ranks a request asked for (RunSnapshotParts::rankKernels).
     std::map<std::int32_t, std::vector<KernelStatRow>> rankKernels;
-    std::vector<IdleGap> gaps;                      // every stored gap (>= 10 us), longest first
+    GapTotals gapTotals; // the stored gaps (>= 10 us) summed, as RunSnapshotParts::longGapNs asked
     std::vector<BlockingSync> syncs;                // longest first
     std::vector<SummaryStreamRow> streams;          // by (rank, device, stream)
     std::optional<std::int32_t> mostRanksOnOneHost; // nullopt: no rank rows (or not asked for)
@@ -40,6 +41,8 @@ struct RunSnapshotParts {
          hosts = false;
     std::vector<std::int32_t> rankKernels; // ranks whose own kernel statistics are read
     bool streams = false;
+    Ns longGapNs = 0;            // `gaps`: the threshold of GapTotals' long sums
+    std::size_t keepLongest = 0; // `gaps`: how many of the longest are kept whole
 
     static RunSnapshotParts all() { return {true, true, true, true, true, true, true, {}, true}; }
 };

@@ -6,6 +6,7 @@
 #include "core/InputError.h"
 #include "ingest/KernelDigest.h"
 #include "metrics/KernelStatsPool.h"
+#include "store/GapPackRows.h"
 #include "store/MetaKeys.h"
 #include "store/RunAppender.h"
 #include "store/ShardParts.h"
@@ -214,12 +215,24 @@ void copySummaries(const Workspace& shard, RunId id, const std::vector<std::int3
     }
     for (const auto& row : r.stepExclusive(-1))
         out.add(row);
-    for (const auto& row : r.gaps(0))
-        out.add(row);
+    if (!runHasGapPacks(shard, id)) // a shard summarised before summary_gap_pack: its rows are packed anew
+        for (const auto& row : r.gaps(0))
+            out.add(row);
     for (const auto& row : r.syncs())
         out.add(row);
     for (const auto& row : r.streams())
         out.add(row);
+}
+
+// The shard's packed gaps of `ranks`, each checked (naming the shard) and copied as it is: O(gaps) to
+// check, one rank's pack in memory at a time.
+void copyGapPacks(const Workspace& shard, RunId id, const std::vector<std::int32_t>& ranks,
+                  Workspace& index) {
+    for (const std::int32_t rank : ranks)
+        forEachGapPack(shard, id, rank, [&](const GapPackRow& row) {
+            unpackGapPackRow(shard, id, row);
+            writeGapPack(index, id, row);
+        });
 }
 
 // One run's shards, in rank order: shard numbers `ks` of the study, whose facts are `parts`.
@@ -290,6 +303,7 @@ void writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
                 copySummaries(shard, id, f.ranks, summaries);
                 summaries.append(index, id);
             });
+            timed("gap packs", [&] { copyGapPacks(shard, id, f.ranks, index); });
             const ShardPartRow part = *readShardPart(shard, id);
             timed("kernel digests",
                   [&] { addKernelDigest(part.kernelGroups, part.kernelFormat, f.file, pool); });

@@ -14,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 
 namespace cnp {
 
@@ -87,21 +88,12 @@ void sortBySeverity(std::vector<Insight>& v) {
 
 // 1. GPU idle gaps and what the CPU was doing. Counts, total and share cover every gap at or above the
 // threshold; only the evidence list is cut to the longest ones (evidenceTotal says how many there were).
-void idleGapInsight(const std::vector<IdleGap>& storedGaps, const RunContext& ctx, const InsightOptions& o,
+void idleGapInsight(const GapTotals& gaps, const RunContext& ctx, const InsightOptions& o,
                     std::vector<Insight>& out) {
-    if (ctx.totalWindow <= 0)
+    if (ctx.totalWindow <= 0 || gaps.longCount() == 0)
         return;
-    std::vector<IdleGap> gaps; // longest first, as stored
-    std::copy_if(storedGaps.begin(), storedGaps.end(), std::back_inserter(gaps),
-                 [&](const IdleGap& g) { return g.length() >= o.idleGapNs; });
-    if (gaps.empty())
-        return;
-    Ns gapTotal = 0;
-    std::map<std::string, Ns> byState;
-    for (const auto& g : gaps) {
-        gapTotal += g.length();
-        byState[g.cpuState] += g.length();
-    }
+    const Ns gapTotal = gaps.longTotalNs();
+    const std::map<std::string, Ns>& byState = gaps.longByState();
     const double share = static_cast<double>(gapTotal) / static_cast<double>(ctx.totalWindow);
     Insight in;
     in.id = "idle-gaps";
@@ -112,9 +104,8 @@ void idleGapInsight(const std::vector<IdleGap>& storedGaps, const RunContext& ct
     for (const auto& [st, ns] : byState)
         if (ns > best)
             best = ns, dominant = st;
-    in.title = countOf(static_cast<std::int64_t>(gaps.size()), "GPU idle gap", "GPU idle gaps") + " ≥ " +
-               ms(o.idleGapNs) + " cost " + ms(gapTotal) + " (" + pct(share) +
-               " of the GPU window), mostly " + dominant;
+    in.title = countOf(gaps.longCount(), "GPU idle gap", "GPU idle gaps") + " ≥ " + ms(o.idleGapNs) +
+               " cost " + ms(gapTotal) + " (" + pct(share) + " of the GPU window), mostly " + dominant;
     std::string parts;
     for (const auto& [st, ns] : byState)
         parts += (parts.empty() ? "" : ", ") + st + " " + ms(ns);
@@ -133,9 +124,10 @@ void idleGapInsight(const std::vector<IdleGap>& storedGaps, const RunContext& ct
         remedies +
         "'synchronising' means a blocking synchronisation call covered it; 'gpu-dependency' means "
         "the next work was already queued and waited on another stream, event or peer.";
-    in.evidenceTotal = gaps.size();
-    for (std::size_t i = 0; i < gaps.size() && i < o.maxEvidence; ++i) {
-        const auto& g = gaps[i];
+    in.evidenceTotal = static_cast<std::size_t>(gaps.longCount());
+    const std::vector<IdleGap> longest = gaps.longest();
+    for (std::size_t i = 0; i < longest.size() && i < o.maxEvidence; ++i) {
+        const auto& g = longest[i];
         InsightEvidence e;
         e.rank = g.rank;
         e.stepIndex = g.stepIndex;
@@ -158,8 +150,8 @@ void idleGapInsight(const std::vector<IdleGap>& storedGaps, const RunContext& ct
 // covers ("waiting-on-data") is the loader's, not the sync's. The CPU's blocked time is
 // stated; a CPU that waits while the GPU stays busy (a loop running ahead, waiting on an event) costs
 // nothing: info. O(syncs + gaps).
-void blockingSyncInsight(const std::vector<BlockingSync>& syncs, const std::vector<IdleGap>& gaps,
-                         const RunContext& ctx, const InsightOptions& o, std::vector<Insight>& out) {
+void blockingSyncInsight(const std::vector<BlockingSync>& syncs, const GapTotals& gaps, const RunContext& ctx,
+                         const InsightOptions& o, std::vector<Insight>& out) {
     if (syncs.empty() || ctx.totalStepTime <= 0)
         return;
     Ns blocked = 0;
@@ -168,13 +160,8 @@ void blockingSyncInsight(const std::vector<BlockingSync>& syncs, const std::vect
         blocked += y.length();
         afterCopy += y.dtohBytes > 0;
     }
-    Ns idle = 0;
-    std::int64_t idleGaps = 0;
-    for (const auto& g : gaps)
-        if (g.stepIndex >= 0 && g.syncNs > 0 && g.cpuState != "waiting-on-data") {
-            idle += g.length();
-            ++idleGaps;
-        }
+    const Ns idle = gaps.behindSyncNs();
+    const std::int64_t idleGaps = gaps.behindSyncCount();
     const double share = static_cast<double>(idle) / static_cast<double>(ctx.totalStepTime);
     Insight in;
     in.id = "stream-sync";
@@ -566,6 +553,8 @@ std::vector<std::int32_t> shortKernelRanks(const std::vector<RankSummary>& ranks
 }
 
 std::vector<Insight> computeInsights(const RunSnapshot& run, const InsightOptions& o) {
+    if (run.gapTotals.longGapNs() != o.idleGapNs || run.gapTotals.keptLongest() < o.maxEvidence)
+        throw std::invalid_argument("computeInsights: the snapshot's gap totals were read for other options");
     const auto& ranks = run.ranks;
     const auto& steps = run.steps;
     std::vector<Insight> out;
@@ -578,8 +567,8 @@ std::vector<Insight> computeInsights(const RunSnapshot& run, const InsightOption
     for (const auto& s : steps)
         ctx.totalStepTime += s.length();
 
-    idleGapInsight(run.gaps, ctx, o, out);
-    blockingSyncInsight(run.syncs, run.gaps, ctx, o, out);
+    idleGapInsight(run.gapTotals, ctx, o, out);
+    blockingSyncInsight(run.syncs, run.gapTotals, ctx, o, out);
 
     exposedCommunicationInsight(ranks, steps, ctx, o, out);
     lowOverlapInsights(ranks, o, out);

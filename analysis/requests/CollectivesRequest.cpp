@@ -123,9 +123,8 @@ std::vector<RankEvidenceInput> evidenceOf(RunSnapshot& s) {
         e.windowNs = r.window ? r.window->end - r.window->start : 0;
         e.launchBoundNs = r.launchBoundIdleNs;
     }
-    for (const auto& g : s.gaps)
-        if (g.cpuState == "waiting-on-data")
-            byRank[g.rank].dataWaitNs += g.length();
+    for (const auto& [rank, ns] : s.gapTotals.dataWaitByRank())
+        byRank[rank].dataWaitNs += ns;
     for (auto& [rank, kernels] : s.rankKernels)
         byRank[rank].kernels = std::move(kernels);
     std::vector<RankEvidenceInput> out;

@@ -15,7 +15,10 @@ std::vector<Insight> computeInsightsOf(const Workspace& ws, const Key& key, cons
     const auto snapshot = readSnapshot(ws);
     const RunRecord run = ws.runOrThrow(key);
     const CategoryOrder order = categoryOrderOf(categoryRulesOf(ws));
-    RunSnapshot s = readRunSnapshot(ws, run, order, RunSnapshotParts::all());
+    RunSnapshotParts parts = RunSnapshotParts::all();
+    parts.longGapNs = options.idleGapNs;
+    parts.keepLongest = options.maxEvidence;
+    RunSnapshot s = readRunSnapshot(ws, run, order, parts);
     // The short-kernel insight lists the short kernels of the ranks it flags: only those ranks' own
     // kernel statistics are read.
     RunSnapshotParts evidence;

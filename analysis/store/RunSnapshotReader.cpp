@@ -24,7 +24,7 @@ void readSummaries(const Workspace& ws, const CategoryOrder& order, const RunSna
     for (std::int32_t rank : parts.rankKernels)
         s.rankKernels[rank] = reader.kernelStats(rank);
     if (parts.gaps)
-        s.gaps = reader.idleGaps(0);
+        s.gapTotals = reader.gapTotals(parts.longGapNs, parts.keepLongest);
     if (parts.syncs)
         s.syncs = reader.blockingSyncs();
     if (parts.streams)

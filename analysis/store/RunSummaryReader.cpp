@@ -164,23 +164,39 @@ std::vector<KernelStatRow> RunSummaryReader::kernelStats(std::int32_t rank, std:
     return out;
 }
 
+namespace {
+
+IdleGap idleGapOf(SummaryGapRow&& row) {
+    IdleGap g;
+    g.rank = row.rank;
+    g.stepIndex = row.stepIndex;
+    g.start = row.startNs;
+    g.end = row.endNs;
+    g.cpuState = std::move(row.cpuState);
+    g.launches = row.launches;
+    g.syncNs = row.syncNs;
+    g.dataWaitNs = row.dataWaitNs;
+    g.nextKernel = row.nextName ? std::move(*row.nextName) : std::string();
+    g.nextLaunchNs = row.nextLaunchNs;
+    return g;
+}
+
+} // namespace
+
 std::vector<IdleGap> RunSummaryReader::idleGaps(Ns minLengthNs) const {
     std::vector<IdleGap> out;
-    for (SummaryGapRow& row : rows_.gaps(minLengthNs)) {
-        IdleGap g;
-        g.rank = row.rank;
-        g.stepIndex = row.stepIndex;
-        g.start = row.startNs;
-        g.end = row.endNs;
-        g.cpuState = std::move(row.cpuState);
-        g.launches = row.launches;
-        g.syncNs = row.syncNs;
-        g.dataWaitNs = row.dataWaitNs;
-        g.nextKernel = row.nextName ? std::move(*row.nextName) : std::string();
-        g.nextLaunchNs = row.nextLaunchNs;
-        out.push_back(std::move(g));
-    }
+    for (SummaryGapRow& row : rows_.gaps(minLengthNs))
+        out.push_back(idleGapOf(std::move(row)));
     return out;
+}
+
+GapTotals RunSummaryReader::gapTotals(Ns longGapNs, std::size_t keepLongest) const {
+    GapTotals totals(longGapNs, keepLongest);
+    rows_.forEachRankGaps([&](std::vector<SummaryGapRow>&& gaps) {
+        for (SummaryGapRow& row : gaps)
+            totals.add(idleGapOf(std::move(row)));
+    });
+    return totals;
 }
 
 std::vector<BlockingSync> RunSummaryReader::blockingSyncs() const {

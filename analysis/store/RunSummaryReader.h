@@ -3,6 +3,7 @@
 // into the plain values of core/RunSummaryTypes.h. Every query reads precomputed rows only
 // (O(ranks + steps + kernel names)); raw events are never scanned. Times in integer ns.
 #include "core/CategoryOrder.h"
+#include "core/GapTotals.h"
 #include "core/RunSummaryTypes.h"
 #include "store/SummaryRowReader.h"
 #include "store/Workspace.h"
@@ -28,6 +29,8 @@ public:
     std::vector<KernelStatRow> kernelStats(std::int32_t rank = -1, std::size_t limit = 0) const;
     // Every idle gap at least minLengthNs long (gaps under 10 us are never stored), longest first.
     std::vector<IdleGap> idleGaps(Ns minLengthNs) const;
+    // The stored gaps summed (core/GapTotals.h), rank by rank: memory one rank's gaps. O(gaps).
+    GapTotals gapTotals(Ns longGapNs, std::size_t keepLongest) const;
     // Every CPU-blocking stream/event synchronisation inside a step, longest first.
     std::vector<BlockingSync> blockingSyncs() const;
     // Every GPU stream of every rank with its work and launch queue, by (rank, device, stream); empty for a

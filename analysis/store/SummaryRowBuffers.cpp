@@ -1,5 +1,6 @@
 #include "store/SummaryRowBuffers.h"
 
+#include "store/GapPackRows.h"
 #include "store/SummaryTables.h"
 #include "store/Tables.h"
 
@@ -21,8 +22,8 @@ template <class Table, class Row> void addRow(RowBuffer& b, const Table& table, 
 SummaryRowBuffers::SummaryRowBuffers()
     : rank_(schema::insertSql(schema::kSummaryRank)), step_(schema::insertSql(schema::kSummaryStep)),
       exclusive_(schema::insertSql(schema::kSummaryExclusive)),
-      kernel_(schema::insertSql(schema::kSummaryKernel)), gap_(schema::insertSql(schema::kSummaryGap)),
-      sync_(schema::insertSql(schema::kSummarySync)), stream_(schema::insertSql(schema::kSummaryStream)) {}
+      kernel_(schema::insertSql(schema::kSummaryKernel)), sync_(schema::insertSql(schema::kSummarySync)),
+      stream_(schema::insertSql(schema::kSummaryStream)) {}
 
 void SummaryRowBuffers::add(const SummaryRankRow& r) {
     addRow(rank_, schema::kSummaryRankRows, r);
@@ -37,7 +38,7 @@ void SummaryRowBuffers::add(const SummaryKernelRow& r) {
     addRow(kernel_, schema::kSummaryKernelRows, r);
 }
 void SummaryRowBuffers::add(const SummaryGapRow& r) {
-    addRow(gap_, schema::kSummaryGapRows, r);
+    gaps_[r.rank].add(r);
 }
 void SummaryRowBuffers::add(const SummarySyncRow& r) {
     addRow(sync_, schema::kSummarySyncRows, r);
@@ -53,8 +54,14 @@ void SummaryRowBuffers::write(Workspace& ws, RunId runId) const {
 }
 
 void SummaryRowBuffers::append(Workspace& ws, RunId runId) const {
-    for (const RowBuffer* b : {&rank_, &step_, &exclusive_, &kernel_, &gap_, &sync_, &stream_})
+    for (const RowBuffer* b : {&rank_, &step_, &exclusive_, &kernel_, &sync_, &stream_})
         b->flush(ws, runId);
+    writeGapPacks(ws, runId);
+}
+
+void SummaryRowBuffers::writeGapPacks(Workspace& ws, RunId runId) const {
+    for (const auto& [rank, gaps] : gaps_)
+        writeGapPack(ws, runId, GapPackRow{rank, GapPackWriter::kFormat, gaps.count(), gaps.finish()});
 }
 
 } // namespace cnp

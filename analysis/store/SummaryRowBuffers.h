@@ -2,12 +2,15 @@
 // The summary rows of one run, collected in memory without the database (so an ingest computes them on
 // one thread while another inserts the events) and written by write(). Each row is bound column by
 // column from its core/SummaryRows.h type through the table description (store/Tables.h), so a
-// value cannot land in another column. Memory: RowBuffer's (16 bytes per column per row).
+// value cannot land in another column. Memory: RowBuffer's (16 bytes per column per row); gaps are kept as
+// rows until written, then packed per rank into summary_gap_pack (store/GapPack.h).
 #include "core/Ids.h"
 #include "core/SummaryRows.h"
+#include "store/GapPack.h"
 #include "store/RowBuffer.h"
 
 #include <cstdint>
+#include <map>
 
 namespace cnp {
 
@@ -33,7 +36,10 @@ public:
     void append(Workspace& ws, RunId runId) const;
 
 private:
-    RowBuffer rank_, step_, exclusive_, kernel_, gap_, sync_, stream_;
+    void writeGapPacks(Workspace& ws, RunId runId) const;
+
+    RowBuffer rank_, step_, exclusive_, kernel_, sync_, stream_;
+    std::map<std::int32_t, GapPackWriter> gaps_; // by rank
 };
 
 } // namespace cnp

@@ -1,6 +1,8 @@
 #include "store/SummaryRowReader.h"
 
 #include "core/InputError.h"
+#include "store/GapPack.h"
+#include "store/GapPackRows.h"
 #include "store/Sqlite.h"
 #include "store/StoredValueCheck.h"
 #include "store/SummaryTables.h"
@@ -8,6 +10,7 @@
 #include "store/Workspace.h"
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 
 namespace cnp {
@@ -105,6 +108,39 @@ std::vector<SummaryKernelRow> SummaryRowReader::kernels(std::int32_t rank, std::
 }
 
 std::vector<SummaryGapRow> SummaryRowReader::gaps(std::int64_t minLengthNs) const {
+    if (!runHasGapPacks(ws_, runId_))
+        return storedGapRows(minLengthNs);
+    std::vector<SummaryGapRow> out;
+    forEachRankGaps([&](std::vector<SummaryGapRow>&& rankGaps) {
+        for (auto& g : rankGaps)
+            if (g.endNs - g.startNs >= minLengthNs)
+                out.push_back(std::move(g));
+    });
+    std::stable_sort(out.begin(), out.end(), [](const SummaryGapRow& a, const SummaryGapRow& b) {
+        return a.endNs - a.startNs > b.endNs - b.startNs;
+    });
+    return out;
+}
+
+void SummaryRowReader::forEachRankGaps(const std::function<void(std::vector<SummaryGapRow>&&)>& visit) const {
+    if (!runHasGapPacks(ws_, runId_)) {
+        std::vector<SummaryGapRow> all = storedGapRows(0);
+        std::stable_sort(all.begin(), all.end(), [](const SummaryGapRow& a, const SummaryGapRow& b) {
+            return a.rank != b.rank ? a.rank < b.rank : a.startNs < b.startNs;
+        });
+        for (auto from = all.begin(); from != all.end();) {
+            const auto to =
+                std::find_if(from, all.end(), [&](const SummaryGapRow& g) { return g.rank != from->rank; });
+            visit(std::vector<SummaryGapRow>(std::make_move_iterator(from), std::make_move_iterator(to)));
+            from = to;
+        }
+        return;
+    }
+    forEachGapPack(ws_, runId_, -1,
+                   [&](const GapPackRow& row) { visit(unpackGapPackRow(ws_, runId_, row)); });
+}
+
+std::vector<SummaryGapRow> SummaryRowReader::storedGapRows(std::int64_t minLengthNs) const {
     const auto& t = schema::kSummaryGapRows;
     Statement st(ws_.db(), "SELECT " + t.selectList("g.") +
                                " FROM summary_gap g WHERE g.run_id = ? AND g.end_ns - g.start_ns >= ? "

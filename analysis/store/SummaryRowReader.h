@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace cnp {
@@ -33,8 +34,12 @@ public:
     // summary_kernel rows of `rank` (-1: all ranks together) whose name is in `strings`, by total_ns
     // descending then name; at most `limit` rows (0: all).
     std::vector<SummaryKernelRow> kernels(std::int32_t rank, std::size_t limit) const;
-    // summary_gap rows at least `minLengthNs` long, longest first, then by (rank, start).
+    // The run's gaps (summary_gap_pack, or the summary_gap rows of a run summarised before it) at least
+    // `minLengthNs` long, longest first, then by (rank, start). O(gaps log gaps); memory: every gap.
     std::vector<SummaryGapRow> gaps(std::int64_t minLengthNs) const;
+    // Calls `visit` with each rank's gaps in start order, rank by rank: memory one rank's gaps (a run
+    // summarised before summary_gap_pack: every gap, read at once). O(gaps).
+    void forEachRankGaps(const std::function<void(std::vector<SummaryGapRow>&&)>& visit) const;
     // summary_sync rows, longest first, then by (rank, start); none when the table does not exist.
     std::vector<SummarySyncRow> syncs() const;
     // summary_stream rows by (rank, device, stream); none when the table does not exist (a workspace
@@ -42,6 +47,8 @@ public:
     std::vector<SummaryStreamRow> streams() const;
 
 private:
+    std::vector<SummaryGapRow> storedGapRows(std::int64_t minLengthNs) const;
+
     const Workspace& ws_;
     RunId runId_;
 };

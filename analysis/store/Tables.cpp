@@ -17,6 +17,9 @@ constexpr Column kShardPartColumns[] = {
     {"run_id", I, PK},        {"steps_pattern", I, NN},   {"steps_by_name", I, NN}, {"kernel_format", I, NN},
     {"kernel_groups", B, NN}, {"overview_format", I, NN}, {"overview_part", B, NN}};
 
+constexpr Column kSummaryGapPackColumns[] = {
+    {"run_id", I, NN}, {"rank", I, NN}, {"format", I, NN}, {"gap_count", I, NN}, {"pack", B, NN}};
+
 } // namespace
 
 const Table kMeta{"meta", kMetaColumns, ""};
@@ -34,6 +37,7 @@ const Table kSummaryStream = kSummaryStreamRows.table();
 const Table kTimelineOverview{"timeline_overview", kTimelineOverviewColumns, ""};
 const Table kCollectiveArgsTable = kCollectiveArgs.table();
 const Table kShardPart{"shard_part", kShardPartColumns, ""};
+const Table kSummaryGapPack{"summary_gap_pack", kSummaryGapPackColumns, "run_id, rank"};
 
 const std::vector<Table>& workspaceTables() {
     static const std::vector<Table> tables = {kMeta,
@@ -56,7 +60,7 @@ const std::vector<Table>& workspaceTables() {
 
 const std::vector<Table>& summaryTables() {
     static const std::vector<Table> tables = {kSummaryRank, kSummaryStep, kSummaryExclusive, kSummaryKernel,
-                                              kSummaryGap,  kSummarySync, kSummaryStream};
+                                              kSummaryGap,  kSummarySync, kSummaryStream,    kSummaryGapPack};
     return tables;
 }
 

@@ -359,6 +359,9 @@ extern const Table kCollectiveArgsTable;
 // What a shard written alone keeps of each of its runs so that a study can be assembled from shards
 // (docs/schema.md "shard_part"; store/ShardParts.h). Only in such shards; created with their first run.
 extern const Table kShardPart;
+// One row per (run, rank): the rank's GPU idle gaps packed (docs/schema.md "summary_gap_pack";
+// store/GapPack.h, store/GapPackRows.h). A summary table; runs summarised before it keep summary_gap rows.
+extern const Table kSummaryGapPack;
 
 struct Index {
     std::string_view name, table, columns;

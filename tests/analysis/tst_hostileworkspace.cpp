@@ -465,12 +465,24 @@ private slots:
             << "summary_kernel: a row of run 'a' (all ranks): mean_ns 1.0000000000000001e+300 is "
                "outside 0 to " +
                    max + " ns";
-        QTest::newRow("gap end INT64_MAX")
-            << "INSERT INTO summary_gap(run_id, rank, step_index, start_ns, end_ns, cpu_state, launches, "
+        QTest::newRow("gap end INT64_MAX (a run summarised before summary_gap_pack)")
+            << "DELETE FROM summary_gap_pack; INSERT INTO summary_gap(run_id, rank, step_index, start_ns, "
+               "end_ns, cpu_state, launches, "
                "sync_ns, data_wait_ns, next_name_id, next_launch_ns) SELECT id, 0, -1, 100, "
                "9223372036854775807, 'idle', 0, 0, 0, 0, -1 FROM runs"
             << "summaries"
             << "summary_gap: a row of run 'a' (rank 0): end_ns 9223372036854775807" + times;
+        QTest::newRow("gap pack of two bytes") << "INSERT INTO summary_gap_pack(run_id, rank, format, "
+                                                  "gap_count, pack) SELECT id, 5, 1, 1, x'0102' "
+                                                  "FROM runs"
+                                               << "summaries"
+                                               << "summary_gap_pack (rank 5): shorter than its 8-byte length";
+        QTest::newRow("gap pack of another format")
+            << "INSERT INTO summary_gap_pack(run_id, rank, format, gap_count, pack) SELECT id, 5, 9, 1, "
+               "x'0102' "
+               "FROM runs"
+            << "summaries"
+            << "summary_gap_pack (rank 5): format 9 (this cnp reads format 1)";
     }
     void storedValuesBounded() {
         QFETCH(QString, sql);

@@ -104,8 +104,8 @@ private slots:
         // The summaries computed in parallel with the insert equal a sequential rebuild from the stored run.
         auto digest = [&] {
             std::vector<std::int64_t> d;
-            for (const char* t :
-                 {"summary_rank", "summary_step", "summary_exclusive", "summary_kernel", "summary_gap"}) {
+            for (const char* t : {"summary_rank", "summary_step", "summary_exclusive", "summary_kernel",
+                                  "summary_gap_pack"}) {
                 d.push_back(queryInt(ws.db(), std::string("SELECT COUNT(*) FROM ") + t));
                 d.push_back(queryInt(ws.db(), std::string("SELECT TOTAL(rank * 7 + run_id) FROM ") + t));
             }
@@ -160,7 +160,7 @@ private slots:
                                                   (table == "flows" ? "correlation" : "start_ns + name_id") +
                                                   " % 1000003)) FROM " + table + " WHERE run_id = " + run));
             }
-            for (const char* t : {"steps", "summary_step", "summary_kernel", "summary_gap"})
+            for (const char* t : {"steps", "summary_step", "summary_kernel", "summary_gap_pack"})
                 d.push_back(
                     queryInt(ws.db(), std::string("SELECT COUNT(*) FROM ") + t + " WHERE run_id = " + run));
             d.push_back(queryInt(ws.db(), "SELECT SUM(total_ns * (rank + 2) * name_id) FROM summary_kernel "

@@ -4,7 +4,10 @@
 // workspace written now and taken back to v3 (its two new columns dropped): the migration sums the same
 // values from the stored gaps as ingest did.
 #include "TestPaths.h"
+#include "store/RowBuffer.h"
 #include "store/Schema.h"
+#include "store/Sqlite.h"
+#include "store/SummaryRowReader.h"
 #include "store/SummaryTables.h"
 #include "store/Tables.h"
 #include "store/Workspace.h"
@@ -70,6 +73,27 @@ std::vector<std::array<std::int64_t, 4>> launchBoundColumns(sqlite3* db) {
     while (st.step())
         out.push_back({st.i64(0), st.i64(1), st.i64(2), st.i64(3)});
     return out;
+}
+
+// A v3 file kept its gaps as summary_gap rows (summary_gap_pack came later): the packs this cnp wrote are
+// turned into such rows and the table dropped.
+void storeGapsAsV3Rows(Workspace& ws) {
+    struct NoStrings {};
+    std::vector<std::int64_t> runs;
+    for (Statement st(ws.db(), "SELECT id FROM runs"); st.step();)
+        runs.push_back(st.i64(0));
+    Transaction tx(ws.db());
+    for (const std::int64_t id : runs) {
+        RowBuffer rows(schema::insertSql(schema::kSummaryGap));
+        for (const SummaryGapRow& g : SummaryRowReader(ws, RunId(id)).gaps(0)) {
+            rows.bindRunId(1);
+            schema::kSummaryGapRows.bindRow(rows, 1, g, NoStrings{});
+            rows.exec();
+        }
+        rows.flush(ws, RunId(id));
+    }
+    execSql(ws.db(), "DROP TABLE summary_gap_pack");
+    tx.commit();
 }
 
 } // namespace
@@ -144,6 +168,8 @@ private slots:
             s.kernel(700'000, 710'000, "c", 3, 0, 610'000).kernel(900'000, 910'000, "d", 4, 0, 800'000);
             testing::storeRun(ws, s.t);
             written = launchBoundColumns(ws.db());
+            storeGapsAsV3Rows(ws);
+            QVERIFY(queryInt(ws.db(), "SELECT count(*) FROM summary_gap") > 0);
             execSql(ws.db(), "ALTER TABLE summary_step DROP COLUMN launch_bound_idle_ns;"
                              "ALTER TABLE summary_rank DROP COLUMN launch_bound_idle_ns;"
                              "UPDATE meta SET value = '3' WHERE key = 'schema_version'");

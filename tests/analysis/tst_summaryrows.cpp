@@ -4,6 +4,7 @@
 // name -> value list written here by hand (independent of the pairing in store/Tables.h). A description
 // that pairs a column with the wrong member, or a reordered description, fails here. The list must name
 // every column of the table but run_id, so a new column forces this test to be extended.
+#include "store/RowBuffer.h"
 #include "store/Sqlite.h"
 #include "store/SummaryRowBuffers.h"
 #include "store/SummaryRowReader.h"
@@ -25,6 +26,7 @@ using namespace cnp;
 namespace {
 
 constexpr RunId kRun{7};
+struct NoStrings {}; // the summary rows hold no trace string ids
 
 // What one column must hold: an integer, a real, text (TEXT columns) or the text of a `*_id` column's
 // string, or NULL.
@@ -324,19 +326,76 @@ private slots:
         QCOMPARE(b.stddevNs, r.stddevNs);
     }
 
-    void gapRowRoundTripsEveryColumn() {
-        auto ws = freshWorkspace();
-        Counter c;
+    static std::pair<SummaryGapRow, SummaryGapRow> distinctGapRows(Counter& c) {
         SummaryGapRow r;
         r.rank = static_cast<std::int32_t>(c.next()), r.stepIndex = static_cast<std::int32_t>(c.next());
         r.startNs = c.next(), r.endNs = r.startNs + 100000, r.cpuState = c.text(), r.launches = c.next();
         r.syncNs = c.next(), r.dataWaitNs = c.next(), r.nextName = c.text(), r.nextLaunchNs = c.next();
-        SummaryGapRow none = r; // no next kernel: id 0, read back as nullopt
+        SummaryGapRow none = r; // no next kernel
         none.rank += 1, none.nextName.reset();
+        return {r, none};
+    }
+
+    static void checkGapsRead(const Workspace& ws, const SummaryGapRow& r) {
+        const auto back = SummaryRowReader(ws, kRun).gaps(100000);
+        QCOMPARE(back.size(), std::size_t{2});
+        const SummaryGapRow& b = back[0]; // equal lengths: by rank
+        QCOMPARE(b.rank, r.rank);
+        QCOMPARE(b.stepIndex, r.stepIndex);
+        QCOMPARE(b.startNs, r.startNs);
+        QCOMPARE(b.endNs, r.endNs);
+        QCOMPARE(b.cpuState, r.cpuState);
+        QCOMPARE(b.launches, r.launches);
+        QCOMPARE(b.syncNs, r.syncNs);
+        QCOMPARE(b.dataWaitNs, r.dataWaitNs);
+        QCOMPARE(b.nextName, r.nextName);
+        QCOMPARE(b.nextLaunchNs, r.nextLaunchNs);
+        QCOMPARE(back[1].rank, r.rank + 1);
+        QVERIFY(!back[1].nextName.has_value());
+        QCOMPARE(SummaryRowReader(ws, kRun).gaps(100001).size(), std::size_t{0});
+    }
+
+    // Gaps are written packed, one summary_gap_pack row per rank (store/GapPack.h), none as summary_gap rows.
+    void gapRowRoundTripsEveryColumn() {
+        auto ws = freshWorkspace();
+        Counter c;
+        const auto [r, none] = distinctGapRows(c);
         SummaryRowBuffers rows;
         rows.add(r);
         rows.add(none);
         write(*ws, rows);
+        QCOMPARE(queryInt(ws->db(), "SELECT count(*) FROM summary_gap"), std::int64_t{0});
+        Statement packs(ws->db(),
+                        "SELECT rank, format, gap_count, length(pack) > 8 FROM summary_gap_pack WHERE "
+                        "run_id = 7 ORDER BY rank");
+        for (const std::int32_t rank : {r.rank, none.rank}) {
+            QVERIFY(packs.step());
+            QCOMPARE(packs.i64(0), std::int64_t{rank});
+            QCOMPARE(packs.i64(1), std::int64_t{1});
+            QCOMPARE(packs.i64(2), std::int64_t{1});
+            QCOMPARE(packs.i64(3), std::int64_t{1});
+        }
+        QVERIFY(!packs.step());
+        checkGapsRead(*ws, r);
+    }
+
+    // A run summarised before summary_gap_pack keeps summary_gap rows, read column by column as before.
+    void storedGapRowsOfAnOlderRunAreRead() {
+        auto ws = freshWorkspace();
+        Counter c;
+        const auto [r, none] = distinctGapRows(c);
+        {
+            auto tx = writeTransaction(*ws);
+            deleteRunSummaries(*ws, kRun); // creates the tables
+            RowBuffer rows(schema::insertSql(schema::kSummaryGap));
+            for (const SummaryGapRow* g : {&r, &none}) {
+                rows.bindRunId(1);
+                schema::kSummaryGapRows.bindRow(rows, 1, *g, NoStrings{});
+                rows.exec();
+            }
+            rows.flush(*ws, kRun);
+            tx.commit();
+        }
         checkColumns(*ws, schema::kSummaryGap, "rank = " + std::to_string(r.rank),
                      {{"rank", std::int64_t{r.rank}},
                       {"step_index", std::int64_t{r.stepIndex}},
@@ -352,21 +411,7 @@ private slots:
                       "SELECT next_name_id FROM summary_gap WHERE rank = " + std::to_string(none.rank));
         QVERIFY(id0.step());
         QCOMPARE(id0.i64(0), std::int64_t{0});
-        const auto back = SummaryRowReader(*ws, kRun).gaps(100000);
-        QCOMPARE(back.size(), std::size_t{2});
-        const SummaryGapRow& b = back[0]; // equal lengths: by rank
-        QCOMPARE(b.rank, r.rank);
-        QCOMPARE(b.stepIndex, r.stepIndex);
-        QCOMPARE(b.startNs, r.startNs);
-        QCOMPARE(b.endNs, r.endNs);
-        QCOMPARE(b.cpuState, r.cpuState);
-        QCOMPARE(b.launches, r.launches);
-        QCOMPARE(b.syncNs, r.syncNs);
-        QCOMPARE(b.dataWaitNs, r.dataWaitNs);
-        QCOMPARE(b.nextName, r.nextName);
-        QCOMPARE(b.nextLaunchNs, r.nextLaunchNs);
-        QVERIFY(!back[1].nextName.has_value());
-        QCOMPARE(SummaryRowReader(*ws, kRun).gaps(100001).size(), std::size_t{0});
+        checkGapsRead(*ws, r);
     }
 
     void syncRowRoundTripsEveryColumn() {

@@ -75,7 +75,7 @@ private slots:
     void sameTables() {
         const Db frozen(frozenSql()), generated(generatedSql());
         const QStringList names = tableNames(frozen.db);
-        QCOMPARE(names.size(), 25); // 15 workspace + 7 summary tables + timeline_overview + collective_args
+        QCOMPARE(names.size(), 26); // 15 workspace + 8 summary tables + timeline_overview + collective_args
                                     // + shard_part
         QCOMPARE(tableNames(generated.db), names);
         QStringList described;

@@ -21,3 +21,9 @@ CREATE TABLE IF NOT EXISTS shard_part(
   run_id INTEGER PRIMARY KEY, steps_pattern INTEGER NOT NULL, steps_by_name INTEGER NOT NULL,
   kernel_format INTEGER NOT NULL, kernel_groups BLOB NOT NULL, overview_format INTEGER NOT NULL,
   overview_part BLOB NOT NULL);
+-- summary_gap_pack (issue 27: a rank's idle gaps in one blob, store/GapPack.h; docs/schema.md). Runs
+-- summarised before it keep summary_gap rows.
+CREATE TABLE IF NOT EXISTS summary_gap_pack(
+  run_id INTEGER NOT NULL, rank INTEGER NOT NULL, format INTEGER NOT NULL, gap_count INTEGER NOT NULL,
+  pack BLOB NOT NULL,
+  PRIMARY KEY(run_id, rank));
