@@ -160,7 +160,7 @@ public:
                     statuses_[name] = status;
             if (std::all_of(targets_.begin(), targets_.end(), [this](const ImageProbeTarget& t) {
                     const ProbePodStatus& s = statuses_[t.pod];
-                    return ended(s) || isPullFailure(s.reason);
+                    return ended(s) || isPullFailure(s.reason) || isStartFailure(s.reason);
                 }))
                 return true;
             for (int slept = 0; slept < k_.pollMs && !HeldSignals::held(); slept += 50)
@@ -220,9 +220,13 @@ private:
     void notCheckedNote(const ImageProbeTarget& t, const ProbePodStatus& s) const {
         if (!note_)
             return;
-        const std::string how = ended(s) ? "its probe pod " + t.pod + " ended without the script's output"
-                                         : "its probe pod " + t.pod + " did not end within " +
-                                               std::to_string(plan_.kubernetes.probeSeconds) + " s";
+        std::string how = "its probe pod " + t.pod;
+        if (ended(s))
+            how += " ended without the script's output";
+        else if (isStartFailure(s.reason))
+            how += " could not start";
+        else
+            how += " did not end within " + std::to_string(plan_.kubernetes.probeSeconds) + " s";
         note_("image " + t.use.image + " could not be checked for tracing (" + how + " " + said(s) +
               "); its jobs run as they are");
     }
@@ -296,6 +300,11 @@ std::map<std::string, ProbePodStatus> parseProbePods(const std::string& json) {
 bool isPullFailure(const std::string& reason) {
     return reason == "ErrImagePull" || reason == "ImagePullBackOff" || reason == "InvalidImageName" ||
            reason == "ErrImageNeverPull";
+}
+
+bool isStartFailure(const std::string& reason) {
+    return reason == "CreateContainerConfigError" || reason == "CreateContainerError" ||
+           reason == "RunContainerError" || reason == "StartError" || reason == "ContainerCannotRun";
 }
 
 void probeImagesOnCluster(const plan::Plan& plan, const KubectlOptions& k, const std::vector<JobSpec>& jobs,

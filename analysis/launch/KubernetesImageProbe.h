@@ -52,6 +52,12 @@ std::map<std::string, ProbePodStatus> parseProbePods(const std::string& json);
 // InvalidImageName, ErrImageNeverPull. Such an image refuses the study: its jobs could not start either.
 bool isPullFailure(const std::string& reason);
 
+// True for the reasons of a container that will not start in the image as given (waiting:
+// CreateContainerConfigError — a root image under runAsNonRoot —, CreateContainerError, RunContainerError;
+// terminated: StartError, ContainerCannotRun — no /bin/sh): its image could not be checked, and waiting for
+// the pod longer tells nothing more.
+bool isStartFailure(const std::string& reason);
+
 // Probes every image of `jobs`' traced jobs on the cluster (above). Throws InputError naming the plan file
 // when an image cannot be traced or pulled (each image with its configurations and why, as
 // checkImagesTraceable says it), or when the probe pods cannot be created; `note` hears each image that

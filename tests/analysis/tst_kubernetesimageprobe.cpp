@@ -1,8 +1,9 @@
 // KubernetesImageProbe without a cluster: which images get a probe pod (the traced jobs', each once, with
 // its configurations in plan order; none under kubernetes.probeImages: false), the pods' names, the --dry-run
 // manifests, and the pod states as the kubelet reports them (`kubectl get pods -o json`): finished,
-// an image not pulled, no /bin/sh, not scheduled, past its deadline, hostile text. With the real kubectl
-// against a loopback API server: tst_kubectldriver imagesAreProbedBeforeAnyJob.
+// an image not pulled, no /bin/sh, a root image under runAsNonRoot, not scheduled, past its deadline,
+// hostile text. With the real kubectl against a loopback API server: tst_kubectldriver
+// imagesAreProbedBeforeAnyJob.
 #include "TestPlans.h"
 #include "launch/ImageTraceCheck.h"
 #include "launch/JobPlanner.h"
@@ -136,11 +137,12 @@ private slots:
         QTest::addColumn<QString>("reason");
         QTest::addColumn<QString>("message");
         QTest::addColumn<bool>("pullFailure");
+        QTest::addColumn<bool>("startFailure");
         QTest::newRow("finished") << probeContainer("Succeeded", "terminated",
                                                     {{"reason", "Completed"}, {"exitCode", 0}})
                                   << "Succeeded"
                                   << "Completed"
-                                  << "" << false;
+                                  << "" << false << false;
         const QString notFound =
             "rpc error: code = NotFound desc = failed to pull and unpack image "
             "\"registry.local/nope:1\": failed to resolve reference \"registry.local/nope:1\": "
@@ -148,12 +150,12 @@ private slots:
         QTest::newRow("image not found")
             << probeContainer("Pending", "waiting", {{"reason", "ErrImagePull"}, {"message", notFound}})
             << "Pending"
-            << "ErrImagePull" << notFound << true;
+            << "ErrImagePull" << notFound << true << false;
         const QString backOff = "Back-off pulling image \"registry.local/nope:1\"";
         QTest::newRow("pull backing off")
             << probeContainer("Pending", "waiting", {{"reason", "ImagePullBackOff"}, {"message", backOff}})
             << "Pending"
-            << "ImagePullBackOff" << backOff << true;
+            << "ImagePullBackOff" << backOff << true << false;
         const QString noShell = "failed to create containerd task: failed to create shim task: OCI runtime "
                                 "create failed: runc create failed: unable to start container process: exec: "
                                 "\"/bin/sh\": stat /bin/sh: no such file or directory: unknown";
@@ -162,7 +164,14 @@ private slots:
                                                        {"exitCode", 128},
                                                        {"message", noShell}})
                                     << "Failed"
-                                    << "StartError" << noShell << false;
+                                    << "StartError" << noShell << false << true;
+        const QString root = "container has runAsNonRoot and image will run as root (pod: "
+                             "\"cnp-probe-0123abcd_ablation(0f1e)\", container: probe)";
+        QTest::newRow("a root image under runAsNonRoot")
+            << probeContainer("Pending", "waiting",
+                              {{"reason", "CreateContainerConfigError"}, {"message", root}})
+            << "Pending"
+            << "CreateContainerConfigError" << root << false << true;
         QTest::newRow("not scheduled")
             << QJsonObject{{"phase", "Pending"},
                            {"conditions", QJsonArray{QJsonObject{
@@ -172,26 +181,27 @@ private slots:
                                               {"message", "0/4 nodes are available: 4 Insufficient cpu."}}}}}
             << "Pending"
             << "Unschedulable"
-            << "0/4 nodes are available: 4 Insufficient cpu." << false;
+            << "0/4 nodes are available: 4 Insufficient cpu." << false << false;
         QTest::newRow("past its deadline")
             << QJsonObject{{"phase", "Failed"},
                            {"reason", "DeadlineExceeded"},
                            {"message", "Pod was active on the node longer than the specified deadline"}}
             << "Failed"
             << "DeadlineExceeded"
-            << "Pod was active on the node longer than the specified deadline" << false;
+            << "Pod was active on the node longer than the specified deadline" << false << false;
         QJsonObject hostile =
             probeContainer("Failed", "terminated", {{"reason", "Error\x1b[2J"}, {"message", "a\nb"}});
         QJsonArray containers = hostile["containerStatuses"].toArray();
         containers.prepend(QJsonObject{
             {"name", "other"}, {"state", QJsonObject{{"waiting", QJsonObject{{"reason", "ErrImagePull"}}}}}});
         hostile["containerStatuses"] = containers;
-        QTest::newRow("hostile: escape sequences, another container's state ignored") << hostile << "Failed"
-                                                                                      << "Error?[2J"
-                                                                                      << "a?b" << false;
+        QTest::newRow("hostile: escape sequences, another container's state ignored")
+            << hostile << "Failed"
+            << "Error?[2J"
+            << "a?b" << false << false;
         QTest::newRow("no status yet") << QJsonObject{} << ""
                                        << ""
-                                       << "" << false;
+                                       << "" << false << false;
     }
     void podStates() {
         QFETCH(QJsonObject, status);
@@ -199,6 +209,7 @@ private slots:
         QFETCH(QString, reason);
         QFETCH(QString, message);
         QFETCH(bool, pullFailure);
+        QFETCH(bool, startFailure);
         const QJsonObject list{
             {"kind", "PodList"},
             {"items", QJsonArray{QJsonObject{{"metadata", QJsonObject{{"name", "cnp-probe-0123abcd"}}},
@@ -210,6 +221,7 @@ private slots:
         QCOMPARE(QString::fromStdString(s.reason), reason);
         QCOMPARE(QString::fromStdString(s.message), message);
         QCOMPARE(isPullFailure(s.reason), pullFailure);
+        QCOMPARE(isStartFailure(s.reason), startFailure);
     }
 
     void notAPodList_data() {
