@@ -62,6 +62,12 @@ public:
         (void)jobs;
         (void)note;
     }
+    // What prepare() would create on the way for `jobs`, in describe()'s form, for --dry-run (the
+    // Kubernetes image probe pods); "" by default.
+    virtual std::string describePrepare(const std::vector<JobSpec>& jobs) const {
+        (void)jobs;
+        return {};
+    }
     // Throws InputError when the job cannot be started (bad mount path, missing program...).
     virtual std::unique_ptr<RunningJob> start(const JobSpec& job, const ProgressListener& progress) = 0;
     // True when a started job runs on after this program exits (a cluster's), so `cnp run --detach` can

@@ -137,9 +137,18 @@ void checkImagesTraceable(const std::string& engine, const EnvList& engineEnv,
                      "); its jobs run as they are");
             continue;
         }
-        if (std::string why = untraceableReason(probe); !why.empty())
-            problems.push_back("image " + use.image + " (" + joined(use.configs, ", ") + "): " + why);
+        if (std::string problem = untraceableImageProblem(use, probe); !problem.empty())
+            problems.push_back(problem);
     }
+    refuseUntraceableImages(planPath, problems);
+}
+
+std::string untraceableImageProblem(const ImageUse& use, const TraceProbe& probe) {
+    const std::string why = untraceableReason(probe);
+    return why.empty() ? "" : "image " + use.image + " (" + joined(use.configs, ", ") + "): " + why;
+}
+
+void refuseUntraceableImages(const std::string& planPath, const std::vector<std::string>& problems) {
     if (problems.empty())
         return;
     throw InputError(planPath, std::to_string(problems.size()) + " image" +

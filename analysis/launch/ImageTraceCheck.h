@@ -39,6 +39,14 @@ TraceProbe parseTraceProbe(const std::string& output);
 // does not tell (libcupti.so alone) is accepted: the collector checks its version when it loads.
 std::string untraceableReason(const TraceProbe& probe);
 
+// "image <image> (<its configurations>): <why>" when the collector cannot trace in `use`'s image with
+// `probe`'s findings (untraceableReason); "" when it can.
+std::string untraceableImageProblem(const ImageUse& use, const TraceProbe& probe);
+
+// Throws InputError naming `planPath`: "<N> image(s) cannot be traced, so no job was started: " and the
+// problems joined by "; ". Returns when there are none.
+void refuseUntraceableImages(const std::string& planPath, const std::vector<std::string>& problems);
+
 // Probes every image in `images` once (only the traced configurations' images should be passed). Throws
 // InputError naming `planPath`, each untraceable image, its configurations and why; `note` hears images
 // that could not be probed (no /bin/sh, say), which are run as they are.

@@ -1,6 +1,7 @@
 #include "launch/KubernetesBackend.h"
 
 #include "core/InputError.h"
+#include "launch/KubernetesImageProbe.h"
 #include "launch/KubernetesManifests.h"
 #include "launch/LocalBackend.h"
 #include "launch/ResourceWatch.h"
@@ -479,6 +480,15 @@ KubernetesBackend::KubernetesBackend(plan::Plan plan, KubectlOptions k)
 // Every object a run of the job creates: the Job (or PyTorchJob) and its Service, and the fetch pod.
 std::string KubernetesBackend::describe(const JobSpec& job) const {
     return jobManifests(plan_, job) + traceFetcherManifest(plan_, job);
+}
+
+void KubernetesBackend::prepare(const std::vector<JobSpec>& jobs,
+                                const std::function<void(const std::string&)>& note) {
+    probeImagesOnCluster(plan_, k_, jobs, note);
+}
+
+std::string KubernetesBackend::describePrepare(const std::vector<JobSpec>& jobs) const {
+    return imageProbeManifests(plan_, jobs);
 }
 
 std::unique_ptr<RunningJob> KubernetesBackend::start(const JobSpec& job, const ProgressListener& progress) {

@@ -39,6 +39,11 @@ public:
     KubernetesBackend(plan::Plan plan, KubectlOptions k);
     std::string name() const override { return "kubernetes"; }
     std::string describe(const JobSpec& job) const override;
+    // Before any job: each traced image probed on the cluster, one pod per image (launch/
+    // KubernetesImageProbe; kubernetes.probeImages: false skips it). describePrepare: those pods.
+    void prepare(const std::vector<JobSpec>& jobs,
+                 const std::function<void(const std::string&)>& note) override;
+    std::string describePrepare(const std::vector<JobSpec>& jobs) const override;
     std::unique_ptr<RunningJob> start(const JobSpec& job, const ProgressListener& progress) override;
     bool canDetach() const override { return true; }
     // `kubectl get <kind>/<job> -o json`: the job when its annotations say this plan (cnp.plan/hash) started

@@ -460,6 +460,48 @@ std::string podTracesDir(const JobSpec& job) {
     return std::string(kPodTracesDir) + "/" + job.jobName + "/" + job.attempt;
 }
 
+std::string imageProbeManifest(const plan::Plan& planAsWritten, const JobSpec& job,
+                               const std::string& podName, const std::string& script) {
+    const plan::Plan plan = forConfiguration(planAsWritten, job);
+    checkPodSpec(plan, job);
+    YAML::Emitter out;
+    out << YAML::BeginMap;
+    keyStr(out, "apiVersion", "v1");
+    keyStr(out, "kind", "Pod");
+    out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
+    keyStr(out, "name", podName);
+    if (!plan.kubernetes.namespace_.empty())
+        keyStr(out, "namespace", plan.kubernetes.namespace_);
+    out << YAML::Key << "labels" << YAML::Value << YAML::BeginMap;
+    keyStr(out, "app.kubernetes.io/managed-by", "cnp");
+    keyStr(out, "cnp.plan", dnsLabel(plan.name, 63));
+    keyStr(out, "cnp.role", "probe");
+    out << YAML::EndMap << YAML::Key << "annotations" << YAML::Value << YAML::BeginMap;
+    keyStr(out, "cnp.plan/name", plan.name);
+    keyStr(out, "cnp.plan/hash", plan.hash);
+    keyStr(out, "cnp.probe/image", job.image);
+    out << YAML::EndMap << YAML::EndMap;
+    out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+    keyStr(out, "restartPolicy", "Never");
+    out << YAML::Key << "activeDeadlineSeconds" << YAML::Value << plan.kubernetes.probeSeconds;
+    out << YAML::Key << "automountServiceAccountToken" << YAML::Value << false; // the image's sh: no API
+    podPolicy(out, plan);
+    if (!job.nodeSelector.empty()) {
+        out << YAML::Key << "nodeSelector" << YAML::Value << YAML::BeginMap;
+        for (const auto& [k, v] : job.nodeSelector)
+            keyStr(out, k.c_str(), v);
+        out << YAML::EndMap;
+    }
+    out << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
+    keyStr(out, "name", "probe");
+    keyStr(out, "image", job.image);
+    stringList(out, "command", {"/bin/sh", "-c", script}, true); // "$" doubled: the kubelet's $(VAR)
+    helperResources(out, plan);
+    containerSecurity(out, plan, {});
+    out << YAML::EndMap << YAML::EndSeq << YAML::EndMap << YAML::EndMap;
+    return "---\n" + std::string(out.c_str()) + "\n";
+}
+
 std::string traceFetcherManifest(const plan::Plan& planAsWritten, const JobSpec& job) {
     const plan::Plan plan = forConfiguration(planAsWritten, job);
     YAML::Emitter out;

@@ -38,6 +38,16 @@ std::string jobManifests(const plan::Plan& plan, const JobSpec& job);
 std::string traceFetcherManifest(const plan::Plan& plan, const JobSpec& job);
 inline constexpr int kFetchPodSeconds = 86400;
 
+// The image probe pod `podName` (launch/KubernetesImageProbe): `/bin/sh -c script` in `job`'s image, once
+// per image before a study. Label cnp.role=probe (with cnp.plan; the image in annotation cnp.probe/image),
+// restartPolicy Never, activeDeadlineSeconds = kubernetes.probeSeconds; the pod policy of `job`'s
+// configuration (service account, priority class, pull secrets, tolerations, the restricted security
+// context) and its nodeSelector, so the probe pulls where the job will; requests = limits of the helper
+// containers (helperCpu, helperMemory: a ResourceQuota wants limits). No GPU, no volumes, no service
+// account token. Throws InputError as jobManifests does for the job's image.
+std::string imageProbeManifest(const plan::Plan& plan, const JobSpec& job, const std::string& podName,
+                               const std::string& script);
+
 // The attempt's trace folder as the pods see it: <kPodTracesDir>/<job>/<attempt>.
 std::string podTracesDir(const JobSpec& job);
 

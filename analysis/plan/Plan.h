@@ -159,6 +159,11 @@ struct KubernetesOptions {
     // activeDeadlineSeconds = the run's timeout + this: the cluster's backstop should cnp be gone, with
     // room for scheduling and image pulls, which cnp's own timeout does not count.
     int startupAllowanceSeconds = 1800;
+    // Before a study, one short-lived pod per image of the traced configurations runs ImageTraceCheck's
+    // script (launch/KubernetesImageProbe), its activeDeadlineSeconds and cnp's wait for it bounded by
+    // probeSeconds (room for the image's pull). false: no probe pods (clusters that allow no extra pods).
+    bool probeImages = true;
+    int probeSeconds = 600;
 };
 
 struct ContainerOptions {

@@ -312,6 +312,13 @@ private:
                     {"runAsUser", count(k8s.runAsUser, "kubernetes.runAsUser", 0, 2147483647)},
                     {"startupAllowanceSeconds",
                      count(k8s.startupAllowanceSeconds, "kubernetes.startupAllowanceSeconds", 0, 86400)},
+                    {"probeSeconds", count(k8s.probeSeconds, "kubernetes.probeSeconds", 30, 86400)},
+                    {"probeImages",
+                     [this](const YAML::Node& n, SourcePos k) {
+                         plan_.kubernetes.probeImages =
+                             r_.boolean(n, "kubernetes.probeImages").value_or(true);
+                         setPos(plan_.positions, "kubernetes.probeImages", n, k);
+                     }},
                     {"restricted",
                      [this](const YAML::Node& n, SourcePos k) {
                          plan_.kubernetes.restricted = r_.boolean(n, "kubernetes.restricted").value_or(false);

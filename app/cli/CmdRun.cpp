@@ -118,20 +118,28 @@ int dryRun(const ArgParser& p, Backend& backend, const std::vector<JobSpec>& job
     const auto dir = p.value("--manifests");
     if (dir && backend.name() != "kubernetes")
         throw UsageFailure{"--manifests needs --backend kubernetes"};
+    // What the backend creates before the jobs (the Kubernetes image probe pods) comes first.
+    const std::string before = backend.describePrepare(jobs);
     if (!dir) {
+        std::cout << before;
         for (const auto& j : jobs)
             std::cout << backend.describe(j);
         return Ok;
     }
     fs::create_directories(*dir);
-    for (const auto& j : jobs) {
-        const fs::path file = fs::path(*dir) / (j.jobName + ".yaml");
+    std::vector<std::pair<std::string, std::string>> files; // name, text
+    if (!before.empty())
+        files.emplace_back("image-probes.yaml", before);
+    for (const auto& j : jobs)
+        files.emplace_back(j.jobName + ".yaml", backend.describe(j));
+    for (const auto& [name, text] : files) {
+        const fs::path file = fs::path(*dir) / name;
         std::ofstream out(file, std::ios::binary);
-        out << backend.describe(j);
+        out << text;
         if (!out)
             throw InputError(file.string(), "cannot write the manifest");
     }
-    std::cerr << "cnp run: " << jobs.size() << " manifest file" << (jobs.size() == 1 ? "" : "s") << " in "
+    std::cerr << "cnp run: " << files.size() << " manifest file" << (files.size() == 1 ? "" : "s") << " in "
               << *dir << '\n';
     return Ok;
 }
@@ -268,13 +276,14 @@ CNP_COMMAND(
     "  --backend B        local (default: processes, torchrun when a node has >1 GPU), podman, docker,\n"
     "                     kubernetes (Indexed Job + headless Service per job, through kubectl)\n"
     "  --dry-run          print what would run and change nothing: one JSON argv per line, or for\n"
-    "                     kubernetes every object a job creates (Service, Job, fetch pod) as one\n"
-    "                     multi-document YAML stream\n"
+    "                     kubernetes the image probe pods and every object a job creates (Service,\n"
+    "                     Job, fetch pod) as one multi-document YAML stream\n"
     "  --configs A,B      only these configurations (plan order otherwise)\n"
     "  --repeats N        N traced repeats per configuration instead of the plan's\n"
     "  --progress json    progress as JSON lines on stdout (docs/launcher.md); default: text on stderr\n"
     "  --out DIR          host folder for the jobs' traces and logs (default WS.runs)\n"
-    "  --manifests DIR    with --dry-run --backend kubernetes: one YAML file per job into DIR\n"
+    "  --manifests DIR    with --dry-run --backend kubernetes: one YAML file per job into DIR (and\n"
+    "                     image-probes.yaml: the probe pods)\n"
     "  --context, --namespace, --kubeconfig, --kubectl   how kubectl is run (default: the plan's)\n"
     "  --containers-conf FILE   CONTAINERS_CONF for podman (e.g. runc and explicit ulimits)\n"
     "  --gpu-flags FLAGS  container GPU flags instead of the plan's (\"--gpus all\", \"--device\n"

@@ -20,11 +20,16 @@
 // binary messages whose first byte is the channel (1 stdout, 2 stderr, 3 the metav1.Status: Success, or
 // Failure with reason NonZeroExitCode and the code in details.causes[reason= ExitCode]), then a normal close.
 // `cat` is served from the volume folder (one file may be made to stall once); any other command runs here
-// for real with /cnp/traces mapped to that folder (the listing script).
+// for real with /cnp/traces mapped to that folder (the listing script). Image probe pods (label
+// cnp.role=probe, launch/KubernetesImageProbe) are created ended, as a kubelet leaves them: Succeeded with
+// the test's probe output for their image as their log, Pending on ErrImagePull, or Failed to start (an
+// image without /bin/sh: StartError); listed by that label.
 #include "TestPaths.h"
 #include "TestPlans.h"
+#include "core/InputError.h"
 #include "launch/JobPlanner.h"
 #include "launch/KubernetesBackend.h"
+#include "launch/KubernetesImageProbe.h"
 #include "launch/RunOrchestrator.h"
 #include "launch/TraceFetch.h"
 #include "store/Workspace.h"
@@ -38,7 +43,9 @@
 #include <QtWebSockets>
 
 #include <atomic>
+#include <csignal>
 #include <mutex>
+#include <thread>
 
 using namespace cnp;
 using namespace cnp::launch;
@@ -53,21 +60,33 @@ struct Request {
     QByteArray body;
 };
 
+// Probe pods the fake API server has deleted, and how many had been when the test's own SIGINT handler ran:
+// read in a signal handler, so lock-free atomics outside ApiState.
+std::atomic<int> gProbePodsDeleted{0};
+std::atomic<int> gSigintsAfterDelete{-1};
+extern "C" void countSigint(int) {
+    gSigintsAfterDelete.store(gProbePodsDeleted.load());
+}
+
 // The fake API server's state; every access under `mutex` (the server runs on its own thread).
 struct ApiState {
     std::mutex mutex;
     std::vector<Request> requests;
-    int failingRank = -1;            // that pod fails, and with it the Job
-    bool neverFinish = false;        // the Job stays active (for cancel)
-    bool runUnwatched = false;       // Jobs move on with nobody watching (a detached job's life)
-    QString volume;                  // the traces PVC: /cnp/traces in the pods
-    QString rankFiles;               // what a created Job's ranks write into their CNP_OUTPUT_DIR
-    QMap<QString, qint64> stallOnce; // file name -> bytes sent before its first transfer stalls
-    QMap<QString, QJsonObject> jobs; // by name, with their status
-    QMap<QString, int> stages;       // per Job: 0 pods Pending, 1 Running, 2 ended
-    QSet<QString> jobWatchesCut;     // the Jobs whose first watch the server has ended
-    QMap<QString, QJsonObject> pods; // by name
-    int resourceVersion = 100;       // the last one given out
+    int failingRank = -1;               // that pod fails, and with it the Job
+    bool neverFinish = false;           // the Job stays active (for cancel)
+    bool runUnwatched = false;          // Jobs move on with nobody watching (a detached job's life)
+    QString volume;                     // the traces PVC: /cnp/traces in the pods
+    QString rankFiles;                  // what a created Job's ranks write into their CNP_OUTPUT_DIR
+    QMap<QString, qint64> stallOnce;    // file name -> bytes sent before its first transfer stalls
+    QMap<QString, QJsonObject> jobs;    // by name, with their status
+    QMap<QString, int> stages;          // per Job: 0 pods Pending, 1 Running, 2 ended
+    QSet<QString> jobWatchesCut;        // the Jobs whose first watch the server has ended
+    QMap<QString, QJsonObject> pods;    // by name
+    QMap<QString, QString> probeLogs;   // image -> what its probe pod prints (launch/KubernetesImageProbe)
+    QMap<QString, QString> pullErrors;  // image -> the kubelet's ErrImagePull message for its probe pod
+    QMap<QString, QString> startErrors; // image -> the runtime's StartError message (no /bin/sh in it)
+    QSet<QString> hanging;              // images whose probe pod stays Pending
+    int resourceVersion = 100;          // the last one given out
 };
 
 // A query's values as Go's url.Values.Encode wrote them: '+' is a space (a literal '+' comes as %2B).
@@ -361,19 +380,25 @@ private:
                 applyStage(n);
                 writeRankFiles(o);
             } else if (p.endsWith(ns + "pods")) {
-                o["status"] = QJsonObject{{"phase", "Running"}}; // the fetch pod: it sleeps until deleted
+                o["status"] = isProbe(o) ? probeStatus(o) // ended, or waiting on an image it cannot pull
+                                         : QJsonObject{{"phase", "Running"}}; // the fetch pod sleeps
                 s_.pods[n] = withNewVersion(o);
             }
             code = 201;
             return json(o);
         }
         if (r.method == "DELETE") {
+            if (s_.pods.contains(name) && isProbe(s_.pods[name]))
+                gProbePodsDeleted.fetch_add(1);
             const bool found = s_.jobs.remove(name) + s_.pods.remove(name) > 0 || p.contains("/services/");
             code = found ? 200 : 404;
             return status(code, found ? "" : "NotFound");
         }
         if (p.contains("/jobs/") && s_.jobs.contains(name))
             return json(s_.jobs[name]);
+        const QString selector = r.query.queryItemValue("labelSelector", QUrl::FullyDecoded);
+        if (p.endsWith(ns + "pods") && selector.startsWith("cnp.role=probe,"))
+            return probeList();
         if (p.endsWith(ns + "pods")) {
             // The driver selects "cnp.job=<job>,cnp.role=workload"; the fake's pods are all workload pods.
             Watcher w;
@@ -391,6 +416,8 @@ private:
         if (p.endsWith("/log")) {
             type = "text/plain";
             const QString pod = p.section('/', -2, -2);
+            if (s_.pods.contains(pod) && isProbe(s_.pods[pod]))
+                return s_.probeLogs.value(probeImage(s_.pods[pod])).toUtf8();
             const int index = pod.section('-', -2, -2).toInt();
             return QString("rank %1: throughput %2 tokens/s\n").arg(index).arg(1000 + 200 * index).toUtf8();
         }
@@ -398,6 +425,59 @@ private:
             return json(s_.pods[name]);
         code = 404;
         return status(404, "NotFound");
+    }
+
+    static bool isProbe(const QJsonObject& pod) {
+        return pod["metadata"].toObject()["labels"].toObject()["cnp.role"].toString() == "probe";
+    }
+    static QString probeImage(const QJsonObject& pod) {
+        return pod["spec"].toObject()["containers"].toArray().first().toObject()["image"].toString();
+    }
+
+    // A probe pod as the kubelet leaves it: Succeeded (its script printed the image's probeLogs entry), or
+    // Pending on ErrImagePull with the image's pullErrors message, or Failed to start (StartError) with its
+    // startErrors message.
+    QJsonObject probeStatus(const QJsonObject& pod) const {
+        const QString image = probeImage(pod);
+        if (s_.pullErrors.contains(image))
+            return {
+                {"phase", "Pending"},
+                {"containerStatuses",
+                 QJsonArray{QJsonObject{
+                     {"name", "probe"},
+                     {"image", image},
+                     {"state", QJsonObject{{"waiting", QJsonObject{{"reason", "ErrImagePull"},
+                                                                   {"message", s_.pullErrors[image]}}}}}}}}};
+        if (s_.hanging.contains(image))
+            return {{"phase", "Pending"}};
+        if (s_.startErrors.contains(image))
+            return {{"phase", "Failed"},
+                    {"containerStatuses",
+                     QJsonArray{QJsonObject{
+                         {"name", "probe"},
+                         {"image", image},
+                         {"state",
+                          QJsonObject{{"terminated", QJsonObject{{"reason", "StartError"},
+                                                                 {"exitCode", 128},
+                                                                 {"message", s_.startErrors[image]}}}}}}}}};
+        return {
+            {"phase", "Succeeded"},
+            {"containerStatuses",
+             QJsonArray{QJsonObject{{"name", "probe"},
+                                    {"image", image},
+                                    {"state", QJsonObject{{"terminated", QJsonObject{{"reason", "Completed"},
+                                                                                     {"exitCode", 0}}}}}}}}};
+    }
+
+    QByteArray probeList() const {
+        QJsonArray items;
+        for (const auto& pod : s_.pods)
+            if (isProbe(pod))
+                items.append(pod);
+        return json({{"kind", "PodList"},
+                     {"apiVersion", "v1"},
+                     {"metadata", QJsonObject{{"resourceVersion", QString::number(s_.resourceVersion)}}},
+                     {"items", items}});
     }
 
     // What the Job's ranks write: the test's rank files, copied into the volume folder CNP_OUTPUT_DIR names.
@@ -1086,6 +1166,152 @@ private slots:
         std::lock_guard lock(state_.mutex);
         QVERIFY(state_.jobs.contains(job));
         state_.jobs.remove(job);
+    }
+
+    // Issue 28 on a cluster (launch/KubernetesImageProbe): before any job, the backend's prepare() runs one
+    // probe pod per traced image, reads its log (the probe outputs tst_imagetracecheck reads: Ubuntu 18.04's
+    // glibc 2.27, Debian 12 with CUDA 13) and deletes it. An untraceable image, or one the kubelet cannot
+    // pull, refuses the study with the message podman's check gives, and no Job is created; a good image
+    // passes, and the study's Job is created after the probe pod was deleted, and runs; an image the probe
+    // cannot run in (no /bin/sh) is noted as not checked, and its job runs.
+    void imagesAreProbedBeforeAnyJob_data() {
+        QTest::addColumn<QString>("kubelet"); // the probe pod: "ran" (printed `output`), "pull", "start",
+                                              // "hang" (stays Pending), "interrupt" (the same, and a Ctrl-C)
+        QTest::addColumn<QString>("output");  // what it printed
+        QTest::addColumn<QString>("refused"); // the InputError's what(); "" = the study runs
+        QTest::addColumn<QString>("note");    // the start of what prepare() noted; "" = nothing
+        QTest::addColumn<QString>("noteEnd"); // and its end
+        const QString cupti13 = "cupti: /usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13\n";
+        const QString notChecked =
+            "image localhost/cnp-test:1 could not be checked for tracing (its probe pod "
+            "cnp-probe-";
+        QTest::newRow("Ubuntu 18.04: glibc 2.27")
+            << "ran"
+            << "libc: ldd (Ubuntu GLIBC 2.27-3ubuntu1.6) 2.27\n" + cupti13 + "end\n"
+            << "/plans/test-plan.yaml: 1 image cannot be traced, so no job was started: image "
+               "localhost/cnp-test:1 (Base): glibc 2.27 is older than the 2.28 the collector needs"
+            << ""
+            << "";
+        QTest::newRow("Debian 12, CUDA 13: traceable") << "ran"
+                                                       << "libc: glibc 2.36\n" + cupti13 + "end\n"
+                                                       << ""
+                                                       << ""
+                                                       << "";
+        QTest::newRow("image not found")
+            << "pull"
+            << ""
+            << "/plans/test-plan.yaml: 1 image cannot be traced, so no job was started: image "
+               "localhost/cnp-test:1 (Base): the cluster could not pull it (ErrImagePull: rpc error: code = "
+               "NotFound desc = failed to pull and unpack image \"localhost/cnp-test:1\": not found)"
+            << ""
+            << "";
+        QTest::newRow("no /bin/sh: noted, and the study runs")
+            << "start"
+            << ""
+            << "" << notChecked
+            << " ended without the script's output (StartError: failed to create containerd task: exec: "
+               "\"/bin/sh\": stat /bin/sh: no such file or directory: unknown)); its jobs run as they are";
+        QTest::newRow("not ended in time: noted, and the study runs")
+            << "hang"
+            << ""
+            << "" << notChecked << " did not end within 1 s (Pending)); its jobs run as they are";
+        QTest::newRow("Ctrl-C: the probe pod deleted, then the signal acts")
+            << "interrupt"
+            << ""
+            << "/plans/test-plan.yaml: interrupted while the images were checked for tracing: the probe pods "
+               "were deleted and no job was started"
+            << ""
+            << "";
+    }
+    void imagesAreProbedBeforeAnyJob() {
+        QFETCH(QString, kubelet);
+        QFETCH(QString, output);
+        QFETCH(QString, refused);
+        QFETCH(QString, note);
+        QFETCH(QString, noteEnd);
+        auto plan = clusterPlan(true);
+        plan.hash = std::string("probe-") + QTest::currentDataTag();
+        plan.kubernetes.probeSeconds = kubelet == "hang" ? 1 : 60;
+        const QString image = QString::fromStdString(plan.configurations[0].resolved.image.value());
+        {
+            std::lock_guard lock(state_.mutex);
+            state_.requests.clear();
+            state_.rankFiles = makeRankFiles("probe", 2);
+            state_.probeLogs.clear();
+            state_.pullErrors.clear();
+            state_.startErrors.clear();
+            state_.hanging.clear();
+            if (kubelet == "hang" || kubelet == "interrupt")
+                state_.hanging.insert(image);
+            else if (kubelet == "pull")
+                state_.pullErrors[image] =
+                    "rpc error: code = NotFound desc = failed to pull and unpack image \"" + image +
+                    "\": not found";
+            else if (kubelet == "start")
+                state_.startErrors[image] =
+                    "failed to create containerd task: exec: \"/bin/sh\": stat /bin/sh: "
+                    "no such file or directory: unknown";
+            else
+                state_.probeLogs[image] = output;
+        }
+        KubectlOptions k;
+        k.program = "/usr/bin/kubectl";
+        k.kubeconfig = kubeconfig_.toStdString();
+        k.pollMs = 50;
+        KubernetesBackend backend(plan, k);
+        const auto jobs = planJobs(plan, {}, dir_.filePath("runs").toStdString());
+        QString error;
+        std::vector<std::string> notes;
+        // A Ctrl-C half a second in, to a handler of the test's that counts the probe pods deleted by then.
+        struct sigaction counting = {}, previous = {};
+        counting.sa_handler = countSigint;
+        sigemptyset(&counting.sa_mask);
+        gProbePodsDeleted.store(0);
+        gSigintsAfterDelete.store(-1);
+        if (kubelet == "interrupt")
+            sigaction(SIGINT, &counting, &previous);
+        std::thread ctrlC([&] {
+            if (kubelet == "interrupt") {
+                std::this_thread::sleep_for(std::chrono::milliseconds(500));
+                kill(getpid(), SIGINT);
+            }
+        });
+        try {
+            backend.prepare(jobs, [&](const std::string& n) { notes.push_back(n); });
+        } catch (const InputError& e) {
+            error = QString::fromUtf8(e.what());
+        }
+        ctrlC.join();
+        if (kubelet == "interrupt") {
+            sigaction(SIGINT, &previous, nullptr);
+            QCOMPARE(gSigintsAfterDelete.load(), 1); // delivered once the probe pod was deleted
+        }
+        QCOMPARE(error, refused);
+        QStringList noted;
+        for (const auto& n : notes)
+            if (QString::fromStdString(n).startsWith("image "))
+                noted << QString::fromStdString(n);
+        QCOMPARE(noted.size(), note.isEmpty() ? 0 : 1);
+        if (!note.isEmpty())
+            QVERIFY2(noted[0].startsWith(note) && noted[0].endsWith(noteEnd), qPrintable(noted[0]));
+        const QString pod = QString::fromStdString(probePodName(plan, image.toStdString()));
+        const QStringList probed = calls("pods");
+        QCOMPARE(probed.filter(QRegularExpression("^POST pods$")).size(), 1);
+        QVERIFY2(probed.contains("DELETE pods/" + pod), qPrintable(probed.join(' ')));
+        // An ended pod's log is read.
+        QCOMPARE(probed.contains("GET pods/" + pod + "/log"), kubelet == "ran" || kubelet == "start");
+        QVERIFY(calls("/jobs").isEmpty()); // nothing but the probe
+        {
+            std::lock_guard lock(state_.mutex);
+            QVERIFY(!state_.pods.contains(pod));
+        }
+        if (!refused.isEmpty())
+            return;
+        std::atomic<bool> cancel{false};
+        std::vector<ProgressEvent> events;
+        const RunSummary s = run(plan, cancel, events); // what cnp run does after prepare()
+        QCOMPARE(s.done, 1);
+        QVERIFY(calls("/jobs").contains("POST jobs"));
     }
 };
 

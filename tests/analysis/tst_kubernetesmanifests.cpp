@@ -463,6 +463,74 @@ private slots:
         }
     }
 
+    // The image probe pod (issue 28, launch/KubernetesImageProbe): the script under /bin/sh -c with every
+    // '$' doubled against the kubelet's $(VAR) expansion, the configuration's pod policy and node selector,
+    // the helpers' requests = limits and no GPU, restricted where the plan is, bounded by probeSeconds,
+    // labelled as a probe and naming its image; no volume, no host network, no service account token.
+    void imageProbePod_data() {
+        QTest::addColumn<bool>("admin"); // the plan with every cluster-admin field, else the 2-node plan
+        QTest::addColumn<bool>("restricted");
+        QTest::newRow("every cluster-admin field") << true << false;
+        QTest::newRow("node pool, restricted") << false << true;
+    }
+    void imageProbePod() {
+        QFETCH(bool, admin);
+        QFETCH(bool, restricted);
+        plan::Plan plan =
+            admin ? plan::parsePlanText(testing::adminFieldsPlanText("IndexedJob"), "/p.yaml").plan
+                  : clusterPlan("IndexedJob");
+        plan.kubernetes.restricted = restricted;
+        plan.kubernetes.probeSeconds = 900;
+        const auto job = planJobs(plan, {}, "/out")[0];
+        const std::string script = "echo \"libc: $(getconf GNU_LIBC_VERSION)\"\necho end\n";
+        const auto docs = YAML::LoadAll(imageProbeManifest(plan, job, "cnp-probe-0123abcd", script));
+        QCOMPARE(docs.size(), std::size_t(1));
+        const YAML::Node pod = docs[0], spec = pod["spec"], c = spec["containers"][0];
+        QCOMPARE(pod["kind"].as<std::string>(), std::string("Pod"));
+        QCOMPARE(pod["metadata"]["name"].as<std::string>(), std::string("cnp-probe-0123abcd"));
+        QCOMPARE(pod["metadata"]["labels"]["cnp.role"].as<std::string>(), std::string("probe"));
+        QCOMPARE(pod["metadata"]["annotations"]["cnp.probe/image"].as<std::string>(), job.image);
+        QCOMPARE(spec["restartPolicy"].as<std::string>(), std::string("Never"));
+        QCOMPARE(spec["activeDeadlineSeconds"].as<int>(), 900);
+        QCOMPARE(spec["automountServiceAccountToken"].as<bool>(), false);
+        QCOMPARE(spec["containers"].size(), std::size_t(1));
+        QCOMPARE(c["image"].as<std::string>(), job.image);
+        QCOMPARE(c["command"].size(), std::size_t(3));
+        QCOMPARE(c["command"][0].as<std::string>(), std::string("/bin/sh"));
+        QCOMPARE(c["command"][1].as<std::string>(), std::string("-c"));
+        QCOMPARE(c["command"][2].as<std::string>(),
+                 std::string("echo \"libc: $$(getconf GNU_LIBC_VERSION)\"\necho end\n"));
+        for (const char* kind : {"requests", "limits"}) {
+            QCOMPARE(c["resources"][kind]["cpu"].as<std::string>(), std::string(admin ? "200m" : "100m"));
+            QCOMPARE(c["resources"][kind]["memory"].as<std::string>(), std::string(admin ? "64Mi" : "128Mi"));
+            QCOMPARE(c["resources"][kind].size(), std::size_t(2)); // no GPU, no RDMA device
+        }
+        QCOMPARE(c["securityContext"]["privileged"].as<bool>(), false);
+        QCOMPARE(c["securityContext"]["allowPrivilegeEscalation"].as<bool>(), false);
+        // Capabilities only under restricted, and then all dropped (the workload's IPC_LOCK is not the
+        // probe's).
+        const YAML::Node caps = c["securityContext"]["capabilities"];
+        QCOMPARE(bool(caps), restricted);
+        if (restricted) {
+            QVERIFY(!caps["add"]);
+            QCOMPARE(caps["drop"][0].as<std::string>(), std::string("ALL"));
+            QCOMPARE(spec["securityContext"]["runAsNonRoot"].as<bool>(), true);
+        } else {
+            QVERIFY(!spec["securityContext"]);
+        }
+        QVERIFY(!spec["volumes"] && !c["volumeMounts"] && !spec["hostNetwork"] && !spec["initContainers"]);
+        if (admin) {
+            QCOMPARE(spec["priorityClassName"].as<std::string>(), std::string("training-high"));
+            QCOMPARE(spec["serviceAccountName"].as<std::string>(), std::string("cnp-runner"));
+            QCOMPARE(spec["imagePullSecrets"][0]["name"].as<std::string>(), std::string("nvcr-pull"));
+            QCOMPARE(spec["tolerations"].size(), std::size_t(2));
+        } else {
+            QCOMPARE(spec["nodeSelector"]["node.kubernetes.io/instance-type"].as<std::string>(),
+                     std::string("ac2"));
+            QCOMPARE(spec["nodeSelector"]["cloud/gpu"].as<std::string>(), std::string("h200"));
+        }
+    }
+
     void mountWithoutPvcIsRefused() {
         auto plan = clusterPlan("IndexedJob");
         plan.configurations[0].resolved.mounts.push_back({"/host/data", "/data2", true, "", {}});

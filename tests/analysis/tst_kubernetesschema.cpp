@@ -3,12 +3,13 @@
 // fields, wrong types, missing required fields and the client's enumerations fail; Kubeflow's PyTorchJob,
 // which the client does not model, field by field with its pod templates as V1PodTemplateSpec). Emitted:
 // both job kinds of the 2-node plan, the plan with every cluster-admin field, every job of the bundled
-// plans, and the trace fetcher pod. The validator is shown to fail on objects broken one way each, so a
-// pass means something. Without /usr/bin/python3 and python3-kubernetes the test fails and says what to
-// install.
+// plans, the trace fetcher pod and the image probe pods (launch/KubernetesImageProbe). The validator is
+// shown to fail on objects broken one way each, so a pass means something. Without /usr/bin/python3 and
+// python3-kubernetes the test fails and says what to install.
 #include "ClusterPlans.h"
 #include "TestPaths.h"
 #include "launch/JobPlanner.h"
+#include "launch/KubernetesImageProbe.h"
 #include "launch/KubernetesManifests.h"
 #include "launch/PlanSource.h"
 #include "plan/PlanParser.h"
@@ -44,10 +45,12 @@ Verdict validate(const QTemporaryDir& dir, const std::string& yaml) {
             QString::fromUtf8(p.readAllStandardError())};
 }
 
-// Every job of `plan` (each configuration and repeat) with its trace fetcher pod.
+// The image probe pods of `plan`'s traced images, then every job (each configuration and repeat) with its
+// trace fetcher pod.
 std::string manifestsOf(const plan::Plan& plan) {
-    std::string yaml;
-    for (const auto& job : planJobs(plan, {}, "/out"))
+    const auto jobs = planJobs(plan, {}, "/out");
+    std::string yaml = imageProbeManifests(plan, jobs);
+    for (const auto& job : jobs)
         yaml += jobManifests(plan, job) + traceFetcherManifest(plan, job);
     return yaml;
 }

@@ -251,6 +251,29 @@ private slots:
         QCOMPARE(QString::fromStdString(r.plan.container.pull), pull);
     }
 
+    // kubernetes.probeImages / probeSeconds (launch/KubernetesImageProbe): probing is on by default, for
+    // 600 s; either may be set.
+    void imageProbeKeys_data() {
+        QTest::addColumn<QString>("kubernetes");
+        QTest::addColumn<bool>("probeImages");
+        QTest::addColumn<int>("probeSeconds");
+        QTest::newRow("defaults") << "{}" << true << 600;
+        QTest::newRow("off") << "{probeImages: false}" << false << 600;
+        QTest::newRow("longer, for big images") << "{probeImages: true, probeSeconds: 1800}" << true << 1800;
+    }
+    void imageProbeKeys() {
+        QFETCH(QString, kubernetes);
+        QFETCH(bool, probeImages);
+        QFETCH(int, probeSeconds);
+        const auto r = parsePlanText(
+            ("workload: {command: [run]}\nkubernetes: " + kubernetes + "\nconfigurations: [{name: A}]\n")
+                .toStdString(),
+            "p.yaml");
+        QVERIFY(r.findings.empty());
+        QCOMPARE(r.plan.kubernetes.probeImages, probeImages);
+        QCOMPARE(r.plan.kubernetes.probeSeconds, probeSeconds);
+    }
+
     void findings_data() {
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QStringList>("expected");
@@ -266,6 +289,12 @@ private slots:
         QTest::newRow("integer out of range")
             << head + "resources: {gpusPerNode: 65}\nconfigurations: [{name: A}]\n"
             << QStringList{"2:26: error: type"};
+        QTest::newRow("probeSeconds too short to pull")
+            << head + "kubernetes: {probeSeconds: 5}\nconfigurations: [{name: A}]\n"
+            << QStringList{"2:28: error: type"};
+        QTest::newRow("probeImages not a bool")
+            << head + "kubernetes: {probeImages: sometimes}\nconfigurations: [{name: A}]\n"
+            << QStringList{"2:27: error: type"};
         QTest::newRow("pull policy") << head + "container: {pull: sometimes}\nconfigurations: [{name: A}]\n"
                                      << QStringList{"2:19: error: type"};
         QTest::newRow("bool expected") << head + "configurations:\n  - name: A\n    privileged: maybe\n"

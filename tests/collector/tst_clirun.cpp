@@ -101,12 +101,24 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out.count("\nkind: \"Job\"\n"), 4);
         QCOMPARE(r.out.count("\nkind: \"Service\"\n"), 4);
-        QCOMPARE(r.out.count("\nkind: \"Pod\"\n"), 4); // each job's fetch pod: every object it would create
+        // Each job's fetch pod, and the one probe pod of the plan's one image, first: every object it would
+        // create.
+        QCOMPARE(r.out.count("\nkind: \"Pod\"\n"), 5);
+        QVERIFY(r.out.startsWith("---\napiVersion: \"v1\"\nkind: \"Pod\"\nmetadata:\n  name: \"cnp-probe-"));
+        QCOMPARE(r.out.count("cnp.probe/image: \"localhost/cnp-test:1\""), 1);
         const auto m = runCnp({"run", plan, dir.filePath("ws.cnpdb"), "--dry-run", "--backend", "kubernetes",
                                "--manifests", dir.filePath("manifests")});
         QCOMPARE(m.exitCode, 0);
-        QCOMPARE(QDir(dir.filePath("manifests")).entryList({"*.yaml"}).size(), 4);
+        QCOMPARE(QDir(dir.filePath("manifests")).entryList({"*.yaml"}).size(), 5);
+        QVERIFY(QFile::exists(dir.filePath("manifests/image-probes.yaml")));
         QVERIFY(!QFile::exists(dir.filePath("ws.cnpdb")));
+        // kubernetes.probeImages: false: no probe pod.
+        const QString noProbe = writePlan(dir, {}, "kubernetes: {namespace: ablation, probeImages: false}\n");
+        const auto n =
+            runCnp({"run", noProbe, dir.filePath("ws.cnpdb"), "--dry-run", "--backend", "kubernetes"});
+        QCOMPARE(n.exitCode, 0);
+        QCOMPARE(n.out.count("\nkind: \"Pod\"\n"), 4);
+        QVERIFY(!n.out.contains("cnp-probe-"));
     }
 
     void jsonProgressProtocolAndResume() {
