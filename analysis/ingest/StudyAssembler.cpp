@@ -25,6 +25,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <unistd.h>
@@ -235,10 +236,15 @@ void copyGapPacks(const Workspace& shard, RunId id, const std::vector<std::int32
         });
 }
 
-// One run's shards, in rank order: shard numbers `ks` of the study, whose facts are `parts`.
+// One run's shards, in rank order: shard numbers `ks` of the study, whose facts are `parts`, read from
+// `stores` (the study's shards, or the summary files addRunFromSummaries opened). `contentStrings`: the
+// index takes the shards' strings under their content ids (their event rows use them); false for a run
+// whose events stay elsewhere, whose rows are all re-bound by text.
 struct RunParts {
     std::vector<int> ks;
     std::vector<const ShardFacts*> parts;
+    std::vector<const Workspace*> stores;
+    bool contentStrings = true;
 };
 
 // The run's timeline overview, merged part by part as RunStreamer merges a run's parts (nested grids), so
@@ -294,9 +300,10 @@ void writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
     };
     for (std::size_t i = 0; i < run.parts.size(); ++i) {
         const ShardFacts& f = *run.parts[i];
-        const Workspace& shard = index.shard(run.ks[i]);
+        const Workspace& shard = *run.stores[i];
         namingFile(f.file, [&] {
-            timed("strings", [&] { copyContentStrings(shard, index); });
+            if (run.contentStrings)
+                timed("strings", [&] { copyContentStrings(shard, index); });
             timed("ranks and steps", [&] { readRanksAndSteps(shard, id, ranksAndSteps); });
             timed("summary rows", [&] {
                 SummaryRowBuffers summaries;
@@ -332,7 +339,7 @@ void writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
     appender.finish(info);
     // The shard's own clock fit saw only its hosts: the run's is fitted over all of them once the index
     // is written (writeIndex).
-    for (const auto& [key, value] : index.shard(run.ks.front()).runAttributes(id))
+    for (const auto& [key, value] : run.stores.front()->runAttributes(id))
         if (key != kClockAlignmentAttribute)
             index.setRunAttribute(id, key, value);
     out.events += events;
@@ -355,6 +362,7 @@ void writeIndex(Workspace& index, const std::vector<ShardFacts>& facts, Assemble
             runs.emplace_back();
         runs.back().ks.push_back(static_cast<int>(k));
         runs.back().parts.push_back(&facts[k]);
+        runs.back().stores.push_back(&index.shard(static_cast<int>(k)));
     }
     for (std::size_t r = 0; r < runs.size(); ++r) {
         sink.checkCancel();
@@ -407,6 +415,81 @@ AssembledStudy assembleStudy(const std::string& studyPath, const std::vector<std
         throw;
     }
     return out;
+}
+
+namespace {
+
+// Run `id`'s hosts' clock fit as assemble records it, from the kernels the files keep for it (summary
+// files keep the clock fit's: store/SummaryFile.h), fitted in a study of the files assembled beside the
+// first one for that (links, else copies) and removed again; stored in `ws` in a transaction of its own.
+void recordClocksFromFiles(Workspace& ws, RunId id, const std::vector<std::string>& files) {
+    const fs::path study =
+        fs::path(files.front()).parent_path() / ("clock-fit-" + std::to_string(::getpid()) + ".cnpstudy");
+    removeCreatedWorkspace(study.string());
+    std::optional<std::string> text;
+    try {
+        assembleStudy(study.string(), files);
+        const Workspace s(study.string(), Workspace::Mode::ReadOnly);
+        text = s.runAttribute(id, kClockAlignmentAttribute);
+    } catch (...) {
+        removeCreatedWorkspace(study.string());
+        throw;
+    }
+    removeCreatedWorkspace(study.string());
+    if (!text)
+        return;
+    Transaction tx = writeTransaction(ws);
+    ws.setRunAttribute(id, kClockAlignmentAttribute, *text);
+    tx.commit();
+}
+
+} // namespace
+
+RunId addRunFromSummaries(Workspace& ws, const std::vector<std::string>& files, const std::string& runName,
+                          const ProgressSink& sink) {
+    if (files.empty())
+        throw InputError(ws.path(), "no summary file to add a run from");
+    std::vector<ShardFacts> facts = checkedFacts(files, sink);
+    const RunId id = facts.front().run.id;
+    for (const ShardFacts& f : facts)
+        if (f.run.id != id)
+            throw InputError(f.file, "holds run id " + std::to_string(f.run.id.value()) + ", " +
+                                         facts.front().file + " run id " + std::to_string(id.value()) +
+                                         ": the files of one run share its id");
+    if (ws.findRun(id))
+        throw InputError(ws.path(), "run id " + std::to_string(id.value()) + " (of " + facts.front().file +
+                                        ") is taken by run " + ws.runLabel(id));
+    // The ranks' summaries follow the category rules and step settings they were made with: a workspace
+    // with others would hold one run summarised otherwise than the rest.
+    if (ws.meta(std::string(metakeys::kCategoryRules)) != facts.front().categoryRules ||
+        ws.meta(std::string(metakeys::kStepsIncludeOrphans)) != facts.front().stepsIncludeOrphans)
+        throw InputError(facts.front().file, "was summarised with other category rules or step settings "
+                                             "than the workspace " +
+                                                 ws.path() + " has");
+    facts.front().runName = runName;
+    std::vector<std::unique_ptr<Workspace>> opened;
+    RunParts run;
+    run.contentStrings = false;
+    for (std::size_t k = 0; k < facts.size(); ++k) {
+        opened.push_back(namingFile(facts[k].file, [&] {
+            return std::make_unique<Workspace>(facts[k].file, Workspace::Mode::ReadOnly);
+        }));
+        run.ks.push_back(static_cast<int>(k));
+        run.parts.push_back(&facts[k]);
+        run.stores.push_back(opened.back().get());
+    }
+    Transaction tx = writeTransaction(ws);
+    ensureSummaryTables(ws);
+    AssembledStudy out;
+    writeRun(ws, run, out);
+    tx.commit();
+    try {
+        recordClocksFromFiles(ws, id, files);
+    } catch (...) { // as if never added: a run without its fit must not pass for a finished one
+        ws.removeRun(id);
+        throw;
+    }
+    return id;
 }
 
 } // namespace cnp

@@ -16,6 +16,7 @@
 // two shards claiming a rank of a run, ranks of two shards interleaving, different step decisions (the
 // whole run would have imposed one: ingest those ranks into one shard, or all into one file), different
 // category rules or step settings. On any error the study is not created (nothing else is written).
+#include "core/Ids.h"
 #include "core/ProgressSink.h"
 
 #include <cstdint>
@@ -23,6 +24,8 @@
 #include <vector>
 
 namespace cnp {
+
+class Workspace;
 
 struct AssembledStudy {
     int shards = 0;
@@ -38,5 +41,18 @@ struct AssembledStudy {
 // StudyFolder::kMaxShards). Throws InputError (naming the file) as above.
 AssembledStudy assembleStudy(const std::string& studyPath, const std::vector<std::string>& shardFiles,
                              const ProgressSink& sink = {});
+
+// Adds to `ws` (a workspace file or a study) one run from `files`: summary files (store/SummaryFile.h) or
+// shards written alone, all of one run id, read as assembleStudy reads shards (the same checks, naming the
+// file) and written as it writes a run of its index — ranks, steps, summary rows, the all-rank kernel
+// statistics, the overview, the run row and the first file's attributes — under the files' run id, which
+// must be free in `ws`, and named `runName`; then the run's clock fit (`clock.alignment`) as assemble
+// fits it from the kernels the files keep (a study of the files is made beside the first for that, and
+// removed). No event row is copied: the run's events stay in the shards (on the cluster, docs/launcher.md
+// "Ingest on the cluster"). Refused as well when `ws` has other category rules or step settings than the
+// files were summarised with. The run is added in one write transaction (on an error before it commits
+// `ws` is unchanged), its clock fit in a second. Returns the run's id.
+RunId addRunFromSummaries(Workspace& ws, const std::vector<std::string>& files, const std::string& runName,
+                          const ProgressSink& sink = {});
 
 } // namespace cnp

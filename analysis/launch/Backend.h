@@ -32,6 +32,10 @@ public:
     // What only the backend knows of the run this job becomes, as run attributes (docs/schema.md,
     // run_attributes: fetch.*), once collect() has returned. None by default.
     virtual std::vector<std::pair<std::string, std::string>> runAttributes() const { return {}; }
+    // The run's summary files (store/SummaryFile.h) when the backend ingested its traces elsewhere (the
+    // Kubernetes backend with kubernetes.cnpImage: on the cluster), once collect() has returned; the run
+    // is then added from them (JobIngest). None by default: the traces are in JobSpec::outputDir.
+    virtual std::vector<std::string> summaryFiles() const { return {}; }
     // True once the workload itself runs on every rank: after queueing (Kueue), scheduling and image
     // pulls, which a cluster may take hours over. The run's timeout counts from then. Called after
     // poll(); true from the start by default (a local process, a container whose image was checked).

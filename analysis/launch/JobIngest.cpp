@@ -3,6 +3,7 @@
 #include "core/InputError.h"
 #include "core/RunAttributeKeys.h"
 #include "ingest/IngestPipeline.h"
+#include "ingest/StudyAssembler.h"
 #include "store/Sqlite.h"
 #include "store/WorkspaceTransactions.h"
 
@@ -107,10 +108,13 @@ std::optional<RunId> findCompletedRun(const Workspace& ws, const plan::Plan& pla
 
 RunId ingestJob(Workspace& ws, const plan::Plan& plan, const JobSpec& job, const std::string& backend,
                 const LogFigures& figures,
-                const std::vector<std::pair<std::string, std::string>>& backendAttributes) {
+                const std::vector<std::pair<std::string, std::string>>& backendAttributes,
+                const std::vector<std::string>& summaryFiles) {
     const std::string name = freeRunName(ws, job.runName);
     RunId runId;
-    if (job.traced) {
+    if (job.traced && !summaryFiles.empty()) {
+        runId = addRunFromSummaries(ws, summaryFiles, name);
+    } else if (job.traced) {
         if (!hasTraceFile(job.outputDir))
             throw InputError(job.outputDir, "the job wrote no trace (.cnpt): did the workload use CUDA?");
         IngestRequest req;

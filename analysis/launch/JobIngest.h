@@ -21,10 +21,13 @@ std::optional<RunId> findCompletedRun(const Workspace& ws, const plan::Plan& pla
 
 // Ingests job.outputDir (its *.cnpt; for an untraced job none is read) as run job.runName (or
 // "<runName>.<n>" when a run of another plan has that name) and records the attributes: the plan's, the
-// log figures and `backendAttributes` (RunningJob::runAttributes). Throws InputError when a traced job
-// left no trace; on any exception the workspace is unchanged.
+// log figures and `backendAttributes` (RunningJob::runAttributes). With `summaryFiles`
+// (RunningJob::summaryFiles: the run was ingested on a cluster) the run is added from those instead, under
+// their run id (ingest/StudyAssembler.h, addRunFromSummaries), and no trace is read. Throws InputError
+// when a traced job left no trace; on any exception the workspace is unchanged.
 RunId ingestJob(Workspace& ws, const plan::Plan& plan, const JobSpec& job, const std::string& backend,
                 const LogFigures& figures,
-                const std::vector<std::pair<std::string, std::string>>& backendAttributes = {});
+                const std::vector<std::pair<std::string, std::string>>& backendAttributes = {},
+                const std::vector<std::string>& summaryFiles = {});
 
 } // namespace cnp::launch

@@ -5,6 +5,7 @@
 #include "launch/CollectorEnvironment.h"
 #include "plan/Plan.h"
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -36,6 +37,10 @@ struct JobSpec {
     // the local folders were deleted still names a new folder. Set by the orchestrator when it starts the
     // job; "attempt-1" in a planned job (what --dry-run shows).
     std::string attempt = "attempt-1";
+    // The run's id in the workspace when it is ingested on the cluster (kubernetes.cnpImage): the shards'
+    // pods write it (`ingest-shard --run-id`), so it is chosen before they start, the workspace's next free
+    // id (set by the orchestrator; 1 in a planned job).
+    std::int64_t clusterRunId = 1;
 };
 
 // Kubernetes pod hostnames are "<job>-<index>" and must stay within 63 characters.

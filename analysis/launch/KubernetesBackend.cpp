@@ -1,8 +1,10 @@
 #include "launch/KubernetesBackend.h"
 
 #include "core/InputError.h"
+#include "launch/ClusterIngest.h"
 #include "launch/KubernetesImageProbe.h"
 #include "launch/KubernetesManifests.h"
+#include "launch/KubernetesObjects.h"
 #include "launch/LocalBackend.h"
 #include "launch/ResourceWatch.h"
 #include "launch/Subprocess.h"
@@ -24,102 +26,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-struct JobStatus {
-    bool complete = false, failed = false;
-};
-
-// A Job's (or PyTorchJob's) end from its conditions; Complete/Succeeded or Failed with status "True".
-JobStatus parseJobStatus(const rapidjson::Value& d) {
-    JobStatus s;
-    if (!d.IsObject() || !d.HasMember("status") || !d["status"].IsObject())
-        return s;
-    const auto& st = d["status"];
-    if (st.HasMember("conditions") && st["conditions"].IsArray())
-        for (const auto& c : st["conditions"].GetArray()) {
-            if (!c.IsObject() || !c.HasMember("type") || !c["type"].IsString() || !c.HasMember("status") ||
-                !c["status"].IsString() || std::string(c["status"].GetString()) != "True")
-                continue;
-            const std::string type = c["type"].GetString();
-            s.complete = s.complete || type == "Complete" || type == "Succeeded";
-            s.failed = s.failed || type == "Failed";
-        }
-    return s;
-}
-
-struct PodState {
-    std::string name;
-    int rank = 0;
-    std::string phase;   // Pending, Running, Succeeded, Failed, Unknown
-    std::string imageId; // the workload container's status.imageID (the image as the node pulled it)
-};
-
-const char* member(const rapidjson::Value& v, const char* key) {
-    return v.IsObject() && v.HasMember(key) && v[key].IsString() ? v[key].GetString() : nullptr;
-}
-
-// The pod's rank: its Indexed Job completion index, or for a PyTorchJob Master 0 and Worker i -> i + 1.
-int podRank(const rapidjson::Value& meta) {
-    if (meta.HasMember("annotations"))
-        if (const char* idx = member(meta["annotations"], "batch.kubernetes.io/job-completion-index"))
-            return std::atoi(idx);
-    if (meta.HasMember("labels")) {
-        const char* type = member(meta["labels"], "training.kubeflow.org/replica-type");
-        const char* idx = member(meta["labels"], "training.kubeflow.org/replica-index");
-        if (type && idx)
-            return (std::string(type) == "worker" ? 1 : 0) + std::atoi(idx);
-    }
-    return 0;
-}
-
-std::optional<PodState> parsePod(const rapidjson::Value& item) {
-    if (!item.IsObject() || !item.HasMember("metadata") || !item["metadata"].IsObject())
-        return std::nullopt;
-    const auto& meta = item["metadata"];
-    const char* name = member(meta, "name");
-    if (!name)
-        return std::nullopt;
-    PodState p;
-    p.name = name;
-    p.rank = podRank(meta);
-    if (!item.HasMember("status"))
-        return p;
-    const auto& status = item["status"];
-    if (const char* phase = member(status, "phase"))
-        p.phase = phase;
-    if (status.IsObject() && status.HasMember("containerStatuses") && status["containerStatuses"].IsArray())
-        for (const auto& c : status["containerStatuses"].GetArray()) {
-            const char* container = member(c, "name");
-            if (const char* id = member(c, "imageID");
-                id && container &&
-                (std::string(container) == "workload" || std::string(container) == "pytorch"))
-                p.imageId = id;
-        }
-    return p;
-}
-
-std::vector<PodState> parsePods(const std::string& json) {
-    std::vector<PodState> pods;
-    rapidjson::Document d;
-    if (d.Parse(json.c_str()).HasParseError() || !d.IsObject() || !d.HasMember("items") ||
-        !d["items"].IsArray())
-        return pods;
-    for (const auto& item : d["items"].GetArray())
-        if (auto p = parsePod(item))
-            pods.push_back(*p);
-    return pods;
-}
-
-// One event of `kubectl get --watch -o json --output-watch-events`: its type and object; false for text
-// that is not one (`d` then holds nothing to use).
-bool parseWatchEvent(const std::string& text, rapidjson::Document& d, std::string& type) {
-    if (d.Parse(text.c_str()).HasParseError() || !d.IsObject() || !d.HasMember("object") ||
-        !d["object"].IsObject())
-        return false;
-    const char* t = member(d, "type");
-    type = t ? t : "";
-    return true;
-}
 
 std::string podPhase(const std::string& json) {
     rapidjson::Document d;
@@ -268,9 +174,12 @@ public:
                 << r.out;
         }
         try {
-            // A failed job's traces are fetched too: nothing collected is lost.
-            if (job_.traced && !cancelled_)
+            // A failed job's traces are fetched too: nothing collected is lost. With a cnp image they stay
+            // on the volume: checked there, and ingested there when the job succeeded.
+            if (job_.traced && !cancelled_ && plan_.kubernetes.cnpImage.empty())
                 fetchTraces();
+            else if (job_.traced && !cancelled_)
+                ingestOnCluster();
         } catch (const InputError&) {
             cleanup();
             throw;
@@ -420,6 +329,21 @@ private:
         throw InputError(job_.outputDir, std::to_string(got.problems.size()) + " trace problem(s): " + all);
     }
 
+    std::vector<std::string> summaryFiles() const override { return summaryFiles_; }
+
+    // docs/launcher.md, "Ingest on the cluster" (launch/ClusterIngest).
+    void ingestOnCluster() {
+        if (!startFetchPod())
+            throw InputError(job_.outputDir, "traces not checked: the fetch pod " + fetchPod() +
+                                                 " did not start within " +
+                                                 std::to_string(k_.fetchTimeoutSeconds) + " s");
+        ClusterIngest ingest(
+            plan_, k_, job_, [this](const std::vector<std::string>& command) { return execArgv(command); },
+            [this](const std::string& m) { note(m); }, [this](const std::string& m) { collecting(m); });
+        summaryFiles_ = ingest.run(result_ == 0);
+        fetchFigures_ = ingest.figures();
+    }
+
     void collecting(const std::string& message) {
         if (progress_)
             progress_({job_.config, job_.repeat, std::nullopt, JobState::Collecting, message});
@@ -446,7 +370,8 @@ private:
     std::string kind_;
     std::optional<int> result_;
     bool cancelled_ = false, cleaned_ = false;
-    std::vector<std::pair<std::string, std::string>> fetchFigures_; // set by fetchTraces
+    std::vector<std::pair<std::string, std::string>> fetchFigures_; // set by fetchTraces, ingestOnCluster
+    std::vector<std::string> summaryFiles_;                         // set by ingestOnCluster
     std::string imageId_; // the workload's status.imageID, from the pods seen
 
     std::unique_ptr<ResourceWatch> jobWatch_, podWatch_;
@@ -477,9 +402,13 @@ KubernetesBackend::KubernetesBackend(plan::Plan plan, KubectlOptions k)
         plan_.kubernetes.namespace_ = k_.namespace_;
 }
 
-// Every object a run of the job creates: the Job (or PyTorchJob) and its Service, and the fetch pod.
+// Every object a run of the job creates: the Job (or PyTorchJob) and its Service, the fetch pod, and with a
+// cnp image the ingest Job.
 std::string KubernetesBackend::describe(const JobSpec& job) const {
-    return jobManifests(plan_, job) + traceFetcherManifest(plan_, job);
+    std::string out = jobManifests(plan_, job) + traceFetcherManifest(plan_, job);
+    if (job.traced && !plan_.kubernetes.cnpImage.empty()) // one ingest pod per node (ClusterIngest)
+        out += ingestJobManifest(plan_, job, job.nodes, job.clusterRunId, k_.ingestTimeoutSeconds);
+    return out;
 }
 
 void KubernetesBackend::prepare(const std::vector<JobSpec>& jobs,

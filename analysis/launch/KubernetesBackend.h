@@ -8,9 +8,11 @@
 // folder <pvc>/<job>/<attempt>/ come back through a helper pod that mounts the PVC and sleeps: listed with
 // `kubectl exec <job>-fetch -- sh -c ...`, then each file with `kubectl exec ... -- cat FILE`, its stdout
 // streamed to disk and checked against the collector's checksum file (launch/TraceFetch). A missing,
-// short or corrupt rank makes collect() throw. Finish and cancel both delete what the job created (Job,
-// Service, fetch pod), and only that; detach() deletes nothing, and attach() takes over a job an earlier
-// run left (docs/launcher.md, "Detach and attach").
+// short or corrupt rank makes collect() throw. With kubernetes.cnpImage the traces stay on the volume:
+// checked there, ingested there by the Job <job>-ingest, and only the shards' summary files come back
+// (launch/ClusterIngest; RunningJob::summaryFiles). Finish and cancel both delete what the job created
+// (Job, Service, fetch pod, ingest Job), and only that; detach() deletes nothing, and attach() takes over
+// a job an earlier run left (docs/launcher.md, "Detach and attach").
 #include "launch/Backend.h"
 #include "plan/Plan.h"
 
@@ -26,6 +28,9 @@ struct KubectlOptions {
     // not grown for this long is stopped and tried again, at most fetchTries times per file.
     int stallSeconds = 60;
     int fetchTries = 3;
+    // Ingest on the cluster (kubernetes.cnpImage): the ingest Job's activeDeadlineSeconds, and how long
+    // cnp waits for it to end.
+    int ingestTimeoutSeconds = 3600;
 };
 
 // [program, --request-timeout=<seconds>s, --kubeconfig K, --context C, --namespace N (those set), args...]

@@ -8,6 +8,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cstdio>
+
 namespace cnp::launch {
 
 namespace {
@@ -435,7 +437,91 @@ void checkPodSpec(const plan::Plan& plan, const JobSpec& job) {
                                                "' names no pvc: the kubernetes backend mounts no host paths");
 }
 
+// The ingest pod's container: cnp ingest-shard of block $(JOB_COMPLETION_INDEX) of the attempt's folder.
+void ingestContainer(YAML::Emitter& out, const plan::Plan& plan, const JobSpec& job, int groups,
+                     std::int64_t runId) {
+    const std::string folder = std::string(kPodDataDir) + "/" + job.jobName + "/" + job.attempt;
+    const std::string shard = podShardsDir(job, kPodDataDir) + "/shard-$(JOB_COMPLETION_INDEX)";
+    std::vector<std::string> command = {kCnpImageProgram, "ingest-shard",
+                                        shard + ".cnpdb", folder,
+                                        "--block",        "$(JOB_COMPLETION_INDEX)/" + std::to_string(groups),
+                                        "--run",          escapeKubeletExpansion(job.runName),
+                                        "--run-id",       std::to_string(runId),
+                                        "--config",       escapeKubeletExpansion(job.config),
+                                        "--repeat",       std::to_string(job.repeat),
+                                        "--summary-out",  shard + ".summary.cnpdb",
+                                        "--jobs",         "1",
+                                        "--quiet"};
+    if (plan.tokensPerStep > 0) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.17g", plan.tokensPerStep);
+        command.insert(command.end(), {"--tokens-per-step", buf});
+    }
+    out << YAML::BeginMap;
+    keyStr(out, "name", "ingest");
+    keyStr(out, "image", plan.kubernetes.cnpImage);
+    stringList(out, "command", command, false); // escaped above: $(JOB_COMPLETION_INDEX) is the kubelet's
+    out << YAML::Key << "env" << YAML::Value << YAML::BeginSeq;
+    envFromIndex(out, "JOB_COMPLETION_INDEX");
+    out << YAML::EndSeq;
+    out << YAML::Key << "resources" << YAML::Value << YAML::BeginMap;
+    for (const char* kind : {"requests", "limits"}) {
+        out << YAML::Key << kind << YAML::Value << YAML::BeginMap;
+        keyStr(out, "cpu", kIngestCpu);
+        keyStr(out, "memory", kIngestMemory);
+        out << YAML::EndMap;
+    }
+    out << YAML::EndMap;
+    containerSecurity(out, plan, {});
+    out << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq;
+    volumeMount(out, "cnp-traces", kPodDataDir, false);
+    out << YAML::EndSeq << YAML::EndMap;
+}
+
 } // namespace
+
+std::string ingestJobName(const JobSpec& job) {
+    return job.jobName + "-ingest";
+}
+
+std::string podShardsDir(const JobSpec& job, const std::string& root) {
+    return root + "/" + job.jobName + "/" + job.attempt + "/shards";
+}
+
+std::string ingestJobManifest(const plan::Plan& planAsWritten, const JobSpec& job, int groups,
+                              std::int64_t runId, int deadlineSeconds) {
+    const plan::Plan plan = forConfiguration(planAsWritten, job);
+    if (std::string why = plan::imageReferenceProblem(plan.kubernetes.cnpImage); !why.empty())
+        throw InputError(job.planPath, "kubernetes.cnpImage: " + why);
+    YAML::Emitter out;
+    out << YAML::BeginMap;
+    keyStr(out, "apiVersion", "batch/v1");
+    keyStr(out, "kind", "Job");
+    metadata(out, plan, job, ingestJobName(job), "ingest");
+    out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+    keyStr(out, "completionMode", "Indexed");
+    out << YAML::Key << "completions" << YAML::Value << groups;
+    out << YAML::Key << "parallelism" << YAML::Value << groups;
+    out << YAML::Key << "backoffLimit" << YAML::Value << 1; // one retry: a node lost, not a bad trace
+    out << YAML::Key << "activeDeadlineSeconds" << YAML::Value << deadlineSeconds;
+    if (plan.kubernetes.ttlSecondsAfterFinished >= 0)
+        out << YAML::Key << "ttlSecondsAfterFinished" << YAML::Value
+            << plan.kubernetes.ttlSecondsAfterFinished;
+    out << YAML::Key << "template" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
+    labels(out, plan, job, "ingest");
+    out << YAML::EndMap;
+    out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+    keyStr(out, "restartPolicy", "Never");
+    podPolicy(out, plan);
+    out << YAML::Key << "containers" << YAML::Value << YAML::BeginSeq;
+    ingestContainer(out, plan, job, groups, runId);
+    out << YAML::EndSeq;
+    out << YAML::Key << "volumes" << YAML::Value << YAML::BeginSeq;
+    pvcVolume(out, "cnp-traces", plan.kubernetes.tracesPvc, false);
+    out << YAML::EndSeq << YAML::EndMap << YAML::EndMap << YAML::EndMap << YAML::EndMap;
+    return "---\n" + std::string(out.c_str()) + "\n";
+}
 
 std::string escapeKubeletExpansion(const std::string& value) {
     std::string out;

@@ -17,6 +17,7 @@
 #include "launch/JobSpec.h"
 #include "plan/Plan.h"
 
+#include <cstdint>
 #include <string>
 
 namespace cnp::launch {
@@ -47,6 +48,28 @@ inline constexpr int kFetchPodSeconds = 86400;
 // account token. Throws InputError as jobManifests does for the job's image.
 std::string imageProbeManifest(const plan::Plan& plan, const JobSpec& job, const std::string& podName,
                                const std::string& script);
+// Ingest on the cluster (plan key kubernetes.cnpImage; docs/launcher.md, "Ingest on the cluster"): the
+// Indexed Job <job>-ingest (label cnp.role=ingest), completions = parallelism = `groups`, whose pod K runs
+// the cnp image's program without a shell:
+//   cnp ingest-shard /data/<job>/<attempt>/shards/shard-K.cnpdb /data/<job>/<attempt> --block K/<groups>
+//       --run <run> --run-id <runId> --config <config> --repeat <repeat>
+//       --summary-out /data/<job>/<attempt>/shards/shard-K.summary.cnpdb --jobs 1 --quiet
+// (K = $(JOB_COMPLETION_INDEX), which the kubelet expands; the plan's values are escaped), the traces PVC
+// mounted read-write at /data, requests = limits of kIngestCpu and kIngestMemory (the ingest worker's
+// bound), the plan's pod policy (security context, service account, priority, pull secrets,
+// tolerations) as the helper pods get it, backoffLimit 1, activeDeadlineSeconds `deadlineSeconds`, the
+// plan's ttlSecondsAfterFinished. Throws InputError when kubernetes.cnpImage is no image reference.
+std::string ingestJobManifest(const plan::Plan& plan, const JobSpec& job, int groups, std::int64_t runId,
+                              int deadlineSeconds);
+inline constexpr const char* kPodDataDir = "/data";
+inline constexpr const char* kCnpImageProgram = "/opt/cnp/bin/cnp"; // docs/container.md
+inline constexpr const char* kIngestCpu = "1";
+inline constexpr const char* kIngestMemory = "1Gi";
+// "<job>-ingest".
+std::string ingestJobName(const JobSpec& job);
+// The shards' folder of the attempt under `root` (kPodTracesDir for the fetch pod, kPodDataDir for the
+// ingest pods): <root>/<job>/<attempt>/shards.
+std::string podShardsDir(const JobSpec& job, const std::string& root);
 
 // The attempt's trace folder as the pods see it: <kPodTracesDir>/<job>/<attempt>.
 std::string podTracesDir(const JobSpec& job);

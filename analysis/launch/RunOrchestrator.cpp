@@ -107,6 +107,10 @@ JobState RunOrchestrator::runJob(const JobSpec& job, const std::atomic<bool>& ca
     }
     report(job, JobState::Starting, backend_.name());
     JobSpec attempt = job;
+    // What a cluster's ingest pods name the run (JobSpec::clusterRunId): jobs run one at a time, so the
+    // id stays free until this one is ingested.
+    for (const RunRecord& r : ws_.runs())
+        attempt.clusterRunId = std::max(attempt.clusterRunId, r.id.value() + 1);
     if (auto left = backend_.attach(attempt, progress_)) {
         // Its output folder holds the notes of the run that started it; its traces are still to come.
         std::error_code ec;
@@ -187,7 +191,8 @@ JobState RunOrchestrator::finishJob(const JobSpec& job, RunningJob& running, std
     }
     report(job, JobState::Ingesting);
     const LogFigures figures = parseLogFigures(logs, plan_.logMetric, plan_.path);
-    const RunId runId = ingestJob(ws_, plan_, job, backend_.name(), figures, running.runAttributes());
+    const RunId runId =
+        ingestJob(ws_, plan_, job, backend_.name(), figures, running.runAttributes(), running.summaryFiles());
     message = "run " + job.runName + " (id " + std::to_string(runId.value()) + ")";
     char figure[64] = "";
     if (figures.throughput)

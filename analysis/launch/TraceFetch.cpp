@@ -5,6 +5,7 @@
 #include "Sha256.h"
 #include "TraceChecksum.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -100,15 +101,21 @@ public:
         return d && d->hex == sum->hex && d->size == sum->size;
     }
 
-    // The trace against its checksum file: present, the collector's size, the collector's SHA-256.
+    // The fetched trace against its checksum file: present, the collector's size, the collector's SHA-256.
     void verify(const RemoteFile& f, const std::optional<cnpt::TraceChecksum>& sum) {
+        verifyDigest(f, sum, cnpt::sha256File((fs::path(localDir_) / f.name).string()));
+    }
+
+    // A trace's digest `d` (of the fetched copy, or of the volume's as sha256sum printed it there) against
+    // its checksum file.
+    void verifyDigest(const RemoteFile& f, const std::optional<cnpt::TraceChecksum>& sum,
+                      const std::optional<cnpt::FileDigest>& d) {
         const std::string name = who(f.name);
         if (!sum) {
             out_.problems.push_back(name + ": no checksum file " + f.name + cnpt::kChecksumSuffix +
                                     " on the volume (the collector did not close the trace: killed?)");
             return;
         }
-        const auto d = cnpt::sha256File((fs::path(localDir_) / f.name).string());
         if (!d)
             out_.problems.push_back(name + ": cannot read the fetched copy");
         else if (d->size < sum->size)
@@ -120,12 +127,18 @@ public:
                                     std::to_string(d->size) + " of " + std::to_string(sum->size) + " bytes)");
     }
 
-    FetchOutcome run(const std::vector<RemoteFile>& listing);
+    // Every trace of `listing` checked as run() checks them, but against `inPlace` (name -> SHA-256 of the
+    // volume's copy) instead of a fetched copy: only the checksum files are fetched.
+    FetchOutcome run(const std::vector<RemoteFile>& listing,
+                     const std::map<std::string, std::string>* inPlace = nullptr);
+    // Each file of `listing` fetched (or found complete here) and its SHA-256 compared with `sums`.
+    FetchOutcome fetchAll(const std::vector<RemoteFile>& listing,
+                          const std::map<std::string, std::string>& sums);
 
 private:
     void say(const std::string& m) const {
         if (progress_)
-            progress_("traces: " + m);
+            progress_(what_ + ": " + m);
     }
 
     std::string remoteDir_, localDir_;
@@ -133,9 +146,13 @@ private:
     const PrintFile& printFile_;
     const FetchProgress& progress_;
     FetchOutcome out_;
+
+public:
+    std::string what_ = "traces"; // how progress names the files
 };
 
-FetchOutcome Fetcher::run(const std::vector<RemoteFile>& listing) {
+FetchOutcome Fetcher::run(const std::vector<RemoteFile>& listing,
+                          const std::map<std::string, std::string>* inPlace) {
     const auto started = Clock::now();
     std::map<std::string, RemoteFile> traces, sums;
     for (const auto& f : listing) {
@@ -161,6 +178,17 @@ FetchOutcome Fetcher::run(const std::vector<RemoteFile>& listing) {
         ++index;
         if (const auto r = traceRank(name))
             ranks.insert(*r);
+        if (inPlace) {
+            const auto it = inPlace->find(name);
+            std::optional<cnpt::FileDigest> d;
+            if (it != inPlace->end())
+                d = cnpt::FileDigest{it->second, f.size};
+            else
+                out_.problems.push_back(who(name) + ": no SHA-256 of it was printed on the volume");
+            if (d && (sum || !sums.count(sumName)))
+                verifyDigest(f, sum, d);
+            continue;
+        }
         if (complete(f, sum)) {
             out_.skipped += 1;
             out_.skippedBytes += f.size;
@@ -176,6 +204,41 @@ FetchOutcome Fetcher::run(const std::vector<RemoteFile>& listing) {
         if (!ranks.count(r))
             out_.problems.push_back("rank " + std::to_string(r) + ": no trace (*-r" + std::to_string(r) +
                                     ".cnpt) in " + remoteDir_);
+    out_.seconds = secondsSince(started);
+    return out_;
+}
+
+FetchOutcome Fetcher::fetchAll(const std::vector<RemoteFile>& listing,
+                               const std::map<std::string, std::string>& sums) {
+    const auto started = Clock::now();
+    what_ = "summaries";
+    const int count = static_cast<int>(listing.size());
+    int index = 0;
+    for (const auto& f : listing) {
+        ++index;
+        const auto it = sums.find(f.name);
+        if (it == sums.end()) {
+            out_.problems.push_back(f.name + ": no SHA-256 of it was printed on the volume");
+            continue;
+        }
+        const fs::path local = fs::path(localDir_) / f.name;
+        std::error_code ec;
+        if (fs::file_size(local, ec) == f.size && !ec)
+            if (const auto d = cnpt::sha256File(local.string()); d && d->hex == it->second) {
+                out_.skipped += 1;
+                out_.skippedBytes += f.size;
+                say(f.name + ": already here, " + byteText(f.size) + " (" + std::to_string(index) + " of " +
+                    std::to_string(count) + ")");
+                continue;
+            }
+        if (!transfer(f, index, count))
+            continue;
+        const auto d = cnpt::sha256File(local.string());
+        if (!d || d->hex != it->second)
+            out_.problems.push_back(f.name + ": checksum mismatch (SHA-256 " +
+                                    (d ? d->hex.substr(0, 16) : std::string("unreadable")) +
+                                    "..., on the volume " + it->second.substr(0, 16) + "...)");
+    }
     out_.seconds = secondsSince(started);
     return out_;
 }
@@ -219,6 +282,32 @@ std::vector<RemoteFile> parseListing(const std::string& text) {
     return out;
 }
 
+std::vector<std::string> checksumCommand(const std::string& dir, const std::vector<std::string>& patterns) {
+    std::string globs;
+    for (const auto& p : patterns)
+        globs += " " + p;
+    return {"sh", "-c",
+            "cd \"$0\" || exit 1; for f in" + globs +
+                "; do if [ -f \"$f\" ]; then sha256sum \"$f\" || exit 1; fi; done",
+            dir};
+}
+
+std::map<std::string, std::string> parseChecksums(const std::string& text) {
+    std::map<std::string, std::string> out;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.size() < 67 || line[64] != ' ' || (line[65] != ' ' && line[65] != '*'))
+            continue;
+        std::string hex = line.substr(0, 64), name = line.substr(66);
+        const bool isHex = std::all_of(
+            hex.begin(), hex.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+        if (isHex && isPlainFileName(name))
+            out[name] = hex;
+    }
+    return out;
+}
+
 bool isTraceName(const std::string& name) {
     return endsWith(name, ".cnpt") || endsWith(name, ".cnpt.gz");
 }
@@ -258,6 +347,19 @@ std::string FetchOutcome::summary() const {
     return std::to_string(fetched) + " files, " + byteText(bytes) + " in " + secondsText(seconds) + rate +
            "; " + std::to_string(skipped) + " already here (" + byteText(skippedBytes) + "); " +
            std::to_string(problems.size()) + " problems";
+}
+
+FetchOutcome checkTracesInPlace(const std::vector<RemoteFile>& listing, const std::string& remoteDir,
+                                const std::string& localDir, const FetchOptions& options,
+                                const PrintFile& printFile, const std::map<std::string, std::string>& sums,
+                                const FetchProgress& progress) {
+    return Fetcher(remoteDir, localDir, options, printFile, progress).run(listing, &sums);
+}
+
+FetchOutcome fetchFiles(const std::vector<RemoteFile>& listing, const std::string& remoteDir,
+                        const std::string& localDir, const FetchOptions& options, const PrintFile& printFile,
+                        const std::map<std::string, std::string>& sums, const FetchProgress& progress) {
+    return Fetcher(remoteDir, localDir, options, printFile, progress).fetchAll(listing, sums);
 }
 
 FetchOutcome fetchTraces(const std::vector<RemoteFile>& listing, const std::string& remoteDir,

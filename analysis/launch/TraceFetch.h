@@ -10,6 +10,7 @@
 // `<name>.part`, is fetched again from the start).
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,14 @@ inline constexpr int kListingNoFolder = 3;
 // That listing back; lines of another form are ignored, and so are names that are not one plain file name
 // (a '/', "." or "..", a control character): the volume is not trusted to choose local paths.
 std::vector<RemoteFile> parseListing(const std::string& text);
+
+// sh argv that prints `sha256sum`'s line ("<64 hex>  <name>") for each regular file of `dir` matching one of
+// `patterns` (this program's own globs, e.g. "*.cnpt"); the folder is $0, never spliced into the script.
+// For checks made on the volume, so that a file need not move to be checked.
+std::vector<std::string> checksumCommand(const std::string& dir, const std::vector<std::string>& patterns);
+// Those lines back, name -> lowercase hex; lines of another form and names that are not one plain file
+// name are left out (as parseListing).
+std::map<std::string, std::string> parseChecksums(const std::string& text);
 
 // A collector trace: `*.cnpt` or `*.cnpt.gz`.
 bool isTraceName(const std::string& name);
@@ -59,6 +68,22 @@ using FetchProgress = std::function<void(const std::string& message)>;
 FetchOutcome fetchTraces(const std::vector<RemoteFile>& listing, const std::string& remoteDir,
                          const std::string& localDir, const FetchOptions& options, const PrintFile& printFile,
                          const FetchProgress& progress = {});
+
+// The checks of fetchTraces made on the volume (docs/launcher.md, "Ingest on the cluster"): the checksum
+// files are fetched into `localDir` (small), the traces are not; each trace's SHA-256 is `sums`' (what
+// checksumCommand printed next to it) and its size the listing's. The same problems, in the same words.
+FetchOutcome checkTracesInPlace(const std::vector<RemoteFile>& listing, const std::string& remoteDir,
+                                const std::string& localDir, const FetchOptions& options,
+                                const PrintFile& printFile, const std::map<std::string, std::string>& sums,
+                                const FetchProgress& progress = {});
+
+// Every file of `listing` into `localDir` with the transfer of fetchTraces (streamed, stall timeout, tries,
+// `.part` renamed once whole), then its SHA-256 compared with `sums`' entry for it (a file without one is
+// a problem and is not fetched). A file here already with the listed size and that SHA-256 is not fetched
+// again. `options.expectedRanks` is not used.
+FetchOutcome fetchFiles(const std::vector<RemoteFile>& listing, const std::string& remoteDir,
+                        const std::string& localDir, const FetchOptions& options, const PrintFile& printFile,
+                        const std::map<std::string, std::string>& sums, const FetchProgress& progress = {});
 
 // "512 B", "98.6 KiB", "31.5 MiB".
 std::string byteText(std::uint64_t bytes);

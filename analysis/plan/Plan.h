@@ -134,6 +134,10 @@ struct KubernetesOptions {
     std::string tracesPvc = "cnp-traces";                // ReadWriteMany PVC the traces are written to
     std::string jobKind = "IndexedJob";                  // or "PyTorchJob" (Kubeflow)
     std::string nodePoolLabel = "node.kubernetes.io/instance-type"; // label `nodePool:` selects on
+    // The Qt-free cnp image (docs/container.md): when set, a traced job's traces are checked and ingested
+    // on the cluster by an Indexed Job of this image, and only the shards' summaries come back
+    // (docs/launcher.md, "Ingest on the cluster"). "" = every trace is fetched and ingested here.
+    std::string cnpImage;
     // What cluster admins require of a pod, passed through to the workload pods (docs/launcher.md):
     std::vector<Toleration> tolerations;
     std::string priorityClassName;                     // "" = none

@@ -436,6 +436,10 @@ void checkImages(const Linter& l) {
     if (std::string why = imageReferenceProblem(l.plan.kubernetes.collectorImage); !why.empty())
         l.add(planPosition(l.plan, "kubernetes.collectorImage"), Severity::Error, "image",
               "kubernetes.collectorImage: " + why);
+    if (!l.plan.kubernetes.cnpImage.empty())
+        if (std::string why = imageReferenceProblem(l.plan.kubernetes.cnpImage); !why.empty())
+            l.add(planPosition(l.plan, "kubernetes.cnpImage"), Severity::Error, "image",
+                  "kubernetes.cnpImage: " + why);
 }
 
 // ---- log-regex ------------------------------------------------------------------------------------

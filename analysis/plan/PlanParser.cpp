@@ -301,6 +301,7 @@ private:
                     {"context", str(k8s.context, "kubernetes.context")},
                     {"kubeconfig", str(k8s.kubeconfig, "kubernetes.kubeconfig")},
                     {"collectorImage", str(k8s.collectorImage, "kubernetes.collectorImage")},
+                    {"cnpImage", str(k8s.cnpImage, "kubernetes.cnpImage")},
                     {"tracesPvc", str(k8s.tracesPvc, "kubernetes.tracesPvc")},
                     {"nodePoolLabel", str(k8s.nodePoolLabel, "kubernetes.nodePoolLabel")},
                     {"priorityClassName", str(k8s.priorityClassName, "kubernetes.priorityClassName")},

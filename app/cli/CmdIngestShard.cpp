@@ -6,9 +6,11 @@
 
 #include "core/Interrupt.h"
 #include "ingest/IngestPipeline.h"
+#include "requests/ClockAlignmentRequest.h"
 #include "store/MetaKeys.h"
 #include "store/StringInterner.h"
 #include "store/StudyFolder.h"
+#include "store/SummaryFile.h"
 #include "store/Workspace.h"
 #include "store/WorkspaceRemoval.h"
 #include "store/WorkspaceTransactions.h"
@@ -63,6 +65,7 @@ int runIngestShard(const std::vector<std::string>& args) {
     std::set<std::string> options = ingestValueOptions();
     options.insert("--run-id");
     options.insert("--block");
+    options.insert("--summary-out");
     ArgParser p(options, {"--quiet", "--timing"});
     p.parse(args);
     p.requirePositionals(2, 100000, "OUT.cnpdb and at least one trace file or folder");
@@ -85,6 +88,15 @@ int runIngestShard(const std::vector<std::string>& args) {
         throw UsageFailure{"OUT is one shard file (*.cnpdb), not a study"};
     if (std::filesystem::exists(out))
         throw InputError(out, "exists; a shard is written once, into a new file");
+    const std::string summaryOut = p.value("--summary-out").value_or("");
+    if (!summaryOut.empty() && (StudyFolder::isStudyPath(summaryOut) || summaryOut == out))
+        throw UsageFailure{"--summary-out is one new file (*.cnpdb) beside OUT"};
+    if (!summaryOut.empty() && std::filesystem::exists(summaryOut))
+        throw InputError(summaryOut, "exists; a summary file is written once, into a new file");
+    // A pod runs this without a shell: OUT's folder (the attempt's shards/ on the volume) is made here.
+    std::error_code ec;
+    if (const auto folder = std::filesystem::path(out).parent_path(); !folder.empty())
+        std::filesystem::create_directories(folder, ec);
     IngestResult res;
     try {
         Workspace ws(out, Workspace::Mode::CreateIfMissing);
@@ -96,6 +108,8 @@ int runIngestShard(const std::vector<std::string>& args) {
         ProgressBar bar("ingest-shard");
         const ProgressSink sink{[&](double f) { bar.update(f); }, &interruptFlag()};
         res = ingest(ws, req, sink);
+        if (!summaryOut.empty()) // a failure removes both: a pod is retried whole
+            writeSummaryFile(ws, summaryOut, "communication", kClockRanksPerHost);
     } catch (...) {
         removeCreatedWorkspace(out);
         throw;
@@ -107,7 +121,7 @@ int runIngestShard(const std::vector<std::string>& args) {
 CNP_COMMAND(
     "ingest-shard", "ingest some ranks of a run into a shard file of its own, for cnp study assemble",
     "usage: cnp ingest-shard OUT.cnpdb FILE_OR_DIR... --run NAME [--run-id N] [--block K/N]\n"
-    "                        [--config LABEL]\n"
+    "                        [--summary-out FILE] [--config LABEL]\n"
     "                        [--repeat N] [--study NAME] [--tokens-per-step N] [--flops-per-step F]\n"
     "                        [--peak-flops F] [--jobs N] [--quiet] [--timing]\n\n"
     "Writes a new shard file holding the given rank files of one run, written alone: next to the\n"
@@ -121,8 +135,14 @@ CNP_COMMAND(
     "  --block K/N     of the inputs' files in rank order (their headers' ranks), take the K-th of\n"
     "                  N blocks of consecutive files (0-based): N workers given one folder and their\n"
     "                  index each ingest their own ranks\n"
+    "  --summary-out FILE  also write FILE, a copy of the shard without its event rows but the\n"
+    "                  communication kernels the clock fit reads (its summaries, strings,\n"
+    "                  shard_part, runs, ranks and steps): cnp study assemble builds the same index\n"
+    "                  from it, and it is what the workstation fetches from a cluster\n"
+    "                  (docs/launcher.md, \"Ingest on the cluster\")\n"
     "  other options   as cnp ingest\n\n"
-    "A file that is not a sound trace is refused and OUT is not created (exit 2).\n",
+    "OUT's folder is created when missing. A file that is not a sound trace is refused and\n"
+    "neither OUT nor the summary file is created (exit 2).\n",
     runIngestShard);
 
 } // namespace

@@ -87,7 +87,18 @@ struct ApiState {
     QMap<QString, QString> startErrors; // image -> the runtime's StartError message (no /bin/sh in it)
     QSet<QString> hanging;              // images whose probe pod stays Pending
     int resourceVersion = 100;          // the last one given out
+    QString cli;                     // the built cnp: what an ingest Job's pods run
+    int failingIngestPod = -1;       // that ingest pod fails (its command is not run)
+    QMap<QString, int> ingestExits;  // per ingest pod: the exit code of its cnp ingest-shard
+    QMap<QString, QByteArray> logs;  // per pod with a log of its own (ingest pods): its output
 };
+
+// The Job a pod selector names: "cnp.job=<job>,cnp.role=workload" the workload's, "...,cnp.role=ingest" the
+// ingest Job <job>-ingest (whose pods the fake labels with that name).
+QString selectedJob(const QString& selector) {
+    const QString job = selector.section(',', 0, 0).section('=', 1);
+    return selector.contains("cnp.role=ingest") ? job + "-ingest" : job;
+}
 
 // A query's values as Go's url.Values.Encode wrote them: '+' is a space (a literal '+' comes as %2B).
 QStringList formValues(const QUrlQuery& q, const QString& key) {
@@ -102,6 +113,7 @@ constexpr const char* kImageId =
     "registry.local/train@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
 QJsonObject podObject(const QString& name, const QString& job, int index, const QString& phase) {
+    const QString container = job.endsWith("-ingest") ? "ingest" : "workload"; // the ingest Job's pods'
     return QJsonObject{
         {"apiVersion", "v1"},
         {"kind", "Pod"},
@@ -110,11 +122,11 @@ QJsonObject podObject(const QString& name, const QString& job, int index, const 
                                  {"labels", QJsonObject{{"cnp.job", job}}},
                                  {"annotations", QJsonObject{{"batch.kubernetes.io/job-completion-index",
                                                               QString::number(index)}}}}},
-        {"spec", QJsonObject{{"containers", QJsonArray{QJsonObject{{"name", "workload"}, {"image", "i"}}}}}},
+        {"spec", QJsonObject{{"containers", QJsonArray{QJsonObject{{"name", container}, {"image", "i"}}}}}},
         {"status",
          QJsonObject{{"phase", phase},
                      {"containerStatuses",
-                      QJsonArray{QJsonObject{{"name", "workload"}, {"imageID", QString(kImageId)}}}}}}};
+                      QJsonArray{QJsonObject{{"name", container}, {"imageID", QString(kImageId)}}}}}}};
 }
 
 // An open watch: the connection streams events about one Job (by name) or its pods (by cnp.job label).
@@ -271,14 +283,21 @@ private:
         for (int i = 0; i < n; ++i) {
             const QString pod = QString("%1-%2-x").arg(name).arg(i);
             QString phase = stage >= 1 ? "Running" : "Pending";
-            if (ended)
+            if (ended && name.endsWith("-ingest"))
+                phase = s_.ingestExits.value(pod, 1) == 0 ? "Succeeded" : "Failed";
+            else if (ended)
                 phase = i == s_.failingRank ? "Failed" : "Succeeded";
             if (!s_.pods.contains(pod) || s_.pods[pod]["status"].toObject()["phase"].toString() != phase)
                 s_.pods[pod] = withNewVersion(podObject(pod, name, i, phase));
         }
         QJsonObject st{{"active", ended ? 0 : n}, {"ready", stage == 1 ? n : 0}};
         if (ended) {
-            const bool failed = s_.failingRank >= 0;
+            bool failed = s_.failingRank >= 0;
+            if (name.endsWith("-ingest")) {
+                failed = false;
+                for (int i = 0; i < n; ++i)
+                    failed = failed || s_.ingestExits.value(QString("%1-%2-x").arg(name).arg(i), 1) != 0;
+            }
             st["succeeded"] = failed ? n - 1 : n;
             st["failed"] = failed ? 1 : 0;
             st["conditions"] =
@@ -301,11 +320,41 @@ private:
         for (const auto& name : s_.jobs.keys())
             if ((s_.runUnwatched || (watched(name, true) && watched(name, false))) &&
                 s_.stages[name] < (s_.neverFinish ? 1 : 2)) {
-                ++s_.stages[name];
+                if (++s_.stages[name] == 2 && name.endsWith("-ingest"))
+                    runIngestPods(name);
                 applyStage(name);
             }
         for (auto& w : watchers_)
             stream(w);
+    }
+
+    // The ingest Job's pods' work, done for real: each pod's command (the cnp image's program replaced by
+    // the built cnp, $(JOB_COMPLETION_INDEX) by its index, $$ by $, /data by the volume folder), its exit
+    // code and output kept for the pod's phase and log.
+    void runIngestPods(const QString& name) {
+        const QJsonValue job = s_.jobs[name];
+        const int n = job["spec"]["completions"].toInt();
+        const QJsonArray command = job["spec"]["template"]["spec"]["containers"][0]["command"].toArray();
+        for (int i = 0; i < n; ++i) {
+            const QString pod = QString("%1-%2-x").arg(name).arg(i);
+            if (i == s_.failingIngestPod) {
+                s_.ingestExits[pod] = 2;
+                s_.logs[pod] = "cnp ingest-shard: /data/x.cnpt: not a trace (planted failure)\n";
+                continue;
+            }
+            QStringList args;
+            for (qsizetype a = 1; a < command.size(); ++a) {
+                QString arg = command[a].toString().replace("$(JOB_COMPLETION_INDEX)", QString::number(i));
+                arg.replace("$$", "$");
+                args << (arg.startsWith("/data/") ? s_.volume + arg.mid(5) : arg);
+            }
+            QProcess p;
+            p.setProcessChannelMode(QProcess::MergedChannels);
+            p.start(s_.cli, args);
+            p.waitForFinished(120000);
+            s_.ingestExits[pod] = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : 1;
+            s_.logs[pod] = p.readAll();
+        }
     }
 
     std::vector<QJsonObject> watchedObjects(const Watcher& w) const {
@@ -353,7 +402,7 @@ private:
         w.jobs = r.path.endsWith("/jobs");
         const QString selector =
             r.query.queryItemValue(w.jobs ? "fieldSelector" : "labelSelector", QUrl::FullyDecoded);
-        w.job = selector.section(',', 0, 0).section('=', 1);
+        w.job = w.jobs ? selector.section(',', 0, 0).section('=', 1) : selectedJob(selector);
         const int from = r.query.queryItemValue("resourceVersion").toInt();
         for (const auto& o : watchedObjects(w))
             if (from > 0 && rv(o).toInt() <= from)
@@ -402,9 +451,7 @@ private:
         if (p.endsWith(ns + "pods")) {
             // The driver selects "cnp.job=<job>,cnp.role=workload"; the fake's pods are all workload pods.
             Watcher w;
-            w.job = r.query.queryItemValue("labelSelector", QUrl::FullyDecoded)
-                        .section(',', 0, 0)
-                        .section('=', 1);
+            w.job = selectedJob(r.query.queryItemValue("labelSelector", QUrl::FullyDecoded));
             QJsonArray items;
             for (const auto& pod : watchedObjects(w))
                 items.append(pod);
@@ -418,6 +465,8 @@ private:
             const QString pod = p.section('/', -2, -2);
             if (s_.pods.contains(pod) && isProbe(s_.pods[pod]))
                 return s_.probeLogs.value(probeImage(s_.pods[pod])).toUtf8();
+            if (s_.logs.contains(pod))
+                return s_.logs[pod];
             const int index = pod.section('-', -2, -2).toInt();
             return QString("rank %1: throughput %2 tokens/s\n").arg(index).arg(1000 + 200 * index).toUtf8();
         }
@@ -591,9 +640,10 @@ class TestKubectlDriver : public QObject {
     QThread thread_;
     FakeApiServer* server_ = nullptr;
     QString kubeconfig_;
-    QString capture_;       // the capture fixture as a plain .cnpt (the collector writes no .gz)
-    int stallSeconds_ = 60; // KubectlOptions::stallSeconds of the next run
-    bool detach_ = false;   // RunOrchestrator::setDetach of the next run
+    QString capture_;              // the capture fixture as a plain .cnpt (the collector writes no .gz)
+    int stallSeconds_ = 60;        // KubectlOptions::stallSeconds of the next run
+    QString wsName_ = "k8s.cnpdb"; // the workspace of the next run, in dir_
+    bool detach_ = false;          // RunOrchestrator::setDetach of the next run
 
     // A trace as the collector names it (CollectorConfig::outputPath).
     static QString traceName(int rank) { return QString("host%1-17-r%1.cnpt").arg(rank); }
@@ -720,7 +770,7 @@ class TestKubectlDriver : public QObject {
             std::lock_guard lock(state_.mutex);
             state_.requests.clear();
         }
-        Workspace ws(dir_.filePath("k8s.cnpdb").toStdString(), Workspace::Mode::CreateIfMissing);
+        Workspace ws(dir_.filePath(wsName_).toStdString(), Workspace::Mode::CreateIfMissing);
         KubectlOptions k;
         k.program = "/usr/bin/kubectl";
         k.kubeconfig = kubeconfig_.toStdString();
@@ -803,6 +853,7 @@ private slots:
         out.close();
         state_.rankFiles = makeRankFiles("two", 2);
         QVERIFY(!state_.rankFiles.isEmpty());
+        state_.cli = testpaths::cliPath();
     }
 
     void cleanupTestCase() {
@@ -1022,6 +1073,239 @@ private slots:
         QVERIFY(notes.open(QIODevice::ReadOnly));
         QVERIFY(notes.readAll().contains(message.toUtf8()));
         const QString job = QString::fromStdString(planJobs(plan, {}, "/x")[0].jobName);
+        QVERIFY(calls("pods/" + job + "-fetch").contains("DELETE pods/" + job + "-fetch"));
+    }
+
+    // Rank files made by `cnp synth` (2 nodes x 1 GPU, each on its own host), named as the collector names
+    // them, each with its checksum file.
+    QString synthRankFiles() {
+        const QString out = dir_.filePath("synth");
+        if (QFileInfo::exists(dir_.filePath("ranks-synth")))
+            return dir_.filePath("ranks-synth");
+        QProcess synth;
+        synth.start(testpaths::cliPath(), {"synth", "--out", out, "--nodes", "2", "--gpus-per-node", "1",
+                                           "--steps", "3", "--layers", "1", "--configs", "Base", "--quiet"});
+        if (!synth.waitForFinished(120000) || synth.exitCode() != 0)
+            return {};
+        const QString run = QDir(out).entryList(QDir::Dirs | QDir::NoDotAndDotDot).value(0);
+        const QString dir = dir_.filePath("ranks-synth");
+        QDir().mkpath(dir);
+        static const QRegularExpression number("(\\d+)\\.cnpt$");
+        for (const QString& f : QDir(out + "/" + run).entryList({"*.cnpt"}, QDir::Files, QDir::Name)) {
+            const QString to = dir + "/" + traceName(number.match(f).captured(1).toInt());
+            const auto d = cnpt::sha256File((out + "/" + run + "/" + f).toStdString());
+            if (!d || !QFile::copy(out + "/" + run + "/" + f, to) ||
+                !cnpt::writeChecksumFile(to.toStdString(), d->hex, d->size))
+                return {};
+        }
+        return dir;
+    }
+
+    // `cnp ARGS` (stdout, with "created_at" values blanked: when each copy was ingested); "" on failure.
+    static QString cliJson(const QStringList& args) {
+        QProcess p;
+        p.start(testpaths::cliPath(), args);
+        if (!p.waitForFinished(120000) || p.exitCode() != 0)
+            return "cnp " + args.join(' ') + " failed: " + QString::fromUtf8(p.readAllStandardError());
+        static const QRegularExpression createdAt(QStringLiteral("\"created_at\": \"[^\"]*\""));
+        return QString::fromUtf8(p.readAllStandardOutput()).replace(createdAt, "created_at");
+    }
+
+    // Ingest on the cluster (kubernetes.cnpImage; docs/launcher.md): the traces are checked on the volume
+    // (sha256sum there) and never fetched; the Indexed Job <job>-ingest runs one pod per node, each the
+    // real `cnp ingest-shard --block K/2 --summary-out` (the fake cluster plays the pods by running the
+    // pod's command here on the volume folder); only the two summary files come back, checksummed; the
+    // run lands in the workspace and answers `cnp ablation --json` and `cnp stats --json` as the same
+    // traces fetched and ingested here do.
+    void ingestOnTheClusterFetchesSummariesOnly() {
+        const QString ranks = synthRankFiles();
+        QVERIFY(!ranks.isEmpty());
+        QCOMPARE(QDir(ranks).entryList({"*.cnpt"}).size(), 2);
+        {
+            std::lock_guard lock(state_.mutex);
+            state_.rankFiles = ranks;
+        }
+        std::atomic<bool> cancel{false};
+        std::vector<ProgressEvent> here, there;
+        auto plan = clusterPlan(true);
+        plan.hash = "synth-fetched";
+        wsName_ = "fetched.cnpdb";
+        QCOMPARE(run(plan, cancel, here).done, 1);
+        plan.hash = "synth-on-cluster";
+        plan.kubernetes.cnpImage = "registry.local/cnp:1";
+        wsName_ = "cluster.cnpdb";
+        const RunSummary s = run(plan, cancel, there);
+        wsName_ = "k8s.cnpdb";
+        QVERIFY2(s.done == 1, there.empty() ? "" : there.back().message.c_str());
+        const QString job = QString::fromStdString(planJobs(plan, {}, "/x")[0].jobName);
+        const QString ingestJob = job + "-ingest";
+        // The ingest Job: two indexes, each pod's command its block of the attempt's folder.
+        QJsonDocument created;
+        for (const auto& r : requests())
+            if (r.method == "POST" && r.path.endsWith("/jobs") && r.body.contains(ingestJob.toUtf8()))
+                created = QJsonDocument::fromJson(r.body);
+        QCOMPARE(created["metadata"]["name"].toString(), ingestJob);
+        QCOMPARE(created["spec"]["completions"].toInt(), 2);
+        QCOMPARE(created["spec"]["completionMode"].toString(), "Indexed");
+        QStringList command;
+        for (const auto& a : created["spec"]["template"]["spec"]["containers"][0]["command"].toArray())
+            command << a.toString();
+        const QString attemptDir = podOutputDir(); // /cnp/traces/<job>/<attempt> in the fetch pod
+        const QString data = "/data" + attemptDir.mid(11);
+        QStringList tokens; // the plan's tokens per step, as a local ingest is given them
+        if (plan.tokensPerStep > 0)
+            tokens << "--tokens-per-step" << QString::number(plan.tokensPerStep, 'g', 17);
+        QCOMPARE(command, QStringList({"/opt/cnp/bin/cnp", "ingest-shard",
+                                       data + "/shards/shard-$(JOB_COMPLETION_INDEX).cnpdb", data, "--block",
+                                       "$(JOB_COMPLETION_INDEX)/2", "--run", "Base-r1", "--run-id", "1",
+                                       "--config", "Base", "--repeat", "1", "--summary-out",
+                                       data + "/shards/shard-$(JOB_COMPLETION_INDEX).summary.cnpdb", "--jobs",
+                                       "1", "--quiet"}) +
+                              tokens);
+        // Watched as the workload is, each pod's completion reported.
+        QVERIFY(watches("jobs", "metadata.name=" + ingestJob) >= 1);
+        QVERIFY(watches("pods", "cnp.job=" + job + ",cnp.role=ingest") >= 1);
+        QStringList collecting;
+        for (const auto& e : there)
+            if (e.state == JobState::Collecting && !e.rank)
+                collecting << QString::fromStdString(e.message);
+        for (const char* m : {"ingest: shard 0: Succeeded", "ingest: shard 1: Succeeded"})
+            QVERIFY2(collecting.filter(m).size() == 1, qPrintable(collecting.join('\n')));
+        QVERIFY2(collecting
+                         .filter(QRegularExpression("^traces: 2 checked in place \\(.*, not fetched\\); 0 "
+                                                    "problems$"))
+                         .size() == 1,
+                 qPrintable(collecting.join('\n')));
+        QVERIFY2(collecting.filter(QRegularExpression("^summaries: 2 files, .*; 0 problems$")).size() == 1,
+                 qPrintable(collecting.join('\n')));
+        // What moved: the listings, sha256sum on the volume, the checksum files and the summaries; no
+        // trace and no shard.
+        const QString shards = attemptDir + "/shards";
+        QStringList expected = {
+            "sh -c " + QString::fromStdString(listingCommand("x")[2]) + " " + attemptDir,
+            "sh -c " + QString::fromStdString(checksumCommand("x", {"*.cnpt", "*.cnpt.gz"})[2]) + " " +
+                attemptDir,
+            "cat " + attemptDir + "/host0-17-r0.cnpt.sha256",
+            "cat " + attemptDir + "/host1-17-r1.cnpt.sha256",
+            // No summary there yet (an earlier pass's would be fetched as they are): the ingest Job runs.
+            "sh -c " + QString::fromStdString(listingCommand("x")[2]) + " " + shards,
+            "sh -c " + QString::fromStdString(listingCommand("x")[2]) + " " + shards,
+            "sh -c " + QString::fromStdString(checksumCommand("x", {"*.summary.cnpdb"})[2]) + " " + shards,
+            "cat " + shards + "/shard-0.summary.cnpdb", "cat " + shards + "/shard-1.summary.cnpdb"};
+        QCOMPARE(execs(), expected);
+        QCOMPARE(localFiles(plan),
+                 QStringList({"host0-17-r0.cnpt.sha256", "host1-17-r1.cnpt.sha256", "ingest-0.txt",
+                              "ingest-1.txt", "kubectl.txt", "node0.log", "node1.log"}));
+        const QString volumeShards = state_.volume + shards.mid(11);
+        std::uint64_t summaryBytes = 0;
+        for (int k = 0; k < 2; ++k) {
+            const QString name = QString("shard-%1.summary.cnpdb").arg(k);
+            QCOMPARE(sha256(localPath(plan, "summaries/" + name)), sha256(volumeShards + "/" + name));
+            summaryBytes += static_cast<std::uint64_t>(QFileInfo(volumeShards + "/" + name).size());
+            // The shard with the events stays on the volume, larger than what came back.
+            QVERIFY(QFileInfo(volumeShards + QString("/shard-%1.cnpdb").arg(k)).size() >
+                    QFileInfo(volumeShards + "/" + name).size());
+        }
+        QVERIFY(calls("jobs/" + ingestJob).contains("DELETE jobs/" + ingestJob));
+        // The run, its figures, and the same answers as the traces ingested here.
+        {
+            Workspace ws(dir_.filePath("cluster.cnpdb").toStdString(), Workspace::Mode::ReadOnly);
+            const auto runRec = ws.findRun("Base-r1");
+            QVERIFY(runRec);
+            QCOMPARE(runRec->rankCount, 2);
+            const auto a = ws.runAttributes(runRec->id);
+            QCOMPARE(QString::fromStdString(a.at("ingest.location")), "cluster");
+            QCOMPARE(QString::fromStdString(a.at("ingest.shards")), "2");
+            QCOMPARE(QString::fromStdString(a.at("ingest.events")), "traces:" + shards.mid(12));
+            QCOMPARE(QString::fromStdString(a.at("fetch.files")), "2");
+            QCOMPARE(QString::fromStdString(a.at("fetch.bytes")), QString::number(summaryBytes));
+            QCOMPARE(QString::fromStdString(a.at("ingest.trace_bytes")),
+                     QString::number(QFileInfo(ranks + "/" + traceName(0)).size() +
+                                     QFileInfo(ranks + "/" + traceName(1)).size()));
+            QCOMPARE(QString::fromStdString(a.at("log.throughput")), "1100");
+            QCOMPARE(QString::fromStdString(a.at("plan.hash")), "synth-on-cluster");
+            // The two hosts' clock fit, from the kernels the summary files keep, as from every event here.
+            Workspace fetched(dir_.filePath("fetched.cnpdb").toStdString(), Workspace::Mode::ReadOnly);
+            const auto clocks = fetched.runAttribute(fetched.findRun("Base-r1")->id, "clock.alignment");
+            QVERIFY(clocks && clocks->find("synth-node1") != std::string::npos);
+            QCOMPARE(QString::fromStdString(a.at("clock.alignment")), QString::fromStdString(*clocks));
+        }
+        // (`runs --json` differs as it should: the plan hash, the source files' paths, fetch.* and ingest.*.)
+        for (const QStringList& args : {QStringList{"ablation", "WS", "--json"},
+                                        QStringList{"stats", "WS", "--run", "Base-r1", "--json"}}) {
+            QStringList a = args, b = args;
+            a[1] = dir_.filePath("fetched.cnpdb");
+            b[1] = dir_.filePath("cluster.cnpdb");
+            const QString fetched = cliJson(a), cluster = cliJson(b);
+            QVERIFY2(fetched.size() > 100, qPrintable(fetched));
+            QCOMPARE(cluster, fetched);
+        }
+    }
+
+    // On the cluster as here: a damaged trace fails the run naming the rank and file, found by sha256sum
+    // on the volume, with no trace fetched and no ingest Job started; a failed ingest pod fails the run
+    // naming its shard and the last line of its log, kept as ingest-K.txt.
+    void ingestOnTheClusterFailures_data() {
+        QTest::addColumn<QString>("damage");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("corrupt trace") << "corrupt"
+                                       << "1 trace problem(s): rank 1: host1-17-r1.cnpt: checksum mismatch";
+        QTest::newRow("short trace") << "short"
+                                     << "1 trace problem(s): rank 1: host1-17-r1.cnpt is short: 2000 of the";
+        QTest::newRow("failed ingest pod")
+            << "pod"
+            << "-ingest failed (shard 1: cnp ingest-shard: /data/x.cnpt: not a "
+               "trace (planted failure))";
+    }
+    void ingestOnTheClusterFailures() {
+        QFETCH(QString, damage);
+        QFETCH(QString, message);
+        // The capture fixture's header states no rank (ingest-shard --block refuses it): a failed pod is
+        // planted among ranks cnp synth made.
+        const QString ranks = damage == "pod" ? synthRankFiles() : makeRankFiles("cluster-" + damage, 2);
+        QFile f(ranks + "/" + traceName(1));
+        if (damage == "corrupt") {
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            f.seek(1000);
+            const char c = f.read(1)[0];
+            f.seek(1000);
+            f.write(QByteArray(1, static_cast<char>(c ^ 0x40)));
+            f.close();
+        } else if (damage == "short") {
+            QVERIFY(f.resize(2000));
+        }
+        {
+            std::lock_guard lock(state_.mutex);
+            state_.rankFiles = ranks;
+            state_.failingIngestPod = damage == "pod" ? 1 : -1;
+        }
+        auto plan = clusterPlan(true);
+        plan.hash = "cluster-" + damage.toStdString();
+        plan.kubernetes.cnpImage = "registry.local/cnp:1";
+        std::atomic<bool> cancel{false};
+        std::vector<ProgressEvent> events;
+        const RunSummary s = run(plan, cancel, events);
+        {
+            std::lock_guard lock(state_.mutex);
+            state_.failingIngestPod = -1;
+        }
+        QCOMPARE(s.failed, 1);
+        const QString last = QString::fromStdString(events.back().message);
+        QVERIFY2(last.contains(message), qPrintable(last));
+        QVERIFY2(execs().filter(QRegularExpression("^cat .*\\.cnpt$")).isEmpty(),
+                 qPrintable(execs().join('\n')));
+        const QString job = QString::fromStdString(planJobs(plan, {}, "/x")[0].jobName);
+        bool ingestCreated = false;
+        for (const auto& r : requests())
+            ingestCreated =
+                ingestCreated || (r.method == "POST" && r.body.contains((job + "-ingest").toUtf8()));
+        QCOMPARE(ingestCreated, damage == "pod");
+        if (damage == "pod") {
+            QFile log(localPath(plan, "ingest-1.txt"));
+            QVERIFY(log.open(QIODevice::ReadOnly));
+            QVERIFY(log.readAll().contains("planted failure"));
+            QVERIFY(calls("jobs/" + job + "-ingest").contains("DELETE jobs/" + job + "-ingest"));
+        }
         QVERIFY(calls("pods/" + job + "-fetch").contains("DELETE pods/" + job + "-fetch"));
     }
 

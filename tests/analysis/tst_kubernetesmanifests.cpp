@@ -6,6 +6,7 @@
 // emptyDir, traces on the PVC, GPU limits, the node selector, labels, no privileged container and no
 // hostPath anywhere, plan values escaped against the kubelet's $(VAR) expansion; mounts without a PVC are
 // refused. The bundled plans (resources/plans) have goldens too: the first repeat of each configuration.
+// The ingest Job of ingest on the cluster (kubernetes.cnpImage) has its golden and its checks.
 #include "ClusterPlans.h"
 #include "TestPaths.h"
 #include "TestPlans.h"
@@ -392,6 +393,128 @@ private slots:
                 out.write(yaml.c_str());
         }
         QCOMPARE(QString::fromStdString(yaml), golden(file));
+    }
+
+    // Ingest on the cluster (kubernetes.cnpImage): the golden Indexed Job <job>-ingest of the 2-node plan
+    // (reviewed by hand), then what its pods need read back: one pod per node, each running cnp
+    // ingest-shard of its block of the attempt's folder without a shell ($(JOB_COMPLETION_INDEX) from the
+    // completion index, expanded by the kubelet; the plan's names escaped), the PVC read-write at /data,
+    // 1 GiB, and the admin fields the helper pods get (service account, priority, pull secrets,
+    // tolerations; restricted: non-root, seccomp, all capabilities dropped), no GPU and no node selector.
+    void ingestJobGolden() {
+        auto plan = clusterPlan("IndexedJob");
+        plan.kubernetes.cnpImage = "registry.local/cnp:0.1";
+        const auto job = planJobs(plan, {}, "/out")[0];
+        const QString yaml = QString::fromStdString(ingestJobManifest(plan, job, 2, 7, 3600));
+        if (yaml != golden("ingest-job.yaml")) {
+            QFile out(QDir::temp().filePath("actual-ingest-job.yaml"));
+            if (out.open(QIODevice::WriteOnly))
+                out.write(yaml.toUtf8());
+        }
+        QCOMPARE(yaml, golden("ingest-job.yaml"));
+    }
+
+    void ingestJobCarriesWhatItsPodsNeed_data() {
+        QTest::addColumn<QString>("plan"); // "cluster" or "admin" (restricted too)
+        QTest::addColumn<int>("groups");
+        QTest::newRow("2-node plan, one group per node") << "cluster" << 2;
+        QTest::newRow("admin fields, restricted, 3 groups") << "admin" << 3;
+    }
+    void ingestJobCarriesWhatItsPodsNeed() {
+        QFETCH(QString, plan);
+        QFETCH(int, groups);
+        plan::Plan p = clusterPlan("IndexedJob");
+        if (plan == "admin") {
+            const auto parsed =
+                plan::parsePlanText(testing::adminFieldsPlanText("IndexedJob"), "/plans/a.yaml");
+            QVERIFY(parsed.findings.empty());
+            p = parsed.plan;
+            p.kubernetes.restricted = true;
+            p.kubernetes.runAsUser = 1000;
+        }
+        p.kubernetes.cnpImage = "registry.local/cnp:0.1";
+        auto job = planJobs(p, {}, "/out")[0];
+        job.attempt = "attempt-2-0a1b2c3d";
+        job.runName = "Base-r1 $(HOME)";
+        const auto docs = YAML::LoadAll(ingestJobManifest(p, job, groups, 42, 900));
+        QCOMPARE(docs.size(), std::size_t(1));
+        const YAML::Node j = docs[0], spec = j["spec"];
+        const std::string name = job.jobName + "-ingest";
+        QCOMPARE(j["kind"].as<std::string>(), std::string("Job"));
+        QCOMPARE(j["metadata"]["name"].as<std::string>(), name);
+        QCOMPARE(j["metadata"]["labels"]["cnp.role"].as<std::string>(), std::string("ingest"));
+        QCOMPARE(j["metadata"]["labels"]["cnp.job"].as<std::string>(), job.jobName);
+        QCOMPARE(spec["completionMode"].as<std::string>(), std::string("Indexed"));
+        QCOMPARE(spec["completions"].as<int>(), groups);
+        QCOMPARE(spec["parallelism"].as<int>(), groups);
+        QCOMPARE(spec["backoffLimit"].as<int>(), 1);
+        QCOMPARE(spec["activeDeadlineSeconds"].as<int>(), 900);
+        QVERIFY(!spec["suspend"]); // not the workload: Kueue does not gate it
+        QCOMPARE(spec["template"]["metadata"]["labels"]["cnp.role"].as<std::string>(), std::string("ingest"));
+        const YAML::Node pod = spec["template"]["spec"];
+        QCOMPARE(pod["restartPolicy"].as<std::string>(), std::string("Never"));
+        QVERIFY(!pod["nodeSelector"]);
+        QVERIFY(!pod["subdomain"]);
+        const YAML::Node c = pod["containers"][0];
+        QCOMPARE(c["image"].as<std::string>(), std::string("registry.local/cnp:0.1"));
+        std::vector<std::string> command;
+        for (const auto& a : c["command"])
+            command.push_back(a.as<std::string>());
+        const std::string folder = "/data/" + job.jobName + "/attempt-2-0a1b2c3d";
+        const std::string shard = folder + "/shards/shard-$(JOB_COMPLETION_INDEX)";
+        std::vector<std::string> expected = {"/opt/cnp/bin/cnp",
+                                             "ingest-shard",
+                                             shard + ".cnpdb",
+                                             folder,
+                                             "--block",
+                                             "$(JOB_COMPLETION_INDEX)/" + std::to_string(groups),
+                                             "--run",
+                                             "Base-r1 $$(HOME)",
+                                             "--run-id",
+                                             "42",
+                                             "--config",
+                                             "Base",
+                                             "--repeat",
+                                             "1",
+                                             "--summary-out",
+                                             shard + ".summary.cnpdb",
+                                             "--jobs",
+                                             "1",
+                                             "--quiet"};
+        if (plan == "cluster") // the plan's tokens per step, as a local ingest is given them
+            expected.insert(expected.end(), {"--tokens-per-step", "4096"});
+        QCOMPARE(command, expected);
+        QCOMPARE(envValue(c, "JOB_COMPLETION_INDEX"),
+                 std::string("fieldRef:metadata.annotations['batch.kubernetes.io/job-completion-index']"));
+        for (const char* kind : {"requests", "limits"}) {
+            QCOMPARE(c["resources"][kind]["memory"].as<std::string>(), std::string("1Gi"));
+            QCOMPARE(c["resources"][kind]["cpu"].as<std::string>(), std::string("1"));
+            QVERIFY(!c["resources"][kind]["nvidia.com/gpu"]);
+        }
+        QCOMPARE(c["volumeMounts"][0]["mountPath"].as<std::string>(), std::string("/data"));
+        QCOMPARE(c["volumeMounts"][0]["readOnly"].as<bool>(), false);
+        QCOMPARE(pod["volumes"][0]["persistentVolumeClaim"]["claimName"].as<std::string>(),
+                 p.kubernetes.tracesPvc);
+        QCOMPARE(c["securityContext"]["privileged"].as<bool>(), false);
+        QCOMPARE(c["securityContext"]["allowPrivilegeEscalation"].as<bool>(), false);
+        if (plan == "admin") {
+            QCOMPARE(pod["serviceAccountName"].as<std::string>(), std::string("cnp-runner"));
+            QCOMPARE(pod["priorityClassName"].as<std::string>(), std::string("training-high"));
+            QCOMPARE(pod["imagePullSecrets"][0]["name"].as<std::string>(), std::string("nvcr-pull"));
+            QCOMPARE(pod["tolerations"].size(), std::size_t(2));
+            QCOMPARE(spec["ttlSecondsAfterFinished"].as<int>(), 3600);
+            QCOMPARE(pod["securityContext"]["runAsNonRoot"].as<bool>(), true);
+            QCOMPARE(pod["securityContext"]["runAsUser"].as<int>(), 1000);
+            QCOMPARE(c["securityContext"]["capabilities"]["drop"][0].as<std::string>(), std::string("ALL"));
+            QVERIFY(!pod["hostNetwork"]); // the workload's, not the helpers'
+        }
+    }
+
+    void ingestJobRefusesABadCnpImage() {
+        auto plan = clusterPlan("IndexedJob");
+        plan.kubernetes.cnpImage = "--privileged";
+        const auto job = planJobs(plan, {}, "/out")[0];
+        QVERIFY_THROWS_EXCEPTION(InputError, ingestJobManifest(plan, job, 2, 1, 60));
     }
 
     void imageThatIsAnOptionIsRefused_data() {

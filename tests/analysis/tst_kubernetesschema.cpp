@@ -3,9 +3,10 @@
 // fields, wrong types, missing required fields and the client's enumerations fail; Kubeflow's PyTorchJob,
 // which the client does not model, field by field with its pod templates as V1PodTemplateSpec). Emitted:
 // both job kinds of the 2-node plan, the plan with every cluster-admin field, every job of the bundled
-// plans, the trace fetcher pod and the image probe pods (launch/KubernetesImageProbe). The validator is
-// shown to fail on objects broken one way each, so a pass means something. Without /usr/bin/python3 and
-// python3-kubernetes the test fails and says what to install.
+// plans, the trace fetcher pod, the image probe pods (launch/KubernetesImageProbe) and the ingest Job of
+// ingest on the cluster (kubernetes.cnpImage). The validator is shown to fail on objects broken one way
+// each, so a pass means something. Without /usr/bin/python3 and python3-kubernetes the test fails and says
+// what to install.
 #include "ClusterPlans.h"
 #include "TestPaths.h"
 #include "launch/JobPlanner.h"
@@ -46,12 +47,17 @@ Verdict validate(const QTemporaryDir& dir, const std::string& yaml) {
 }
 
 // The image probe pods of `plan`'s traced images, then every job (each configuration and repeat) with its
-// trace fetcher pod.
-std::string manifestsOf(const plan::Plan& plan) {
+// trace fetcher pod; with `ingest` (a cnp image set) each traced job's ingest Job too (launch/ClusterIngest).
+std::string manifestsOf(plan::Plan plan, bool ingest = false) {
+    if (ingest)
+        plan.kubernetes.cnpImage = "registry.local/cnp:1";
     const auto jobs = planJobs(plan, {}, "/out");
     std::string yaml = imageProbeManifests(plan, jobs);
-    for (const auto& job : jobs)
+    for (const auto& job : jobs) {
         yaml += jobManifests(plan, job) + traceFetcherManifest(plan, job);
+        if (ingest && job.traced)
+            yaml += ingestJobManifest(plan, job, job.nodes, 7, 3600);
+    }
     return yaml;
 }
 
@@ -107,26 +113,32 @@ private slots:
         QTest::newRow("admin fields PyTorchJob") << "admin:PyTorchJob";
         QTest::newRow("Kueue, restricted IndexedJob") << "gang:IndexedJob";
         QTest::newRow("Kueue, restricted PyTorchJob") << "gang:PyTorchJob";
+        // With kubernetes.cnpImage: the ingest Job of each traced job (docs/launcher.md).
+        QTest::newRow("2-node ingest Job") << "cluster:IndexedJob+ingest";
+        QTest::newRow("admin fields ingest Job") << "admin:IndexedJob+ingest";
+        QTest::newRow("Kueue, restricted ingest Job") << "gang:IndexedJob+ingest";
         QTest::newRow("bundled acs-ablation-llama3-8b") << "acs-ablation-llama3-8b";
         QTest::newRow("bundled single-gpu-llama") << "single-gpu-llama";
     }
     void emittedObjectsAreValid() {
         QFETCH(QString, source);
+        const bool ingest = source.endsWith("+ingest");
+        source.remove("+ingest");
         const std::string kind = source.section(':', 1).toStdString();
         std::string yaml;
         if (source.startsWith("cluster:")) {
-            yaml = manifestsOf(testing::clusterPlan(kind));
+            yaml = manifestsOf(testing::clusterPlan(kind), ingest);
         } else if (source.startsWith("gang:")) {
             auto plan = testing::clusterPlan(kind);
             plan.kubernetes.queueName = "team-a";
             plan.kubernetes.restricted = true;
             plan.kubernetes.runAsUser = 1000;
             plan.timeoutSeconds = 3600;
-            yaml = manifestsOf(plan);
+            yaml = manifestsOf(plan, ingest);
         } else if (source.startsWith("admin:")) {
             const auto parsed = plan::parsePlanText(testing::adminFieldsPlanText(kind), "/plans/admin.yaml");
             QVERIFY(parsed.findings.empty());
-            yaml = manifestsOf(parsed.plan);
+            yaml = manifestsOf(parsed.plan, ingest);
         } else {
             yaml = manifestsOf(loadPlanOrThrow(
                 (testpaths::sourceDir() + "/resources/plans/" + source + ".yaml").toStdString()));

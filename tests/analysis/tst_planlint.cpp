@@ -232,6 +232,14 @@ private slots:
                "workload: {command: [run]}\nkubernetes: {collectorImage: --privileged}\nconfigurations: "
                "[{name: A}]\n",
                {"2:30: error: image"});
+        addRow("a cnp image that is an option",
+               "workload: {command: [run]}\nkubernetes: {cnpImage: '-v=/:/host'}\nconfigurations: "
+               "[{name: A}]\n",
+               {"2:24: error: image"});
+        addRow("a cnp image that is an image",
+               "workload: {command: [run]}\nkubernetes: {cnpImage: 'registry.local/cnp:1'}\nconfigurations: "
+               "[{name: A}]\n",
+               {});
         // log-regex
         addRow("regex with two groups",
                "workload: {command: [run]}\nlogMetric: {regex: '(\\d+) (\\d+)', unit: tokens/s}\n"

@@ -142,6 +142,19 @@ private slots:
         QCOMPARE(none.plan.fabric.interNodeGBps, 0.0);
     }
 
+    // The cnp image of ingest on the cluster (docs/launcher.md); absent: "" = traces fetched and ingested
+    // here.
+    void cnpImage() {
+        const ParseResult r = parsePlanText("workload: {command: [run]}\nkubernetes: {cnpImage: "
+                                            "registry.local/cnp:3}\nconfigurations: [{name: A}]\n",
+                                            "p.yaml");
+        QVERIFY2(r.ok(), qPrintable(messages(r.findings)));
+        QCOMPARE(r.plan.kubernetes.cnpImage, std::string("registry.local/cnp:3"));
+        const ParseResult none =
+            parsePlanText("workload: {command: [run]}\nconfigurations: [{name: A}]\n", "p.yaml");
+        QCOMPARE(none.plan.kubernetes.cnpImage, std::string());
+    }
+
     void ownValuesAndPositions() {
         const ParseResult r = parsePlanText(kFullPlan, "full.yaml");
         const Configuration& base = r.plan.configurations[0];

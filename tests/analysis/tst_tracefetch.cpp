@@ -1,7 +1,9 @@
 // launch/TraceFetch on its own: the listing script run by a real sh, trace names and ranks, and fetches
 // from a local folder that plays the volume, each file printed by a real `cat` (or a stand-in that fails):
 // resume (complete traces skipped, a partial one fetched again), transfers that end short or fail, and the
-// checks against the collector's checksum files (written by its own cnpt::writeChecksumFile).
+// checks against the collector's checksum files (written by its own cnpt::writeChecksumFile); the same
+// checks made on the volume's digests (sha256sum by a real sh: ingest on the cluster), and files fetched
+// against such digests.
 #include "launch/Subprocess.h"
 #include "launch/TraceFetch.h"
 
@@ -99,6 +101,108 @@ private slots:
         QCOMPARE(QString::fromStdString(got[0].name), QStringLiteral("ok-r0.cnpt"));
         QCOMPARE(got[0].size, std::uint64_t(13));
         QCOMPARE(QString::fromStdString(got[1].name), QStringLiteral("a b.cnpt"));
+    }
+
+    // Ingest on the cluster checks traces where they are: sha256sum run by a real sh over the folder (the
+    // folder as $0), its lines parsed back, a hostile line dropped (a path, "..", not 64 hex digits).
+    void checksumsByRealShell() {
+        const QString folder = dir_.filePath("summed");
+        writeTraces(folder, 2);
+        const ProcessResult r = runProcess(checksumCommand(folder.toStdString(), {"*.cnpt", "*.cnpt.gz"}));
+        QCOMPARE(r.exitCode, 0);
+        const auto sums = parseChecksums(r.out);
+        QCOMPARE(sums.size(), std::size_t(2)); // the traces only, not their checksum files
+        for (const char* name : {"h-1-r0.cnpt", "h-1-r1.cnpt"})
+            QCOMPARE(QString::fromStdString(sums.at(name)),
+                     QString::fromStdString(cnpt::sha256File((folder + "/" + name).toStdString())->hex));
+        const std::string hex(64, 'a');
+        const auto hostile = parseChecksums(hex + "  ../x.cnpt\n" + hex + "  a/b.cnpt\n" + hex +
+                                            " *ok.cnpt\n" + std::string(63, 'a') + "  short.cnpt\n" +
+                                            std::string(64, 'G') + "  nothex.cnpt\n" + hex + "  ..\n");
+        QCOMPARE(hostile.size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(hostile.at("ok.cnpt")), QString::fromStdString(hex));
+        QVERIFY(runProcess(checksumCommand(dir_.filePath("absent").toStdString(), {"*.cnpt"})).exitCode != 0);
+    }
+
+    // The checks of a fetch made on the volume's digests: the same problems, in the same words, with only
+    // the checksum files fetched.
+    void checksInPlace_data() {
+        QTest::addColumn<QString>("damage");
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("whole") << "none"
+                               << "";
+        QTest::newRow("corrupt") << "corrupt"
+                                 << "rank 1: h-1-r1.cnpt: checksum mismatch";
+        QTest::newRow("short") << "short"
+                               << "rank 1: h-1-r1.cnpt is short: 2000 of the 101000 bytes";
+        QTest::newRow("not closed") << "unclosed"
+                                    << "rank 1: h-1-r1.cnpt: no checksum file h-1-r1.cnpt.sha256";
+        QTest::newRow("missing rank") << "missing"
+                                      << "rank 1: no trace (*-r1.cnpt)";
+    }
+    void checksInPlace() {
+        QFETCH(QString, damage);
+        QFETCH(QString, problem);
+        const QString remote = dir_.filePath("inplace-" + damage),
+                      local = dir_.filePath("inplace-local-" + damage);
+        writeTraces(remote, 2);
+        QFile t(remote + "/h-1-r1.cnpt");
+        if (damage == "corrupt") {
+            QVERIFY(t.open(QIODevice::ReadWrite));
+            t.seek(50);
+            t.write("x");
+            t.close();
+        } else if (damage == "short") {
+            QVERIFY(t.resize(2000));
+        } else if (damage == "unclosed") {
+            QVERIFY(QFile::remove(remote + "/h-1-r1.cnpt.sha256"));
+        } else if (damage == "missing") {
+            QVERIFY(t.remove() && QFile::remove(remote + "/h-1-r1.cnpt.sha256"));
+        }
+        QDir().mkpath(local);
+        const ProcessResult sums = runProcess(checksumCommand(remote.toStdString(), {"*.cnpt"}));
+        FetchOptions o;
+        o.expectedRanks = 2;
+        const FetchOutcome got = checkTracesInPlace(
+            list(remote), remote.toStdString(), local.toStdString(), o,
+            [](const std::string& p) {
+                return std::vector<std::string>{"cat", p};
+            },
+            parseChecksums(sums.out));
+        QCOMPARE(got.problems.size(), std::size_t(problem.isEmpty() ? 0 : 1));
+        if (!problem.isEmpty())
+            QVERIFY2(QString::fromStdString(got.problems[0]).startsWith(problem), got.problems[0].c_str());
+        // Only checksum files came here; no trace.
+        QCOMPARE(QDir(local).entryList({"*.cnpt"}, QDir::Files), QStringList());
+        QCOMPARE(QDir(local).entryList({"*.sha256"}, QDir::Files).size(),
+                 damage == "none" || damage == "corrupt" || damage == "short" ? 2 : 1);
+    }
+
+    // Files fetched against the volume's digests: complete ones skipped on a second pass, one whose copy
+    // differs from its digest is a problem.
+    void fetchFilesAgainstDigests() {
+        const QString remote = dir_.filePath("files-remote"), local = dir_.filePath("files-local");
+        writeTraces(remote, 2);
+        QDir().mkpath(local);
+        auto sums = parseChecksums(runProcess(checksumCommand(remote.toStdString(), {"*.cnpt"})).out);
+        std::vector<RemoteFile> wanted;
+        for (const auto& f : list(remote))
+            if (f.name.ends_with(".cnpt"))
+                wanted.push_back(f);
+        const PrintFile cat = [](const std::string& p) { return std::vector<std::string>{"cat", p}; };
+        const FetchOutcome first =
+            fetchFiles(wanted, remote.toStdString(), local.toStdString(), {}, cat, sums);
+        QCOMPARE(first.problems, std::vector<std::string>{});
+        QCOMPARE(first.fetched, 2);
+        const FetchOutcome again =
+            fetchFiles(wanted, remote.toStdString(), local.toStdString(), {}, cat, sums);
+        QCOMPARE(again.fetched, 0);
+        QCOMPARE(again.skipped, 2);
+        sums["h-1-r0.cnpt"] = std::string(64, '0');
+        QVERIFY(QFile::remove(local + "/h-1-r0.cnpt"));
+        const FetchOutcome bad = fetchFiles(wanted, remote.toStdString(), local.toStdString(), {}, cat, sums);
+        QCOMPARE(bad.problems.size(), std::size_t(1));
+        QVERIFY2(bad.problems[0].starts_with("h-1-r0.cnpt: checksum mismatch"), bad.problems[0].c_str());
     }
 
     void resumeSkipsCompleteTraces() {

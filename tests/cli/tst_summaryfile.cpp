@@ -1,0 +1,171 @@
+// `cnp ingest-shard --summary-out` (store/SummaryFile.h, docs/schema.md "Summary files"): the summary file
+// beside a shard holds everything but the event rows (bar the communication kernels the clock fit reads),
+// and a study assembled from summary files answers
+// every command that reads summaries as the study assembled from the shards themselves: the JSON of runs,
+// ablation, stats (each run), diff and insights, compared whole. Three configurations of 4 ranks (2 nodes x
+// 2 GPUs), each run ingested as 2 blocks of its folder (--block K/2, as the ingest pods of a cluster do).
+// The summary file holds no other event row and is smaller than its shard; an existing summary file, or one
+// named as OUT, is refused with nothing written.
+#include "CliRunner.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sqlite3.h>
+
+using namespace cnp::testing;
+
+namespace {
+
+// `SELECT count(*) FROM <table>` of the SQLite file `path`; -1 when it cannot be read.
+qint64 rowCount(const QString& path, const QByteArray& table) {
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+        sqlite3_close(db);
+        return -1;
+    }
+    sqlite3_stmt* st = nullptr;
+    qint64 n = -1;
+    const QByteArray sql = QByteArray("SELECT count(*) FROM ") + table;
+    if (sqlite3_prepare_v2(db, sql.constData(), -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
+}
+
+} // namespace
+
+class TestSummaryFile : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString traces_, fromShards_, fromSummaries_;
+    QStringList runs_, shards_, summaries_;
+
+private slots:
+    void initTestCase() {
+        traces_ = dir_.filePath("traces");
+        const CliResult synth =
+            runCli({"synth", "--out", traces_, "--nodes", "2", "--gpus-per-node", "2", "--steps", "3",
+                    "--layers", "1", "--configs", "Base,Base+ACCL,AC2+ACCL", "--quiet"});
+        QVERIFY2(synth.exitCode == 0, synth.err.constData());
+        runs_ = QDir(traces_).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+        QCOMPARE(runs_.size(), 3);
+        for (int r = 0; r < runs_.size(); ++r)
+            for (int k = 0; k < 2; ++k) {
+                const QString shard = dir_.filePath(QString("shards/s%1-%2.cnpdb").arg(r).arg(k));
+                const QString summary =
+                    dir_.filePath(QString("summaries/s%1-%2.summary.cnpdb").arg(r).arg(k));
+                QVERIFY(QDir().mkpath(QFileInfo(summary).path()));
+                // OUT's folder (shards/) does not exist: ingest-shard makes it, as a pod's first block does.
+                const CliResult c =
+                    runCli({"ingest-shard", shard, traces_ + "/" + runs_[r], "--block",
+                            QString("%1/2").arg(k), "--run", runs_[r], "--run-id", QString::number(r + 1),
+                            "--config", runs_[r].section('-', 1, -2), "--summary-out", summary, "--quiet"});
+                QVERIFY2(c.exitCode == 0, c.err.constData());
+                shards_ << shard;
+                summaries_ << summary;
+            }
+        fromShards_ = dir_.filePath("shards.cnpstudy");
+        fromSummaries_ = dir_.filePath("summaries.cnpstudy");
+        for (const auto& [study, files] :
+             {std::pair{fromShards_, shards_}, std::pair{fromSummaries_, summaries_}}) {
+            const CliResult a = runCli(QStringList{"study", "assemble", study} + files);
+            QVERIFY2(a.exitCode == 0, a.err.constData());
+            QVERIFY2(a.out.contains("3 runs, 12 ranks"), a.out.constData());
+        }
+    }
+
+    // No event row but the clock fit's kernels, fewer bytes than the shard (these small runs are mostly
+    // summaries and overview); the rest as the shard has it.
+    void summaryFileHoldsNoEvents_data() {
+        QTest::addColumn<int>("k");
+        for (int k = 0; k < 6; ++k)
+            QTest::newRow(qPrintable(QString("shard %1").arg(k))) << k;
+    }
+    void summaryFileHoldsNoEvents() {
+        QFETCH(int, k);
+        for (const char* table :
+             {"memcpys", "memsets", "api_calls", "cpu_ranges", "gpu_annotations", "flows", "counters"})
+            QCOMPARE(rowCount(summaries_[k], table), qint64(0));
+        // Only the clock fit's kernels: communication ones, of the lowest 3 ranks of each host (a block of
+        // this run is one host of 2 ranks: both), numbered as one range.
+        const QByteArray comm =
+            "kernels WHERE category_id = (SELECT id FROM strings WHERE value = 'communication')";
+        QVERIFY(rowCount(summaries_[k], comm) > 0);
+        QCOMPARE(rowCount(summaries_[k], "kernels"), rowCount(summaries_[k], comm));
+        QCOMPARE(rowCount(summaries_[k], "kernels"), rowCount(shards_[k], comm));
+        QVERIFY(rowCount(shards_[k], "kernels") > 2 * rowCount(shards_[k], comm));
+        QCOMPARE(rowCount(summaries_[k], "run_rows"), qint64(1));
+        QCOMPARE(rowCount(summaries_[k], "run_rows WHERE table_name = 'kernels' AND last_id - first_id + 1 = "
+                                         "(SELECT count(*) FROM kernels)"),
+                 qint64(1));
+        for (const char* table : {"runs", "ranks", "steps", "shard_part", "summary_rank", "strings"}) {
+            QVERIFY(rowCount(summaries_[k], table) > 0);
+            QCOMPARE(rowCount(summaries_[k], table), rowCount(shards_[k], table));
+        }
+        QVERIFY2(QFileInfo(summaries_[k]).size() < QFileInfo(shards_[k]).size(),
+                 qPrintable(QString("%1 of %2 bytes")
+                                .arg(QFileInfo(summaries_[k]).size())
+                                .arg(QFileInfo(shards_[k]).size())));
+        QCOMPARE(QFileInfo(summaries_[k] + "-wal").size(), 0); // closed: nothing left in a write-ahead log
+    }
+
+    void sameAnswers_data() {
+        QTest::addColumn<QStringList>("args"); // the study is inserted after the command
+        QTest::newRow("runs") << QStringList{"runs", "--json"};
+        QTest::newRow("ablation") << QStringList{"ablation", "--json"};
+        QTest::newRow("stats Base") << QStringList{"stats", "--run", "01-Base-r0", "--json"};
+        QTest::newRow("stats Base+ACCL") << QStringList{"stats", "--run", "02-Base+ACCL-r0", "--json"};
+        QTest::newRow("stats AC2+ACCL top 3")
+            << QStringList{"stats", "--run", "03-AC2+ACCL-r0", "--top", "3", "--json"};
+        QTest::newRow("diff") << QStringList{"diff", "01-Base-r0", "03-AC2+ACCL-r0", "--json"};
+        QTest::newRow("insights") << QStringList{"insights", "--run", "02-Base+ACCL-r0", "--json"};
+    }
+    void sameAnswers() {
+        QFETCH(QStringList, args);
+        QStringList a = args, b = args;
+        a.insert(1, fromShards_);
+        b.insert(1, fromSummaries_);
+        const CliResult one = runCli(a), two = runCli(b);
+        QVERIFY2(one.exitCode == 0, one.err.constData());
+        QVERIFY2(two.exitCode == 0, two.err.constData());
+        QVERIFY(one.out.size() > 100);
+        const QRegularExpression createdAt(QStringLiteral("\"created_at\": \"[^\"]*\""));
+        QCOMPARE(QString::fromUtf8(two.out).replace(createdAt, "created_at"),
+                 QString::fromUtf8(one.out).replace(createdAt, "created_at"));
+    }
+
+    void refused_data() {
+        QTest::addColumn<QString>("summary"); // "existing" or "same"
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("an existing summary file")
+            << "existing" << 2 << "exists; a summary file is written once";
+        QTest::newRow("the summary file named as OUT") << "same" << 1 << "--summary-out is one new file";
+    }
+    void refused() {
+        QFETCH(QString, summary);
+        QFETCH(int, code);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString out = dir.filePath("x.cnpdb");
+        const QString path = summary == "existing" ? summaries_[0] : out;
+        const QByteArray before =
+            QFile(path).exists() ? QFileInfo(path).lastModified().toString().toUtf8() : "";
+        const CliResult r = runCli({"ingest-shard", out, traces_ + "/" + runs_[0], "--run", runs_[0],
+                                    "--summary-out", path, "--quiet"});
+        QCOMPARE(r.exitCode, code);
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+        QVERIFY(!QFileInfo::exists(out));
+        if (summary == "existing")
+            QCOMPARE(QFileInfo(path).lastModified().toString().toUtf8(), before);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSummaryFile)
+#include "tst_summaryfile.moc"
