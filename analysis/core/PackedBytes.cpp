@@ -65,10 +65,10 @@ std::string inflateWithLength(std::string_view packed, std::uint64_t maxRaw, con
                                    sizeText(maxRaw) + " it may hold");
     std::string raw(n, '\0');
     uLongf got = static_cast<uLongf>(n);
-    const int rc = ::uncompress(reinterpret_cast<Bytef*>(raw.data()), &got,
-                                reinterpret_cast<const Bytef*>(packed.data() + 8),
-                                static_cast<uLong>(packed.size() - 8));
-    if (rc != Z_OK || got != n)
+    uLong used = static_cast<uLong>(packed.size() - 8);
+    const int rc = ::uncompress2(reinterpret_cast<Bytef*>(raw.data()), &got,
+                                 reinterpret_cast<const Bytef*>(packed.data() + 8), &used);
+    if (rc != Z_OK || got != n || used != packed.size() - 8) // bytes after the stream are refused too
         throw InputError(file, what + ": not a whole zlib stream of the length it states");
     return raw;
 }

@@ -20,7 +20,7 @@ std::int64_t unzigzag(std::uint64_t v);
 std::string deflateWithLength(std::string_view raw);
 // The raw bytes of deflateWithLength's form. Throws InputError(file, "<what>: ...") when the bytes are
 // shorter than the length, state more than `maxRaw` raw bytes, or are not one zlib stream of exactly
-// that length. O(raw bytes).
+// that length with nothing after it. O(raw bytes).
 std::string inflateWithLength(std::string_view packed, std::uint64_t maxRaw, const std::string& file,
                               const std::string& what);
 

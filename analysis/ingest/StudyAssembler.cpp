@@ -253,11 +253,12 @@ class OverviewAccumulator {
 public:
     // Appends the part of shard file `file` holding `ranks` ranks (the parts in rank order).
     void add(const ShardPartRow& row, std::size_t ranks, const std::string& file) {
-        if (row.overviewFormat != timeline::overviewFormat())
+        if (!timeline::readsOverviewFormat(row.overviewFormat))
             throw InputError(file, "shard_part overview_part: format " + std::to_string(row.overviewFormat) +
                                        " (this cnp reads " + std::to_string(timeline::overviewFormat()) +
                                        ")");
-        std::optional<timeline::TimelineModel> part = timeline::decodeOverview(row.overviewPart);
+        std::optional<timeline::TimelineModel> part =
+            timeline::decodeOverview(row.overviewPart, row.overviewFormat);
         if (!part)
             throw InputError(file, "shard_part overview_part: truncated or inconsistent");
         ranks_ += ranks;

@@ -4,6 +4,7 @@
 #include "store/RankQueries.h"
 #include "store/Schema.h"
 #include "store/Sqlite.h"
+#include "store/SummaryTables.h"
 #include "store/Tables.h"
 #include "store/Workspace.h"
 #include "store/WorkspaceRemoval.h"
@@ -107,6 +108,10 @@ void writeSummaryFile(const Workspace& shard, const std::string& out, const std:
                     if (t.name != "kernels")
                         execSql(ws.db(), "DELETE FROM " + quoteIdentifier(t.name));
                 execSql(ws.db(), "DELETE FROM run_rows WHERE table_name <> 'kernels'");
+                // The shard's own finished overview: assemble merges the shard_part's instead (~1 MB a rank
+                // of 1M events, as much as the rest of the file).
+                if (hasTable(ws, schema::kTimelineOverview.name))
+                    execSql(ws.db(), "DELETE FROM timeline_overview");
                 ws.setMeta(kEventsKey, kEventsLeftOut);
                 tx.commit();
             }

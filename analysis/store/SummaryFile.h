@@ -2,12 +2,12 @@
 // The summary file of a shard written alone (`cnp ingest-shard --summary-out`, docs/schema.md "Summary
 // files"): a copy of the shard without its event rows, so that the workstation fetches a few hundred KB per
 // rank instead of the shard (docs/launcher.md, "Ingest on the cluster"). It keeps every other table as the
-// shard has it: the run row, ranks, steps, summary rows, strings, overview, attributes, meta and the
-// shard_part row, so that `cnp study assemble` builds from it the same index as from the shard; of the
-// event rows (schema::eventTables()) it keeps only what the run's clock fit reads (requests/
-// ClockAlignmentRequest.h): the kernels of the communication category on the lowest few ranks of each
-// host, with their collective_args, renumbered so that run_rows holds their range. Meta `events` =
-// `summary` marks it.
+// shard has it but its finished timeline overview (assemble merges the shard_part's part instead): the run
+// row, ranks, steps, summary rows, strings, attributes, meta and the shard_part row, so that `cnp study
+// assemble` builds from it the same index as from the shard; of the event rows (schema::eventTables()) it
+// keeps only what the run's clock fit reads (requests/ ClockAlignmentRequest.h): the kernels of the
+// communication category on the lowest few ranks of each host, with their collective_args, renumbered so that
+// run_rows holds their range. Meta `events` = `summary` marks it.
 #include <string>
 
 namespace cnp {

@@ -1,5 +1,7 @@
 #include "timeline/TimelineOverview.h"
 
+#include "core/InputError.h"
+#include "core/PackedBytes.h"
 #include "store/OverviewBlobs.h"
 #include "timeline/OverviewGrid.h"
 
@@ -10,7 +12,18 @@ namespace cnp::timeline {
 
 namespace {
 
-constexpr std::int64_t kFormat = 1;
+// Format 2: format 1's bytes behind core/PackedBytes deflateWithLength (about 2.5x smaller). Format 1 (the
+// bytes as written by encodeRaw) is still read: workspaces and shards written before format 2.
+constexpr std::int64_t kFormat = 2, kRawFormat = 1;
+constexpr std::uint64_t kMaxRawBytes = std::uint64_t{1} << 30;
+
+} // namespace
+
+// Format 1's bytes; nullopt for truncated, foreign or inconsistent bytes. O(bytes).
+std::string encodeRaw(const TimelineModel& o);
+std::optional<TimelineModel> decodeRaw(std::string_view bytes);
+
+namespace {
 
 class Writer {
 public:
@@ -98,6 +111,10 @@ std::int64_t overviewFormat() {
 }
 
 std::string encodeOverview(const TimelineModel& o) {
+    return deflateWithLength(encodeRaw(o));
+}
+
+std::string encodeRaw(const TimelineModel& o) {
     Writer w;
     w.put<std::int64_t>(o.runStart);
     w.put<std::int64_t>(o.runEnd);
@@ -156,7 +173,11 @@ std::string encodeOverview(const TimelineModel& o) {
 }
 
 bool hasOverview(const Workspace& ws, RunId runId) {
-    return hasOverviewBlob(ws, runId, kFormat);
+    return hasOverviewBlob(ws, runId, kFormat) || hasOverviewBlob(ws, runId, kRawFormat);
+}
+
+bool readsOverviewFormat(std::int64_t format) {
+    return format == kFormat || format == kRawFormat;
 }
 
 namespace {
@@ -281,11 +302,14 @@ bool consistent(const TimelineModel& o) {
 } // namespace
 
 std::optional<TimelineModel> loadOverview(const Workspace& ws, RunId runId) {
-    if (!hasOverview(ws, runId))
+    const std::int64_t format = hasOverviewBlob(ws, runId, kFormat)      ? kFormat
+                                : hasOverviewBlob(ws, runId, kRawFormat) ? kRawFormat
+                                                                         : 0;
+    if (format == 0)
         return std::nullopt;
     std::optional<TimelineModel> o;
     const bool found = readOverviewBlob(ws, runId, [&](const char* data, std::size_t size) {
-        o = decodeOverview(std::string_view(data, size));
+        o = decodeOverview(std::string_view(data, size), format);
     });
     if (!found || !o)
         return std::nullopt; // truncated, foreign or inconsistent data: fall back to the full load
@@ -294,7 +318,21 @@ std::optional<TimelineModel> loadOverview(const Workspace& ws, RunId runId) {
     return o;
 }
 
-std::optional<TimelineModel> decodeOverview(std::string_view bytes) {
+std::optional<TimelineModel> decodeOverview(std::string_view bytes, std::int64_t format) {
+    if (format == kRawFormat)
+        return decodeRaw(bytes);
+    if (format != kFormat)
+        return std::nullopt;
+    std::string raw;
+    try {
+        raw = inflateWithLength(bytes, kMaxRawBytes, "", "timeline overview");
+    } catch (const InputError&) {
+        return std::nullopt;
+    }
+    return decodeRaw(raw);
+}
+
+std::optional<TimelineModel> decodeRaw(std::string_view bytes) {
     TimelineModel o;
     Reader rd(bytes.data(), bytes.size());
     readTables(rd, o);

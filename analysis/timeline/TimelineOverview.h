@@ -29,11 +29,13 @@ void storeOverview(Workspace& ws, const TimelineModel& overview);
 std::optional<TimelineModel> loadOverview(const Workspace& ws, RunId runId);
 bool hasOverview(const Workspace& ws, RunId runId);
 
-// The stored encoding itself (format overviewFormat()), for an overview kept elsewhere (a shard's part,
-// table shard_part). decodeOverview: nullopt for truncated, foreign or inconsistent bytes; the model's
-// runId is unset and its groups not collapsed. O(bytes).
+// The stored encoding itself (format overviewFormat(): zlib-compressed), for an overview kept elsewhere (a
+// shard's part, table shard_part). decodeOverview reads format `format` (the current one, or format 1 of
+// workspaces and shards written before it: readsOverviewFormat); nullopt for truncated, foreign or
+// inconsistent bytes; the model's runId is unset and its groups not collapsed. O(bytes).
 std::int64_t overviewFormat();
+bool readsOverviewFormat(std::int64_t format);
 std::string encodeOverview(const TimelineModel& overview);
-std::optional<TimelineModel> decodeOverview(std::string_view bytes);
+std::optional<TimelineModel> decodeOverview(std::string_view bytes, std::int64_t format = overviewFormat());
 
 } // namespace cnp::timeline

@@ -87,10 +87,10 @@ struct ApiState {
     QMap<QString, QString> startErrors; // image -> the runtime's StartError message (no /bin/sh in it)
     QSet<QString> hanging;              // images whose probe pod stays Pending
     int resourceVersion = 100;          // the last one given out
-    QString cli;                     // the built cnp: what an ingest Job's pods run
-    int failingIngestPod = -1;       // that ingest pod fails (its command is not run)
-    QMap<QString, int> ingestExits;  // per ingest pod: the exit code of its cnp ingest-shard
-    QMap<QString, QByteArray> logs;  // per pod with a log of its own (ingest pods): its output
+    QString cli;                        // the built cnp: what an ingest Job's pods run
+    int failingIngestPod = -1;          // that ingest pod fails (its command is not run)
+    QMap<QString, int> ingestExits;     // per ingest pod: the exit code of its cnp ingest-shard
+    QMap<QString, QByteArray> logs;     // per pod with a log of its own (ingest pods): its output
 };
 
 // The Job a pod selector names: "cnp.job=<job>,cnp.role=workload" the workload's, "...,cnp.role=ingest" the

@@ -2,6 +2,9 @@
 // (cycles among groups, indexes out of range, unsorted lanes, counts larger than the blob) reads as
 // "no overview" (the view then loads the full events) instead of crashing or hanging the GUI.
 #include "TestTraces.h"
+#include "core/PackedBytes.h"
+#include "store/OverviewBlobs.h"
+#include "store/Sqlite.h"
 
 #include "store/Workspace.h"
 #include "timeline/TimelineOverview.h"
@@ -221,21 +224,48 @@ private slots:
         QVERIFY(!loadOverview(*ws_, runId_));
     }
 
-    // Blob-level damage, written with plain SQL over a valid blob.
+    // Blob-level damage, written with plain SQL over a valid blob: of format 1 (the raw encoding, as
+    // workspaces written before format 2 hold it) and of format 2 (compressed).
     void damagedBlobRefused_data() {
+        QTest::addColumn<int>("format");
         QTest::addColumn<QString>("update");
-        QTest::newRow("truncated") << "substr(data, 1, length(data) - 3)";
-        QTest::newRow("trailing bytes") << "data || x'00'";
+        QTest::newRow("raw: truncated") << 1 << "substr(data, 1, length(data) - 3)";
+        QTest::newRow("raw: trailing bytes") << 1 << "data || x'00'";
         // The name count follows runStart, runEnd and the run name ("tiny": 4 + 4 bytes) at byte 24.
-        QTest::newRow("name count 2^32 - 1") << "substr(data, 1, 24) || x'ffffffff' || substr(data, 29)";
-        QTest::newRow("empty") << "x''";
-        QTest::newRow("not a blob") << "'text'";
+        QTest::newRow("raw: name count 2^32 - 1")
+            << 1 << "substr(data, 1, 24) || x'ffffffff' || substr(data, 29)";
+        QTest::newRow("raw: empty") << 1 << "x''";
+        QTest::newRow("raw: not a blob") << 1 << "'text'";
+        QTest::newRow("truncated") << 2 << "substr(data, 1, length(data) - 3)";
+        QTest::newRow("trailing bytes") << 2 << "data || x'00'";
+        QTest::newRow("raw length 2^40") << 2 << "x'0000000000010000' || substr(data, 9)";
+        QTest::newRow("raw length one short") << 2 << "x'01' || substr(data, 2)";
+        QTest::newRow("empty") << 2 << "x''";
+        QTest::newRow("not a blob") << 2 << "'text'";
     }
     void damagedBlobRefused() {
+        QFETCH(int, format);
         QFETCH(QString, update);
-        storeOverview(*ws_, validModel(runId_));
+        const TimelineModel m = validModel(runId_);
+        if (format == 1)
+            writeOverviewBlob(*ws_, runId_, 1, inflateWithLength(encodeOverview(m), 1 << 20, "", ""));
+        else
+            storeOverview(*ws_, m);
+        QVERIFY(loadOverview(*ws_, runId_)); // whole, it loads
         execSql(ws_->db(), "UPDATE timeline_overview SET data = " + update.toStdString());
         QVERIFY(!loadOverview(*ws_, runId_));
+    }
+
+    // A workspace written before format 2 keeps its overview raw (format 1): it loads as it did.
+    void rawFormatStillLoads() {
+        const TimelineModel m = validModel(runId_);
+        writeOverviewBlob(*ws_, runId_, 1, inflateWithLength(encodeOverview(m), 1 << 20, "", ""));
+        QVERIFY(hasOverview(*ws_, runId_));
+        const auto back = loadOverview(*ws_, runId_);
+        QVERIFY(back);
+        QCOMPARE(back->eventCount(), m.eventCount());
+        QCOMPARE(back->rows.size(), m.rows.size());
+        QVERIFY(readsOverviewFormat(1) && readsOverviewFormat(2) && !readsOverviewFormat(3));
     }
 };
 
