@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <future>
 #include <map>
 #include <memory>
 #include <optional>
@@ -225,15 +226,59 @@ void copySummaries(const Workspace& shard, RunId id, const std::vector<std::int3
         out.add(row);
 }
 
-// The shard's packed gaps of `ranks`, each checked (naming the shard) and copied as it is: O(gaps) to
-// check, one rank's pack in memory at a time.
-void copyGapPacks(const Workspace& shard, RunId id, const std::vector<std::int32_t>& ranks,
-                  Workspace& index) {
+// The shard's packed gaps of `ranks`, each checked (naming the shard) to be copied as it is: O(gaps) to
+// check; memory the packs (a few hundred KB a rank).
+std::vector<GapPackRow> checkedGapPacks(const Workspace& shard, RunId id,
+                                        const std::vector<std::int32_t>& ranks) {
+    std::vector<GapPackRow> out;
     for (const std::int32_t rank : ranks)
         forEachGapPack(shard, id, rank, [&](const GapPackRow& row) {
             unpackGapPackRow(shard, id, row);
-            writeGapPack(index, id, row);
+            out.push_back(row);
         });
+    return out;
+}
+
+// The overview part of a shard_part row, decoded; InputError naming `file` when it cannot be read.
+timeline::TimelineModel overviewPartOf(const ShardPartRow& row, const std::string& file) {
+    if (!timeline::readsOverviewFormat(row.overviewFormat))
+        throw InputError(file, "shard_part overview_part: format " + std::to_string(row.overviewFormat) +
+                                   " (this cnp reads " + std::to_string(timeline::overviewFormat()) + ")");
+    std::optional<timeline::TimelineModel> part =
+        timeline::decodeOverview(row.overviewPart, row.overviewFormat);
+    if (!part)
+        throw InputError(file, "shard_part overview_part: truncated or inconsistent");
+    return std::move(*part);
+}
+
+// What a worker thread reads of one shard, on the shard's own connection, while the calling thread writes
+// the shard before it into the index (writeRun): its summary rows bound for insertion, its checked gap
+// packs, its kernel digest and its overview part decoded. Memory: one shard's summaries.
+struct ShardSummaries {
+    SummaryRowBuffers rows;
+    std::vector<GapPackRow> gapPacks;
+    ShardPartRow part; // its overview part moved out into `overview`
+    timeline::TimelineModel overview;
+    std::map<std::string, double> seconds; // per phase, on the worker thread
+};
+
+ShardSummaries readShardSummaries(const Workspace& shard, RunId id, const ShardFacts& f) {
+    return namingFile(f.file, [&] {
+        ShardSummaries s;
+        auto t0 = std::chrono::steady_clock::now();
+        copySummaries(shard, id, f.ranks, s.rows);
+        s.gapPacks = checkedGapPacks(shard, id, f.ranks);
+        s.seconds["read: summary rows and gap packs"] = secondsSince(t0);
+        t0 = std::chrono::steady_clock::now();
+        const std::optional<ShardPartRow> part = readShardPart(shard, id);
+        if (!part)
+            throw InputError(f.file, "has no shard_part row of its run");
+        s.part = *part;
+        s.overview = overviewPartOf(s.part, f.file);
+        s.part.overviewPart.clear();
+        s.seconds["read: shard_part"] = secondsSince(t0);
+        return s;
+    });
 }
 
 // One run's shards, in rank order: shard numbers `ks` of the study, whose facts are `parts`, read from
@@ -251,20 +296,12 @@ struct RunParts {
 // that memory holds the merged overview and one part, however many shards the run has.
 class OverviewAccumulator {
 public:
-    // Appends the part of shard file `file` holding `ranks` ranks (the parts in rank order).
-    void add(const ShardPartRow& row, std::size_t ranks, const std::string& file) {
-        if (!timeline::readsOverviewFormat(row.overviewFormat))
-            throw InputError(file, "shard_part overview_part: format " + std::to_string(row.overviewFormat) +
-                                       " (this cnp reads " + std::to_string(timeline::overviewFormat()) +
-                                       ")");
-        std::optional<timeline::TimelineModel> part =
-            timeline::decodeOverview(row.overviewPart, row.overviewFormat);
-        if (!part)
-            throw InputError(file, "shard_part overview_part: truncated or inconsistent");
+    // Appends the decoded part of a shard holding `ranks` ranks (the parts in rank order).
+    void add(timeline::TimelineModel part, std::size_t ranks) {
         ranks_ += ranks;
         const int b = timeline::overviewBucketsFor(ranks_);
-        timeline::rebucketOverview(*part, b);
-        timeline::appendOverviewPart(o_, std::move(*part));
+        timeline::rebucketOverview(part, b);
+        timeline::appendOverviewPart(o_, std::move(part));
         if (b < buckets_) {
             timeline::rebucketOverview(o_, b);
             buckets_ = b;
@@ -299,23 +336,34 @@ void writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
         f();
         seconds[phase] += secondsSince(t0);
     };
+    // Shard i+1 is read on a worker thread while shard i is written here: two cores busy. Each shard's
+    // connection is used by one thread at a time (SQLite's multi-thread mode).
+    auto readAhead = [&](std::size_t i) {
+        return std::async(std::launch::async, readShardSummaries, std::cref(*run.stores[i]), id,
+                          std::cref(*run.parts[i]));
+    };
+    std::future<ShardSummaries> next = readAhead(0);
     for (std::size_t i = 0; i < run.parts.size(); ++i) {
         const ShardFacts& f = *run.parts[i];
         const Workspace& shard = *run.stores[i];
+        ShardSummaries s;
+        timed("waiting for a shard's read", [&] { s = next.get(); });
+        if (i + 1 < run.parts.size())
+            next = readAhead(i + 1);
+        for (const auto& [phase, t] : s.seconds)
+            seconds[phase] += t;
         namingFile(f.file, [&] {
             if (run.contentStrings)
                 timed("strings", [&] { copyContentStrings(shard, index); });
             timed("ranks and steps", [&] { readRanksAndSteps(shard, id, ranksAndSteps); });
-            timed("summary rows", [&] {
-                SummaryRowBuffers summaries;
-                copySummaries(shard, id, f.ranks, summaries);
-                summaries.append(index, id);
+            timed("summary rows", [&] { s.rows.append(index, id); });
+            timed("gap packs", [&] {
+                for (const GapPackRow& row : s.gapPacks)
+                    writeGapPack(index, id, row);
             });
-            timed("gap packs", [&] { copyGapPacks(shard, id, f.ranks, index); });
-            const ShardPartRow part = *readShardPart(shard, id);
             timed("kernel digests",
-                  [&] { addKernelDigest(part.kernelGroups, part.kernelFormat, f.file, pool); });
-            timed("overview", [&] { overview.add(part, f.ranks.size(), f.file); });
+                  [&] { addKernelDigest(s.part.kernelGroups, s.part.kernelFormat, f.file, pool); });
+            timed("overview", [&] { overview.add(std::move(s.overview), f.ranks.size()); });
             return 0;
         });
         if (i > 0)
