@@ -7,10 +7,10 @@
 // The summary file holds no other event row and is smaller than its shard; an existing summary file, or one
 // named as OUT, is refused with nothing written.
 #include "CliRunner.h"
+#include "SameCliAnswers.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -128,16 +128,7 @@ private slots:
     }
     void sameAnswers() {
         QFETCH(QStringList, args);
-        QStringList a = args, b = args;
-        a.insert(1, fromShards_);
-        b.insert(1, fromSummaries_);
-        const CliResult one = runCli(a), two = runCli(b);
-        QVERIFY2(one.exitCode == 0, one.err.constData());
-        QVERIFY2(two.exitCode == 0, two.err.constData());
-        QVERIFY(one.out.size() > 100);
-        const QRegularExpression createdAt(QStringLiteral("\"created_at\": \"[^\"]*\""));
-        QCOMPARE(QString::fromUtf8(two.out).replace(createdAt, "created_at"),
-                 QString::fromUtf8(one.out).replace(createdAt, "created_at"));
+        cnp::testing::verifySameCliAnswers(args, fromShards_, fromSummaries_);
     }
 
     void refused_data() {
