@@ -9,4 +9,11 @@ inline constexpr const char* kStudyAttribute = "study";
 // (metrics/ClockAlignmentText.h, requests/ClockAlignmentRequest.h).
 inline constexpr const char* kClockAlignmentAttribute = "clock.alignment";
 
+// Set on a run added from summary files (ingest/StudyAssembler.h addRunFromSummaries): its events were
+// not copied and stay with its shards; the value names the files it was made from. Event readers refuse
+// such a run (store/Workspace eventSegments), naming where the events are: `ingest.events` when the
+// launcher recorded it (ingest on the cluster, docs/launcher.md), else this value.
+inline constexpr const char* kEventsElsewhereAttribute = "events.elsewhere";
+inline constexpr const char* kIngestEventsAttribute = "ingest.events";
+
 } // namespace cnp

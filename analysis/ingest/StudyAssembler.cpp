@@ -531,6 +531,10 @@ RunId addRunFromSummaries(Workspace& ws, const std::vector<std::string>& files, 
     ensureSummaryTables(ws);
     AssembledStudy out;
     writeRun(ws, run, out);
+    std::string names;
+    for (const auto& f : files)
+        names += (names.empty() ? "" : ", ") + fs::path(f).filename().string();
+    ws.setRunAttribute(id, kEventsElsewhereAttribute, "summary files " + names);
     tx.commit();
     try {
         recordClocksFromFiles(ws, id, files);

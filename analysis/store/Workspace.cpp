@@ -3,6 +3,7 @@
 #include "core/CommaList.h"
 #include "core/InputError.h"
 #include "core/PhysicalBounds.h"
+#include "core/RunAttributeKeys.h"
 #include "core/UtcTime.h"
 #include "store/ConnectionDefences.h"
 #include "store/JsonText.h"
@@ -425,7 +426,26 @@ void Workspace::removeOrphanShardRuns() {
     }
 }
 
+namespace {
+
+// A run added from summary files (run attribute events.elsewhere) has no event rows here: what reads them is
+// refused, saying where they are (ingest.events: on the cluster) instead of finding none.
+void refuseEventsElsewhere(const Workspace& ws, RunId runId) {
+    const std::optional<std::string> elsewhere = ws.runAttribute(runId, kEventsElsewhereAttribute);
+    if (!elsewhere)
+        return;
+    const std::optional<std::string> where = ws.runAttribute(runId, kIngestEventsAttribute);
+    throw InputError(ws.path(),
+                     "run " + ws.runLabel(runId) + " holds its summaries only: its events stayed with its " +
+                         "shards (" + (where ? "on the cluster, " + *where : *elsewhere) +
+                         "), so what reads events (the timeline, collectives, stragglers, critical-path, "
+                         "whatif, diff --step, event exports) cannot run on it here");
+}
+
+} // namespace
+
 std::vector<EventSegment> Workspace::eventSegments(RunId runId, std::string_view table) const {
+    refuseEventsElsewhere(*this, runId);
     if (study_)
         return study_->segments(runId, table);
     const IdRange r = eventRows(runId, table);
@@ -435,6 +455,7 @@ std::vector<EventSegment> Workspace::eventSegments(RunId runId, std::string_view
 }
 
 EventSegment Workspace::eventStoreOf(RunId runId, std::int32_t rank, std::string_view table) const {
+    refuseEventsElsewhere(*this, runId);
     if (study_)
         return study_->storeOf(runId, rank, table, this);
     return {this, eventRows(runId, table)};

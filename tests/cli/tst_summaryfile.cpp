@@ -8,6 +8,8 @@
 // named as OUT, is refused with nothing written.
 #include "CliRunner.h"
 #include "SameCliAnswers.h"
+#include "ingest/StudyAssembler.h"
+#include "store/Workspace.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -129,6 +131,32 @@ private slots:
     void sameAnswers() {
         QFETCH(QStringList, args);
         cnp::testing::verifySameCliAnswers(args, fromShards_, fromSummaries_);
+    }
+
+    // A run added to a workspace from summary files (as the Kubernetes backend adds a run ingested on the
+    // cluster) answers what reads summaries; what reads events is refused, saying where they are, instead
+    // of finding none.
+    void aRunFromSummariesRefusesEventReads() {
+        const QString ws = dir_.filePath("added.cnpdb");
+        const CliResult in = runCli({"ingest", ws, traces_ + "/" + runs_[0], "--run", "here", "--quiet"});
+        QVERIFY2(in.exitCode == 0, in.err.constData());
+        {
+            cnp::Workspace w(ws.toStdString(), cnp::Workspace::Mode::ReadWrite);
+            cnp::addRunFromSummaries(w, {summaries_[2].toStdString(), summaries_[3].toStdString()},
+                                     "cluster");
+        }
+        const CliResult stats = runCli({"stats", ws, "--run", "cluster", "--json"});
+        QVERIFY2(stats.exitCode == 0, stats.err.constData());
+        for (const char* command : {"collectives", "stragglers"}) {
+            const CliResult c = runCli({command, ws, "--run", "cluster"});
+            QCOMPARE(c.exitCode, 2);
+            QVERIFY2(
+                c.err.contains("run 'cluster' holds its summaries only: its events stayed with its shards "
+                               "(summary files s1-0.summary.cnpdb, s1-1.summary.cnpdb)"),
+                c.err.constData());
+        }
+        const CliResult here = runCli({"collectives", ws, "--run", "here"});
+        QVERIFY2(here.exitCode == 0, here.err.constData());
     }
 
     void refused_data() {
