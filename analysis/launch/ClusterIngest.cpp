@@ -1,6 +1,7 @@
 #include "launch/ClusterIngest.h"
 
 #include "core/InputError.h"
+#include "core/RunAttributeKeys.h"
 #include "launch/KubernetesManifests.h"
 #include "launch/KubernetesObjects.h"
 #include "launch/ResourceWatch.h"
@@ -239,18 +240,18 @@ std::vector<std::string> ClusterIngest::fetchSummaries() {
         fetchFiles(wanted, remote, local, fetchOptions(), printFile(), sums, collecting_);
     note_("summaries: " + got.summary());
     collecting_("summaries: " + got.summary());
-    figures_ = {
-        {"fetch.transport", "kubectl-exec"},
-        {"fetch.files", std::to_string(got.fetched + got.skipped)},
-        {"fetch.bytes", std::to_string(got.bytes + got.skippedBytes)},
-        {"fetch.transferred_bytes", std::to_string(got.bytes)},
-        {"fetch.seconds", secondsText(got.seconds)},
-        {"ingest.location", "cluster"},
-        {"ingest.shards", std::to_string(groups())},
-        {"ingest.trace_bytes", std::to_string(traceBytes_)},
-        {"ingest.seconds", secondsText(ingestSeconds_)},
-        // Where the run's events are: the shards on the traces volume (PVC:folder).
-        {"ingest.events", plan_.kubernetes.tracesPvc + ":" + job_.jobName + "/" + job_.attempt + "/shards"}};
+    figures_ = {{"fetch.transport", "kubectl-exec"},
+                {"fetch.files", std::to_string(got.fetched + got.skipped)},
+                {"fetch.bytes", std::to_string(got.bytes + got.skippedBytes)},
+                {"fetch.transferred_bytes", std::to_string(got.bytes)},
+                {"fetch.seconds", secondsText(got.seconds)},
+                {"ingest.location", "cluster"},
+                {"ingest.shards", std::to_string(groups())},
+                {"ingest.trace_bytes", std::to_string(traceBytes_)},
+                {"ingest.seconds", secondsText(ingestSeconds_)},
+                // Where the run's events are: the shards on the traces volume (PVC:folder).
+                {kIngestEventsAttribute,
+                 plan_.kubernetes.tracesPvc + ":" + job_.jobName + "/" + job_.attempt + "/shards"}};
     for (const auto& p : got.problems)
         note_("summaries: " + p);
     if (!got.problems.empty())
