@@ -15,5 +15,12 @@ inline constexpr const char* kClockAlignmentAttribute = "clock.alignment";
 // launcher recorded it (ingest on the cluster, docs/launcher.md), else this value.
 inline constexpr const char* kEventsElsewhereAttribute = "events.elsewhere";
 inline constexpr const char* kIngestEventsAttribute = "ingest.events";
+// Of such a run: the ranks of each of its shards, in shard order (core/EventShardRanks.h), written by
+// addRunFromSummaries; and the shards whose events were fetched and linked in (store/EventShardLink.h).
+inline constexpr const char* kEventShardRanksAttribute = "events.shard_ranks";
+inline constexpr const char* kEventsFetchedAttribute = "events.fetched";
+// Of such a run: its time origin (store/RunTimeOrigin.h) in ns, from its merged overview, so that a rank's
+// relative times need only that rank's shard.
+inline constexpr const char* kEventsOriginAttribute = "events.origin_ns";
 
 } // namespace cnp

@@ -3,6 +3,7 @@
 #include "core/RunAttributeKeys.h"
 #include "requests/ClockAlignmentRequest.h"
 
+#include "core/EventShardRanks.h"
 #include "core/InputError.h"
 #include "ingest/KernelDigest.h"
 #include "metrics/KernelStatsPool.h"
@@ -492,6 +493,19 @@ void recordClocksFromFiles(Workspace& ws, RunId id, const std::vector<std::strin
     tx.commit();
 }
 
+// The ranks of each file, in the order given (the cluster ingest gives them in shard order, so a file's
+// position is its shard's number on the volume); none when they are not ascending from file to file.
+std::optional<EventShardRanks> shardRanksOf(const std::vector<ShardFacts>& facts) {
+    std::vector<std::vector<std::int32_t>> ranks;
+    for (const ShardFacts& f : facts)
+        ranks.push_back(f.ranks);
+    try {
+        return EventShardRanks(std::move(ranks));
+    } catch (const std::invalid_argument&) {
+        return std::nullopt;
+    }
+}
+
 } // namespace
 
 RunId addRunFromSummaries(Workspace& ws, const std::vector<std::string>& files, const std::string& runName,
@@ -535,6 +549,12 @@ RunId addRunFromSummaries(Workspace& ws, const std::vector<std::string>& files, 
     for (const auto& f : files)
         names += (names.empty() ? "" : ", ") + fs::path(f).filename().string();
     ws.setRunAttribute(id, kEventsElsewhereAttribute, "summary files " + names);
+    if (const auto shards = shardRanksOf(facts))
+        ws.setRunAttribute(id, kEventShardRanksAttribute, shards->text());
+    // The run's time origin, which every relative time of a rank's events needs before all its shards
+    // are here: the merged overview's start, the earliest over every event of every shard.
+    if (const auto overview = timeline::loadOverview(ws, id))
+        ws.setRunAttribute(id, kEventsOriginAttribute, std::to_string(overview->runStart));
     tx.commit();
     try {
         recordClocksFromFiles(ws, id, files);

@@ -5,6 +5,7 @@
 #include "launch/JobSpec.h"
 #include "launch/RunProgress.h"
 
+#include <atomic>
 #include <functional>
 
 #include <memory>
@@ -50,6 +51,15 @@ public:
     // Lets the job run on without this program: stops watching and leaves everything it started in place
     // (Backend::canDetach). A later attach() finds it again. Only for a backend that can detach.
     virtual void detach() {}
+    // The orchestrator's cancel request (Ctrl-C), which a collect() that waits long polls (the ingest on
+    // the cluster): it then stops what it started and throws InputError saying so. Set before collect().
+    void setCancelRequest(const std::atomic<bool>* cancel) { cancel_ = cancel; }
+
+protected:
+    bool cancelRequested() const { return cancel_ && cancel_->load(); }
+
+private:
+    const std::atomic<bool>* cancel_ = nullptr;
 };
 
 class Backend {

@@ -2,6 +2,7 @@
 
 #include "core/InputError.h"
 #include "core/RunAttributeKeys.h"
+#include "launch/FetchPod.h"
 #include "launch/KubernetesManifests.h"
 #include "launch/KubernetesObjects.h"
 #include "launch/ResourceWatch.h"
@@ -59,9 +60,9 @@ std::string problemsText(const std::vector<std::string>& problems) {
 } // namespace
 
 ClusterIngest::ClusterIngest(const plan::Plan& plan, const KubectlOptions& k, const JobSpec& job,
-                             ExecArgv execArgv, Note note, Note collecting)
+                             ExecArgv execArgv, Note note, Note collecting, std::function<bool()> cancelled)
     : plan_(plan), k_(k), job_(job), execArgv_(std::move(execArgv)), note_(std::move(note)),
-      collecting_(std::move(collecting)) {}
+      collecting_(std::move(collecting)), cancelled_(std::move(cancelled)) {}
 
 ClusterIngest::~ClusterIngest() {
     if (created_)
@@ -84,30 +85,14 @@ PrintFile ClusterIngest::printFile() const {
     return [this](const std::string& path) { return execArgv_({"cat", path}); };
 }
 
-// The folder's listing through the fetch pod, tried fetchTries times; empty when there is no such folder.
 std::vector<RemoteFile> ClusterIngest::list(const std::string& dir, const std::string& what) {
-    ProcessResult listed;
-    for (int i = 0; i < k_.fetchTries && (i == 0 || listed.exitCode != 0); ++i)
-        if (listed = runProcess(execArgv_(listingCommand(dir))); listed.exitCode == kListingNoFolder)
-            return {};
-    if (listed.exitCode != 0)
-        throw InputError(job_.outputDir, what + " not listed (kubectl exec, exit code " +
-                                             std::to_string(listed.exitCode) + "): " + firstLine(listed.err));
-    return parseListing(listed.out);
+    return listRemoteFolder(execArgv_, dir, k_.fetchTries, job_.outputDir, what);
 }
 
-// sha256sum of the folder's files matching `globs`, run in the fetch pod, tried fetchTries times.
 std::map<std::string, std::string> ClusterIngest::checksums(const std::string& dir,
                                                             const std::vector<std::string>& globs,
                                                             const std::string& what) {
-    ProcessResult r;
-    for (int i = 0; i < k_.fetchTries && (i == 0 || r.exitCode != 0); ++i)
-        r = runProcess(execArgv_(checksumCommand(dir, globs)));
-    if (r.exitCode != 0)
-        throw InputError(job_.outputDir,
-                         what + " not checksummed on the volume (kubectl exec sha256sum, exit code " +
-                             std::to_string(r.exitCode) + "): " + firstLine(r.err));
-    return parseChecksums(r.out);
+    return checksumRemoteFolder(execArgv_, dir, globs, k_.fetchTries, job_.outputDir, what);
 }
 
 void ClusterIngest::checkTraces() {
@@ -177,7 +162,8 @@ void ClusterIngest::runIngestJob() {
     std::map<int, std::string> phases;
     JobStatus end;
     const auto until = started + std::chrono::seconds(k_.ingestTimeoutSeconds);
-    while (!end.complete && !end.failed && Clock::now() < until) {
+    bool stopped = false;
+    while (!end.complete && !end.failed && Clock::now() < until && !(stopped = cancelled_ && cancelled_())) {
         for (const auto& text : podWatch.poll()) {
             rapidjson::Document d;
             std::string type;
@@ -204,6 +190,12 @@ void ClusterIngest::runIngestJob() {
     ingestSeconds_ = secondsSince(started);
     std::string failure;
     keepIngestLogs(failure);
+    if (stopped) { // the destructor deletes the Job and its pods
+        note_("ingest: " + name + " stopped on request after " + secondsText(ingestSeconds_) + " s");
+        throw InputError(job_.outputDir, "the ingest job " + name +
+                                             " was stopped on request; the traces stay on the volume (run "
+                                             "the same cnp run again to ingest them)");
+    }
     if (end.complete && !end.failed) {
         note_("ingest: " + name + " complete in " + secondsText(ingestSeconds_) + " s");
         return;

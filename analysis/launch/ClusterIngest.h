@@ -13,6 +13,7 @@
 //     traces are) into <outputDir>/summaries/.
 // The workstation then adds the run from them (ingest/StudyAssembler.h, addRunFromSummaries); the shards
 // with the events stay on the volume.
+#include "launch/FetchPod.h"
 #include "launch/JobSpec.h"
 #include "launch/KubernetesBackend.h"
 #include "launch/Subprocess.h"
@@ -30,13 +31,13 @@ namespace cnp::launch {
 
 class ClusterIngest {
 public:
-    using ExecArgv = std::function<std::vector<std::string>(const std::vector<std::string>&)>;
     using Note = std::function<void(const std::string&)>;
 
     // `execArgv`: the kubectl argv that runs a command in the job's fetch pod, which runs already. `note`:
-    // a line for the job's kubectl.txt; `collecting`: a progress message.
+    // a line for the job's kubectl.txt; `collecting`: a progress message; `cancelled`: polled while the
+    // ingest Job runs (Ctrl-C): the Job is then deleted and run() throws InputError saying so.
     ClusterIngest(const plan::Plan& plan, const KubectlOptions& k, const JobSpec& job, ExecArgv execArgv,
-                  Note note, Note collecting);
+                  Note note, Note collecting, std::function<bool()> cancelled = {});
     ~ClusterIngest(); // deletes the ingest Job, and with it its pods, when it created one
     ClusterIngest(const ClusterIngest&) = delete;
     ClusterIngest& operator=(const ClusterIngest&) = delete;
@@ -68,6 +69,7 @@ private:
     JobSpec job_;
     ExecArgv execArgv_;
     Note note_, collecting_;
+    std::function<bool()> cancelled_;
     bool created_ = false;
     std::uint64_t traceBytes_ = 0;
     double ingestSeconds_ = 0;

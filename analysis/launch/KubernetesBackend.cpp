@@ -2,6 +2,7 @@
 
 #include "core/InputError.h"
 #include "launch/ClusterIngest.h"
+#include "launch/FetchPod.h"
 #include "launch/KubernetesImageProbe.h"
 #include "launch/KubernetesManifests.h"
 #include "launch/KubernetesObjects.h"
@@ -26,14 +27,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-std::string podPhase(const std::string& json) {
-    rapidjson::Document d;
-    if (d.Parse(json.c_str()).HasParseError() || !d.IsObject() || !d.HasMember("status"))
-        return {};
-    const char* phase = member(d["status"], "phase");
-    return phase ? phase : "";
-}
 
 std::optional<JobState> rankState(const std::string& phase) {
     if (phase == "Pending")
@@ -73,22 +66,14 @@ std::string annotation(const rapidjson::Value& object, const char* key) {
     return v ? v : "";
 }
 
-// An attempt name as the orchestrator makes them ("attempt-<n>[-<hex>]"): it becomes a folder on the
-// trace volume, so a cluster object's annotation that is anything else (a path, "..") is refused.
-bool isAttemptName(const std::string& s) {
-    if (s.rfind("attempt-", 0) != 0 || s.size() > 40 || s.size() == 8)
-        return false;
-    return std::all_of(s.begin() + 8, s.end(),
-                       [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == '-'; });
-}
-
 class KubernetesJob : public RunningJob {
 public:
     // Creates the job's objects, or with `attached` watches the job an earlier run left (Backend::attach:
     // it exists; its fetch pod, if a run died fetching, is deleted so that collect() can make its own).
     KubernetesJob(const plan::Plan& plan, const KubectlOptions& k, const JobSpec& job,
                   ProgressListener progress, bool attached)
-        : plan_(plan), k_(k), job_(job), progress_(std::move(progress)), kind_(jobKind(plan)) {
+        : plan_(plan), k_(k), job_(job), progress_(std::move(progress)), kind_(jobKind(plan)),
+          fetchPod_(plan, k, job) {
         if (attached) {
             kubectl({"delete", "pod/" + fetchPod(), "--ignore-not-found"});
             note("attached to " + kind_ + "/" + job_.jobName + " (" + job_.attempt + ")");
@@ -231,7 +216,7 @@ private:
                 reportPod(*p);
     }
 
-    std::string fetchPod() const { return job_.jobName + "-fetch"; }
+    std::string fetchPod() const { return fetchPod_.name(); }
     std::string podSelector() const { return "cnp.job=" + job_.jobName + ",cnp.role=workload"; }
 
     std::vector<PodState> pods() const {
@@ -256,30 +241,9 @@ private:
             reportPod(p);
     }
 
-    // Starts the helper pod and waits until it runs: false when it does not within fetchTimeoutSeconds;
-    // throws InputError when it cannot be created.
-    bool startFetchPod() {
-        const ProcessResult created = kubectl({"create", "--validate=false", "-f", "-", "-o", "name"},
-                                              traceFetcherManifest(plan_, job_));
-        if (created.exitCode != 0)
-            throw InputError(job_.outputDir,
-                             "traces not fetched: the fetch pod was not created: " + firstLine(created.err));
-        const auto until = Clock::now() + std::chrono::seconds(k_.fetchTimeoutSeconds);
-        std::string phase;
-        while (phase != "Running" && phase != "Succeeded" && phase != "Failed" && Clock::now() < until) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(k_.pollMs));
-            const ProcessResult r = kubectl({"get", "pod", fetchPod(), "-o", "json"});
-            phase = r.exitCode == 0 ? podPhase(r.out) : "";
-        }
-        return phase == "Running";
-    }
-
-    // `kubectl exec <job>-fetch -c fetch -- ARGS`; no request timeout: a long transfer is never cut (a
-    // stalled one is, by streamToFile).
+    // `kubectl exec <job>-fetch -c fetch -- ARGS` (FetchPod).
     std::vector<std::string> execArgv(const std::vector<std::string>& command) const {
-        std::vector<std::string> args = {"exec", fetchPod(), "-c", "fetch", "--"};
-        args.insert(args.end(), command.begin(), command.end());
-        return kubectlArgv(k_, args, 0);
+        return fetchPod_.execArgv(command);
     }
 
     // Lists this attempt's folder through the helper pod, fetches and checks every trace; throws InputError
@@ -287,21 +251,12 @@ private:
     void fetchTraces() {
         const std::string remote = podTracesDir(job_);
         note("traces: " + remote + " (" + job_.attempt + ")");
-        if (!startFetchPod())
+        if (!fetchPod_.start("traces not fetched"))
             throw InputError(job_.outputDir, "traces not fetched: the fetch pod " + fetchPod() +
                                                  " did not start within " +
                                                  std::to_string(k_.fetchTimeoutSeconds) + " s");
-        ProcessResult listed;
-        for (int i = 0; i < k_.fetchTries && (i == 0 || listed.exitCode != 0); ++i)
-            if (listed = runProcess(execArgv(listingCommand(remote))); listed.exitCode == kListingNoFolder)
-                break;
-        std::vector<RemoteFile> listing;
-        if (listed.exitCode == 0)
-            listing = parseListing(listed.out);
-        else if (listed.exitCode != kListingNoFolder)
-            throw InputError(job_.outputDir, "traces not listed (kubectl exec, exit code " +
-                                                 std::to_string(listed.exitCode) +
-                                                 "): " + firstLine(listed.err));
+        const std::vector<RemoteFile> listing =
+            listRemoteFolder(fetchPod_.exec(), remote, k_.fetchTries, job_.outputDir, "traces");
         FetchOptions o;
         o.stallMs = k_.stallSeconds * 1000;
         o.triesPerFile = k_.fetchTries;
@@ -333,13 +288,13 @@ private:
 
     // docs/launcher.md, "Ingest on the cluster" (launch/ClusterIngest).
     void ingestOnCluster() {
-        if (!startFetchPod())
+        if (!fetchPod_.start("traces not fetched"))
             throw InputError(job_.outputDir, "traces not checked: the fetch pod " + fetchPod() +
                                                  " did not start within " +
                                                  std::to_string(k_.fetchTimeoutSeconds) + " s");
         ClusterIngest ingest(
-            plan_, k_, job_, [this](const std::vector<std::string>& command) { return execArgv(command); },
-            [this](const std::string& m) { note(m); }, [this](const std::string& m) { collecting(m); });
+            plan_, k_, job_, fetchPod_.exec(), [this](const std::string& m) { note(m); },
+            [this](const std::string& m) { collecting(m); }, [this] { return cancelRequested(); });
         summaryFiles_ = ingest.run(result_ == 0);
         fetchFigures_ = ingest.figures();
     }
@@ -374,6 +329,7 @@ private:
     std::vector<std::string> summaryFiles_;                         // set by ingestOnCluster
     std::string imageId_; // the workload's status.imageID, from the pods seen
 
+    FetchPod fetchPod_;
     std::unique_ptr<ResourceWatch> jobWatch_, podWatch_;
     std::map<int, std::string> phases_;
 };

@@ -451,7 +451,7 @@ void ingestContainer(YAML::Emitter& out, const plan::Plan& plan, const JobSpec& 
                                         "--repeat",       std::to_string(job.repeat),
                                         "--summary-out",  shard + ".summary.cnpdb",
                                         "--jobs",         "1",
-                                        "--quiet"};
+                                        "--quiet",        "--again"};
     if (plan.tokensPerStep > 0) {
         char buf[32];
         std::snprintf(buf, sizeof buf, "%.17g", plan.tokensPerStep);

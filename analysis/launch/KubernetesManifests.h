@@ -53,7 +53,9 @@ std::string imageProbeManifest(const plan::Plan& plan, const JobSpec& job, const
 // the cnp image's program without a shell:
 //   cnp ingest-shard /data/<job>/<attempt>/shards/shard-K.cnpdb /data/<job>/<attempt> --block K/<groups>
 //       --run <run> --run-id <runId> --config <config> --repeat <repeat>
-//       --summary-out /data/<job>/<attempt>/shards/shard-K.summary.cnpdb --jobs 1 --quiet
+//       --summary-out /data/<job>/<attempt>/shards/shard-K.summary.cnpdb --jobs 1 --quiet --again
+// (--again: a pod retried after its first was killed removes what that one left, or keeps a pair it
+// finished)
 // (K = $(JOB_COMPLETION_INDEX), which the kubelet expands; the plan's values are escaped), the traces PVC
 // mounted read-write at /data, requests = limits of kIngestCpu and kIngestMemory (the ingest worker's
 // bound), the plan's pod policy (security context, service account, priority, pull secrets,

@@ -1,5 +1,6 @@
 #include "launch/KubernetesObjects.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace cnp::launch {
@@ -87,6 +88,13 @@ bool parseWatchEvent(const std::string& text, rapidjson::Document& d, std::strin
     const char* t = member(d, "type");
     type = t ? t : "";
     return true;
+}
+
+bool isAttemptName(const std::string& s) {
+    if (s.rfind("attempt-", 0) != 0 || s.size() > 40 || s.size() == 8)
+        return false;
+    return std::all_of(s.begin() + 8, s.end(),
+                       [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == '-'; });
 }
 
 } // namespace cnp::launch

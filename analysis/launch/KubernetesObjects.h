@@ -33,5 +33,8 @@ std::vector<PodState> parsePods(const std::string& json);
 // One event of `kubectl get --watch -o json --output-watch-events`: its type and object; false for text
 // that is not one (`d` then holds nothing to use).
 bool parseWatchEvent(const std::string& text, rapidjson::Document& d, std::string& type);
+// An attempt name as the orchestrator makes them ("attempt-<n>[-<hex>]"): it becomes a folder on the trace
+// volume, so text from a cluster object or a workspace that is anything else (a path, "..") is refused.
+bool isAttemptName(const std::string& s);
 
 } // namespace cnp::launch

@@ -138,6 +138,7 @@ JobState RunOrchestrator::leave(const JobSpec& job, RunningJob& running, const s
 
 JobState RunOrchestrator::runStarted(const JobSpec& job, RunningJob& running, const std::atomic<bool>& cancel,
                                      std::string& message) {
+    running.setCancelRequest(&cancel);
     // The timeout counts from when the workload runs on every rank (RunningJob::workloadRunning), not
     // from submission: queueing, scheduling and image pulls are not the run's time.
     std::optional<Clock::time_point> started;

@@ -1,10 +1,13 @@
 #include "store/RunTimeOrigin.h"
 
+#include "core/RunAttributeKeys.h"
+#include "core/TimeBounds.h"
 #include "store/Schema.h"
 #include "store/Sqlite.h"
 #include "store/Workspace.h"
 
 #include <algorithm>
+#include <charconv>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,9 +28,26 @@ std::optional<Ns> minOver(const Workspace& ws, RunId runId, std::string_view tab
     return least;
 }
 
+// A run added from summary files records its origin (events.origin_ns): its events may be partly here.
+std::optional<Ns> recordedOrigin(const Workspace& ws, RunId runId) {
+    if (!ws.runAttribute(runId, kEventsElsewhereAttribute))
+        return std::nullopt;
+    const auto text = ws.runAttribute(runId, kEventsOriginAttribute);
+    Ns v = 0;
+    if (!text || text->empty())
+        return std::nullopt;
+    const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
+    if (ec != std::errc() || end != text->data() + text->size() || v < -kMaxTraceTimeNs ||
+        v > kMaxTraceTimeNs)
+        return std::nullopt;
+    return v;
+}
+
 } // namespace
 
 Ns runTimeOrigin(const Workspace& ws, RunId runId) {
+    if (const auto recorded = recordedOrigin(ws, runId))
+        return *recorded;
     std::optional<Ns> origin;
     auto take = [&](std::optional<Ns> v) {
         if (v)

@@ -1,13 +1,12 @@
 #include "store/StudyShards.h"
 
 #include "core/InputError.h"
+#include "store/ShardSegments.h"
 #include "store/Sqlite.h"
 
 #include <algorithm>
 #include <atomic>
 #include <exception>
-#include <limits>
-#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -35,6 +34,10 @@ Workspace& StudyShards::opened(int k) const {
 
 const Workspace& StudyShards::shard(int k) const {
     return opened(k);
+}
+
+ShardAt StudyShards::shardAt() const {
+    return [this](int k) -> const Workspace& { return opened(k); };
 }
 
 Workspace& StudyShards::shard(int k) {
@@ -65,47 +68,11 @@ void StudyShards::checkpoint(unsigned threads) {
 }
 
 std::vector<std::pair<std::int32_t, int>> StudyShards::holders(RunId runId) const {
-    std::vector<std::pair<std::int32_t, int>> out;
-    for (int k = 0; k < count(); ++k) {
-        Statement st(shard(k).db(), "SELECT rank FROM ranks WHERE run_id = ?");
-        st.bind(1, runId);
-        while (st.step())
-            out.emplace_back(st.i32(0), k);
-    }
-    std::sort(out.begin(), out.end());
-    for (std::size_t i = 1; i < out.size(); ++i)
-        if (out[i].first == out[i - 1].first)
-            throw InputError(folder_.folder().string(), "rank " + std::to_string(out[i].first) +
-                                                            " of run id " + std::to_string(runId.value()) +
-                                                            " is held by two shards (" +
-                                                            shard(out[i - 1].second).file() + " and " +
-                                                            shard(out[i].second).file() + ")");
-    return out;
+    return shardRankHolders(count(), shardAt(), runId, folder_.folder().string());
 }
 
 std::vector<EventSegment> StudyShards::segments(RunId runId, std::string_view table) const {
-    constexpr auto kMinKey = std::numeric_limits<std::int64_t>::min();
-    std::vector<std::optional<IdRange>> ranges(static_cast<std::size_t>(count()));
-    std::vector<EventSegment> out;
-    for (const auto& [rank, k] : holders(runId)) {
-        const Workspace& s = shard(k);
-        auto& range = ranges[static_cast<std::size_t>(k)];
-        if (!range)
-            range = s.eventRows(runId, table);
-        if (range->empty())
-            continue;
-        const std::int64_t first = s.lowerBoundId(table, *range, rank, kMinKey);
-        const std::int64_t end = rank == std::numeric_limits<std::int32_t>::max()
-                                     ? range->last + 1
-                                     : s.lowerBoundId(table, *range, rank + 1, kMinKey);
-        if (first >= end)
-            continue;
-        if (!out.empty() && out.back().store == &s && out.back().rows.last + 1 == first)
-            out.back().rows.last = end - 1;
-        else
-            out.push_back({&s, IdRange{first, end - 1}});
-    }
-    return out;
+    return shardSegments(holders(runId), count(), shardAt(), runId, table);
 }
 
 EventSegment StudyShards::storeOf(RunId runId, std::int32_t rank, std::string_view table,

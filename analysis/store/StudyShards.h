@@ -3,6 +3,7 @@
 // its own, opened with the index, and where a run's event rows are. A shard holds a run's rows under the
 // run's index id, for the ranks its `ranks` table lists; which shard holds a rank is read from those tables
 // on each call (one primary-key lookup per shard), so nothing goes stale while another process ingests.
+#include "store/ShardSegments.h"
 #include "store/StudyFolder.h"
 #include "store/Workspace.h"
 
@@ -42,6 +43,7 @@ public:
 
 private:
     Workspace& opened(int k) const; // opens shard k on first use
+    ShardAt shardAt() const;
 
     StudyFolder folder_;
     Workspace::Mode mode_;

@@ -7,6 +7,7 @@
 #include "core/UtcTime.h"
 #include "store/ConnectionDefences.h"
 #include "store/JsonText.h"
+#include "store/LinkedEventShards.h"
 #include "store/MetaKeys.h"
 #include "store/QueryWatchdog.h"
 #include "store/RunAppender.h"
@@ -426,26 +427,16 @@ void Workspace::removeOrphanShardRuns() {
     }
 }
 
-namespace {
-
-// A run added from summary files (run attribute events.elsewhere) has no event rows here: what reads them is
-// refused, saying where they are (ingest.events: on the cluster) instead of finding none.
-void refuseEventsElsewhere(const Workspace& ws, RunId runId) {
-    const std::optional<std::string> elsewhere = ws.runAttribute(runId, kEventsElsewhereAttribute);
-    if (!elsewhere)
-        return;
-    const std::optional<std::string> where = ws.runAttribute(runId, kIngestEventsAttribute);
-    throw InputError(ws.path(),
-                     "run " + ws.runLabel(runId) + " holds its summaries only: its events stayed with its " +
-                         "shards (" + (where ? "on the cluster, " + *where : *elsewhere) +
-                         "), so what reads events (the timeline, collectives, stragglers, critical-path, "
-                         "whatif, diff --step, event exports) cannot run on it here");
+const LinkedEventShards& Workspace::linkedShards(RunId runId) const {
+    auto& slot = linked_[runId.value()];
+    if (!slot)
+        slot = std::make_unique<LinkedEventShards>(*this, runId);
+    return *slot;
 }
 
-} // namespace
-
 std::vector<EventSegment> Workspace::eventSegments(RunId runId, std::string_view table) const {
-    refuseEventsElsewhere(*this, runId);
+    if (runAttribute(runId, kEventsElsewhereAttribute))
+        return linkedShards(runId).segments(table);
     if (study_)
         return study_->segments(runId, table);
     const IdRange r = eventRows(runId, table);
@@ -455,10 +446,23 @@ std::vector<EventSegment> Workspace::eventSegments(RunId runId, std::string_view
 }
 
 EventSegment Workspace::eventStoreOf(RunId runId, std::int32_t rank, std::string_view table) const {
-    refuseEventsElsewhere(*this, runId);
+    if (runAttribute(runId, kEventsElsewhereAttribute))
+        return linkedShards(runId).storeOf(rank, table);
     if (study_)
         return study_->storeOf(runId, rank, table, this);
     return {this, eventRows(runId, table)};
+}
+
+EventSegment Workspace::rankRows(RunId runId, std::int32_t rank, std::string_view table) const {
+    const EventSegment at = eventStoreOf(runId, rank, table);
+    if (at.rows.empty())
+        return at;
+    constexpr auto kMinKey = std::numeric_limits<std::int64_t>::min();
+    const std::int64_t first = at.store->lowerBoundId(table, at.rows, rank, kMinKey);
+    const std::int64_t end = rank == std::numeric_limits<std::int32_t>::max()
+                                 ? at.rows.last + 1
+                                 : at.store->lowerBoundId(table, at.rows, rank + 1, kMinKey);
+    return {at.store, first < end ? IdRange{first, end - 1} : IdRange{}};
 }
 
 __extension__ typedef __int128 i128; // lowerBoundId's bounds
@@ -687,6 +691,10 @@ void Workspace::removeRun(RunId runId) {
     Transaction tx(writeConnections());
     deleteRunRows(runId);
     tx.commit();
+    // The shards fetched for it (events on demand) are copies of what stays on the cluster.
+    linked_.erase(runId.value());
+    std::error_code ec;
+    std::filesystem::remove_all(linkedShardsDir(*this, runId), ec);
 }
 
 void Workspace::deleteRunRows(RunId runId) {
@@ -744,7 +752,7 @@ void Workspace::relabelRun(RunId runId, const std::string& config) {
     st.bind(1, config).bind(2, run.id).exec();
 }
 
-TraceData Workspace::loadRun(RunId runId) const {
+TraceData Workspace::loadRun(RunId runId, std::optional<std::int32_t> rank) const {
     TraceData t;
     {
         Statement st(db_, "SELECT " + runColumns() + " FROM runs WHERE id = ?");
@@ -785,13 +793,18 @@ TraceData Workspace::loadRun(RunId runId) const {
         };
         Statement st;
         if (orderBy) {
-            st = Statement(db_, "SELECT " + desc.valueColumns() + " FROM " + table +
-                                    " WHERE run_id = ? ORDER BY " + orderBy);
+            st = Statement(db_, "SELECT " + desc.valueColumns() + " FROM " + table + " WHERE run_id = ?" +
+                                    (rank ? " AND rank = ?" : "") + " ORDER BY " + orderBy);
             st.bind(1, runId);
+            if (rank)
+                st.bind(2, *rank);
             read(st);
             return;
         }
-        for (const EventSegment& seg : eventSegments(runId, table)) {
+        for (const EventSegment& seg :
+             rank ? std::vector<EventSegment>{rankRows(runId, *rank, table)} : eventSegments(runId, table)) {
+            if (seg.rows.empty())
+                continue;
             st = Statement(seg.store->db(),
                            "SELECT " + desc.valueColumns() + " FROM " + table + " WHERE id BETWEEN ? AND ?");
             st.bind(1, seg.rows.first).bind(2, seg.rows.last);

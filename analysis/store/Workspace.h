@@ -22,6 +22,7 @@
 namespace cnp {
 
 class QueryWatchdog;
+class LinkedEventShards;
 class StudyShards;
 class Workspace;
 
@@ -125,18 +126,25 @@ public:
 
     // Run `runId`'s rows of event table `table` wherever they are stored, in (rank, sort key) order: a
     // single file gives one segment (eventRows); a study one per run of consecutive ranks held by one
-    // shard. Empty segments are left out. O(ranks x log rows) for a study, else as eventRows.
+    // shard. Empty segments are left out. O(ranks x log rows) for a study, else as eventRows. A run added
+    // from summary files (events.elsewhere) is read from its fetched shards (store/LinkedEventShards.h)
+    // and throws EventsElsewhere (core/EventsElsewhere.h) for what was not fetched.
     std::vector<EventSegment> eventSegments(RunId runId, std::string_view table) const;
     // The workspace holding `rank`'s rows of `table` for run `runId` and that workspace's whole id range of
     // the run's rows (to search with its lowerBoundId). A rank no shard holds gives an empty range.
     EventSegment eventStoreOf(RunId runId, std::int32_t rank, std::string_view table) const;
+    // Exactly `rank`'s rows of run `runId` in `table` (eventStoreOf, then two lowerBoundId searches); an
+    // empty range when it has none. O(log rows).
+    EventSegment rankRows(RunId runId, std::int32_t rank, std::string_view table) const;
     // First id in `range` whose (rank, sort key) is >= (rank, key), range.last + 1 when none.
     // Binary search over ids (the rows of a range are sorted by (rank, sort key)): O(log n) row reads.
     std::int64_t lowerBoundId(std::string_view table, IdRange range, std::int32_t rank,
                               std::int64_t key) const;
 
-    // Reads a whole run back into memory (strings re-interned into the returned table).
-    TraceData loadRun(RunId runId) const;
+    // Reads a whole run back into memory (strings re-interned into the returned table). With `rank`, only
+    // that rank's events, ranks row and steps: O(its events), and of a run added from summary files only
+    // its shard is read (a one-rank export).
+    TraceData loadRun(RunId runId, std::optional<std::int32_t> rank = std::nullopt) const;
 
     // Workspace-level string interning (table `strings`).
     std::int64_t internString(std::string_view s);
@@ -170,6 +178,9 @@ private:
     bool readOnly_ = false;
     std::unique_ptr<QueryWatchdog> watchdog_;
     std::unique_ptr<StudyShards> study_;
+    // Runs added from summary files whose events are read from linked shards, by run id (first read).
+    const LinkedEventShards& linkedShards(RunId runId) const;
+    mutable std::map<std::int64_t, std::unique_ptr<LinkedEventShards>> linked_;
 };
 
 } // namespace cnp

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 namespace cnp::cli {
 namespace {
@@ -38,12 +39,16 @@ int runExport(const std::vector<std::string>& args) {
     const Workspace ws(wsPath, Workspace::Mode::ReadOnly);
     const ReadTransaction snapshot = readSnapshot(ws); // the run as it was when the export started
     const RunRecord rec = ws.runOrThrow(*run);
-    TraceData trace = ws.loadRun(rec.id);
-    if (const auto rank = p.number("--rank", 0, 2147483647)) {
-        if (*rank < 0 || *rank != static_cast<double>(static_cast<std::int32_t>(*rank)))
+    std::optional<std::int32_t> rank;
+    if (const auto r = p.number("--rank", 0, 2147483647)) {
+        if (*r < 0 || *r != static_cast<double>(static_cast<std::int32_t>(*r)))
             throw UsageFailure{"--rank takes a rank number"};
-        trace = rankSubset(trace, static_cast<std::int32_t>(*rank));
+        rank = static_cast<std::int32_t>(*r);
     }
+    // One rank reads only its rows (and of a run ingested on a cluster only its shard).
+    TraceData trace = ws.loadRun(rec.id, rank);
+    if (rank)
+        trace = rankSubset(trace, *rank); // refuses a rank the run has not
     if (format == "chrome") {
         const auto events = ChromeTraceExporter(trace).write(*out);
         if (!p.has("--quiet"))

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -66,7 +67,7 @@ int runIngestShard(const std::vector<std::string>& args) {
     options.insert("--run-id");
     options.insert("--block");
     options.insert("--summary-out");
-    ArgParser p(options, {"--quiet", "--timing"});
+    ArgParser p(options, {"--quiet", "--timing", "--again"});
     p.parse(args);
     p.requirePositionals(2, 100000, "OUT.cnpdb and at least one trace file or folder");
     IngestRequest req = ingestRequestOf(p, 1);
@@ -86,11 +87,25 @@ int runIngestShard(const std::vector<std::string>& args) {
     const std::string out = p.positionals()[0];
     if (StudyFolder::isStudyPath(out))
         throw UsageFailure{"OUT is one shard file (*.cnpdb), not a study"};
-    if (std::filesystem::exists(out))
-        throw InputError(out, "exists; a shard is written once, into a new file");
     const std::string summaryOut = p.value("--summary-out").value_or("");
     if (!summaryOut.empty() && (StudyFolder::isStudyPath(summaryOut) || summaryOut == out))
         throw UsageFailure{"--summary-out is one new file (*.cnpdb) beside OUT"};
+    if (p.has("--again")) {
+        if (summaryOut.empty())
+            throw UsageFailure{"--again needs --summary-out: the summary file, written last, marks a "
+                               "finished shard"};
+        if (std::filesystem::exists(summaryOut) && std::filesystem::exists(out)) {
+            if (!p.has("--quiet"))
+                std::cout << "ingest-shard: " << out << " and " << summaryOut
+                          << " were written by an earlier attempt; kept\n";
+            return Ok;
+        }
+        // What an attempt killed half-way left (OUT without its summary file) is this command's own.
+        removeCreatedWorkspace(out);
+        removeCreatedWorkspace(summaryOut);
+    }
+    if (std::filesystem::exists(out))
+        throw InputError(out, "exists; a shard is written once, into a new file");
     if (!summaryOut.empty() && std::filesystem::exists(summaryOut))
         throw InputError(summaryOut, "exists; a summary file is written once, into a new file");
     // A pod runs this without a shell: OUT's folder (the attempt's shards/ on the volume) is made here.
@@ -140,6 +155,9 @@ CNP_COMMAND(
     "                  shard_part, runs, ranks and steps): cnp study assemble builds the same index\n"
     "                  from it, and it is what the workstation fetches from a cluster\n"
     "                  (docs/launcher.md, \"Ingest on the cluster\")\n"
+    "  --again         a retried worker (the cluster's ingest pods): OUT and the summary file are\n"
+    "                  its own; when both are there an earlier attempt finished and they are kept\n"
+    "                  (exit 0), else what a killed attempt left is removed and the shard written\n"
     "  other options   as cnp ingest\n\n"
     "OUT's folder is created when missing. A file that is not a sound trace is refused and\n"
     "neither OUT nor the summary file is created (exit 2).\n",

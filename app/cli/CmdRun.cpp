@@ -6,7 +6,9 @@
 #include "CommandRegistry.h"
 
 #include "core/CommaList.h"
+#include "core/EventShardRanks.h"
 #include "core/InputError.h"
+#include "launch/ClusterEventFetch.h"
 #include "launch/ContainerBackend.h"
 #include "launch/JobIngest.h"
 #include "launch/JobPlanner.h"
@@ -187,12 +189,48 @@ std::string outputLockFile(const std::string& outRoot) {
     return (fs::path(outRoot) / ".cnp-run.lock").string();
 }
 
+// --ranks "0,3,8-15": ascending ranks and ranges.
+std::vector<std::int32_t> rankList(const ArgParser& p) {
+    const auto text = p.value("--ranks");
+    if (!text)
+        return {};
+    const auto parsed = EventShardRanks::parse(*text);
+    if (!parsed || parsed->shardCount() != 1)
+        throw UsageFailure{"--ranks: expected ascending ranks and ranges, e.g. 0,3,8-15"};
+    return parsed->ranksOf(0);
+}
+
+// cnp run PLAN WS --fetch-events RUN [--ranks LIST]: events on demand (launch/ClusterEventFetch.h).
+int fetchEvents(const ArgParser& p, const plan::Plan& plan, const std::string& wsPath,
+                const std::vector<std::string>& args) {
+    const std::string runName = *p.value("--fetch-events");
+    const std::vector<std::int32_t> ranks = rankList(p);
+    const RunLock wsLock(workspaceLockFile(wsPath), "workspace " + wsPath, commandText(args));
+    printNote(wsLock);
+    Workspace ws(wsPath, Workspace::Mode::ReadWrite);
+    const auto run = ws.findRun(runName);
+    if (!run)
+        throw InputError(wsPath, "no run named '" + runName + "'");
+    const KubectlOptions k = kubectlOptions(p, plan);
+    const EventFetchOutcome got = fetchRunEvents(ws, run->id, plan, k, ranks, [](const std::string& m) {
+        std::cerr << "cnp run: " << m << std::endl;
+    });
+    std::string linked = shardListText(got.linked), already = shardListText(got.already);
+    std::cerr << "cnp run: events of " << runName << ": " << got.summary
+              << "; shards linked now: " << (linked.empty() ? "none" : linked)
+              << "; before: " << (already.empty() ? "none" : already) << '\n';
+    return Ok;
+}
+
 int runRun(const std::vector<std::string>& args) {
     ArgParser p({"--backend", "--configs", "--repeats", "--progress", "--out", "--manifests", "--context",
-                 "--namespace", "--kubeconfig", "--kubectl", "--containers-conf", "--gpu-flags"},
+                 "--namespace", "--kubeconfig", "--kubectl", "--containers-conf", "--gpu-flags",
+                 "--fetch-events", "--ranks"},
                 {"--dry-run", "--keep-going", "--detach"});
     p.parse(args);
     p.requirePositionals(2, 2, "PLAN and WORKSPACE");
+    if (p.value("--ranks") && !p.value("--fetch-events"))
+        throw UsageFailure{"--ranks needs --fetch-events RUN"};
     const std::string progress = p.valueOr("--progress", "human");
     if (progress != "human" && progress != "json")
         throw UsageFailure{"--progress: expected human or json"};
@@ -201,6 +239,8 @@ int runRun(const std::vector<std::string>& args) {
     const plan::Plan plan = loadPlanOrThrow(p.positionals()[0], &warnings);
     for (const auto& w : warnings)
         std::cerr << plan::formatFinding(w) << '\n';
+    if (p.value("--fetch-events"))
+        return fetchEvents(p, plan, wsPath, args);
     const std::string outRoot =
         fs::absolute(p.valueOr("--out", wsPath + ".runs")).lexically_normal().string();
     const std::vector<JobSpec> jobs = planJobs(plan, selection(p), outRoot);
@@ -263,6 +303,7 @@ CNP_COMMAND(
     "               [--repeats N] [--progress human|json] [--out DIR] [--manifests DIR]\n"
     "               [--context C] [--namespace NS] [--kubeconfig FILE] [--kubectl PROGRAM]\n"
     "               [--containers-conf FILE] [--gpu-flags FLAGS] [--keep-going] [--detach]\n"
+    "       cnp run PLAN WS --fetch-events RUN [--ranks LIST] [--context C] [--namespace NS] ...\n"
     "\n"
     "Runs every configuration x repeat of PLAN in plan order with libcnp-collector.so injected,\n"
     "gathers each job's traces and logs, and ingests each job into WS as run <config>-r<repeat>,\n"
@@ -291,6 +332,10 @@ CNP_COMMAND(
     "  --keep-going       run every repeat of a configuration even after one failed\n"
     "  --detach           kubernetes: submit every job and exit; running the same command again\n"
     "                     attaches: it collects and ingests what has ended and waits for the rest\n"
+    "  --fetch-events RUN kubernetes with kubernetes.cnpImage (ingest on the cluster): fetch the events\n"
+    "                     of RUN, which stayed in its shards on the traces volume, and link them into\n"
+    "                     WS, so that its timeline, collectives, stragglers, exports... read them here\n"
+    "  --ranks LIST       with --fetch-events: only the shards holding these ranks (0,3,8-15)\n"
     "\n"
     "exit status: 0 every job done, skipped or detached; 1 usage error; 2 bad plan or a job failed;\n"
     "130 interrupted (SIGINT/SIGTERM: the running job is stopped, finished runs are kept).\n",

@@ -24,9 +24,12 @@
 // cnp.role=probe, launch/KubernetesImageProbe) are created ended, as a kubelet leaves them: Succeeded with
 // the test's probe output for their image as their log, Pending on ErrImagePull, or Failed to start (an
 // image without /bin/sh: StartError); listed by that label.
+#include "CliRunner.h"
 #include "TestPaths.h"
 #include "TestPlans.h"
+#include "core/EventsElsewhere.h"
 #include "core/InputError.h"
+#include "launch/ClusterEventFetch.h"
 #include "launch/JobPlanner.h"
 #include "launch/KubernetesBackend.h"
 #include "launch/KubernetesImageProbe.h"
@@ -74,6 +77,7 @@ struct ApiState {
     std::vector<Request> requests;
     int failingRank = -1;               // that pod fails, and with it the Job
     bool neverFinish = false;           // the Job stays active (for cancel)
+    bool ingestNeverFinishes = false;   // an ingest Job stays active (for cancel while it runs)
     bool runUnwatched = false;          // Jobs move on with nobody watching (a detached job's life)
     QString volume;                     // the traces PVC: /cnp/traces in the pods
     QString rankFiles;                  // what a created Job's ranks write into their CNP_OUTPUT_DIR
@@ -319,7 +323,8 @@ private:
         std::lock_guard lock(s_.mutex);
         for (const auto& name : s_.jobs.keys())
             if ((s_.runUnwatched || (watched(name, true) && watched(name, false))) &&
-                s_.stages[name] < (s_.neverFinish ? 1 : 2)) {
+                s_.stages[name] <
+                    (s_.neverFinish || (s_.ingestNeverFinishes && name.endsWith("-ingest")) ? 1 : 2)) {
                 if (++s_.stages[name] == 2 && name.endsWith("-ingest"))
                     runIngestPods(name);
                 applyStage(name);
@@ -777,6 +782,7 @@ class TestKubectlDriver : public QObject {
         k.pollMs = 50;
         k.fetchTimeoutSeconds = 10;
         k.stallSeconds = stallSeconds_;
+        k.ingestTimeoutSeconds = 120; // a test that waits this long has failed
         KubernetesBackend backend(plan, k);
         RunOrchestrator orch(plan, ws, backend, [&](const ProgressEvent& e) {
             events.push_back(e);
@@ -1101,6 +1107,20 @@ private slots:
         return dir;
     }
 
+    // The Chrome export of run Base-r1 of `ws` (of one rank unless `rank` is empty); the error on failure.
+    QByteArray exportOf(const QString& ws, const QString& rank) {
+        const QString out = dir_.filePath("export.json");
+        QFile::remove(out);
+        QStringList args = {"export", ws, "--run", "Base-r1", "--out", out};
+        if (!rank.isEmpty())
+            args << "--rank" << rank;
+        const auto r = cnp::testing::runCli(args);
+        QFile f(out);
+        if (r.exitCode != 0 || !f.open(QIODevice::ReadOnly))
+            return "cnp export failed: " + r.err;
+        return f.readAll();
+    }
+
     // `cnp ARGS` (stdout, with "created_at" values blanked: when each copy was ingested); "" on failure.
     static QString cliJson(const QStringList& args) {
         QProcess p;
@@ -1155,12 +1175,26 @@ private slots:
         QStringList tokens; // the plan's tokens per step, as a local ingest is given them
         if (plan.tokensPerStep > 0)
             tokens << "--tokens-per-step" << QString::number(plan.tokensPerStep, 'g', 17);
-        QCOMPARE(command, QStringList({"/opt/cnp/bin/cnp", "ingest-shard",
-                                       data + "/shards/shard-$(JOB_COMPLETION_INDEX).cnpdb", data, "--block",
-                                       "$(JOB_COMPLETION_INDEX)/2", "--run", "Base-r1", "--run-id", "1",
-                                       "--config", "Base", "--repeat", "1", "--summary-out",
-                                       data + "/shards/shard-$(JOB_COMPLETION_INDEX).summary.cnpdb", "--jobs",
-                                       "1", "--quiet"}) +
+        QCOMPARE(command, QStringList({"/opt/cnp/bin/cnp",
+                                       "ingest-shard",
+                                       data + "/shards/shard-$(JOB_COMPLETION_INDEX).cnpdb",
+                                       data,
+                                       "--block",
+                                       "$(JOB_COMPLETION_INDEX)/2",
+                                       "--run",
+                                       "Base-r1",
+                                       "--run-id",
+                                       "1",
+                                       "--config",
+                                       "Base",
+                                       "--repeat",
+                                       "1",
+                                       "--summary-out",
+                                       data + "/shards/shard-$(JOB_COMPLETION_INDEX).summary.cnpdb",
+                                       "--jobs",
+                                       "1",
+                                       "--quiet",
+                                       "--again"}) +
                               tokens);
         // Watched as the workload is, each pod's completion reported.
         QVERIFY(watches("jobs", "metadata.name=" + ingestJob) >= 1);
@@ -1240,6 +1274,106 @@ private slots:
             QVERIFY2(fetched.size() > 100, qPrintable(fetched));
             QCOMPARE(cluster, fetched);
         }
+    }
+
+    // Events on demand (launch/ClusterEventFetch.h): the run ingested on the cluster above reads its events
+    // once their shards are fetched, shard by shard (the fetch pod's `cat` of that shard only, checksummed
+    // on the volume, the pod deleted afterwards), and then answers as the traces ingested here: rank 1's
+    // Chrome export once shard 1 is linked, with rank 0's refused naming shard 0 and the command that
+    // fetches it; collectives and the whole export once both are. A second fetch moves nothing.
+    void eventsComeOnDemand() {
+        const QString cluster = dir_.filePath("cluster.cnpdb"), fetched = dir_.filePath("fetched.cnpdb");
+        if (!QFileInfo::exists(cluster))
+            ingestOnTheClusterFetchesSummariesOnly();
+        QVERIFY(QFileInfo::exists(cluster));
+        auto plan = clusterPlan(true);
+        plan.hash = "synth-on-cluster";
+        plan.kubernetes.cnpImage = "registry.local/cnp:1";
+        KubectlOptions k;
+        k.program = "/usr/bin/kubectl";
+        k.kubeconfig = kubeconfig_.toStdString();
+        k.namespace_ = kNamespace;
+        k.pollMs = 50;
+        k.fetchTimeoutSeconds = 10;
+        const QString job = QString::fromStdString(planJobs(plan, {}, "/x")[0].jobName);
+        auto clearRequests = [&] {
+            std::lock_guard lock(state_.mutex);
+            state_.requests.clear();
+        };
+        Workspace ws(cluster.toStdString(), Workspace::Mode::ReadWrite);
+        const RunId id = ws.findRun("Base-r1")->id;
+        QCOMPARE(QString::fromStdString(*ws.runAttribute(id, "events.shard_ranks")), QString("0;1"));
+        try {
+            ws.eventStoreOf(id, 1, "kernels");
+            QFAIL("rank 1's events were read before they were fetched");
+        } catch (const EventsElsewhere& e) {
+            QCOMPARE(e.missingShards(), std::vector<int>{1});
+            QVERIFY2(QString(e.what()).contains("--fetch-events 'Base-r1'"), e.what());
+        }
+        clearRequests();
+        EventFetchOutcome got = fetchRunEvents(ws, id, plan, k, {1});
+        QCOMPARE(got.linked, std::vector<int>{1});
+        QStringList cats = execs().filter(QRegularExpression("^cat "));
+        QCOMPARE(cats.size(), 1);
+        QVERIFY2(cats[0].endsWith("/shards/shard-1.cnpdb"), qPrintable(cats.join('\n')));
+        QVERIFY(calls("pods/" + job + "-fetch").contains("DELETE pods/" + job + "-fetch"));
+        QVERIFY(QFileInfo::exists(cluster + ".events/run-1/shard-1.cnpdb"));
+        const cnp::testing::CliResult r0 = cnp::testing::runCli(
+            {"export", cluster, "--run", "Base-r1", "--rank", "0", "--out", dir_.filePath("r0.json")});
+        QCOMPARE(r0.exitCode, 2);
+        QVERIFY2(r0.err.contains(
+                     "the events of shard 0 (ranks 0) stayed with its shards (on the cluster, traces:") &&
+                     r0.err.contains("--fetch-events 'Base-r1'"),
+                 r0.err.constData());
+        QCOMPARE(exportOf(cluster, "1"), exportOf(fetched, "1"));
+        clearRequests();
+        got = fetchRunEvents(ws, id, plan, k, {});
+        QCOMPARE(got.linked, std::vector<int>{0});
+        QCOMPARE(got.already, std::vector<int>{1});
+        QCOMPARE(QString::fromStdString(*ws.runAttribute(id, "events.fetched")), QString("0,1"));
+        QCOMPARE(exportOf(cluster, ""), exportOf(fetched, ""));
+        const QString a = cliJson({"collectives", fetched, "--run", "Base-r1", "--json"});
+        QVERIFY2(a.size() > 100, qPrintable(a));
+        QCOMPARE(cliJson({"collectives", cluster, "--run", "Base-r1", "--json"}), a);
+        clearRequests();
+        got = fetchRunEvents(ws, id, plan, k, {0, 1});
+        QCOMPARE(got.summary, std::string("nothing to fetch"));
+        QCOMPARE(execs(), QStringList());
+    }
+
+    // Ctrl-C while the ingest Job runs on the cluster: cnp stops waiting at once (not after
+    // ingestTimeoutSeconds), deletes the ingest Job with its pods, says so, and adds no run; the traces stay
+    // on the volume for the next cnp run.
+    void cancelStopsTheIngestJob() {
+        const QString ranks = synthRankFiles();
+        QVERIFY(!ranks.isEmpty());
+        {
+            std::lock_guard lock(state_.mutex);
+            state_.rankFiles = ranks;
+            state_.ingestNeverFinishes = true;
+        }
+        auto plan = clusterPlan(true);
+        plan.hash = "synth-cancelled";
+        plan.kubernetes.cnpImage = "registry.local/cnp:1";
+        wsName_ = "cancelled.cnpdb";
+        std::atomic<bool> cancel{false};
+        std::vector<ProgressEvent> events;
+        const RunSummary s = run(plan, cancel, events, [&](const ProgressEvent& e) {
+            if (e.state == JobState::Collecting && e.message.find("ingest: shard 1: Running") == 0)
+                cancel = true;
+        });
+        wsName_ = "k8s.cnpdb";
+        {
+            std::lock_guard lock(state_.mutex);
+            state_.ingestNeverFinishes = false;
+        }
+        QCOMPARE(s.done, 0);
+        QVERIFY(!events.empty());
+        QVERIFY2(events.back().message.find("was stopped on request; the traces stay on the volume") !=
+                     std::string::npos,
+                 events.back().message.c_str());
+        const QString ingestJob = QString::fromStdString(planJobs(plan, {}, "/x")[0].jobName) + "-ingest";
+        QVERIFY(calls("jobs/" + ingestJob).contains("DELETE jobs/" + ingestJob));
     }
 
     // On the cluster as here: a damaged trace fails the run naming the rank and file, found by sha256sum

@@ -480,7 +480,8 @@ private slots:
                                              shard + ".summary.cnpdb",
                                              "--jobs",
                                              "1",
-                                             "--quiet"};
+                                             "--quiet",
+                                             "--again"};
         if (plan == "cluster") // the plan's tokens per step, as a local ingest is given them
             expected.insert(expected.end(), {"--tokens-per-step", "4096"});
         QCOMPARE(command, expected);

@@ -671,6 +671,34 @@ private slots:
     }
 
     // Issue 32.9: after Close Workspace the status line still named the old run.
+    // A run whose events stayed on the cluster (added from summary files: events.elsewhere) does not load;
+    // the details say so and offer to fetch them (EventFetchController), naming the missing shard.
+    void aRunOnTheClusterOffersToFetchItsEvents() {
+        RunId run;
+        {
+            Transaction tx(ws_->db());
+            run = ws_->insertRun(trace("on the cluster", 0));
+            ws_->setRunAttribute(run, "events.elsewhere", "summary files shard-0.summary.cnpdb");
+            ws_->setRunAttribute(run, "events.shard_ranks", "0");
+            ws_->setRunAttribute(run, "ingest.events", "traces:job/attempt-1/shards");
+            tx.commit();
+        }
+        page_->refreshRuns();
+        QSignalSpy failed(page_.get(), &TimelinePage::runLoadFailed);
+        page_->showRun(run);
+        QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty() && failed.last().at(0).value<RunId>() == run, 10000);
+        auto* details = page_->findChild<QTextBrowser*>("details");
+        QVERIFY(details);
+        QTRY_VERIFY_WITH_TIMEOUT(details->toHtml().contains("cnp:fetch-events"), 10000);
+        const QString text = details->toPlainText();
+        QVERIFY2(text.contains("This run's events are on the cluster.") && text.contains("Fetch events") &&
+                     text.contains("the events of shard 0 (ranks 0) stayed with its shards (on the cluster, "
+                                   "traces:job/attempt-1/shards)"),
+                 qPrintable(text));
+        QVERIFY(page_->findChild<QDockWidget*>("timelineDetailsDock")->isVisible());
+        page_->showRun(runA_);
+    }
+
     void closingTheWorkspaceForgetsTheRun() {
         auto* label = page_->findChild<QLabel*>("runLabel");
         QVERIFY(label);

@@ -16,10 +16,11 @@ TimelineHostPage::TimelineHostPage(WorkspaceSession* session, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(timeline_);
-    connect(timeline_, &TimelinePage::runLoaded, this, [this](RunId id) {
-        if (id == shownRunId_)
-            markReady();
-    });
+    for (auto done : {&TimelinePage::runLoaded, &TimelinePage::runLoadFailed})
+        connect(timeline_, done, this, [this](RunId id) {
+            if (id == shownRunId_)
+                markReady();
+        });
     connect(session, &WorkspaceSession::workspaceChanged, this, [this]() {
         shownRunId_ = RunId();
         timeline_->setWorkspace(this->session()->sharedWorkspace());

@@ -2,6 +2,7 @@
 
 #include "BackgroundTask.h"
 #include "ElidedLabel.h"
+#include "EventFetchController.h"
 #include "UnitFormat.h"
 #include "metrics/CategoryRules.h"
 #include "requests/CriticalPathRequest.h"
@@ -121,6 +122,10 @@ public:
     }
     void load(RunId run);
     void modelReady(RunId run);
+    // A run whose events stayed on the cluster (EventsElsewhere): the details offer to fetch them.
+    void offerEventFetch(RunId run, const QString& why);
+    EventFetchController* eventFetch = nullptr;
+    RunId fetchRun; // the run the details offer to fetch
     void runSearch();
     // Marks the search's matches in run B too while it is shown beneath (its own TimelineSearch);
     // a comparison whose event only B has goes to B's first match.
@@ -318,11 +323,26 @@ void TimelinePageImpl::load(RunId run) {
             } else {
                 TimelineView* v = run == runB ? viewB : viewA;
                 v->setLoadingProgress(-1);
-                if (!o.cancelled)
+                if (o.eventsElsewhere)
+                    offerEventFetch(run, o.error);
+                else if (!o.cancelled)
                     details->setHtml(QStringLiteral("<p><b>Could not load the timeline:</b> %1</p>")
                                          .arg(o.error.toHtmlEscaped()));
+                if (!o.cancelled)
+                    emit q->runLoadFailed(run);
             }
         });
+}
+
+void TimelinePageImpl::offerEventFetch(RunId run, const QString& why) {
+    fetchRun = run;
+    openDetails();
+    details->setHtml(
+        QStringLiteral("<p><b>This run's events are on the cluster.</b> The picture above is its "
+                       "stored overview; zooming in, selecting and searching need the events.</p>"
+                       "<p><a href=\"cnp:fetch-events\">Fetch events</a> (every shard of the run, "
+                       "through kubectl, with the plan it was made with)</p><p><small>%1</small></p>")
+            .arg(why.toHtmlEscaped()));
 }
 
 void TimelinePageImpl::modelReady(RunId run) {
@@ -1127,6 +1147,7 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), d_(std::make_uniq
     d->createViews();
     d->createDetailsDock();
     d->createCriticalPath();
+    d->eventFetch = new EventFetchController(this);
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(4, 4, 4, 4);
     lay->addWidget(d->inner, 1);
@@ -1181,6 +1202,24 @@ TimelinePage::TimelinePage(QWidget* parent) : QWidget(parent), d_(std::make_uniq
     connect(d->details, &QTextBrowser::anchorClicked, this, [d](const QUrl& u) {
         if (u.toString() == QLatin1String("cnp:link"))
             d->followLink();
+        else if (u.toString() == QLatin1String("cnp:fetch-events") && d->ws && d->fetchRun != RunId())
+            d->eventFetch->fetch(d->ws->path(), d->fetchRun);
+    });
+    connect(d->eventFetch, &EventFetchController::progress, this, [d](const QString& m) {
+        d->details->setHtml(QStringLiteral("<p><b>Fetching the events from the cluster…</b></p><p>%1</p>")
+                                .arg(m.toHtmlEscaped()));
+    });
+    connect(d->eventFetch, &EventFetchController::finished, this, [d](RunId run, const QString& error) {
+        if (!error.isEmpty()) {
+            d->details->setHtml(QStringLiteral("<p><b>The events were not fetched:</b> %1</p>"
+                                               "<p><a href=\"cnp:fetch-events\">Try again</a></p>")
+                                    .arg(error.toHtmlEscaped()));
+            return;
+        }
+        d->details->clear();
+        d->cache.erase(run);
+        if (run == d->runA || run == d->runB)
+            d->load(run);
     });
     connect(d->runPicker, qOverload<int>(&QComboBox::activated), this, [this, d]() {
         const QVariant id = d->runPicker->currentData();

@@ -89,6 +89,8 @@ public:
 signals:
     // Emitted once the events of `runId` are loaded and drawn (tests and the status bar use it).
     void runLoaded(RunId runId);
+    // The events of `runId` could not be loaded (the details say why; the stored overview may still show).
+    void runLoadFailed(RunId runId);
     // The user chose `runId` in the page's run picker (the host makes it the selected run).
     void runPicked(RunId runId);
     // A read of the workspace failed (after one retry for the run list): one line for the status bar.

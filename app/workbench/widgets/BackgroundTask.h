@@ -9,6 +9,7 @@
 #include <QString>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "core/EventsElsewhere.h"
 #include "core/InputError.h"
 
 #include <exception>
@@ -22,6 +23,9 @@ template <typename T> struct TaskOutcome {
     std::optional<T> value;
     QString error; // one readable line when the work threw
     bool cancelled = false;
+    // The work read events a run keeps elsewhere (core/EventsElsewhere.h): the error says where, and the
+    // events can be fetched.
+    bool eventsElsewhere = false;
 };
 
 template <typename T>
@@ -40,6 +44,9 @@ void runInBackground(QObject* receiver, std::function<T()> work, std::function<v
             o->value.emplace(work());
         } catch (const cnp::Cancelled&) {
             o->cancelled = true;
+        } catch (const cnp::EventsElsewhere& e) {
+            o->error = QString::fromStdString(e.what());
+            o->eventsElsewhere = true;
         } catch (const std::exception& e) {
             o->error = QString::fromStdString(e.what());
         } catch (...) {
