@@ -497,6 +497,7 @@ void recordClocksFromFiles(Workspace& ws, RunId id, const std::vector<std::strin
 // position is its shard's number on the volume); none when they are not ascending from file to file.
 std::optional<EventShardRanks> shardRanksOf(const std::vector<ShardFacts>& facts) {
     std::vector<std::vector<std::int32_t>> ranks;
+    ranks.reserve(facts.size());
     for (const ShardFacts& f : facts)
         ranks.push_back(f.ranks);
     try {
