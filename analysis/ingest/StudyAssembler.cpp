@@ -10,6 +10,7 @@
 #include "store/MetaKeys.h"
 #include "store/RunAppender.h"
 #include "store/ShardParts.h"
+#include "store/Sqlite.h"
 #include "store/StringInterner.h"
 #include "store/StudyFolder.h"
 #include "store/SummaryRowBuffers.h"
@@ -408,6 +409,9 @@ void writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
             timed("overview", [&] { overview.add(std::move(s.overview), f.ranks.size()); });
             return 0;
         });
+        // The shard is read: its connection's page cache (up to the workspace's cache size) is given back,
+        // so that memory holds the caches of the shards being read, not of every shard read so far.
+        releaseCacheMemory(shard.db());
         if (i > 0)
             mergeRunInfo(info, RunInfo(f.run.info));
         kernels += f.run.kernelCount;
@@ -415,7 +419,7 @@ void writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
         out.ranks += static_cast<std::int64_t>(f.ranks.size());
     }
     timed("ranks and steps", [&] { appender.appendWithoutEvents(ranksAndSteps); });
-    timed("kernel digests", [&] {
+    timed("kernel digests: the all-rank merge", [&] {
         SummaryRowBuffers allRanks;
         pool.write(allRanks);
         allRanks.append(index, id);
