@@ -4,7 +4,8 @@
 //   1. a kernel digest (ingest/KernelDigest.h) of N durations in 400 names, decoded into groups;
 //   2. a gap pack (store/GapPack.h) of N / 10 gaps, read through GapPackReader (the check assemble runs).
 // Values are drawn from a fixed seed (durations log-uniform 1 us .. 10 ms, gaps as an ingest writes them).
-// Prints the median of 5 rounds of each, in ns per value, and the ratio to the floor.
+// Prints the median of 5 rounds of each (each round times the floor, then the work), in ns per value, and the
+// ratio to the floor.
 //
 //   bench_assemble_decode [N]   (default 4,000,000: one shard of 8 ranks of 1M events holds about that)
 #include "core/PackedBytes.h"
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -29,15 +31,21 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-// Seconds of the median of 5 runs of f.
-template <class F> double timed(F&& f) {
-    std::vector<double> s;
+double secondsOf(const std::function<void()>& f) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The medians over 5 rounds of the floor and of the measured work, each round timing both one after the
+// other (so that both see the same load on a shared machine).
+std::pair<double, double> timedPair(const std::function<void()>& floor, const std::function<void()>& work) {
+    std::vector<double> f, w;
     for (int r = 0; r < 5; ++r) {
-        const auto t0 = std::chrono::steady_clock::now();
-        f();
-        s.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        f.push_back(secondsOf(floor));
+        w.push_back(secondsOf(work));
     }
-    return median(s);
+    return {median(f), median(w)};
 }
 
 std::string digestOf(std::size_t n, std::mt19937_64& rng) {
@@ -86,17 +94,19 @@ int main(int argc, char** argv) {
     const std::string digest = digestOf(n, rng);
     const std::string pack = gapPackOf(n / 10, rng);
     std::size_t sink = 0;
-    const double digestFloor = timed([&] { sink += inflateWithLength(digest, 1ULL << 31, "", "").size(); });
-    const double digestDecode = timed([&] {
-        for (const auto& g : decodeKernelDigest(digest, KernelDigestWriter::kFormat, "bench"))
-            sink += g.durations.size();
-    });
-    const double packFloor = timed([&] { sink += inflateWithLength(pack, 1ULL << 30, "", "").size(); });
-    const double packRead = timed([&] {
-        GapPackReader rd(pack, GapPackWriter::kFormat, 0, "bench");
-        while (rd.next())
-            sink += static_cast<std::size_t>(rd.gap().launches);
-    });
+    const auto [digestFloor, digestDecode] =
+        timedPair([&] { sink += inflateWithLength(digest, 1ULL << 31, "", "").size(); },
+                  [&] {
+                      for (const auto& g : decodeKernelDigest(digest, KernelDigestWriter::kFormat, "bench"))
+                          sink += g.durations.size();
+                  });
+    const auto [packFloor, packRead] =
+        timedPair([&] { sink += inflateWithLength(pack, 1ULL << 30, "", "").size(); },
+                  [&] {
+                      GapPackReader rd(pack, GapPackWriter::kFormat, 0, "bench");
+                      while (rd.next())
+                          sink += static_cast<std::size_t>(rd.gap().launches);
+                  });
     const auto perValue = [](double s, std::size_t values) { return s * 1e9 / static_cast<double>(values); };
     std::printf("%zu durations (digest %zu bytes), %zu gaps (pack %zu bytes); medians of 5\n", n,
                 digest.size(), n / 10, pack.size());

@@ -6,11 +6,11 @@
 #include "core/InputError.h"
 #include "ingest/KernelDigest.h"
 #include "metrics/KernelStatsPool.h"
+#include "store/ConnectionMemory.h"
 #include "store/GapPackRows.h"
 #include "store/MetaKeys.h"
 #include "store/RunAppender.h"
 #include "store/ShardParts.h"
-#include "store/Sqlite.h"
 #include "store/StringInterner.h"
 #include "store/StudyFolder.h"
 #include "store/SummaryRowBuffers.h"
@@ -411,7 +411,7 @@ void writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
         });
         // The shard is read: its connection's page cache (up to the workspace's cache size) is given back,
         // so that memory holds the caches of the shards being read, not of every shard read so far.
-        releaseCacheMemory(shard.db());
+        releaseCacheMemory(shard);
         if (i > 0)
             mergeRunInfo(info, RunInfo(f.run.info));
         kernels += f.run.kernelCount;

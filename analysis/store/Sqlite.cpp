@@ -144,10 +144,6 @@ std::string quoteIdentifier(std::string_view name) {
     return q + '"';
 }
 
-void releaseCacheMemory(sqlite3* db) {
-    sqlite3_db_release_memory(db);
-}
-
 std::int64_t queryInt(sqlite3* db, std::string_view sql, std::int64_t fallback) {
     Statement st(db, sql);
     return st.step() && !st.isNull(0) ? st.i64(0) : fallback;

@@ -81,10 +81,6 @@ void execSql(sqlite3* db, std::string_view sql);
 // a database that SQL must mention; never paste an unquoted one.
 std::string quoteIdentifier(std::string_view name);
 std::int64_t queryInt(sqlite3* db, std::string_view sql, std::int64_t fallback = 0);
-// Frees what `db`'s page cache holds that no statement uses (sqlite3_db_release_memory): a connection read
-// once and kept open (a study's shard while its study is assembled) then holds no cache between reads, so
-// memory does not grow with the number of such connections. Reads after it fetch their pages anew.
-void releaseCacheMemory(sqlite3* db);
 
 // BEGIN IMMEDIATE on construction, ROLLBACK in the destructor unless commit() was called.
 class Transaction {
