@@ -73,7 +73,7 @@ std::string inflateWithLength(std::string_view packed, std::uint64_t maxRaw, con
     return raw;
 }
 
-std::uint64_t PackedReader::varint() {
+std::uint64_t PackedReader::varintSlow() {
     std::uint64_t v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
         if (at_ >= p_.size())

@@ -29,7 +29,17 @@ class PackedReader {
 public:
     PackedReader(std::string_view bytes, const std::string& file, std::string what)
         : p_(bytes), file_(file), what_(std::move(what)) {}
-    std::uint64_t varint();
+    // Inline for a one-byte value (most deltas), else varintSlow. Same checks either way.
+    std::uint64_t varint() {
+        if (at_ < p_.size()) {
+            const auto b = static_cast<unsigned char>(p_[at_]);
+            if ((b & 0x80U) == 0) {
+                ++at_;
+                return b;
+            }
+        }
+        return varintSlow();
+    }
     std::int64_t signedVarint() { return unzigzag(varint()); }
     std::string text();
     unsigned char byte();
@@ -37,6 +47,8 @@ public:
     [[noreturn]] void fail(const std::string& why) const;
 
 private:
+    std::uint64_t varintSlow();
+
     std::string_view p_;
     std::size_t at_ = 0;
     const std::string& file_;

@@ -4,7 +4,6 @@
 #include "core/PackedBytes.h"
 
 #include <limits>
-#include <vector>
 
 namespace cnp {
 
@@ -38,40 +37,57 @@ std::string KernelDigestWriter::finish() {
     return deflateWithLength(head + raw_);
 }
 
-void addKernelDigest(std::string_view digest, std::int64_t format, const std::string& file,
-                     KernelStatsPool& pool) {
+std::vector<KernelDigestGroup> decodeKernelDigest(std::string_view digest, std::int64_t format,
+                                                  const std::string& file) {
     if (format != KernelDigestWriter::kFormat)
         throw InputError(file, "shard_part kernel_groups: format " + std::to_string(format) +
                                    " (this cnp reads format " + std::to_string(KernelDigestWriter::kFormat) +
                                    ")");
     const std::string raw = inflateWithLength(digest, kMaxRawBytes, file, "shard_part kernel_groups");
     PackedReader rd(raw, file, "shard_part kernel_groups: the digest");
+    std::vector<KernelDigestGroup> groups;
     for (std::uint64_t names = rd.varint(); names > 0; --names) {
-        const std::string name = rd.text();
-        const std::string category = rd.text();
-        const bool fromRangeRule = rd.byte() != 0;
+        KernelDigestGroup g;
+        g.name = rd.text();
+        g.category = rd.text();
+        g.categoryFromRangeRule = rd.byte() != 0;
         const std::int64_t rank = unzigzag(rd.varint());
         if (rank < std::numeric_limits<std::int32_t>::min() ||
             rank > std::numeric_limits<std::int32_t>::max())
             rd.fail("names rank " + std::to_string(rank));
+        g.rank = static_cast<std::int32_t>(rank);
         const std::uint64_t count = rd.varint();
         if (count > rd.left()) // each duration takes at least a byte
             rd.fail("states more durations than it holds");
-        std::vector<Ns> durations(count);
+        g.durations.reserve(count);
+        Ns last = 0;
         for (std::uint64_t k = 0; k < count; ++k) {
             const std::uint64_t v = rd.varint();
             if (k == 0) {
-                durations[k] = unzigzag(v);
+                last = unzigzag(v);
             } else {
-                if (v > static_cast<std::uint64_t>(std::numeric_limits<Ns>::max() - durations[k - 1]))
+                if (v > static_cast<std::uint64_t>(std::numeric_limits<Ns>::max() - last))
                     rd.fail("holds a duration past the largest");
-                durations[k] = durations[k - 1] + static_cast<Ns>(v);
+                last += static_cast<Ns>(v);
             }
+            g.durations.push_back(last);
         }
-        pool.add(static_cast<std::int32_t>(rank), name, category, fromRangeRule, std::move(durations));
+        groups.push_back(std::move(g));
     }
     if (rd.left() != 0)
         rd.fail("has bytes after its last name");
+    return groups;
+}
+
+void addKernelDigestGroups(std::vector<KernelDigestGroup>&& groups, KernelStatsPool& pool) {
+    for (KernelDigestGroup& g : groups)
+        pool.add(g.rank, g.name, g.category, g.categoryFromRangeRule, std::move(g.durations));
+    groups.clear();
+}
+
+void addKernelDigest(std::string_view digest, std::int64_t format, const std::string& file,
+                     KernelStatsPool& pool) {
+    addKernelDigestGroups(decodeKernelDigest(digest, format, file), pool);
 }
 
 } // namespace cnp

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cnp {
 
@@ -35,9 +36,27 @@ private:
     Ns last_ = 0;
 };
 
-// Adds the digest's groups to `pool` (one group per name, under the rank its category came from). Hostile
-// bytes (truncated, a length past the end, durations out of order, a raw length over 2 GiB, another format)
-// throw InputError naming `file`. O(durations); memory: the raw bytes plus the pool's budget.
+// One name's group of a digest: what KernelStatsPool::add takes.
+struct KernelDigestGroup {
+    std::int32_t rank = 0; // the rank its category came from
+    std::string name, category;
+    bool categoryFromRangeRule = false;
+    std::vector<Ns> durations; // ascending
+};
+
+// The digest's groups, in its (name) order. Hostile bytes (truncated, a length past the end, durations out
+// of order, a raw length over 2 GiB, another format) throw InputError naming `file`. O(durations); memory:
+// the raw bytes plus 8 bytes a duration; no buffer is filled twice (the durations are appended to vectors
+// reserved once, not zero-filled first). Thread-safe (it touches no shared state): assemble decodes a
+// shard's digest on its reader thread.
+std::vector<KernelDigestGroup> decodeKernelDigest(std::string_view digest, std::int64_t format,
+                                                  const std::string& file);
+
+// Adds the groups to `pool` (one group per name, under the rank its category came from), moving their
+// durations. O(groups) besides the pool's own work.
+void addKernelDigestGroups(std::vector<KernelDigestGroup>&& groups, KernelStatsPool& pool);
+
+// decodeKernelDigest, then addKernelDigestGroups.
 void addKernelDigest(std::string_view digest, std::int64_t format, const std::string& file,
                      KernelStatsPool& pool);
 

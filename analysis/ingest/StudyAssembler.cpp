@@ -7,6 +7,7 @@
 #include "core/InputError.h"
 #include "ingest/KernelDigest.h"
 #include "metrics/KernelStatsPool.h"
+#include "store/ConnectionMemory.h"
 #include "store/GapPackRows.h"
 #include "store/MetaKeys.h"
 #include "store/RunAppender.h"
@@ -24,12 +25,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <future>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
+#include <thread>
 #include <unistd.h>
 
 namespace cnp {
@@ -221,8 +224,7 @@ void copySummaries(const Workspace& shard, RunId id, const std::vector<std::int3
     if (!runHasGapPacks(shard, id)) // a shard summarised before summary_gap_pack: its rows are packed anew
         for (const auto& row : r.gaps(0))
             out.add(row);
-    for (const auto& row : r.syncs())
-        out.add(row);
+    r.forEachSync([&](const SummarySyncRow& row) { out.add(row); });
     for (const auto& row : r.streams())
         out.add(row);
 }
@@ -234,7 +236,7 @@ std::vector<GapPackRow> checkedGapPacks(const Workspace& shard, RunId id,
     std::vector<GapPackRow> out;
     for (const std::int32_t rank : ranks)
         forEachGapPack(shard, id, rank, [&](const GapPackRow& row) {
-            unpackGapPackRow(shard, id, row);
+            checkGapPackRow(shard, id, row);
             out.push_back(row);
         });
     return out;
@@ -252,14 +254,16 @@ timeline::TimelineModel overviewPartOf(const ShardPartRow& row, const std::strin
     return std::move(*part);
 }
 
-// What a worker thread reads of one shard, on the shard's own connection, while the calling thread writes
-// the shard before it into the index (writeRun): its summary rows bound for insertion, its checked gap
-// packs, its kernel digest and its overview part decoded. Memory: one shard's summaries.
+// What a reader thread reads of one shard, on the shard's own connection, while the calling thread writes
+// the shards before it into the index (writeRun): its summary rows bound for insertion, its checked gap
+// packs, its kernel digest and its overview part decoded. Memory: one shard's summaries (the digest's
+// durations, 8 bytes a kernel launch, are the most: ~32 MB for 8 ranks of 1M events).
 struct ShardSummaries {
     SummaryRowBuffers rows;
     std::vector<GapPackRow> gapPacks;
-    ShardPartRow part; // its overview part moved out into `overview`
+    ShardPartRow part; // without its overview part and digest, decoded into `overview` and `kernelGroups`
     timeline::TimelineModel overview;
+    std::vector<KernelDigestGroup> kernelGroups;
     std::map<std::string, double> seconds; // per phase, on the worker thread
 };
 
@@ -276,8 +280,12 @@ ShardSummaries readShardSummaries(const Workspace& shard, RunId id, const ShardF
             throw InputError(f.file, "has no shard_part row of its run");
         s.part = *part;
         s.overview = overviewPartOf(s.part, f.file);
-        s.part.overviewPart.clear();
+        s.part.overviewPart = std::string();
         s.seconds["read: shard_part"] = secondsSince(t0);
+        t0 = std::chrono::steady_clock::now();
+        s.kernelGroups = decodeKernelDigest(s.part.kernelGroups, s.part.kernelFormat, f.file);
+        s.part.kernelGroups = std::string();
+        s.seconds["read: kernel digest"] = secondsSince(t0);
         return s;
     });
 }
@@ -291,6 +299,49 @@ struct RunParts {
     std::vector<const ShardFacts*> parts;
     std::vector<const Workspace*> stores;
     bool contentStrings = true;
+};
+
+// Reads a run's shards ahead of the thread that writes them: up to `depth` shards in flight, each on a
+// thread of its own (a shard's connection is used by one thread at a time: SQLite's multi-thread mode),
+// handed out in shard order whatever order they finish in. Memory: at most depth + 1 shards' summaries
+// (those in flight and the one handed out), however many shards the run has. Destroying it waits for the
+// reads in flight (they only read).
+class ShardReadAhead {
+public:
+    ShardReadAhead(const RunParts& run, RunId id, std::size_t depth) : run_(run), id_(id), depth_(depth) {
+        fill();
+    }
+    // The summaries of the next shard in order (waiting for its read); a read's InputError is thrown here.
+    ShardSummaries next() {
+        ShardSummaries s = inFlight_.front().get();
+        inFlight_.pop_front();
+        fill();
+        return s;
+    }
+
+    // Reader threads for this machine: one per core but the writer's, at least one, at most kMaxDepth
+    // (memory: a shard's summaries each).
+    static constexpr std::size_t kMaxDepth = 8;
+    static std::size_t defaultDepth() {
+        const unsigned cores = std::thread::hardware_concurrency();
+        return std::clamp<std::size_t>(cores > 1 ? cores - 1 : 1, 1, kMaxDepth);
+    }
+
+private:
+    void fill() {
+        while (inFlight_.size() < depth_ && launched_ < run_.parts.size()) {
+            inFlight_.push_back(std::async(std::launch::async, readShardSummaries,
+                                           std::cref(*run_.stores[launched_]), id_,
+                                           std::cref(*run_.parts[launched_])));
+            ++launched_;
+        }
+    }
+
+    const RunParts& run_;
+    RunId id_;
+    std::size_t depth_;
+    std::size_t launched_ = 0;
+    std::deque<std::future<ShardSummaries>> inFlight_;
 };
 
 // The run's timeline overview, merged part by part as RunStreamer merges a run's parts (nested grids), so
@@ -337,20 +388,13 @@ void writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
         f();
         seconds[phase] += secondsSince(t0);
     };
-    // Shard i+1 is read on a worker thread while shard i is written here: two cores busy. Each shard's
-    // connection is used by one thread at a time (SQLite's multi-thread mode).
-    auto readAhead = [&](std::size_t i) {
-        return std::async(std::launch::async, readShardSummaries, std::cref(*run.stores[i]), id,
-                          std::cref(*run.parts[i]));
-    };
-    std::future<ShardSummaries> next = readAhead(0);
+    // The next shards are read on reader threads while shard i is written here.
+    ShardReadAhead reads(run, id, ShardReadAhead::defaultDepth());
     for (std::size_t i = 0; i < run.parts.size(); ++i) {
         const ShardFacts& f = *run.parts[i];
         const Workspace& shard = *run.stores[i];
         ShardSummaries s;
-        timed("waiting for a shard's read", [&] { s = next.get(); });
-        if (i + 1 < run.parts.size())
-            next = readAhead(i + 1);
+        timed("waiting for a shard's read", [&] { s = reads.next(); });
         for (const auto& [phase, t] : s.seconds)
             seconds[phase] += t;
         namingFile(f.file, [&] {
@@ -362,11 +406,13 @@ void writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
                 for (const GapPackRow& row : s.gapPacks)
                     writeGapPack(index, id, row);
             });
-            timed("kernel digests",
-                  [&] { addKernelDigest(s.part.kernelGroups, s.part.kernelFormat, f.file, pool); });
+            timed("kernel digests", [&] { addKernelDigestGroups(std::move(s.kernelGroups), pool); });
             timed("overview", [&] { overview.add(std::move(s.overview), f.ranks.size()); });
             return 0;
         });
+        // The shard is read: its connection's page cache (up to the workspace's cache size) is given back,
+        // so that memory holds the caches of the shards being read, not of every shard read so far.
+        releaseCacheMemory(shard);
         if (i > 0)
             mergeRunInfo(info, RunInfo(f.run.info));
         kernels += f.run.kernelCount;
@@ -374,7 +420,7 @@ void writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
         out.ranks += static_cast<std::int64_t>(f.ranks.size());
     }
     timed("ranks and steps", [&] { appender.appendWithoutEvents(ranksAndSteps); });
-    timed("kernel digests", [&] {
+    timed("kernel digests: the all-rank merge", [&] {
         SummaryRowBuffers allRanks;
         pool.write(allRanks);
         allRanks.append(index, id);

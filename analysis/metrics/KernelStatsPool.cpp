@@ -5,12 +5,15 @@
 #include "metrics/KernelStat.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <functional>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 
 #include <unistd.h>
@@ -124,7 +127,9 @@ private:
 namespace {
 
 // Calls visit(x) for every value of the runs (RunCursor) in ascending order (equal values in any order).
-// O(n log k) for n values in k runs.
+// A min-heap of the runs' heads whose top is replaced in place by its run's next value and sifted down,
+// stopping as soon as it is not above a child: while one run keeps the smallest values that costs two
+// comparisons a value, at worst 2 log2 k. O(n log k) for n values in k runs.
 template <class Cursor, class F> void mergeAscending(std::vector<Cursor>& runs, F&& visit) {
     std::erase_if(runs, [](const Cursor& c) { return c.done(); });
     if (runs.size() == 1) {
@@ -132,23 +137,44 @@ template <class Cursor, class F> void mergeAscending(std::vector<Cursor>& runs, 
             visit(c.value());
         return;
     }
-    using Head = std::pair<Ns, std::size_t>; // (value, run index)
+    struct Head {
+        Ns value;
+        std::size_t run;
+    };
     std::vector<Head> heap;
     heap.reserve(runs.size());
     for (std::size_t i = 0; i < runs.size(); ++i)
-        heap.emplace_back(runs[i].value(), i);
-    std::make_heap(heap.begin(), heap.end(), std::greater<>());
-    while (!heap.empty()) {
-        std::pop_heap(heap.begin(), heap.end(), std::greater<>());
-        auto& [x, i] = heap.back();
-        visit(x);
-        runs[i].next();
-        if (runs[i].done()) {
-            heap.pop_back();
-            continue;
+        heap.push_back({runs[i].value(), i});
+    const auto above = [](const Head& a, const Head& b) { return a.value > b.value; };
+    std::make_heap(heap.begin(), heap.end(), above);
+    const auto siftDown = [&heap] {
+        const std::size_t n = heap.size();
+        const Head h = heap[0];
+        std::size_t at = 0;
+        for (std::size_t child = 1; child < n; child = 2 * at + 1) {
+            if (child + 1 < n && heap[child + 1].value < heap[child].value)
+                ++child;
+            if (h.value <= heap[child].value)
+                break;
+            heap[at] = heap[child];
+            at = child;
         }
-        x = runs[i].value();
-        std::push_heap(heap.begin(), heap.end(), std::greater<>());
+        heap[at] = h;
+    };
+    while (!heap.empty()) {
+        Head& top = heap[0];
+        visit(top.value);
+        Cursor& c = runs[top.run];
+        c.next();
+        if (c.done()) {
+            top = heap.back();
+            heap.pop_back();
+            if (heap.empty())
+                break;
+        } else {
+            top.value = c.value();
+        }
+        siftDown();
     }
 }
 
@@ -228,6 +254,28 @@ void KernelStatsPool::spillHeld() {
     }
 }
 
+KernelStat KernelStatsPool::mergedStat(Name& n, const SpillFile* file, const std::string& name,
+                                       KernelDurationSink* durations) {
+    std::vector<RunCursor> cursors;
+    cursors.reserve(n.held.size() + n.spilled.size());
+    for (const auto& v : n.held)
+        cursors.emplace_back(v);
+    for (const auto& r : n.spilled)
+        cursors.emplace_back(*file, r);
+    KernelStatBuilder b(n.count, n.total);
+    if (durations) {
+        durations->beginName(name, n.category, n.categoryFromRangeRule, n.categoryRank, n.count);
+        mergeAscending(cursors, [&](Ns x) {
+            b.add(x);
+            durations->duration(x);
+        });
+    } else {
+        mergeAscending(cursors, [&](Ns x) { b.add(x); });
+    }
+    std::vector<std::vector<Ns>>().swap(n.held); // this name's memory back before the next name's
+    return b.finish();
+}
+
 void KernelStatsPool::write(SummaryRowSink& out, KernelDurationSink* durations) {
     const std::lock_guard lock(mutex_);
     // Empty the pool first: whatever happens below, it is empty afterwards.
@@ -235,28 +283,48 @@ void KernelStatsPool::write(SummaryRowSink& out, KernelDurationSink* durations) 
     const std::unique_ptr<SpillFile> file = std::move(file_);
     heldBytes_ = 0;
     spilledRuns_ = 0;
-    for (auto& [name, n] : names) {
-        std::vector<RunCursor> cursors;
-        cursors.reserve(n.held.size() + n.spilled.size());
-        for (const auto& v : n.held)
-            cursors.emplace_back(v);
-        for (const auto& r : n.spilled)
-            cursors.emplace_back(*file, r);
-        KernelStatBuilder b(n.count, n.total);
-        if (durations) {
-            durations->beginName(name, n.category, n.categoryFromRangeRule, n.categoryRank, n.count);
-            mergeAscending(cursors, [&](Ns x) {
-                b.add(x);
-                durations->duration(x);
-            });
-        } else {
-            mergeAscending(cursors, [&](Ns x) { b.add(x); });
+    std::vector<std::pair<const std::string*, Name*>> order;
+    order.reserve(names.size());
+    for (auto& [name, n] : names)
+        order.emplace_back(&name, &n);
+    // Each name's merge is independent: without a duration sink (which takes the names in order) they are
+    // spread over up to kMaxMergeThreads threads, each taking the next name not taken; the rows are then
+    // added in name order. Memory: a name's cursors per thread.
+    std::vector<KernelStat> stats(order.size());
+    std::vector<char> merged(order.size(), 0);
+    const std::size_t threads =
+        durations
+            ? 1
+            : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1,
+                                      std::min(kMaxMergeThreads, std::max<std::size_t>(order.size(), 1)));
+    std::atomic<std::size_t> next{0};
+    std::vector<std::exception_ptr> failed(threads);
+    auto work = [&](std::size_t t) {
+        try {
+            for (std::size_t i; (i = next++) < order.size();) {
+                stats[i] = mergedStat(*order[i].second, file.get(), *order[i].first, durations);
+                merged[i] = 1;
+            }
+        } catch (...) {
+            failed[t] = std::current_exception();
+            next = order.size(); // the others stop at their next name
         }
-        const KernelStat s = b.finish();
-        out.add(SummaryKernelRow{-1, name, n.category, s.count, s.total, s.mean, s.median, s.min, s.max,
-                                 s.stddev});
-        std::vector<std::vector<Ns>>().swap(n.held); // this name's memory back before the next name's
+    };
+    std::vector<std::thread> helpers;
+    for (std::size_t t = 1; t < threads; ++t)
+        helpers.emplace_back(work, t);
+    work(0);
+    for (auto& h : helpers)
+        h.join();
+    for (std::size_t i = 0; i < order.size() && merged[i]; ++i) { // on a failure: the names before it
+        const KernelStat& s = stats[i];
+        const Name& n = *order[i].second;
+        out.add(SummaryKernelRow{-1, *order[i].first, n.category, s.count, s.total, s.mean, s.median, s.min,
+                                 s.max, s.stddev});
     }
+    for (const auto& e : failed)
+        if (e)
+            std::rethrow_exception(e);
 }
 
 std::size_t KernelStatsPool::spilledRuns() const {

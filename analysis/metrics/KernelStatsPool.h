@@ -14,6 +14,7 @@
 // peak RSS 82 MB in memory, 21 / 6 / 4 MB spilling).
 #include "core/SummaryRows.h"
 #include "core/TraceData.h"
+#include "metrics/KernelStat.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -70,6 +71,9 @@ public:
     // spill file), which may then be filled again; on an exception too (the rows written so far stay in
     // `out`). Reading the spill file back throws std::runtime_error naming the cause. Thread-safe.
     // `durations`, when given, also receives each name's merged durations (in the same single merge).
+    // Without `durations` the names are merged on up to kMaxMergeThreads threads at once (each name's merge
+    // is independent; the rows are still added in name order, those before the first failed name on a
+    // failure). O(n log k) for n durations in k runs per name, divided among the threads.
     void write(SummaryRowSink& out, KernelDurationSink* durations = nullptr);
 
     // Runs written to the spill file since the last write() (tests: which path a budget took).
@@ -92,6 +96,13 @@ private:
         std::vector<SpilledRun> spilled;
     };
 
+    // Threads write() merges names on, at most (hardware_concurrency, at least 1).
+    static constexpr std::size_t kMaxMergeThreads = 8;
+
+    // The statistics of `n`'s held groups and spilled runs merged (feeding `durations` when given), its held
+    // memory then released. Touches nothing but `n`: names are merged on several threads at once.
+    static KernelStat mergedStat(Name& n, const SpillFile* file, const std::string& name,
+                                 KernelDurationSink* durations);
     void spillHeld(); // every held group to the spill file as one run per name; requires mutex_
 
     const std::size_t budget_;

@@ -1,6 +1,7 @@
 #include "store/CollectiveKernelQueries.h"
 
 #include "core/CollectiveArgs.h"
+#include "store/ConnectionMemory.h"
 #include "store/SummaryTables.h"
 #include "store/Workspace.h"
 
@@ -99,6 +100,10 @@ RankCollectives CollectiveKernelQueries::rankKernels(std::int32_t rank,
         }
         out.kernels.push_back(k);
     }
+    // A study's shard: its connection's page cache is given back, so that reading a few ranks of every
+    // shard (the clock fit, the collectives) holds one shard's cache, not one per shard read.
+    if (&s != &ws_)
+        releaseCacheMemory(s);
     return out;
 }
 

@@ -54,15 +54,15 @@ std::vector<std::string> readDictionary(PackedReader& rd, const char* what) {
     return out;
 }
 
-SummaryGapRow readGap(PackedReader& rd, const std::vector<std::string>& states,
-                      const std::vector<std::string>& names, const SummaryGapRow& previous) {
-    SummaryGapRow g;
-    g.rank = previous.rank;
-    const std::int64_t step = wrappingSum(previous.stepIndex, static_cast<std::uint64_t>(rd.signedVarint()));
+// Reads the next gap into `g`, which holds the gap before it (or, before the first, a default row of the
+// rank): every member is assigned, the texts into their existing capacity.
+void readGap(PackedReader& rd, const std::vector<std::string>& states, const std::vector<std::string>& names,
+             SummaryGapRow& g) {
+    const std::int64_t step = wrappingSum(g.stepIndex, static_cast<std::uint64_t>(rd.signedVarint()));
     if (step < -1 || step > std::numeric_limits<std::int32_t>::max())
         rd.fail("names step " + std::to_string(step));
     g.stepIndex = static_cast<std::int32_t>(step);
-    g.startNs = wrappingSum(previous.startNs, rd.varint());
+    g.startNs = wrappingSum(g.startNs, rd.varint());
     g.endNs = wrappingSum(g.startNs, rd.varint());
     const std::uint64_t state = rd.varint();
     if (state == 0 || state > states.size())
@@ -76,8 +76,22 @@ SummaryGapRow readGap(PackedReader& rd, const std::vector<std::string>& states,
         rd.fail("names kernel " + std::to_string(name >> 1) + " of " + std::to_string(names.size()));
     if ((name >> 1) > 0)
         g.nextName = names[(name >> 1) - 1];
+    else
+        g.nextName.reset();
     g.nextLaunchNs = (name & 1) ? wrappingSum(g.startNs, static_cast<std::uint64_t>(rd.signedVarint())) : -1;
-    return g;
+}
+
+std::string whatOf(std::int32_t rank) {
+    return std::string(kTable) + " (rank " + std::to_string(rank) + ")";
+}
+
+// The raw bytes of a pack of format kFormat; InputError otherwise.
+std::string rawOf(std::string_view pack, std::int64_t format, const std::string& what,
+                  const std::string& file) {
+    if (format != GapPackWriter::kFormat)
+        throw InputError(file, what + ": format " + std::to_string(format) + " (this cnp reads format " +
+                                   std::to_string(GapPackWriter::kFormat) + ")");
+    return inflateWithLength(pack, kMaxRawBytes, file, what);
 }
 
 } // namespace
@@ -118,29 +132,35 @@ std::string GapPackWriter::finish() const {
     return deflateWithLength(raw);
 }
 
+GapPackReader::GapPackReader(std::string_view pack, std::int64_t format, std::int32_t rank,
+                             const std::string& file)
+    : what_(whatOf(rank)), raw_(rawOf(pack, format, what_, file)), rd_(raw_, file, what_) {
+    states_ = readDictionary(rd_, "cpu states");
+    names_ = readDictionary(rd_, "kernel names");
+    count_ = rd_.varint();
+    if (count_ > rd_.left() / kMinBytesPerGap)
+        rd_.fail("states " + std::to_string(count_) + " gaps, more than it holds");
+    gap_.rank = rank;
+}
+
+bool GapPackReader::next() {
+    if (read_ == count_) {
+        if (rd_.left() != 0)
+            rd_.fail("has bytes after its last gap");
+        return false;
+    }
+    readGap(rd_, states_, names_, gap_);
+    ++read_;
+    return true;
+}
+
 std::vector<SummaryGapRow> unpackGaps(std::string_view pack, std::int64_t format, std::int32_t rank,
                                       const std::string& file) {
-    const std::string what = std::string(kTable) + " (rank " + std::to_string(rank) + ")";
-    if (format != GapPackWriter::kFormat)
-        throw InputError(file, what + ": format " + std::to_string(format) + " (this cnp reads format " +
-                                   std::to_string(GapPackWriter::kFormat) + ")");
-    const std::string raw = inflateWithLength(pack, kMaxRawBytes, file, what);
-    PackedReader rd(raw, file, what);
-    const std::vector<std::string> states = readDictionary(rd, "cpu states");
-    const std::vector<std::string> names = readDictionary(rd, "kernel names");
-    const std::uint64_t count = rd.varint();
-    if (count > rd.left() / kMinBytesPerGap)
-        rd.fail("states " + std::to_string(count) + " gaps, more than it holds");
+    GapPackReader rd(pack, format, rank, file);
     std::vector<SummaryGapRow> out;
-    out.reserve(count);
-    SummaryGapRow previous;
-    previous.rank = rank;
-    for (std::uint64_t k = 0; k < count; ++k) {
-        out.push_back(readGap(rd, states, names, previous));
-        previous = out.back();
-    }
-    if (rd.left() != 0)
-        rd.fail("has bytes after its last gap");
+    out.reserve(rd.count());
+    while (rd.next())
+        out.push_back(rd.gap());
     return out;
 }
 

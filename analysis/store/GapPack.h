@@ -11,6 +11,7 @@
 // data_wait_ns, varint (name index << 1 | has next launch) (name index 0: none, k: the k-th name), then,
 // when flagged, zigzag next_launch_ns - start_ns. Texts are stored, not string ids, so a pack means the
 // same in every workspace and is copied verbatim between them.
+#include "core/PackedBytes.h"
 #include "core/SummaryRows.h"
 
 #include <cstdint>
@@ -31,6 +32,31 @@ public:
 
 private:
     std::vector<SummaryGapRow> gaps_;
+};
+
+// Reads a pack's gaps one at a time, in start order, into one row reused from gap to gap (its texts assigned
+// into their capacity: no allocation per gap once they have grown). Refuses hostile bytes as unpackGaps
+// does, throwing from the constructor (format, raw length, dictionaries, count) or from next() (a gap, or
+// bytes after the last). O(gaps); memory: the raw bytes and the dictionaries. Keeps a reference to `file`.
+class GapPackReader {
+public:
+    GapPackReader(std::string_view pack, std::int64_t format, std::int32_t rank, const std::string& file);
+    GapPackReader(const GapPackReader&) = delete;
+    GapPackReader& operator=(const GapPackReader&) = delete;
+
+    // The gaps the pack states it holds.
+    std::uint64_t count() const { return count_; }
+    // Reads the next gap into gap(); false, once the pack is checked to end after its last gap, when none
+    // is left.
+    bool next();
+    const SummaryGapRow& gap() const { return gap_; }
+
+private:
+    std::string what_, raw_; // before rd_, which reads them
+    PackedReader rd_;
+    std::vector<std::string> states_, names_;
+    std::uint64_t count_ = 0, read_ = 0;
+    SummaryGapRow gap_;
 };
 
 // The gaps of `pack` (rank `rank`'s), in start order. Hostile bytes (another format, truncated, an index

@@ -50,17 +50,31 @@ void forEachGapPack(const Workspace& ws, RunId runId, std::int32_t rank,
     }
 }
 
-std::vector<SummaryGapRow> unpackGapPackRow(const Workspace& ws, RunId runId, const GapPackRow& row) {
-    std::vector<SummaryGapRow> gaps = unpackGaps(row.pack, row.format, row.rank, ws.path());
-    const std::string where = "summary_gap_pack: the row of run " + ws.runLabel(runId) + " (rank " +
-                              std::to_string(row.rank) + "): ";
-    if (static_cast<std::int64_t>(gaps.size()) != row.gapCount)
-        throw InputError(ws.path(), where + "gap_count " + std::to_string(row.gapCount) +
-                                        ", but the pack holds " + std::to_string(gaps.size()));
-    for (const auto& g : gaps)
-        if (const std::string problem = StoredValueCheck::problemOf(schema::kSummaryGapRows, g);
+void forEachCheckedGap(const Workspace& ws, RunId runId, const GapPackRow& row,
+                       const std::function<void(const SummaryGapRow&)>& visit) {
+    GapPackReader rd(row.pack, row.format, row.rank, ws.path());
+    auto where = [&] {
+        return "summary_gap_pack: the row of run " + ws.runLabel(runId) + " (rank " +
+               std::to_string(row.rank) + "): ";
+    };
+    if (static_cast<std::int64_t>(rd.count()) != row.gapCount)
+        throw InputError(ws.path(), where() + "gap_count " + std::to_string(row.gapCount) +
+                                        ", but the pack holds " + std::to_string(rd.count()));
+    while (rd.next()) {
+        if (const std::string problem = StoredValueCheck::problemOf(schema::kSummaryGapRows, rd.gap());
             !problem.empty())
-            throw InputError(ws.path(), where + problem);
+            throw InputError(ws.path(), where() + problem);
+        visit(rd.gap());
+    }
+}
+
+void checkGapPackRow(const Workspace& ws, RunId runId, const GapPackRow& row) {
+    forEachCheckedGap(ws, runId, row, [](const SummaryGapRow&) {});
+}
+
+std::vector<SummaryGapRow> unpackGapPackRow(const Workspace& ws, RunId runId, const GapPackRow& row) {
+    std::vector<SummaryGapRow> gaps;
+    forEachCheckedGap(ws, runId, row, [&](const SummaryGapRow& g) { gaps.push_back(g); });
     return gaps;
 }
 

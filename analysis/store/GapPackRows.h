@@ -33,5 +33,11 @@ void forEachGapPack(const Workspace& ws, RunId runId, std::int32_t rank,
 // (store/GapPack.h), its gap_count and every value's range (store/StoredValueCheck.h); a problem throws
 // InputError naming the workspace, the run and the rank. O(gaps).
 std::vector<SummaryGapRow> unpackGapPackRow(const Workspace& ws, RunId runId, const GapPackRow& row);
+// Checks `row` as unpackGapPackRow does, calling `visit` with each gap (one row reused: memory the pack's raw
+// bytes, however many gaps it holds).
+void forEachCheckedGap(const Workspace& ws, RunId runId, const GapPackRow& row,
+                       const std::function<void(const SummaryGapRow&)>& visit);
+// Checks `row` as unpackGapPackRow does, keeping nothing.
+void checkGapPackRow(const Workspace& ws, RunId runId, const GapPackRow& row);
 
 } // namespace cnp

@@ -51,8 +51,27 @@ std::vector<StoredValueCheck::Rule> StoredValueCheck::rulesOf(const schema::Tabl
     return rules;
 }
 
+bool StoredValueCheck::intOk(Rule rule, std::int64_t v, std::optional<std::int64_t> start) {
+    switch (rule.kind) {
+    case Kind::Time:
+        if (!saneTime(v))
+            return false;
+        break;
+    case Kind::Duration:
+    case Kind::Amount:
+        if (v < 0 || v > kMaxTraceTimeNs)
+            return false;
+        break;
+    case Kind::Free:
+        break;
+    }
+    return !(start && v < *start);
+}
+
 std::string StoredValueCheck::intProblem(const schema::Column& c, Rule rule, std::int64_t v,
                                          std::optional<std::int64_t> start, std::string_view startName) {
+    if (intOk(rule, v, start)) // the usual case: no text is built
+        return {};
     const std::string value = std::string(c.name) + " " + std::to_string(v);
     switch (rule.kind) {
     case Kind::Time:
@@ -67,9 +86,7 @@ std::string StoredValueCheck::intProblem(const schema::Column& c, Rule rule, std
     case Kind::Free:
         break;
     }
-    if (start && v < *start)
-        return value + " is before " + std::string(startName) + " " + std::to_string(*start);
-    return {};
+    return value + " is before " + std::string(startName) + " " + std::to_string(*start);
 }
 
 std::string StoredValueCheck::realProblem(const schema::Column& c, Kind kind, double v) {

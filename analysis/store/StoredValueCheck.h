@@ -68,6 +68,9 @@ public:
     }
 
 private:
+    // Whether `v` is within `rule`'s range and not before `start`: O(1), allocates nothing.
+    static bool intOk(Rule rule, std::int64_t v, std::optional<std::int64_t> start);
+    // "" when intOk, else the problem's text (built only then).
     static std::string intProblem(const schema::Column& c, Rule rule, std::int64_t v,
                                   std::optional<std::int64_t> start, std::string_view startName);
     static std::string realProblem(const schema::Column& c, Kind kind, double v);

@@ -19,22 +19,30 @@ namespace {
 
 struct NoStrings {}; // the summary rows hold no trace string ids
 
-// Reads every result row of `st` (a SELECT of `table`'s selectList) into a Row; a value outside its stated
-// range (store/StoredValueCheck.h) is refused, naming the workspace, table, run, rank and value.
-template <class Row, class Table>
-std::vector<Row> readAll(Statement& st, const Table& table, const Workspace& ws, RunId runId) {
-    std::vector<Row> out;
+// Calls `visit` with each result row of `st` (a SELECT of `table`'s selectList) read into one Row reused
+// from row to row (every member is assigned by each read, so `visit` may move from it); a value outside its
+// stated range (store/StoredValueCheck.h) is refused, naming the workspace, table, run, rank and value.
+// O(rows); memory one row.
+template <class Row, class Table, class Visit>
+void readEach(Statement& st, const Table& table, const Workspace& ws, RunId runId, Visit&& visit) {
     NoStrings ctx;
+    Row r;
     while (st.step()) {
-        Row r;
         table.readRow(st, 0, r, ctx);
         if (const std::string problem = StoredValueCheck::problemOf(table, r); !problem.empty())
             throw InputError(ws.path(), std::string(table.name) + ": a row of run " + ws.runLabel(runId) +
                                             (r.rank < 0 ? std::string(" (all ranks): ")
                                                         : " (rank " + std::to_string(r.rank) + "): ") +
                                             problem);
-        out.push_back(std::move(r));
+        visit(r);
     }
+}
+
+// Every result row of `st`, as readEach reads them, in a vector.
+template <class Row, class Table>
+std::vector<Row> readAll(Statement& st, const Table& table, const Workspace& ws, RunId runId) {
+    std::vector<Row> out;
+    readEach<Row>(st, table, ws, runId, [&](Row& r) { out.push_back(std::move(r)); });
     return out;
 }
 
@@ -158,6 +166,15 @@ std::vector<SummarySyncRow> SummaryRowReader::syncs() const {
                                "ORDER BY y.end_ns - y.start_ns DESC, y.rank, y.start_ns");
     st.bind(1, runId_);
     return readAll<SummarySyncRow>(st, t, ws_, runId_);
+}
+
+void SummaryRowReader::forEachSync(const std::function<void(const SummarySyncRow&)>& visit) const {
+    const auto& t = schema::kSummarySyncRows;
+    if (!hasTable(ws_, t.name))
+        return;
+    Statement st(ws_.db(), "SELECT " + t.selectList("y.") + " FROM summary_sync y WHERE y.run_id = ?");
+    st.bind(1, runId_);
+    readEach<SummarySyncRow>(st, t, ws_, runId_, visit);
 }
 
 std::vector<SummaryStreamRow> SummaryRowReader::streams() const {

@@ -42,6 +42,9 @@ public:
     void forEachRankGaps(const std::function<void(std::vector<SummaryGapRow>&&)>& visit) const;
     // summary_sync rows, longest first, then by (rank, start); none when the table does not exist.
     std::vector<SummarySyncRow> syncs() const;
+    // Calls `visit` with each summary_sync row in storage order (no sort: what copies them elsewhere, whose
+    // readers order them, needs none); none when the table does not exist. O(rows); memory one row.
+    void forEachSync(const std::function<void(const SummarySyncRow&)>& visit) const;
     // summary_stream rows by (rank, device, stream); none when the table does not exist (a workspace
     // summarised before it, until `cnp reclassify`).
     std::vector<SummaryStreamRow> streams() const;

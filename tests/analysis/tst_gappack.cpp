@@ -119,6 +119,21 @@ private slots:
         compareGaps(unpackGaps(packOf(gaps), GapPackWriter::kFormat, 3, kFile), gaps);
     }
 
+    // GapPackReader (what assemble checks a pack with, one row reused) reads what unpackGaps gives.
+    void readerReadsWhatWasPacked_data() { roundTrip_data(); }
+    void readerReadsWhatWasPacked() {
+        QFETCH(std::vector<SummaryGapRow>, gaps);
+        const std::string pack = packOf(gaps);
+        GapPackReader rd(pack, GapPackWriter::kFormat, 3, kFile);
+        QCOMPARE(rd.count(), static_cast<std::uint64_t>(gaps.size()));
+        std::vector<SummaryGapRow> back;
+        while (rd.next())
+            back.push_back(rd.gap());
+        compareGaps(back, unpackGaps(pack, GapPackWriter::kFormat, 3, kFile));
+        compareGaps(back, gaps);
+        QVERIFY(!rd.next()); // stays at its end
+    }
+
     void comesBackInStartOrder() {
         std::vector<SummaryGapRow> gaps = {gap(500, 900, "a"), gap(100, 300, "b"), gap(100, 200, "c"),
                                            gap(-50, 10, "d")};
@@ -195,6 +210,26 @@ private slots:
         try {
             unpackGaps(std::string_view(pack.constData(), static_cast<std::size_t>(pack.size())), format, 3,
                        kFile);
+            QFAIL("accepted");
+        } catch (const InputError& e) {
+            QCOMPARE(QString::fromStdString(e.file()), QString::fromStdString(kFile));
+            QVERIFY2(QString::fromStdString(e.message()).contains(because), e.what());
+            QVERIFY2(QString::fromStdString(e.message()).startsWith("summary_gap_pack (rank 3)"), e.what());
+        }
+    }
+
+    // GapPackReader refuses each hostile pack, naming the file and the table, whether from its constructor
+    // or from next().
+    void readerRefusesHostilePacks_data() { hostilePacksAreRefused_data(); }
+    void readerRefusesHostilePacks() {
+        QFETCH(QByteArray, pack);
+        QFETCH(qint64, format);
+        QFETCH(QString, because);
+        try {
+            GapPackReader rd(std::string_view(pack.constData(), static_cast<std::size_t>(pack.size())),
+                             format, 3, kFile);
+            while (rd.next()) {
+            }
             QFAIL("accepted");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromStdString(e.file()), QString::fromStdString(kFile));

@@ -288,6 +288,26 @@ private slots:
         QCOMPARE(rows[1].totalNs, std::int64_t{42});
     }
 
+    // 420 names (more than write() has merge threads), some spilled: each row as the definition gives it,
+    // bit for bit, in name order, whichever thread merged the name.
+    void manyNamesMergedOnThreads() {
+        Groups groups;
+        for (std::uint64_t seed : {11u, 12u, 13u, 14u, 15u, 16u, 17u, 18u, 19u, 20u, 21u, 22u, 23u, 24u}) {
+            Groups more = randomGroups(seed);
+            for (Group& g : more)
+                g.name += "_" + std::to_string(seed);
+            groups.insert(groups.end(), more.begin(), more.end());
+        }
+        const auto rows = pooled(groups, 65536);
+        const auto expected = byDefinition(groups);
+        QCOMPARE(rows.size(), std::size_t{420});
+        QCOMPARE(rows.size(), expected.size());
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            QCOMPARE(rows[i].name, expected[i].name);
+            QVERIFY2(sameBits(rows[i], expected[i]), rows[i].name.c_str());
+        }
+    }
+
     // Four threads adding a quarter of the groups each, spilling now and then: the same rows.
     void concurrentAdds() {
         const Groups groups = randomGroups(7);
