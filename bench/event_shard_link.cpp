@@ -1,12 +1,14 @@
 // bench_event_shard_link: events on demand (docs/launcher.md) once a shard has arrived: linking it into the
 // workspace (store/EventShardLink.h: checks, every string id of its rows rebound to the workspace's, the
 // summaries dropped, moved in place), against the floor of SQLite rewriting every page of the same file
-// once (`VACUUM INTO` a new file: the rebinding at least reads every row and writes every page). Input: a synthetic run (cnp synth's simulator) ingested as one shard written
-// alone with its summary file (as a cluster's ingest pod writes them), the run added to a fresh workspace
-// from the summary file; each round links a fresh copy of the shard. Prints medians.
+// once (`VACUUM INTO` a new file: the rebinding at least reads every row and writes every page). Input: a
+// synthetic run (cnp synth's simulator) ingested as one shard written alone with its summary file (as a
+// cluster's ingest pod writes them), the run added to a fresh workspace from the summary file; each round
+// links a fresh copy of the shard. Prints medians.
 //
 //   bench_event_shard_link [--nodes N] [--gpus G] [--steps S] [--reps R] [--keep DIR]
 //   (default 1 x 8 ranks, 20 steps, 3 rounds; --steps 127 gives 1M events a rank)
+#include "common/SyntheticRun.h"
 #include "ingest/IngestPipeline.h"
 #include "ingest/StudyAssembler.h"
 #include "store/EventShardLink.h"
@@ -15,7 +17,6 @@
 #include "store/SummaryFile.h"
 #include "store/Workspace.h"
 #include "store/WorkspaceTransactions.h"
-#include "synth/StudyGenerator.h"
 
 #include <sqlite3.h>
 #include <unistd.h>
@@ -90,20 +91,14 @@ int main(int argc, char** argv) {
     for (int i = 1; i + 1 < argc; ++i)
         if (std::strcmp(argv[i], "--keep") == 0)
             keep = argv[i + 1];
-    const fs::path dir = keep.empty() ? fs::temp_directory_path() / ("bench_link_" + std::to_string(::getpid()))
-                                      : fs::path(keep);
+    const fs::path dir = keep.empty()
+                             ? fs::temp_directory_path() / ("bench_link_" + std::to_string(::getpid()))
+                             : fs::path(keep);
     fs::create_directories(dir);
-    const auto params = synth::SynthParams::fromFile(synth::SynthParams::studyPath("acs-llama3-8b"));
-    synth::StudyOptions o;
-    o.outDir = (dir / "traces").string();
-    o.nodes = nodes;
-    o.gpusPerNode = gpus;
-    o.steps = steps;
-    o.repeats = 1;
-    o.configs = {"Base"};
-    const auto runs = synth::generateStudy(params, synth::resolveOptions(params, o));
-    const std::string shard = (dir / "shard-0.cnpdb").string(), summary = (dir / "shard-0.summary.cnpdb").string();
-    const std::int64_t events = writeShard(shard, summary, runs.at(0).folder);
+    const std::string folder = bench::syntheticRun(dir, nodes, gpus, steps);
+    const std::string shard = (dir / "shard-0.cnpdb").string(),
+                      summary = (dir / "shard-0.summary.cnpdb").string();
+    const std::int64_t events = writeShard(shard, summary, folder);
     fs::remove_all(dir / "traces");
     const double mb = static_cast<double>(fs::file_size(shard)) / (1024.0 * 1024.0);
 

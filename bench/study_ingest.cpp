@@ -11,10 +11,10 @@
 //   bench_study_ingest [--nodes N] [--gpus G] [--steps S] [--jobs J] [--reps R] [--keep DIR]
 //   (default 2 x 8 ranks, 20 steps, J = 2, 3 rounds; issue 27.6's size is --nodes 16)
 #include "common/SqliteInsertFloor.h"
+#include "common/SyntheticRun.h"
 #include "ingest/IngestPipeline.h"
 #include "store/StudyFolder.h"
 #include "store/Workspace.h"
-#include "synth/StudyGenerator.h"
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -114,16 +114,7 @@ int main(int argc, char** argv) {
                              : fs::path(keep);
     fs::create_directories(dir);
 
-    const auto params = synth::SynthParams::fromFile(synth::SynthParams::studyPath("acs-llama3-8b"));
-    synth::StudyOptions o;
-    o.outDir = (dir / "traces").string();
-    o.nodes = nodes;
-    o.gpusPerNode = gpus;
-    o.steps = steps;
-    o.repeats = 1;
-    o.configs = {"Base"};
-    const auto runs = synth::generateStudy(params, synth::resolveOptions(params, o));
-    const std::string folder = runs.at(0).folder;
+    const std::string folder = bench::syntheticRun(dir, nodes, gpus, steps);
 
     struct Way {
         const char* name;
