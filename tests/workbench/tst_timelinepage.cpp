@@ -2,8 +2,10 @@
 // registers, launching call) -> jump to the launching call and back, search with next/previous and
 // count, shift-drag range statistics (same numbers as the analysis library, by hand below), keys
 // (W/S/A/D/F/Esc), wheel zoom at the cursor, group collapse, compare mode aligned at a step.
+#include "ElidedLabel.h"
 #include "store/Sqlite.h"
 #include "store/Workspace.h"
+#include "timeline/TimelineLoader.h"
 #include "timeline/TimelineOverview.h"
 #include "timeline/TimelinePage.h"
 #include "timeline/TimelineView.h"
@@ -678,6 +680,7 @@ private slots:
         {
             Transaction tx(ws_->db());
             run = ws_->insertRun(trace("on the cluster", 0));
+            storeOverview(*ws_, makeOverview(cnp::timeline::loadTimeline(*ws_, run)));
             ws_->setRunAttribute(run, "events.elsewhere", "summary files shard-0.summary.cnpdb");
             ws_->setRunAttribute(run, "events.shard_ranks", "0");
             ws_->setRunAttribute(run, "ingest.events", "traces:job/attempt-1/shards");
@@ -696,6 +699,10 @@ private slots:
                                    "traces:job/attempt-1/shards)"),
                  qPrintable(text));
         QVERIFY(page_->findChild<QDockWidget*>("timelineDetailsDock")->isVisible());
+        // The stored overview shows; the status line says that is all there is here.
+        QVERIFY(view()->model() && view()->model()->runId == run);
+        const QString label = page_->findChild<cnp::wb::ElidedLabel*>("runLabel")->fullText();
+        QVERIFY2(label == "on the cluster · overview only: its events are on the cluster", qPrintable(label));
         page_->showRun(runA_);
     }
 

@@ -283,7 +283,7 @@ void TimelinePageImpl::load(RunId run) {
     view->setLoadingProgress(0);
     runInBackground<std::shared_ptr<const TimelineModel>>(
         q,
-        [path, run, cancel, guard, view]() {
+        [path, run, cancel, guard, view, impl = this]() {
             ProgressSink sink;
             sink.cancel = cancel.get();
             // The worker never dereferences `guard`: the page may be mid-destruction on the GUI thread.
@@ -304,8 +304,11 @@ void TimelinePageImpl::load(RunId run) {
                 auto shared = std::make_shared<const TimelineModel>(std::move(*ov));
                 QMetaObject::invokeMethod(
                     QCoreApplication::instance(),
-                    [guard, view, shared]() {
-                        if (guard && !view->model())
+                    [guard, impl, view, shared, run]() {
+                        // Only while this view is still meant to show `run` and shows nothing of it yet
+                        // (another run's events stay no longer than it takes to read the overview).
+                        if (guard && (view == impl->viewA ? impl->runA : impl->runB) == run &&
+                            (!view->model() || view->model()->runId != run))
                             view->setModel(shared);
                     },
                     Qt::QueuedConnection);
@@ -336,6 +339,9 @@ void TimelinePageImpl::load(RunId run) {
 
 void TimelinePageImpl::offerEventFetch(RunId run, const QString& why) {
     fetchRun = run;
+    if (run == runA && viewA->model())
+        runLabel->setFullText(QObject::tr("%1 · overview only: its events are on the cluster")
+                                  .arg(QString::fromStdString(viewA->model()->runName)));
     openDetails();
     details->setHtml(
         QStringLiteral("<p><b>This run's events are on the cluster.</b> The picture above is its "
