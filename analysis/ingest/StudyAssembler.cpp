@@ -359,11 +359,14 @@ public:
             buckets_ = b;
         }
     }
-    void store(Workspace& index, RunId id, const std::string& name) {
+    // Finishes and stores the run's overview; returns its start (the earliest start over every event of
+    // every part: store/RunTimeOrigin.h's origin).
+    Ns store(Workspace& index, RunId id, const std::string& name) {
         timeline::finishOverview(o_, timeline::overviewBucketsFor(ranks_));
         o_.runId = id;
         o_.runName = name;
         timeline::storeOverview(index, o_);
+        return o_.runStart;
     }
 
 private:
@@ -373,7 +376,8 @@ private:
 };
 
 // Writes run `id` into the index from its shards' summaries. Inside the caller's write transaction.
-void writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
+// Returns the run's time origin (its merged overview's start).
+Ns writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
     const ShardFacts& first = *run.parts.front();
     const RunId id = first.run.id;
     RunAppender appender(index, first.runName, id);
@@ -425,7 +429,8 @@ void writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
         pool.write(allRanks);
         allRanks.append(index, id);
     });
-    timed("overview", [&] { overview.store(index, id, first.runName); });
+    Ns origin = 0;
+    timed("overview", [&] { origin = overview.store(index, id, first.runName); });
     info.name = first.runName;
     std::int32_t ranks = 0;
     for (const auto* f : run.parts)
@@ -441,6 +446,7 @@ void writeRun(Workspace& index, const RunParts& run, AssembledStudy& out) {
     out.events += events;
     for (const auto& [phase, s] : seconds)
         out.phases.emplace_back("  " + phase, s);
+    return origin;
 }
 
 void writeIndex(Workspace& index, const std::vector<ShardFacts>& facts, AssembledStudy& out,
@@ -591,7 +597,7 @@ RunId addRunFromSummaries(Workspace& ws, const std::vector<std::string>& files, 
     Transaction tx = writeTransaction(ws);
     ensureSummaryTables(ws);
     AssembledStudy out;
-    writeRun(ws, run, out);
+    const Ns origin = writeRun(ws, run, out);
     std::string names;
     for (const auto& f : files)
         names += (names.empty() ? "" : ", ") + fs::path(f).filename().string();
@@ -600,8 +606,7 @@ RunId addRunFromSummaries(Workspace& ws, const std::vector<std::string>& files, 
         ws.setRunAttribute(id, kEventShardRanksAttribute, shards->text());
     // The run's time origin, which every relative time of a rank's events needs before all its shards
     // are here: the merged overview's start, the earliest over every event of every shard.
-    if (const auto overview = timeline::loadOverview(ws, id))
-        ws.setRunAttribute(id, kEventsOriginAttribute, std::to_string(overview->runStart));
+    ws.setRunAttribute(id, kEventsOriginAttribute, std::to_string(origin));
     tx.commit();
     try {
         recordClocksFromFiles(ws, id, files);

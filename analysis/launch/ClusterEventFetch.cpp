@@ -170,15 +170,8 @@ EventFetchOutcome fetchRunEvents(Workspace& ws, RunId runId, const plan::Plan& p
     const std::string incoming = (fs::path(job.outputDir) / "incoming").string();
     std::error_code ec;
     fs::create_directories(incoming, ec);
-    FetchOptions o;
-    o.stallMs = k.stallSeconds * 1000;
-    o.triesPerFile = k.fetchTries;
-    const FetchOutcome got = fetchFiles(
-        wanted, remote, incoming, o,
-        [&](const std::string& path) {
-            return pod.execArgv({"cat", path});
-        },
-        sums, progress);
+    const FetchOutcome got =
+        fetchFiles(wanted, remote, incoming, fetchOptionsFor(k, job), catThrough(pod.exec()), sums, progress);
     out.bytes = got.bytes;
     out.seconds = got.seconds;
     out.summary = got.summary();

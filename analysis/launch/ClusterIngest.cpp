@@ -73,18 +73,6 @@ ProcessResult ClusterIngest::kubectl(const std::vector<std::string>& args, const
     return runProcess(kubectlArgv(k_, args), {}, input);
 }
 
-FetchOptions ClusterIngest::fetchOptions() const {
-    FetchOptions o;
-    o.stallMs = k_.stallSeconds * 1000;
-    o.triesPerFile = k_.fetchTries;
-    o.expectedRanks = job_.nodes * std::max(1, job_.gpusPerNode);
-    return o;
-}
-
-PrintFile ClusterIngest::printFile() const {
-    return [this](const std::string& path) { return execArgv_({"cat", path}); };
-}
-
 std::vector<RemoteFile> ClusterIngest::list(const std::string& dir, const std::string& what) {
     return listRemoteFolder(execArgv_, dir, k_.fetchTries, job_.outputDir, what);
 }
@@ -101,8 +89,8 @@ void ClusterIngest::checkTraces() {
     const std::vector<RemoteFile> listing = list(remote, "traces");
     const auto sums = listing.empty() ? std::map<std::string, std::string>{}
                                       : checksums(remote, {"*.cnpt", "*.cnpt.gz"}, "traces");
-    const FetchOutcome got =
-        checkTracesInPlace(listing, remote, job_.outputDir, fetchOptions(), printFile(), sums, collecting_);
+    const FetchOutcome got = checkTracesInPlace(listing, remote, job_.outputDir, fetchOptionsFor(k_, job_),
+                                                catThrough(execArgv_), sums, collecting_);
     int traces = 0;
     for (const auto& f : listing)
         if (isTraceName(f.name)) {
@@ -228,22 +216,19 @@ std::vector<std::string> ClusterIngest::fetchSummaries() {
     const std::string local = (fs::path(job_.outputDir) / "summaries").string();
     std::error_code ec;
     fs::create_directories(local, ec);
-    const FetchOutcome got =
-        fetchFiles(wanted, remote, local, fetchOptions(), printFile(), sums, collecting_);
+    const FetchOutcome got = fetchFiles(wanted, remote, local, fetchOptionsFor(k_, job_),
+                                        catThrough(execArgv_), sums, collecting_);
     note_("summaries: " + got.summary());
     collecting_("summaries: " + got.summary());
-    figures_ = {{"fetch.transport", "kubectl-exec"},
-                {"fetch.files", std::to_string(got.fetched + got.skipped)},
-                {"fetch.bytes", std::to_string(got.bytes + got.skippedBytes)},
-                {"fetch.transferred_bytes", std::to_string(got.bytes)},
-                {"fetch.seconds", secondsText(got.seconds)},
-                {"ingest.location", "cluster"},
-                {"ingest.shards", std::to_string(groups())},
-                {"ingest.trace_bytes", std::to_string(traceBytes_)},
-                {"ingest.seconds", secondsText(ingestSeconds_)},
-                // Where the run's events are: the shards on the traces volume (PVC:folder).
-                {kIngestEventsAttribute,
-                 plan_.kubernetes.tracesPvc + ":" + job_.jobName + "/" + job_.attempt + "/shards"}};
+    figures_ = fetchFigures(got);
+    figures_.insert(figures_.end(),
+                    {{"ingest.location", "cluster"},
+                     {"ingest.shards", std::to_string(groups())},
+                     {"ingest.trace_bytes", std::to_string(traceBytes_)},
+                     {"ingest.seconds", secondsText(ingestSeconds_)},
+                     // Where the run's events are: the shards on the traces volume (PVC:folder).
+                     {kIngestEventsAttribute,
+                      plan_.kubernetes.tracesPvc + ":" + job_.jobName + "/" + job_.attempt + "/shards"}});
     for (const auto& p : got.problems)
         note_("summaries: " + p);
     if (!got.problems.empty())

@@ -61,8 +61,6 @@ private:
     void keepIngestLogs(std::string& firstFailure);
     std::vector<std::string> fetchSummaries();
     ProcessResult kubectl(const std::vector<std::string>& args, const std::string& input = {}) const;
-    FetchOptions fetchOptions() const;
-    PrintFile printFile() const;
 
     const plan::Plan& plan_;
     KubectlOptions k_;

@@ -6,7 +6,9 @@
 #include "launch/KubernetesObjects.h"
 #include "launch/Subprocess.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <thread>
 
 namespace cnp::launch {
@@ -60,6 +62,28 @@ std::vector<std::string> FetchPod::execArgv(const std::vector<std::string>& comm
 
 ExecArgv FetchPod::exec() const {
     return [this](const std::vector<std::string>& command) { return execArgv(command); };
+}
+
+FetchOptions fetchOptionsFor(const KubectlOptions& k, const JobSpec& job) {
+    FetchOptions o;
+    o.stallMs = k.stallSeconds * 1000;
+    o.triesPerFile = k.fetchTries;
+    o.expectedRanks = job.nodes * std::max(1, job.gpusPerNode);
+    return o;
+}
+
+PrintFile catThrough(ExecArgv exec) {
+    return [exec = std::move(exec)](const std::string& path) { return exec({"cat", path}); };
+}
+
+std::vector<std::pair<std::string, std::string>> fetchFigures(const FetchOutcome& got) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.3f", got.seconds);
+    return {{"fetch.transport", "kubectl-exec"},
+            {"fetch.files", std::to_string(got.fetched + got.skipped)},
+            {"fetch.bytes", std::to_string(got.bytes + got.skippedBytes)},
+            {"fetch.transferred_bytes", std::to_string(got.bytes)},
+            {"fetch.seconds", seconds}};
 }
 
 std::vector<RemoteFile> listRemoteFolder(const ExecArgv& exec, const std::string& dir, int tries,

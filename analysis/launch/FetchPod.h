@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cnp::launch {
@@ -40,6 +41,15 @@ private:
     KubectlOptions k_;
     JobSpec job_;
 };
+
+// The transfer settings of `k` (stall timeout, tries per file) for job `job`'s files (each of its ranks
+// expected to have a trace).
+FetchOptions fetchOptionsFor(const KubectlOptions& k, const JobSpec& job);
+// The argv that prints a remote file through `exec`: `cat PATH`.
+PrintFile catThrough(ExecArgv exec);
+// A fetch's run attributes (docs/schema.md): fetch.transport (kubectl-exec), fetch.files, fetch.bytes,
+// fetch.transferred_bytes, fetch.seconds.
+std::vector<std::pair<std::string, std::string>> fetchFigures(const FetchOutcome& got);
 
 // The listing of remote folder `dir` through `exec`, tried `tries` times; empty when there is no such
 // folder. Throws InputError naming `file` when it cannot be listed (`what`: "traces", "summaries").

@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -38,13 +37,6 @@ std::optional<JobState> rankState(const std::string& phase) {
     if (phase == "Failed")
         return JobState::Failed;
     return std::nullopt;
-}
-
-// Seconds with millisecond precision, C locale (run attribute values).
-std::string secondsText(double seconds) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3f", seconds);
-    return buf;
 }
 
 std::string firstLine(const std::string& s) {
@@ -241,11 +233,6 @@ private:
             reportPod(p);
     }
 
-    // `kubectl exec <job>-fetch -c fetch -- ARGS` (FetchPod).
-    std::vector<std::string> execArgv(const std::vector<std::string>& command) const {
-        return fetchPod_.execArgv(command);
-    }
-
     // Lists this attempt's folder through the helper pod, fetches and checks every trace; throws InputError
     // naming each missing, short or corrupt rank and file.
     void fetchTraces() {
@@ -257,23 +244,12 @@ private:
                                                  std::to_string(k_.fetchTimeoutSeconds) + " s");
         const std::vector<RemoteFile> listing =
             listRemoteFolder(fetchPod_.exec(), remote, k_.fetchTries, job_.outputDir, "traces");
-        FetchOptions o;
-        o.stallMs = k_.stallSeconds * 1000;
-        o.triesPerFile = k_.fetchTries;
-        o.expectedRanks = job_.nodes * std::max(1, job_.gpusPerNode);
-        const FetchOutcome got = launch::fetchTraces(
-            listing, remote, job_.outputDir, o,
-            [this](const std::string& path) {
-                return execArgv({"cat", path});
-            },
-            [this](const std::string& m) { collecting(m); });
+        const FetchOutcome got = launch::fetchTraces(listing, remote, job_.outputDir,
+                                                     fetchOptionsFor(k_, job_), catThrough(fetchPod_.exec()),
+                                                     [this](const std::string& m) { collecting(m); });
         note("traces: " + got.summary());
         collecting("traces: " + got.summary());
-        fetchFigures_ = {{"fetch.transport", "kubectl-exec"},
-                         {"fetch.files", std::to_string(got.fetched + got.skipped)},
-                         {"fetch.bytes", std::to_string(got.bytes + got.skippedBytes)},
-                         {"fetch.transferred_bytes", std::to_string(got.bytes)},
-                         {"fetch.seconds", secondsText(got.seconds)}};
+        fetchFigures_ = fetchFigures(got);
         if (got.problems.empty())
             return;
         std::string all;

@@ -5,6 +5,7 @@
 #include "core/RunAttributeKeys.h"
 #include "store/LinkedEventShards.h"
 #include "store/MetaKeys.h"
+#include "store/RankQueries.h"
 #include "store/Sqlite.h"
 #include "store/StringInterner.h"
 #include "store/SummaryFile.h"
@@ -49,15 +50,6 @@ std::vector<std::pair<std::string, std::vector<std::string>>> stringIdColumns() 
     return out;
 }
 
-std::vector<std::int32_t> ranksOfRun(const Workspace& shard, RunId runId) {
-    std::vector<std::int32_t> ranks;
-    Statement st(shard.db(), "SELECT rank FROM ranks WHERE run_id = ? ORDER BY rank");
-    st.bind(1, runId);
-    while (st.step())
-        ranks.push_back(st.i32(0));
-    return ranks;
-}
-
 // What makes `shard` the run's shard K as ingest-shard wrote it; InputError naming it otherwise.
 void checkFetchedShard(const Workspace& shard, RunId runId, const std::vector<std::int32_t>& expected, int k,
                        const std::string& run) {
@@ -81,7 +73,7 @@ void checkFetchedShard(const Workspace& shard, RunId runId, const std::vector<st
     part.bind(1, runId);
     if (!part.step() || part.i64(0) != 1)
         refuse("no shard_part row of run id " + std::to_string(runId.value()));
-    if (ranksOfRun(shard, runId) != expected)
+    if (RankQueries(shard).rankNumbers(runId) != expected)
         refuse("its ranks are not " + EventShardRanks({expected}).text());
 }
 

@@ -3,6 +3,7 @@
 #include "core/EventsElsewhere.h"
 #include "core/RunAttributeKeys.h"
 #include "store/MetaKeys.h"
+#include "store/RankQueries.h"
 #include "store/ShardSegments.h"
 #include "store/Sqlite.h"
 
@@ -81,14 +82,8 @@ const Workspace& LinkedEventShards::shard(int k, const State& s) const {
                                    "fetch them again with cnp run PLAN WS --fetch-events");
     auto opened = std::make_unique<Workspace>(path, Workspace::Mode::ReadOnly);
     const auto ids = opened->meta(std::string(metakeys::kStringIds));
-    std::vector<std::int32_t> ranks;
-    {
-        Statement st(opened->db(), "SELECT rank FROM ranks WHERE run_id = ? ORDER BY rank");
-        st.bind(1, runId_);
-        while (st.step())
-            ranks.push_back(st.i32(0));
-    }
-    if (ids != std::string(kLinkedStringIds) || ranks != s.ranks.ranksOf(k))
+    if (ids != std::string(kLinkedStringIds) ||
+        RankQueries(*opened).rankNumbers(runId_) != s.ranks.ranksOf(k))
         throw InputError(path, "is not shard " + std::to_string(k) + " of run " + ws_.runLabel(runId_) +
                                    " as fetched and linked (ranks " + ranksText(s.ranks.ranksOf(k)) +
                                    ", strings rebound): fetch it again");

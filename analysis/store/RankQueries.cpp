@@ -29,6 +29,15 @@ std::vector<RankInfo> RankQueries::ranksOfRun(RunId runId) const {
     return out;
 }
 
+std::vector<std::int32_t> RankQueries::rankNumbers(RunId runId) const {
+    Statement st(ws_.db(), "SELECT rank FROM ranks WHERE run_id = ? ORDER BY rank");
+    st.bind(1, runId);
+    std::vector<std::int32_t> out;
+    while (st.step())
+        out.push_back(st.i32(0));
+    return out;
+}
+
 std::optional<std::int32_t> RankQueries::mostRanksOnOneHost(RunId runId) const {
     Statement st(ws_.db(),
                  "SELECT COUNT(*) FROM ranks WHERE run_id = ? GROUP BY host ORDER BY COUNT(*) DESC LIMIT 1");

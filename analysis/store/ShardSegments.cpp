@@ -9,6 +9,17 @@
 
 namespace cnp {
 
+IdRange rankIdRange(const Workspace& store, std::string_view table, IdRange range, std::int32_t rank) {
+    if (range.empty())
+        return {};
+    constexpr auto kMinKey = std::numeric_limits<std::int64_t>::min();
+    const std::int64_t first = store.lowerBoundId(table, range, rank, kMinKey);
+    const std::int64_t end = rank == std::numeric_limits<std::int32_t>::max()
+                                 ? range.last + 1
+                                 : store.lowerBoundId(table, range, rank + 1, kMinKey);
+    return first < end ? IdRange{first, end - 1} : IdRange{};
+}
+
 std::vector<std::pair<std::int32_t, int>> shardRankHolders(int count, const ShardAt& shardAt, RunId runId,
                                                            const std::string& where) {
     std::vector<std::pair<std::int32_t, int>> out;
@@ -30,7 +41,6 @@ std::vector<std::pair<std::int32_t, int>> shardRankHolders(int count, const Shar
 
 std::vector<EventSegment> shardSegments(const std::vector<std::pair<std::int32_t, int>>& holders, int count,
                                         const ShardAt& shardAt, RunId runId, std::string_view table) {
-    constexpr auto kMinKey = std::numeric_limits<std::int64_t>::min();
     std::vector<std::optional<IdRange>> ranges(static_cast<std::size_t>(count));
     std::vector<EventSegment> out;
     for (const auto& [rank, k] : holders) {
@@ -38,18 +48,13 @@ std::vector<EventSegment> shardSegments(const std::vector<std::pair<std::int32_t
         auto& range = ranges[static_cast<std::size_t>(k)];
         if (!range)
             range = s.eventRows(runId, table);
-        if (range->empty())
+        const IdRange rows = rankIdRange(s, table, *range, rank);
+        if (rows.empty())
             continue;
-        const std::int64_t first = s.lowerBoundId(table, *range, rank, kMinKey);
-        const std::int64_t end = rank == std::numeric_limits<std::int32_t>::max()
-                                     ? range->last + 1
-                                     : s.lowerBoundId(table, *range, rank + 1, kMinKey);
-        if (first >= end)
-            continue;
-        if (!out.empty() && out.back().store == &s && out.back().rows.last + 1 == first)
-            out.back().rows.last = end - 1;
+        if (!out.empty() && out.back().store == &s && out.back().rows.last + 1 == rows.first)
+            out.back().rows.last = rows.last;
         else
-            out.push_back({&s, IdRange{first, end - 1}});
+            out.push_back({&s, rows});
     }
     return out;
 }

@@ -17,6 +17,10 @@ namespace cnp {
 // Gives shard k (0 <= k < count), opened.
 using ShardAt = std::function<const Workspace&(int)>;
 
+// The ids of `rank`'s rows within `range` (a run's id range of `table` in `store`, sorted by (rank, sort
+// key)): two binary searches; an empty range when it has none.
+IdRange rankIdRange(const Workspace& store, std::string_view table, IdRange range, std::int32_t rank);
+
 // Run `runId`'s (rank, shard) pairs by rank, read from the shards' `ranks` tables (one query per shard).
 // InputError naming `where` when two shards claim a rank.
 std::vector<std::pair<std::int32_t, int>> shardRankHolders(int count, const ShardAt& shardAt, RunId runId,

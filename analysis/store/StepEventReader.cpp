@@ -1,5 +1,7 @@
 #include "store/StepEventReader.h"
 
+#include "store/RankQueries.h"
+
 #include "core/InputError.h"
 #include "core/TimeBounds.h"
 #include "store/Workspace.h"
@@ -63,12 +65,7 @@ private:
 } // namespace
 
 std::vector<std::int32_t> StepEventReader::ranks() const {
-    Statement st(ws_.db(), "SELECT rank FROM ranks WHERE run_id = ? ORDER BY rank");
-    st.bind(1, runId_);
-    std::vector<std::int32_t> out;
-    while (st.step())
-        out.push_back(st.i32(0));
-    return out;
+    return RankQueries(ws_).rankNumbers(runId_);
 }
 
 std::vector<StepEventReader::Window> StepEventReader::steps(std::int32_t rank) const {

@@ -12,6 +12,7 @@
 #include "store/QueryWatchdog.h"
 #include "store/RunAppender.h"
 #include "store/Schema.h"
+#include "store/ShardSegments.h"
 #include "store/StoredValueCheck.h"
 #include "store/StringInterner.h"
 #include "store/StudyFolder.h"
@@ -455,14 +456,7 @@ EventSegment Workspace::eventStoreOf(RunId runId, std::int32_t rank, std::string
 
 EventSegment Workspace::rankRows(RunId runId, std::int32_t rank, std::string_view table) const {
     const EventSegment at = eventStoreOf(runId, rank, table);
-    if (at.rows.empty())
-        return at;
-    constexpr auto kMinKey = std::numeric_limits<std::int64_t>::min();
-    const std::int64_t first = at.store->lowerBoundId(table, at.rows, rank, kMinKey);
-    const std::int64_t end = rank == std::numeric_limits<std::int32_t>::max()
-                                 ? at.rows.last + 1
-                                 : at.store->lowerBoundId(table, at.rows, rank + 1, kMinKey);
-    return {at.store, first < end ? IdRange{first, end - 1} : IdRange{}};
+    return {at.store, rankIdRange(*at.store, table, at.rows, rank)};
 }
 
 __extension__ typedef __int128 i128; // lowerBoundId's bounds
